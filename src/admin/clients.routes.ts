@@ -1,0 +1,90 @@
+/** Admin: API clients and their credentials. Secrets appear only in the responses that mint them. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { SCOPES } from '../auth/scopes.js';
+import type { Services } from '../services.js';
+
+const ClientView = Type.Object(
+  {
+    id: Type.String(),
+    clientId: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    tokensValidAfter: Type.String({ format: 'date-time' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'AdminClient' },
+);
+const CreatedClient = Type.Composite([ClientView, Type.Object({ clientSecret: Type.String(), webhookSecret: Type.String() })], {
+  $id: 'AdminCreatedClient',
+});
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const adminClientRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['admin: clients'];
+    app.post(
+      '/clients',
+      {
+        schema: {
+          tags,
+          summary: 'Create an API client; the response is the only time its secrets are shown',
+          body: Type.Object(
+            {
+              name: Type.String({ minLength: 1, maxLength: 200 }),
+              scopes: Type.Optional(Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { uniqueItems: true })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: CreatedClient },
+        },
+      },
+      async (request, reply) => {
+        void reply.code(201).header('cache-control', 'no-store');
+        return services.clients.create(request.body);
+      },
+    );
+    app.get('/clients', { schema: { tags, summary: 'List API clients', response: { 200: Type.Object({ data: Type.Array(ClientView) }) } } }, async () => ({
+      data: await services.clients.list(),
+    }));
+    app.get('/clients/:id', { schema: { tags, summary: 'One API client', params: IdParams, response: { 200: ClientView } } }, (request) =>
+      services.clients.get(request.params.id),
+    );
+    app.post(
+      '/clients/:id/secret',
+      {
+        schema: {
+          tags,
+          summary: 'Reset the client secret: the old secret and every token issued with it stop working',
+          params: IdParams,
+          response: { 200: Type.Object({ clientSecret: Type.String() }) },
+        },
+      },
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return services.clients.resetSecret(request.params.id);
+      },
+    );
+    app.post(
+      '/clients/:id/webhook-secret',
+      {
+        schema: {
+          tags,
+          summary: 'Rotate the webhook secret; the previous one keeps signing (webhook-signature) during the overlap',
+          params: IdParams,
+          response: { 200: Type.Object({ webhookSecret: Type.String(), previousSecretValidUntil: Type.String({ format: 'date-time' }) }) },
+        },
+      },
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return services.clients.rotateWebhookSecret(request.params.id);
+      },
+    );
+    app.delete('/clients/:id', { schema: { tags, summary: 'Revoke a client: its tokens and credentials stop working', params: IdParams } }, async (request, reply) => {
+      await services.clients.revoke(request.params.id);
+      return reply.code(204).send();
+    });
+  };

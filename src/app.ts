@@ -1,0 +1,126 @@
+/**
+ * buildApp(deps) assembles the HTTP application: plugins, the route table, and the single place
+ * where errors become RFC 9457 problem documents. It never listens; server.ts and tests do.
+ */
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { PROBLEMS, Problem, problemBody } from './errors.js';
+import { registerRoutes } from './routes.js';
+import { createServices, type Deps, type Services } from './services.js';
+
+export interface AppOptions {
+  /** A pino logger or `false`; defaults to the LOG_LEVEL of the config. */
+  logger?: FastifyBaseLogger | boolean;
+}
+
+export type App = FastifyInstance & { services: Services };
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Never let credentials reach a log line. */
+export const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.clientSecret',
+  '*.client_secret',
+  '*.webhookSecret',
+  '*.access_token',
+];
+
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
+  const services = await createServices(deps);
+  const logger =
+    options.logger === undefined
+      ? { level: deps.config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } }
+      : options.logger;
+  const app = Fastify({
+    ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
+    bodyLimit: 256 * 1024,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('services', services);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Shelfmark: Offer and Subscription API',
+        version: '1.0.0',
+        description:
+          'School-book offers by EAN, learning-material lists (LML) and signed webhooks. ' +
+          'Obtain a token at /api/auth/token, then send Authorization: Bearer <token>. Expired tokens answer 403.',
+      },
+      components: {
+        securitySchemes: {
+          basic: { type: 'http', scheme: 'basic', description: 'clientId:clientSecret' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        },
+      },
+    },
+  });
+
+  app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.code(problem.status).headers(problem.headers).type('application/problem+json');
+    return problemBody(problem, request.id);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).type('application/problem+json');
+    return problemBody(new Problem('route-not-found', `${request.method} ${request.url.split('?')[0] ?? ''} does not exist`), request.id);
+  });
+
+  await registerRoutes(app, services);
+  return app as unknown as App;
+}
+
+function toProblem(error: FastifyError | Problem): Problem {
+  if (error instanceof Problem) return error;
+  if (error.validation !== undefined) {
+    const errors = error.validation.map((issue) => ({
+      location: error.validationContext ?? 'request',
+      path: issue.instancePath === '' ? '/' : issue.instancePath,
+      message: issue.message ?? 'is invalid',
+      ...(issue.params && 'missingProperty' in issue.params ? { property: issue.params.missingProperty } : {}),
+      ...(issue.params && 'additionalProperty' in issue.params ? { property: issue.params.additionalProperty } : {}),
+    }));
+    return new Problem('validation-failed', `${error.validationContext ?? 'request'} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`, { errors });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new Problem('body-too-large', 'the request body exceeds the size limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new Problem('unsupported-media-type', 'send application/json (or a form for the token endpoint)');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new Problem('malformed-body', 'the JSON body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new Problem('malformed-body', 'the body is not valid JSON');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) return new Problem('malformed-body', 'the request could not be parsed');
+  if (error.statusCode === 413) return new Problem('body-too-large');
+  if (error.statusCode === 415) return new Problem('unsupported-media-type');
+  if (error.statusCode === 503) return new Problem('unavailable');
+  return new Problem('internal', 'an unexpected error occurred; quote the instance id when reporting it');
+}
+
+export const problemStatuses = Object.fromEntries(Object.entries(PROBLEMS).map(([code, entry]) => [code, entry.status]));

@@ -1,0 +1,167 @@
+/**
+ * Rules for API clients: minting credentials (shown once), resetting the secret (old secret and
+ * every token issued with it stop working), rotating the webhook secret with an overlap, revoking.
+ */
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import type { Config } from '../config.js';
+import { notFound, Problem } from '../errors.js';
+import { ids, secrets } from '../ids.js';
+import type { ClientRow } from '../db/schema.js';
+import type { ClientStore } from './client-store.js';
+import { SCOPES, type Scope, isScope, parseScopes } from './scopes.js';
+import type { SecretHasher } from './secret-hash.js';
+
+export interface ClientView {
+  id: string;
+  clientId: string;
+  name: string;
+  scopes: Scope[];
+  status: 'active' | 'revoked';
+  tokensValidAfter: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreatedClient extends ClientView {
+  clientSecret: string;
+  webhookSecret: string;
+}
+
+export interface CreateClientInput {
+  name: string;
+  scopes?: string[] | undefined;
+  /** Only for demo seeding: fixed, documented credentials. */
+  fixedCredentials?: { clientId: string; clientSecret: string; webhookSecret: string } | undefined;
+}
+
+/** The secrets a webhook is signed with: the newest first, then the previous one while it overlaps. */
+export interface WebhookSigningSecrets {
+  current: string;
+  previous: string | undefined;
+}
+
+export class ClientService {
+  /** Called after a reset or revocation so cached token checks see it at once. */
+  onCredentialsChanged: (clientId: string) => void = () => undefined;
+
+  constructor(
+    private readonly store: ClientStore,
+    private readonly hasher: SecretHasher,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {}
+
+  static view(row: ClientRow): ClientView {
+    return {
+      id: row.id,
+      clientId: row.client_id,
+      name: row.name,
+      scopes: parseScopes(row.scopes),
+      status: row.revoked_at === null ? 'active' : 'revoked',
+      tokensValidAfter: isoTime(row.tokens_valid_after),
+      createdAt: isoTime(row.created_at),
+      updatedAt: isoTime(row.updated_at),
+    };
+  }
+
+  async create(input: CreateClientInput): Promise<CreatedClient> {
+    const name = input.name.trim();
+    if (name === '' || name.length > 200) throw new Problem('validation-failed', 'name must be 1 to 200 characters');
+    const scopes = input.scopes ?? [...SCOPES];
+    const unknown = scopes.filter((scope) => !isScope(scope));
+    if (unknown.length > 0) {
+      throw new Problem('validation-failed', `unknown scope(s): ${unknown.join(', ')}; accepted: ${SCOPES.join(', ')}`);
+    }
+    const now = this.clock.now();
+    const clientId = input.fixedCredentials?.clientId ?? secrets.clientId();
+    const clientSecret = input.fixedCredentials?.clientSecret ?? secrets.clientSecret();
+    const webhookSecret = input.fixedCredentials?.webhookSecret ?? secrets.webhookSecret();
+    const row: ClientRow = {
+      id: ids.client(),
+      client_id: clientId,
+      name,
+      secret_hash: this.hasher.hash(clientSecret),
+      secret_version: 1,
+      tokens_valid_after: now,
+      scopes: [...new Set(scopes)].join(' '),
+      webhook_secret: webhookSecret,
+      previous_webhook_secret: null,
+      previous_webhook_secret_expires_at: null,
+      revoked_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.insert(row);
+    return { ...ClientService.view(row), clientSecret, webhookSecret };
+  }
+
+  async list(): Promise<ClientView[]> {
+    return (await this.store.list()).map(ClientService.view);
+  }
+
+  async get(id: string): Promise<ClientView> {
+    return ClientService.view(await this.require(id));
+  }
+
+  /** Checks a clientId/clientSecret pair; undefined when wrong, unknown or revoked (no hint which). */
+  async authenticate(clientId: string, clientSecret: string): Promise<ClientRow | undefined> {
+    const row = await this.store.findByClientId(clientId);
+    // Hash even for unknown clients so timing does not reveal which client ids exist.
+    const matches = this.hasher.matches(clientSecret, row?.secret_hash ?? 'x');
+    if (row === undefined || !matches || row.revoked_at !== null) return undefined;
+    return row;
+  }
+
+  findByClientId(clientId: string): Promise<ClientRow | undefined> {
+    return this.store.findByClientId(clientId);
+  }
+
+  async resetSecret(id: string): Promise<{ clientSecret: string }> {
+    const row = await this.require(id);
+    const clientSecret = secrets.clientSecret();
+    const now = this.clock.now();
+    await this.store.update(id, {
+      secret_hash: this.hasher.hash(clientSecret),
+      secret_version: row.secret_version + 1,
+      tokens_valid_after: now,
+      updated_at: now,
+    });
+    this.onCredentialsChanged(row.client_id);
+    return { clientSecret };
+  }
+
+  async rotateWebhookSecret(id: string): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
+    const row = await this.require(id);
+    const webhookSecret = secrets.webhookSecret();
+    const now = this.clock.now();
+    const overlapUntil = now + this.config.webhookSecretOverlapSeconds * 1000;
+    await this.store.update(id, {
+      webhook_secret: webhookSecret,
+      previous_webhook_secret: row.webhook_secret,
+      previous_webhook_secret_expires_at: overlapUntil,
+      updated_at: now,
+    });
+    return { webhookSecret, previousSecretValidUntil: isoTime(overlapUntil) };
+  }
+
+  async revoke(id: string): Promise<void> {
+    const row = await this.require(id);
+    const now = this.clock.now();
+    if (row.revoked_at === null) await this.store.update(id, { revoked_at: now, updated_at: now });
+    this.onCredentialsChanged(row.client_id);
+  }
+
+  /** The secrets to sign a webhook for this client with, at this instant. */
+  static signingSecrets(row: ClientRow, now: number): WebhookSigningSecrets {
+    const previousValid =
+      row.previous_webhook_secret !== null && row.previous_webhook_secret_expires_at !== null && row.previous_webhook_secret_expires_at > now;
+    return { current: row.webhook_secret, previous: previousValid ? (row.previous_webhook_secret ?? undefined) : undefined };
+  }
+
+  private async require(id: string): Promise<ClientRow> {
+    const row = await this.store.findById(id);
+    if (row === undefined) throw notFound(`client ${id}`);
+    return row;
+  }
+}

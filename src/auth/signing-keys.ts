@@ -1,0 +1,119 @@
+/**
+ * Token signing keys live in the database so every node signs and verifies with the same set.
+ * A key signs for KEY_SIGNING_DAYS, then keeps verifying until the longest token it signed expires.
+ */
+import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { Clock } from '../clock.js';
+import type { Executor } from '../db/database.js';
+import { ids } from '../ids.js';
+
+export const TOKEN_ALG = 'ES256';
+const KEY_SIGNING_MS = 30 * 86_400_000;
+/** How long an unknown kid blocks another database look-up, so forged kids cannot hammer the database. */
+const RELOAD_COOLDOWN_MS = 1000;
+
+type KeyObject = Awaited<ReturnType<typeof importJWK>>;
+
+interface LoadedKey {
+  kid: string;
+  retireAt: number;
+  expiresAt: number;
+  publicJwk: JWK;
+  publicKey: KeyObject;
+  privateKey: KeyObject;
+}
+
+export class SigningKeys {
+  private keys = new Map<string, LoadedKey>();
+  private lastLoad = 0;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly clock: Clock,
+    private readonly maxTokenTtlMs: number,
+  ) {}
+
+  /** The key to sign new tokens with; creates one when none is active. */
+  async active(): Promise<LoadedKey> {
+    const now = this.clock.now();
+    let best = this.newestActive(now);
+    if (best !== undefined) return best;
+    await this.reload();
+    best = this.newestActive(now);
+    if (best !== undefined) return best;
+    await this.create(now);
+    await this.reload();
+    best = this.newestActive(now);
+    if (best === undefined) throw new Error('no signing key after creating one');
+    return best;
+  }
+
+  /** The public key for a kid, or undefined when the kid is unknown or past its verification life. */
+  async verificationKey(kid: string): Promise<KeyObject | undefined> {
+    const now = this.clock.now();
+    let key = this.keys.get(kid);
+    if (key === undefined && now - this.lastLoad >= RELOAD_COOLDOWN_MS) {
+      await this.reload();
+      key = this.keys.get(kid);
+    }
+    return key !== undefined && key.expiresAt > now ? key.publicKey : undefined;
+  }
+
+  /** Public keys still able to verify, for /.well-known/jwks.json. */
+  async jwks(): Promise<{ keys: JWK[] }> {
+    await this.active();
+    const now = this.clock.now();
+    return { keys: [...this.keys.values()].filter((key) => key.expiresAt > now).map((key) => key.publicJwk) };
+  }
+
+  private newestActive(now: number): LoadedKey | undefined {
+    let best: LoadedKey | undefined;
+    for (const key of this.keys.values()) {
+      if (key.retireAt > now && (best === undefined || key.retireAt > best.retireAt)) best = key;
+    }
+    return best;
+  }
+
+  private async create(now: number): Promise<void> {
+    const { privateKey, publicKey } = await generateKeyPair(TOKEN_ALG, { extractable: true });
+    const kid = ids.signingKey();
+    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: TOKEN_ALG, use: 'sig' };
+    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: TOKEN_ALG };
+    await this.db
+      .insertInto('signing_keys')
+      .values({
+        kid,
+        alg: TOKEN_ALG,
+        private_jwk: JSON.stringify(privateJwk),
+        public_jwk: JSON.stringify(publicJwk),
+        created_at: now,
+        retire_at: now + KEY_SIGNING_MS,
+        expires_at: now + KEY_SIGNING_MS + this.maxTokenTtlMs,
+      })
+      .execute();
+  }
+
+  private async reload(): Promise<void> {
+    const now = this.clock.now();
+    this.lastLoad = now;
+    const rows = await this.db.selectFrom('signing_keys').selectAll().where('expires_at', '>', now).execute();
+    const next = new Map<string, LoadedKey>();
+    for (const row of rows) {
+      const known = this.keys.get(row.kid);
+      if (known !== undefined) {
+        next.set(row.kid, known);
+        continue;
+      }
+      const publicJwk = JSON.parse(row.public_jwk) as JWK;
+      next.set(row.kid, {
+        kid: row.kid,
+        retireAt: row.retire_at,
+        expiresAt: row.expires_at,
+        publicJwk,
+        publicKey: await importJWK(publicJwk, TOKEN_ALG),
+        privateKey: await importJWK(JSON.parse(row.private_jwk) as JWK, TOKEN_ALG),
+      });
+    }
+    this.keys = next;
+  }
+}

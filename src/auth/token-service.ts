@@ -1,0 +1,175 @@
+/**
+ * Access tokens: RFC 9068 JWTs signed with ES256 keys from the database. Verified tokens are cached
+ * until they expire so a request pays a map look-up, not a signature check; the client's current
+ * state (revoked? secret reset?) is re-read at most every CLIENT_STATE_TTL_MS and at once after a
+ * local change.
+ */
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { Problem } from '../errors.js';
+import type { ClientRow } from '../db/schema.js';
+import type { ClientService } from './client-service.js';
+import { parseScopes, type Scope } from './scopes.js';
+import { type SigningKeys, TOKEN_ALG } from './signing-keys.js';
+
+export const TOKEN_AUDIENCE = 'shelfmark-api';
+const CACHE_LIMIT = 10_000;
+const CLIENT_STATE_TTL_MS = 2000;
+
+export interface Principal {
+  clientId: string;
+  /** clients.id, the internal reference. */
+  clientRef: string;
+  scopes: Scope[];
+  expiresAt: number;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+interface VerifiedToken {
+  principal: Principal;
+  secretVersion: number;
+}
+
+interface ClientState {
+  clientRef: string;
+  secretVersion: number;
+  revoked: boolean;
+  loadedAt: number;
+}
+
+const bearerChallenge = (error: string, description: string): Record<string, string> => ({
+  'www-authenticate': `Bearer realm="shelfmark", error="${error}", error_description="${description}"`,
+});
+
+export const tokenProblems = {
+  missing: () => new Problem('unauthenticated', 'send Authorization: Bearer <access token>', {}, { 'www-authenticate': 'Bearer realm="shelfmark"' }),
+  invalid: () => new Problem('invalid-token', 'the access token is malformed, forged or no longer valid', {}, bearerChallenge('invalid_token', 'invalid token')),
+  expired: () => new Problem('token-expired', 'the access token has expired; obtain a new one from /api/auth/token', {}, bearerChallenge('invalid_token', 'token expired')),
+  scope: (scope: Scope) =>
+    new Problem('insufficient-scope', `this call needs the scope ${scope}`, { requiredScope: scope }, {
+      'www-authenticate': `Bearer realm="shelfmark", error="insufficient_scope", scope="${scope}"`,
+    }),
+};
+
+export class TokenService {
+  private readonly verified = new Map<string, VerifiedToken>();
+  private readonly clientStates = new Map<string, ClientState>();
+  readonly issuer: string;
+
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly clients: ClientService,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {
+    this.issuer = config.publicBaseUrl ?? 'urn:shelfmark';
+    clients.onCredentialsChanged = (clientId) => this.forgetClient(clientId);
+  }
+
+  async issue(client: ClientRow, requestedScopes?: Scope[]): Promise<IssuedToken> {
+    const key = await this.keys.active();
+    const now = this.clock.now();
+    const iat = Math.floor(now / 1000);
+    const scopes = requestedScopes ?? parseScopes(client.scopes);
+    const ttl = this.config.tokenTtlSeconds;
+    const token = await new SignJWT({ client_id: client.client_id, scope: scopes.join(' '), sv: client.secret_version })
+      .setProtectedHeader({ alg: TOKEN_ALG, kid: key.kid, typ: 'at+jwt' })
+      .setIssuer(this.issuer)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject(client.client_id)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ttl)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: ttl };
+  }
+
+  /** Resolves a bearer token to its principal or throws the matching 401/403 problem. */
+  async authenticate(token: string): Promise<Principal> {
+    const now = this.clock.now();
+    let entry = this.verified.get(token);
+    if (entry === undefined) {
+      entry = await this.verify(token);
+      if (this.verified.size >= CACHE_LIMIT) this.evict(now);
+      this.verified.set(token, entry);
+    }
+    if (entry.principal.expiresAt <= now) {
+      this.verified.delete(token);
+      throw tokenProblems.expired();
+    }
+    const state = await this.clientState(entry.principal.clientId, now);
+    if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion) throw tokenProblems.invalid();
+    return entry.principal;
+  }
+
+  forgetClient(clientId: string): void {
+    this.clientStates.delete(clientId);
+  }
+
+  private async verify(token: string): Promise<VerifiedToken> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = header.kid === undefined ? undefined : await this.keys.verificationKey(header.kid);
+          if (key === undefined) throw new joseErrors.JWKSNoMatchingKey();
+          return key;
+        },
+        { algorithms: [TOKEN_ALG], issuer: this.issuer, audience: TOKEN_AUDIENCE, typ: 'at+jwt', currentDate: new Date(this.clock.now()), requiredClaims: ['exp', 'iat', 'sub'] },
+      ));
+    } catch (error) {
+      // jose checks the signature before the claims, so an expired token here is a genuine one.
+      if (error instanceof joseErrors.JWTExpired) throw tokenProblems.expired();
+      throw tokenProblems.invalid();
+    }
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
+    const secretVersion = typeof payload.sv === 'number' ? payload.sv : undefined;
+    if (clientId === undefined || secretVersion === undefined || payload.exp === undefined) throw tokenProblems.invalid();
+    const state = await this.clientState(clientId, this.clock.now());
+    if (state === undefined) throw tokenProblems.invalid();
+    return {
+      principal: {
+        clientId,
+        clientRef: state.clientRef,
+        scopes: parseScopes(typeof payload.scope === 'string' ? payload.scope : ''),
+        expiresAt: payload.exp * 1000,
+      },
+      secretVersion,
+    };
+  }
+
+  private async clientState(clientId: string, now: number): Promise<ClientState | undefined> {
+    const cached = this.clientStates.get(clientId);
+    if (cached !== undefined && now - cached.loadedAt < CLIENT_STATE_TTL_MS && now >= cached.loadedAt) return cached;
+    const row = await this.clients.findByClientId(clientId);
+    if (row === undefined) {
+      this.clientStates.delete(clientId);
+      return undefined;
+    }
+    const state = { clientRef: row.id, secretVersion: row.secret_version, revoked: row.revoked_at !== null, loadedAt: now };
+    this.clientStates.set(clientId, state);
+    return state;
+  }
+
+  private evict(now: number): void {
+    for (const [token, entry] of this.verified) {
+      if (entry.principal.expiresAt <= now) this.verified.delete(token);
+    }
+    // Still full of live tokens: drop the oldest half (Map keeps insertion order).
+    if (this.verified.size >= CACHE_LIMIT) {
+      let drop = Math.floor(CACHE_LIMIT / 2);
+      for (const token of this.verified.keys()) {
+        if (drop-- <= 0) break;
+        this.verified.delete(token);
+      }
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The one place that reads the environment. Every value is parsed, typed and frozen once;
+ * a bad value stops the process with a message naming the variable.
+ */
+
+export type Role = 'api' | 'worker' | 'all';
+export type SeedMode = 'demo' | 'none';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  /** Operator token for /api/admin/v1; undefined means "generate one on first start". */
+  readonly adminToken: string | undefined;
+  readonly tokenTtlSeconds: number;
+  /** Delays in seconds between attempts: entry i is the wait after failed attempt i+1. */
+  readonly webhookRetryScheduleSeconds: readonly number[];
+  readonly webhookTimeoutMs: number;
+  readonly webhookAllowPrivate: boolean;
+  /** How long the previous webhook secret keeps signing after a rotation. */
+  readonly webhookSecretOverlapSeconds: number;
+  readonly webhookConcurrency: number;
+  readonly serviceFeeCents: number;
+  readonly logLevel: string;
+  readonly seed: SeedMode;
+  readonly role: Role;
+  /** Key for hashing client secrets; when unset a random key kept in the database is used. */
+  readonly secretPepper: string | undefined;
+  readonly publicBaseUrl: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(env: Env, key: string): string | undefined {
+  const value = env[key]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, key);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(key, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(key, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, key: string, fallback: boolean): boolean {
+  const raw = text(env, key)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(key, `expected true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, key);
+  if (raw === undefined) return fallback;
+  const match = allowed.find((candidate) => candidate === raw.toLowerCase());
+  if (match === undefined) throw new ConfigError(key, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  return match;
+}
+
+function retrySchedule(env: Env): number[] {
+  const raw = text(env, 'WEBHOOK_RETRY_SCHEDULE');
+  if (raw === undefined) return [...DEFAULT_RETRY_SCHEDULE];
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `expected seconds separated by commas (e.g. "5,300,1800"), got "${raw}"`);
+  }
+  const seconds = parts.map(Number);
+  if (seconds.length > 50) throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'at most 50 retries');
+  return seconds;
+}
+
+function databaseUrl(env: Env): string {
+  const raw = text(env, 'DATABASE_URL') ?? 'sqlite:./data/shelfmark.sqlite';
+  if (raw.startsWith('sqlite:') || raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return raw;
+  throw new ConfigError('DATABASE_URL', `expected sqlite:<path> or postgres://..., got "${raw.replace(/\/\/[^@]*@/, '//***@')}"`);
+}
+
+function baseUrl(env: Env): string | undefined {
+  const raw = text(env, 'PUBLIC_BASE_URL');
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError('PUBLIC_BASE_URL', `expected an absolute http(s) URL, got "${raw}"`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const adminToken = text(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  }
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
+  return Object.freeze({
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: databaseUrl(env),
+    adminToken,
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86400),
+    webhookRetryScheduleSeconds: Object.freeze(retrySchedule(env)),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1, 120000),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookSecretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86400, 0, 30 * 86400),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    serviceFeeCents: integer(env, 'SERVICE_FEE_CENTS', 199, 0, 100000),
+    logLevel,
+    seed: oneOf<SeedMode>(env, 'SEED', ['demo', 'none'], 'demo'),
+    role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
+    secretPepper: text(env, 'SECRET_PEPPER'),
+    publicBaseUrl: baseUrl(env),
+  });
+}
+
+/** A config for tests and tools: defaults plus overrides, without touching process.env. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return Object.freeze({ ...loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SEED: 'none' }), ...overrides });
+}

@@ -1,0 +1,97 @@
+/**
+ * One query layer (Kysely) over two engines: better-sqlite3 for the embedded default and pg for
+ * scale-out. Everything above this file is engine-agnostic except the few places that ask
+ * `engine` (lease claiming uses FOR UPDATE SKIP LOCKED on PostgreSQL).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly engine: Engine;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A Kysely handle that may be the root connection or an open transaction. */
+export type Executor = Kysely<Database>;
+
+// int8 (bigint) columns hold epoch milliseconds, far below 2^53: parse them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: run every query in this schema (created if missing); tests use one per run. */
+  schema?: string;
+  poolSize?: number;
+}
+
+export async function connectDatabase(url: string, options: DatabaseOptions = {}): Promise<Db> {
+  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length));
+  return connectPostgres(url, options);
+}
+
+function connectSqlite(path: string): Db {
+  if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path === '' ? ':memory:' : path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  // Several processes (API + worker) may share the file: wait for the write lock instead of failing.
+  database.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    kysely,
+    engine: 'sqlite',
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(kysely);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+async function connectPostgres(url: string, options: DatabaseOptions): Promise<Db> {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema !== undefined) {
+    const setup = new pg.Client({ connectionString: url });
+    await setup.connect();
+    try {
+      await setup.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
+  });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => undefined);
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    engine: 'postgres',
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(kysely);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => kysely.destroy(),
+  };
+}

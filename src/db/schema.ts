@@ -1,0 +1,161 @@
+/**
+ * Table shapes as Kysely sees them. Times are epoch milliseconds (bigint in PostgreSQL, parsed to
+ * number), booleans are 0/1 integers and structured values are JSON text, so one set of queries
+ * runs unchanged on SQLite and PostgreSQL.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+  /** After this instant the key no longer signs new tokens. */
+  retire_at: number;
+  /** After this instant the key no longer verifies (retire_at + longest token lifetime). */
+  expires_at: number;
+}
+
+export interface ClientsTable {
+  id: string;
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  /** Incremented on every secret reset; tokens carry it so older tokens are refused exactly. */
+  secret_version: number;
+  /** Tokens issued before this instant are refused (bumped by a secret reset). */
+  tokens_valid_after: number;
+  /** Space-separated scopes. */
+  scopes: string;
+  webhook_secret: string;
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OffersTable {
+  id: Generated<number>;
+  ean: string;
+  /** The seller's price in cents; the public price adds the service fee. */
+  price_cents: number;
+  condition: string;
+  remarks: string | null;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SchoolsTable {
+  identifier: string;
+  name: string;
+  type: string;
+  location: string | null;
+  brin: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ListsTable {
+  identifier: string;
+  slug: string;
+  school_identifier: string;
+  name: string;
+  comment: string | null;
+  school_year: number | null;
+  duo_code: string | null;
+  /** JSON array of tag names between the school and the list, e.g. ["Amsterdam","2026-2027","ICT"]. */
+  tags: string;
+  status: string;
+  imported: number;
+  /** JSON array of list items. */
+  items: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  client_ref: string;
+  notification_url: string;
+  /** Canonical dotted event name, e.g. list.published. */
+  event: string;
+  /** The spelling the client used, echoed back. */
+  event_as_given: string;
+  status: string;
+  disabled_reason: string | null;
+  /** Start of the current run of failed attempts; null after any success. */
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  id: string;
+  /** Canonical event name, e.g. list.status. */
+  name: string;
+  resource: string;
+  identifier: string;
+  /** The exact JSON body sent to receivers. */
+  payload: string;
+  created_at: number;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  event_id: string;
+  subscription_id: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status_code: number | null;
+  last_error_class: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt_no: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error_class: string | null;
+  error_message: string | null;
+  response_body: string | null;
+}
+
+export interface Database {
+  settings: SettingsTable;
+  signing_keys: SigningKeysTable;
+  clients: ClientsTable;
+  offers: OffersTable;
+  schools: SchoolsTable;
+  lists: ListsTable;
+  subscriptions: SubscriptionsTable;
+  events: EventsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+}
+
+export type ClientRow = Selectable<ClientsTable>;
+export type OfferRow = Selectable<OffersTable>;
+export type NewOffer = Insertable<OffersTable>;
+export type OfferUpdate = Updateable<OffersTable>;
+export type SchoolRow = Selectable<SchoolsTable>;
+export type ListRow = Selectable<ListsTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type DeliveryRow = Selectable<DeliveriesTable>;
+export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;

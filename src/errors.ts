@@ -1,0 +1,73 @@
+/**
+ * The error catalogue: every failure the API can report has a stable code here, and is rendered
+ * in one place (app.ts) as RFC 9457 application/problem+json. Token-endpoint errors use the
+ * RFC 6749 shape instead (see auth/routes.ts), because OAuth clients expect it.
+ */
+
+export const PROBLEMS = {
+  'validation-failed': { status: 400, title: 'Request validation failed' },
+  'invalid-ean': { status: 400, title: 'One or more EAN codes are invalid' },
+  'malformed-body': { status: 400, title: 'The request body could not be parsed' },
+  unauthenticated: { status: 401, title: 'Authentication required' },
+  'invalid-token': { status: 401, title: 'The access token is invalid' },
+  'token-expired': { status: 403, title: 'The access token has expired' },
+  'insufficient-scope': { status: 403, title: 'The access token lacks the required scope' },
+  'not-found': { status: 404, title: 'Resource not found' },
+  'route-not-found': { status: 404, title: 'No such endpoint' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'The request conflicts with the current state' },
+  'illegal-transition': { status: 409, title: 'This status change is not allowed' },
+  'duplicate-subscription': { status: 409, title: 'An identical subscription already exists' },
+  'body-too-large': { status: 413, title: 'The request body is too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported content type' },
+  'blocked-address': { status: 422, title: 'The notification URL points to a forbidden address' },
+  'unresolvable-host': { status: 422, title: 'The notification URL host does not resolve' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal server error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  code: ProblemCode;
+  [extension: string]: unknown;
+}
+
+/** An expected failure. Services throw it; the error handler renders it. */
+export class Problem extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail?: string,
+    /** Extra members for the body, e.g. { errors: [...] }. Never secrets. */
+    readonly extensions: Record<string, unknown> = {},
+    /** Extra response headers, e.g. WWW-Authenticate. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? PROBLEMS[code].title);
+    this.name = 'Problem';
+    this.status = PROBLEMS[code].status;
+  }
+}
+
+export const problemType = (code: ProblemCode): string => `/problems/${code}`;
+
+export function problemBody(problem: Problem, requestId: string): ProblemBody {
+  return {
+    ...problem.extensions,
+    type: problemType(problem.code),
+    title: PROBLEMS[problem.code].title,
+    status: problem.status,
+    ...(problem.detail === undefined ? {} : { detail: problem.detail }),
+    instance: requestId,
+    code: problem.code,
+  };
+}
+
+export const notFound = (what: string): Problem => new Problem('not-found', `${what} was not found`);

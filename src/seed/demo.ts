@@ -1,0 +1,27 @@
+/**
+ * Demo data for a first start on an empty database, so the README's curl examples work verbatim.
+ * The demo client's credentials are fixed and public: never seed demo data in production (SEED=none).
+ */
+import type { Services } from '../services.js';
+
+export const DEMO_CLIENT = {
+  clientId: 'smc_demo',
+  clientSecret: 'sms_demo_secret_do_not_use_in_production',
+  webhookSecret: 'whsec_' + Buffer.from('shelfmark-demo-webhook-key-32byt').toString('base64'),
+} as const;
+
+export interface SeedSummary {
+  seeded: boolean;
+  offers: number;
+  schools: number;
+  lists: number;
+}
+
+/** Seeds only when no client exists yet, so restarts and other nodes never seed twice. */
+export async function seedDemo(services: Services): Promise<SeedSummary> {
+  const summary: SeedSummary = { seeded: false, offers: 0, schools: 0, lists: 0 };
+  if ((await services.clients.list()).length > 0) return summary;
+  await services.clients.create({ name: 'Demo shop', fixedCredentials: DEMO_CLIENT });
+  summary.seeded = true;
+  return summary;
+}

@@ -1,0 +1,84 @@
+/**
+ * Wires stores and services together from the injected dependencies. Routes, the worker, the CLI
+ * and the seeder all use this one container, so they share the same rules.
+ */
+import { AdminAuth } from './admin/guard.js';
+import { ClientService } from './auth/client-service.js';
+import { ClientStore } from './auth/client-store.js';
+import { SecretHasher } from './auth/secret-hash.js';
+import { SigningKeys } from './auth/signing-keys.js';
+import { TokenService } from './auth/token-service.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { getOrCreateSetting, getSetting, putSetting } from './db/settings.js';
+import { Outbox } from './events/outbox.js';
+import { secrets } from './ids.js';
+import { Metrics } from './ops/metrics.js';
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  /** Process-wide metrics; tests leave it out and get a private registry. */
+  metrics?: Metrics;
+}
+
+export interface Services {
+  deps: Deps;
+  clients: ClientService;
+  tokens: TokenService;
+  signingKeys: SigningKeys;
+  adminAuth: AdminAuth;
+  hasher: SecretHasher;
+  metrics: Metrics;
+  outbox: Outbox;
+  /** Starts the webhook delivery worker in this process. */
+  startWorker?: () => { stop(): Promise<void> };
+  /** Set only when this start generated the admin token (first start without ADMIN_TOKEN): print it once. */
+  generatedAdminToken: string | undefined;
+}
+
+const ADMIN_TOKEN_SETTING = 'admin_token_hash';
+
+export async function createServices(deps: Deps): Promise<Services> {
+  const { config, db, clock } = deps;
+  const kysely = db.kysely;
+  const pepper = config.secretPepper ?? (await getOrCreateSetting(kysely, 'secret_pepper', secrets.pepper));
+  const hasher = new SecretHasher(pepper);
+
+  let generatedAdminToken: string | undefined;
+  let adminTokenHash: string;
+  if (config.adminToken !== undefined) {
+    adminTokenHash = hasher.hash(config.adminToken);
+  } else {
+    const stored = await getSetting(kysely, ADMIN_TOKEN_SETTING);
+    if (stored !== undefined) {
+      adminTokenHash = stored;
+    } else {
+      const candidate = secrets.adminToken();
+      adminTokenHash = await getOrCreateSetting(kysely, ADMIN_TOKEN_SETTING, () => hasher.hash(candidate));
+      // Another node may have won the race; only the winner's token is valid and printed.
+      if (adminTokenHash === hasher.hash(candidate)) generatedAdminToken = candidate;
+    }
+  }
+
+  const clients = new ClientService(new ClientStore(kysely), hasher, clock, config);
+  const signingKeys = new SigningKeys(kysely, clock, config.tokenTtlSeconds * 1000);
+  const tokens = new TokenService(signingKeys, clients, clock, config);
+  const adminAuth = new AdminAuth(hasher, adminTokenHash);
+
+  const metrics = deps.metrics ?? new Metrics();
+  const outbox = new Outbox(db, clock);
+
+  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, outbox, generatedAdminToken };
+}
+
+/** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */
+export async function resetAdminToken(services: Services): Promise<string> {
+  const token = secrets.adminToken();
+  const hash = services.hasher.hash(token);
+  await putSetting(services.deps.db.kysely, ADMIN_TOKEN_SETTING, hash);
+  services.adminAuth.replaceTokenHash(hash);
+  return token;
+}

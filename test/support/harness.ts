@@ -1,0 +1,63 @@
+/**
+ * A whole Shelfmark instance for a test: a fresh database, a manual clock, the app built in-process
+ * (inject) and, on request, listening on a free loopback port.
+ */
+import type { Engine } from '../../src/db/database.js';
+import { buildApp, type App } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { testConfig, type Config } from '../../src/config.js';
+import { freshDatabase, type TestDatabase } from './engines.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface Harness {
+  app: App;
+  clock: ManualClock;
+  config: Config;
+  database: TestDatabase;
+  admin: Record<string, string>;
+  close(): Promise<void>;
+  /** Listens on 127.0.0.1 with a free port and returns the base URL. */
+  listen(): Promise<string>;
+}
+
+export async function createHarness(engine: Engine, overrides: Partial<Config> = {}, options: { file?: boolean } = {}): Promise<Harness> {
+  const database = await freshDatabase(engine, options);
+  const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
+  const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
+  const app = await buildApp({ config, db: database.db, clock }, { logger: false });
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    database,
+    admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    listen: async () => {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('no address');
+      return `http://127.0.0.1:${address.port}`;
+    },
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+export const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/** Creates a client through the admin API and returns its credentials and a fresh access token. */
+export async function createClientWithToken(
+  harness: Harness,
+  name = 'Test shop',
+  scopes?: string[],
+): Promise<{ id: string; clientId: string; clientSecret: string; webhookSecret: string; token: string; bearer: Record<string, string> }> {
+  const created = await harness.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: harness.admin, payload: { name, ...(scopes ? { scopes } : {}) } });
+  if (created.statusCode !== 201) throw new Error(`client creation failed: ${created.body}`);
+  const client = created.json<{ id: string; clientId: string; clientSecret: string; webhookSecret: string }>();
+  const tokenResponse = await harness.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret) } });
+  const token = tokenResponse.json<{ access_token: string }>().access_token;
+  return { ...client, token, bearer: { authorization: `Bearer ${token}` } };
+}
