@@ -6,8 +6,11 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { PROBLEMS, Problem, problemBody } from './errors.js';
+import { instrumentApp } from './ops/instrument.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
 
@@ -31,6 +34,23 @@ export const LOG_REDACT = [
   '*.access_token',
 ];
 
+const ajvPool = AjvCompiler();
+const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true } as const;
+// Fastify types the factory after ajv-compiler's declarations, which do not match its runtime contract.
+type FastifyValidatorFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>;
+type ValidatorFactory = (externalSchemas: Record<string, unknown>, options?: object) => (route: FastifyRouteSchemaDef<unknown>) => unknown;
+
+/**
+ * Query strings, params and headers arrive as text, so they are coerced to their schema types; JSON
+ * bodies already carry types and are validated strictly ("12.5" is not a price, true is not a number).
+ */
+function buildValidatorPerPart(externalSchemas: Record<string, unknown>, serverOptions?: object) {
+  const pool = ajvPool as unknown as ValidatorFactory;
+  const coercing = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } });
+  const strict = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
+  return (route: FastifyRouteSchemaDef<unknown>) => (route.httpPart === 'body' ? strict(route) : coercing(route)) as FastifyValidationResult;
+}
+
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
   const services = await createServices(deps);
   const logger =
@@ -44,13 +64,15 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    schemaController: { compilersFactory: { buildValidator: buildValidatorPerPart as unknown as FastifyValidatorFactory } },
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
+  // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
+  instrumentApp(app, services);
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -9,6 +9,7 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations.js';
+import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
 
 function roleFromArgs(args: readonly string[], fallback: Role): Role {
@@ -34,14 +35,14 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   const role = roleFromArgs(args, config.role);
   const db = await connectDatabase(config.databaseUrl);
   await migrateToLatest(db);
-  const app = await buildApp({ config, db, clock: systemClock });
+  const app = await buildApp({ config, db, clock: systemClock, metrics: new Metrics({ defaultMetrics: true }) });
   const { services } = app;
 
   const seed = config.seed === 'demo' ? await seedDemo(services) : undefined;
 
   let address = '(worker only)';
   if (role !== 'worker') address = await app.listen({ port: config.port, host: config.host });
-  const worker = role === 'api' ? undefined : services.startWorker?.();
+  const worker = role === 'api' ? undefined : services.startWorker();
 
   const shown = address.replace('://0.0.0.0', '://localhost').replace('://[::]', '://localhost');
   const lines = [`Shelfmark ${role === 'worker' ? 'worker' : `listening on ${shown}`} (role ${role}, ${db.engine})`];

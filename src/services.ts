@@ -13,8 +13,18 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { getOrCreateSetting, getSetting, putSetting } from './db/settings.js';
 import { Outbox } from './events/outbox.js';
+import { ListService } from './lml/list-service.js';
+import { SchoolService } from './lml/school-service.js';
+import { StructureService } from './lml/structure.js';
 import { secrets } from './ids.js';
 import { Metrics } from './ops/metrics.js';
+import { OfferService } from './offers/service.js';
+import { OfferStore } from './offers/store.js';
+import type { LookupFn } from './delivery/ssrf.js';
+import type { WebhookSender } from './delivery/sender.js';
+import type { DeliveryService } from './delivery/service.js';
+import { createDeliveryServices, type DeliveryServices } from './delivery/setup.js';
+import { SubscriptionService } from './subscriptions/service.js';
 
 export interface Deps {
   config: Config;
@@ -22,6 +32,10 @@ export interface Deps {
   clock: Clock;
   /** Process-wide metrics; tests leave it out and get a private registry. */
   metrics?: Metrics;
+  /** DNS lookup for the SSRF address policy; tests inject one so no test needs the network. */
+  dnsLookup?: LookupFn;
+  /** Outgoing webhook HTTP; the undici sender with the SSRF-safe connector by default. */
+  sender?: WebhookSender;
 }
 
 export interface Services {
@@ -33,8 +47,16 @@ export interface Services {
   hasher: SecretHasher;
   metrics: Metrics;
   outbox: Outbox;
-  /** Starts the webhook delivery worker in this process. */
-  startWorker?: () => { stop(): Promise<void> };
+  offers: OfferService;
+  subscriptions: SubscriptionService;
+  schools: SchoolService;
+  lists: ListService;
+  structure: StructureService;
+  deliveries: DeliveryService;
+  /** A delivery worker that is not started (tests drive it with runOnce()). */
+  createDeliveryWorker: DeliveryServices['createDeliveryWorker'];
+  /** Starts the webhook delivery worker in this process; the outbox wakes it on new deliveries. */
+  startWorker: DeliveryServices['startWorker'];
   /** Set only when this start generated the admin token (first start without ADMIN_TOKEN): print it once. */
   generatedAdminToken: string | undefined;
 }
@@ -70,8 +92,14 @@ export async function createServices(deps: Deps): Promise<Services> {
 
   const metrics = deps.metrics ?? new Metrics();
   const outbox = new Outbox(db, clock);
+  const offers = new OfferService(new OfferStore(kysely), clock, config);
+  const subscriptions = new SubscriptionService(kysely, clock, config, deps.dnsLookup);
+  const schools = new SchoolService(db, outbox, clock);
+  const lists = new ListService(db, outbox, clock);
+  const structure = new StructureService(db);
+  const delivery = createDeliveryServices({ config, db, clock, metrics, outbox, sender: deps.sender, dnsLookup: deps.dnsLookup });
 
-  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, outbox, generatedAdminToken };
+  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, outbox, offers, subscriptions, schools, lists, structure, ...delivery, generatedAdminToken };
 }
 
 /** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */

@@ -2,7 +2,7 @@
  * Schema migrations, kept in code so the compiled build carries them. One list runs on both engines;
  * the only difference is how an auto-increment key is spelled.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { Db, Engine } from './database.js';
 
 type AnyDb = Kysely<unknown>;
@@ -152,18 +152,58 @@ function initial(engine: Engine): Migration {
   };
 }
 
-export function migrationProvider(engine: Engine): MigrationProvider {
-  return { getMigrations: async () => ({ '0001_initial': initial(engine) }) };
+/** Leased deliveries are found by lease_until when claiming (per-subscription caps count them). */
+const deliveryLeases: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.createIndex('deliveries_lease').on('deliveries').column('lease_until').execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropIndex('deliveries_lease').ifExists().execute();
+  },
+};
+
+const MIGRATIONS_TABLE = 'shelfmark_migrations';
+
+/** Every migration in the order it applies. Never edit one that has shipped: add the next. */
+function migrations(engine: Engine): [string, Migration][] {
+  return [
+    ['0001_initial', initial(engine)],
+    ['0002_delivery_leases', deliveryLeases],
+  ];
 }
 
-/** Applies every pending migration; throws with the failing migration's error. */
+interface MigrationsDb {
+  shelfmark_migrations: { name: string; applied_at: number };
+}
+
+/**
+ * Applies every pending migration in one transaction. A small runner of our own rather than Kysely's
+ * Migrator: that one introspects every schema of a PostgreSQL database, which breaks when databases
+ * share a server in schemas of their own (tests, multi-tenant hosting). Concurrent starts of several
+ * nodes are serialised by an advisory lock (PostgreSQL) or the write lock (SQLite).
+ */
 export async function migrateToLatest(database: Db): Promise<void> {
   // Migrations describe tables that do not exist yet, so they see the database untyped.
-  const db = database.kysely as unknown as Kysely<unknown>;
-  const migrator = new Migrator({ db, provider: migrationProvider(database.engine) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) {
-    const failed = results?.find((result) => result.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const db = database.kysely as unknown as Kysely<MigrationsDb>;
+  await db.transaction().execute(async (trx) => {
+    if (database.engine === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext('shelfmark-migrations:' || current_schema()))`.execute(trx);
+    }
+    await trx.schema
+      .createTable(MIGRATIONS_TABLE)
+      .ifNotExists()
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('applied_at', 'bigint', (c) => c.notNull())
+      .execute();
+    const applied = new Set((await trx.selectFrom(MIGRATIONS_TABLE).select('name').execute()).map((row) => row.name));
+    for (const [name, migration] of migrations(database.engine)) {
+      if (applied.has(name)) continue;
+      try {
+        await migration.up(trx as unknown as AnyDb);
+      } catch (error) {
+        throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      await trx.insertInto(MIGRATIONS_TABLE).values({ name, applied_at: Date.now() }).execute();
+    }
+  });
 }

@@ -41,7 +41,31 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /**
+   * Deliveries by status, read from the database at scrape time so every node reports the shared
+   * truth rather than its own counters. The source is attached by the ops plugin (it needs the db).
+   */
+  readonly deliveriesByStatus: Gauge<'status'>;
+
+  /** Returns `[status, count]` pairs; undefined until the ops plugin attaches the database query. */
+  deliveryCounts: (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined;
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
+    const counts = (): (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined => this.deliveryCounts;
+    this.deliveriesByStatus = new Gauge({
+      name: 'shelfmark_webhook_deliveries',
+      help: 'Webhook deliveries in the database by status',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const source = counts();
+        if (source === undefined) return;
+        // A scrape must not fail because the database is briefly away: report nothing instead.
+        const rows = await source().catch(() => undefined);
+        this.reset();
+        for (const [status, count] of rows ?? []) this.set({ status }, count);
+      },
+    });
     if (options.defaultMetrics === true) collectDefaultMetrics({ register: this.registry, prefix: 'shelfmark_' });
   }
 }

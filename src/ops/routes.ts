@@ -1,11 +1,28 @@
-/** Liveness and readiness for orchestrators and load balancers. */
+/**
+ * The operator's surface: liveness, readiness, Prometheus metrics, the API reference and the
+ * dashboard. /metrics is public on purpose (scrapers rarely carry tokens): it exposes counts and
+ * timings only, never identifiers; operators who need more firewall it at the proxy.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../services.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import { docsRoutes } from './docs.routes.js';
 
 export const opsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
+    const kysely = services.deps.db.kysely;
+    services.metrics.deliveryCounts = async () => {
+      const rows = await kysely
+        .selectFrom('deliveries')
+        .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+        .groupBy('status')
+        .execute();
+      // PostgreSQL returns count(*) as bigint text unless parsed; Number() covers both engines.
+      return rows.map((row) => [row.status, Number(row.count)] as const);
+    };
+
     app.get(
       '/healthz',
       { schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
@@ -26,4 +43,16 @@ export const opsRoutes =
         return { status: up ? 'ready' : 'unavailable', database: up ? 'up' : 'down' };
       },
     );
+    app.get(
+      '/metrics',
+      { schema: { tags: ['operations'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] } },
+      async (_request, reply) => {
+        const { registry } = services.metrics;
+        void reply.type(registry.contentType).header('cache-control', 'no-store');
+        return registry.metrics();
+      },
+    );
+
+    await app.register(docsRoutes);
+    await app.register(dashboardRoutes);
   };

@@ -2,7 +2,11 @@
  * Demo data for a first start on an empty database, so the README's curl examples work verbatim.
  * The demo client's credentials are fixed and public: never seed demo data in production (SEED=none).
  */
+import { seedDemoLml } from '../lml/demo-lml.js';
+import { seedDemoOffers } from '../offers/demo-offers.js';
 import type { Services } from '../services.js';
+
+export { DEMO_EANS, DEMO_QUERY_EANS } from '../offers/demo-offers.js';
 
 export const DEMO_CLIENT = {
   clientId: 'smc_demo',
@@ -22,6 +26,10 @@ export async function seedDemo(services: Services): Promise<SeedSummary> {
   const summary: SeedSummary = { seeded: false, offers: 0, schools: 0, lists: 0 };
   if ((await services.clients.list()).length > 0) return summary;
   await services.clients.create({ name: 'Demo shop', fixedCredentials: DEMO_CLIENT });
+  summary.offers = await seedDemoOffers(services);
+  const lml = await seedDemoLml(services);
+  summary.schools = lml.schools;
+  summary.lists = lml.lists;
   summary.seeded = true;
   return summary;
 }

@@ -1,0 +1,56 @@
+/**
+ * Client side of the delivery log (scope webhooks:manage): a client sees the deliveries of its own
+ * subscriptions and can send a test ping. Another client's subscription answers 404.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf, requireScope } from '../auth/guard.js';
+import type { Services } from '../services.js';
+import { DeliveryPageSchema, DeliveryQuerySchema, IdParams } from './schemas.js';
+
+const BASE = '/api/lml/v1/subscriptions/:id';
+
+export const deliveryRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const preHandler = requireScope(services.tokens, 'webhooks:manage');
+    const tags = ['subscriptions'];
+    const security = [{ bearer: [] }];
+
+    app.get(
+      `${BASE}/deliveries`,
+      {
+        preHandler,
+        schema: {
+          tags,
+          security,
+          summary: "A subscription's webhook deliveries, newest first",
+          description: 'Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.',
+          params: IdParams,
+          querystring: DeliveryQuerySchema,
+          response: { 200: DeliveryPageSchema },
+        },
+      },
+      (request) => services.deliveries.listForSubscription(request.params.id, principalOf(request).clientRef, request.query),
+    );
+
+    app.post(
+      `${BASE}/ping`,
+      {
+        preHandler,
+        schema: {
+          tags,
+          security,
+          summary: 'Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription',
+          description: 'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',
+          params: IdParams,
+          response: { 202: Type.Object({ deliveryId: Type.String() }) },
+        },
+      },
+      async (request, reply) => {
+        const result = await services.deliveries.ping(request.params.id, principalOf(request).clientRef);
+        void reply.code(202);
+        return result;
+      },
+    );
+  };

@@ -1,0 +1,133 @@
+/**
+ * The outgoing HTTP of webhooks, behind an interface so tests and tools can replace it. The real
+ * sender uses undici with a connector that resolves the host itself, vets every address with the
+ * SSRF policy and dials the vetted address, so what was checked is what is connected to (a DNS
+ * answer that changes in between cannot reach the inside). Redirects are never followed.
+ */
+import { isIP } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from './ssrf.js';
+
+export type ErrorClass = 'timeout' | 'dns' | 'connect' | 'tls' | 'http' | 'blocked';
+
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type SendResult =
+  | { kind: 'response'; statusCode: number; headers: Record<string, string | string[] | undefined>; bodySnippet: string }
+  | { kind: 'error'; errorClass: Exclude<ErrorClass, 'http'>; message: string };
+
+export interface WebhookSender {
+  send(request: WebhookRequest): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+export interface UndiciSenderOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** DNS lookup for the connect-time check; the system resolver by default. */
+  lookup?: LookupFn | undefined;
+}
+
+/** Receivers' answers are kept for the attempt log up to this many bytes; the rest is discarded. */
+export const RESPONSE_SNIPPET_BYTES = 4096;
+const MAX_CONNECT_MS = 5000;
+
+export class UndiciSender implements WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: UndiciSenderOptions) {
+    const base = buildConnector({ timeout: Math.min(MAX_CONNECT_MS, options.timeoutMs) });
+    const connect: buildConnector.connector = options.allowPrivate
+      ? base
+      : (connectOptions, callback) => {
+          resolveAndCheck(connectOptions.hostname, { allowPrivate: false }, options.lookup).then(
+            ({ address }) => {
+              // Dial the vetted address; TLS still verifies the certificate against the original name (SNI from `host`).
+              const servername = connectOptions.servername ?? (isIP(stripBrackets(connectOptions.hostname)) === 0 ? stripBrackets(connectOptions.hostname) : undefined);
+              base({ ...connectOptions, hostname: address, ...(servername === undefined ? {} : { servername }) }, callback);
+            },
+            (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+          );
+        };
+    // Keep-alive pools per origin; a new connection is vetted again, a pooled one was vetted when opened.
+    this.agent = new Agent({
+      connect,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: 64,
+    });
+  }
+
+  async send(webhook: WebhookRequest): Promise<SendResult> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const response = await request(webhook.url, {
+        method: 'POST',
+        headers: webhook.headers,
+        body: webhook.body,
+        dispatcher: this.agent,
+        signal,
+      });
+      const bodySnippet = await readSnippet(response.body);
+      return { kind: 'response', statusCode: response.statusCode, headers: response.headers, bodySnippet };
+    } catch (error) {
+      return { kind: 'error', ...classify(error, signal.aborted) };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+const stripBrackets = (host: string): string => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
+
+interface ReadableBody extends AsyncIterable<Buffer> {
+  destroy(): void;
+}
+
+/** Reads up to RESPONSE_SNIPPET_BYTES and drops the rest without downloading it. */
+async function readSnippet(body: ReadableBody): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= RESPONSE_SNIPPET_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8');
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA', 'ESERVFAIL']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL_|HOSTNAME_MISMATCH)/;
+
+/** Maps a failed request to an error class, looking through wrapped causes. */
+export function classify(error: unknown, timedOut: boolean): { errorClass: Exclude<ErrorClass, 'http'>; message: string } {
+  const chain: unknown[] = [];
+  for (let current: unknown = error; current !== undefined && current !== null && chain.length < 5; current = current instanceof Error ? current.cause : undefined) {
+    chain.push(current);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  for (const item of chain) {
+    if (item instanceof SsrfBlockedError) return { errorClass: 'blocked', message: item.message };
+    if (item instanceof UnresolvableHostError) return { errorClass: 'dns', message: item.message };
+  }
+  if (timedOut) return { errorClass: 'timeout', message: 'no complete answer within the time limit' };
+  for (const item of chain) {
+    if (!(item instanceof Error)) continue;
+    const code = 'code' in item && typeof item.code === 'string' ? item.code : '';
+    if (item.name === 'TimeoutError' || TIMEOUT_CODES.has(code)) return { errorClass: 'timeout', message: item.message };
+    if (DNS_CODES.has(code)) return { errorClass: 'dns', message: item.message };
+    if (TLS_CODE.test(code) || /certificate|tls|ssl/i.test(item.message)) return { errorClass: 'tls', message: item.message };
+  }
+  return { errorClass: 'connect', message };
+}

@@ -1,0 +1,169 @@
+/**
+ * The delivery log and its controls, for the operator (every delivery) and for clients (their own
+ * subscriptions only; another client's subscription is "not found", never "forbidden").
+ */
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import { notFound, Problem } from '../errors.js';
+import { canonicalEvent } from '../events/catalogue.js';
+import type { Outbox } from '../events/outbox.js';
+import { ids } from '../ids.js';
+import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
+import type { ErrorClass } from './sender.js';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+const ERROR_CLASSES: readonly string[] = ['timeout', 'dns', 'connect', 'tls', 'http', 'blocked'] satisfies ErrorClass[];
+
+const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';
+const asErrorClass = (value: string | null): ErrorClass | null => (value !== null && ERROR_CLASSES.includes(value) ? (value as ErrorClass) : null);
+
+export interface WebhookPayload {
+  type: string;
+  resource: string;
+  identifier: string;
+}
+export const DEFAULT_DELIVERY_PAGE = 20;
+export const MAX_DELIVERY_PAGE = 100;
+
+export interface DeliveryView {
+  id: string;
+  subscriptionId: string;
+  event: string;
+  payload: WebhookPayload;
+  status: DeliveryStatus;
+  attemptCount: number;
+  /** Only while pending: when the next attempt is due. */
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastErrorClass: ErrorClass | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface AttemptView {
+  attemptNo: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  errorClass: ErrorClass | null;
+  errorMessage: string | null;
+  responseBody: string | null;
+}
+
+export interface DeliveryQuery {
+  status?: string | undefined;
+  subscriptionId?: string | undefined;
+  event?: string | undefined;
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+}
+
+export function toDeliveryView(row: DeliveryListRow): DeliveryView {
+  return {
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    event: row.event,
+    payload: JSON.parse(row.payload) as WebhookPayload,
+    status: asStatus(row.status),
+    attemptCount: Number(row.attempt_count),
+    nextAttemptAt: row.status === 'pending' ? isoTime(Number(row.next_attempt_at)) : null,
+    lastStatusCode: row.last_status_code,
+    lastErrorClass: asErrorClass(row.last_error_class),
+    createdAt: isoTime(Number(row.created_at)),
+    completedAt: row.completed_at === null ? null : isoTime(Number(row.completed_at)),
+  };
+}
+
+export class DeliveryService {
+  constructor(
+    private readonly store: DeliveryQueryStore,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(query: DeliveryQuery, clientRef?: string): Promise<{ has_more: boolean; data: DeliveryView[] }> {
+    const limit = query.limit ?? DEFAULT_DELIVERY_PAGE;
+    let event = query.event;
+    if (event !== undefined && event !== 'ping') {
+      event = canonicalEvent(event);
+      if (event === undefined) throw new Problem('validation-failed', `event ${JSON.stringify(query.event)} is not a known event`);
+    }
+    let after: { id: string; created_at: number } | undefined;
+    if (query.starting_after !== undefined) {
+      const row = await this.store.get(query.starting_after);
+      if (row === undefined) throw new Problem('validation-failed', 'starting_after does not name a delivery');
+      after = { id: row.id, created_at: Number(row.created_at) };
+    }
+    const filter: DeliveryFilter = { status: query.status, subscriptionId: query.subscriptionId, event, clientRef };
+    const rows = await this.store.list(filter, limit, after);
+    return { has_more: rows.length > limit, data: rows.slice(0, limit).map(toDeliveryView) };
+  }
+
+  /** One client's view of one of its subscriptions' deliveries. */
+  async listForSubscription(subscriptionId: string, clientRef: string, query: DeliveryQuery): Promise<{ has_more: boolean; data: DeliveryView[] }> {
+    await this.ownSubscription(subscriptionId, clientRef);
+    return this.list({ ...query, subscriptionId }, clientRef);
+  }
+
+  async get(id: string): Promise<DeliveryView & { attempts: AttemptView[] }> {
+    const row = await this.store.get(id);
+    if (row === undefined) throw notFound(`delivery ${id}`);
+    const attempts = await this.store.attempts(id);
+    return {
+      ...toDeliveryView(row),
+      attempts: attempts.map((attempt) => ({
+        attemptNo: attempt.attempt_no,
+        startedAt: isoTime(Number(attempt.started_at)),
+        durationMs: attempt.duration_ms,
+        statusCode: attempt.status_code,
+        errorClass: asErrorClass(attempt.error_class),
+        errorMessage: attempt.error_message,
+        responseBody: attempt.response_body,
+      })),
+    };
+  }
+
+  /** Sends a finished delivery again now (one more attempt; a failure ends it as failed again). */
+  async retry(id: string): Promise<DeliveryView> {
+    const row = await this.store.get(id);
+    if (row === undefined) throw notFound(`delivery ${id}`);
+    if (row.status === 'pending') throw new Problem('conflict', 'the delivery is already pending; it will be attempted when due');
+    const subscription = await this.store.subscription(row.subscription_id);
+    if (subscription?.status !== 'active') {
+      throw new Problem('conflict', 'the subscription is disabled; recover it (POST /subscriptions/{id}/recover) to re-enable it and re-send what failed');
+    }
+    if (!(await this.store.requeue(id, this.clock.now()))) throw new Problem('conflict', 'the delivery is already pending');
+    this.outbox.onDeliveriesCreated();
+    const updated = await this.store.get(id);
+    if (updated === undefined) throw notFound(`delivery ${id}`);
+    return toDeliveryView(updated);
+  }
+
+  /** Re-enables a subscription and re-queues its failed deliveries created at or after `since`. */
+  async recover(subscriptionId: string, since: string): Promise<{ requeued: number }> {
+    const sinceMs = Date.parse(since);
+    if (Number.isNaN(sinceMs)) throw new Problem('validation-failed', 'since must be an ISO 8601 date-time');
+    if ((await this.store.subscription(subscriptionId)) === undefined) throw notFound(`subscription ${subscriptionId}`);
+    const requeued = await this.store.recover(subscriptionId, sinceMs, this.clock.now());
+    if (requeued > 0) this.outbox.onDeliveriesCreated();
+    return { requeued };
+  }
+
+  /** Sends a `ping` event to one subscription, so an integrator can test their receiver. */
+  async ping(subscriptionId: string, clientRef: string): Promise<{ deliveryId: string }> {
+    const subscription = await this.ownSubscription(subscriptionId, clientRef);
+    if (subscription.status !== 'active') throw new Problem('conflict', 'the subscription is disabled');
+    const identifier = ids.resourceIdentifier();
+    const payload = JSON.stringify({ type: 'ping', resource: 'subscription', identifier });
+    const deliveryId = await this.store.createPing(subscriptionId, payload, identifier, this.clock.now());
+    this.outbox.onDeliveriesCreated();
+    return { deliveryId };
+  }
+
+  private async ownSubscription(subscriptionId: string, clientRef: string): Promise<{ id: string; status: string }> {
+    const subscription = await this.store.subscription(subscriptionId);
+    if (subscription?.client_ref !== clientRef) throw notFound(`subscription ${subscriptionId}`);
+    return subscription;
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * SQL of the delivery engine: claiming due deliveries under a lease, and recording an attempt with
+ * the delivery's outcome. Claims are one statement each, so two workers (threads, processes or
+ * nodes) never hold the same delivery at once; an expired lease is simply claimable again, which is
+ * the whole crash recovery.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { ClientRow } from '../db/schema.js';
+import { ids } from '../ids.js';
+import type { ErrorClass } from './sender.js';
+
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  subscription_id: string;
+  attempt_count: number;
+}
+
+/** Everything needed to send one claimed delivery. */
+export interface SendContext {
+  id: string;
+  attemptCount: number;
+  eventName: string;
+  payload: string;
+  subscriptionId: string;
+  subscriptionStatus: string;
+  notificationUrl: string;
+  client: ClientRow;
+}
+
+export interface ClaimOptions {
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+  /** At most this many deliveries of one subscription leased at once (across all workers). */
+  perSubscription: number;
+  lane: 'first' | 'retry';
+}
+
+export interface AttemptRecord {
+  attemptNo: number;
+  startedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  errorClass: ErrorClass | null;
+  errorMessage: string | null;
+  responseBody: string | null;
+}
+
+export interface Completion {
+  id: string;
+  owner: string;
+  subscriptionId: string;
+  now: number;
+  attempt: AttemptRecord;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: number;
+  /** Disable the subscription with this reason (410 Gone). */
+  disableReason?: string | undefined;
+  /** Disable the subscription when it has been failing since at or before this instant. */
+  failingCutoff: number;
+}
+
+export interface CompletionResult {
+  /** False when the lease was lost to another worker: nothing was written. */
+  recorded: boolean;
+  /** Deliveries (this one included) that ended as failed in this transaction. */
+  failed: number;
+  subscriptionDisabled: boolean;
+}
+
+export class DeliveryStore {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Leases up to `limit` due deliveries of one lane. A subscription never holds more than
+   * `perSubscription` leases: subscriptions already at the cap are skipped while scanning, and the
+   * rest are ranked after the leases they already hold, so one slow receiver cannot take every slot
+   * and the scan stays bounded (about `limit` × 4 rows) however large the backlog is. On PostgreSQL
+   * the rows are locked with SKIP LOCKED and re-checked, so concurrent claimers split the work;
+   * SQLite runs the statement under its single write lock.
+   */
+  async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
+    const { owner, now, leaseMs, limit, perSubscription } = options;
+    if (limit <= 0) return [];
+    const scan = Math.max(limit * 4, 64);
+    const lane: RawBuilder<unknown> = options.lane === 'first' ? sql`attempt_count = 0` : sql`attempt_count > 0`;
+    const lock = this.db.engine === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<ClaimedDelivery>`
+      update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
+      where id in (
+        select id from deliveries
+        where id in (
+          select id from (
+            select due.id, due.next_attempt_at,
+                   row_number() over (partition by due.subscription_id order by due.next_attempt_at, due.id) + coalesce(busy.n, 0) as rank
+            from (
+              select id, subscription_id, next_attempt_at from deliveries
+              where status = 'pending' and ${lane} and next_attempt_at <= ${now} and (lease_until is null or lease_until < ${now})
+                and subscription_id not in (
+                  select subscription_id from deliveries where lease_until >= ${now} and status = 'pending'
+                  group by subscription_id having count(*) >= ${perSubscription})
+              order by next_attempt_at, id
+              limit ${scan}
+            ) as due
+            left join (
+              select subscription_id, count(*) as n from deliveries where lease_until >= ${now} and status = 'pending' group by subscription_id
+            ) as busy on busy.subscription_id = due.subscription_id
+          ) as ranked
+          where rank <= ${perSubscription}
+          order by next_attempt_at, id
+          limit ${limit}
+        )
+        and status = 'pending' and (lease_until is null or lease_until < ${now})
+        ${lock}
+      )
+      returning id, event_id, subscription_id, attempt_count`.execute(this.db.kysely);
+    return result.rows.map((row) => ({ ...row, attempt_count: Number(row.attempt_count) }));
+  }
+
+  /** Loads the event, subscription and client of claimed deliveries in two queries. */
+  async contexts(deliveryIds: readonly string[]): Promise<SendContext[]> {
+    if (deliveryIds.length === 0) return [];
+    const rows = await this.db.kysely
+      .selectFrom('deliveries as d')
+      .innerJoin('events as e', 'e.id', 'd.event_id')
+      .innerJoin('subscriptions as s', 's.id', 'd.subscription_id')
+      .select(['d.id', 'd.attempt_count', 'e.name', 'e.payload', 's.id as subscription_id', 's.status as subscription_status', 's.notification_url', 's.client_ref'])
+      .where('d.id', 'in', deliveryIds)
+      .execute();
+    const refs = [...new Set(rows.map((row) => row.client_ref))];
+    const clients = refs.length === 0 ? [] : await this.db.kysely.selectFrom('clients').selectAll().where('id', 'in', refs).execute();
+    const byRef = new Map(clients.map((client) => [client.id, client]));
+    const contexts: SendContext[] = [];
+    for (const row of rows) {
+      const client = byRef.get(row.client_ref);
+      if (client === undefined) continue;
+      contexts.push({
+        id: row.id,
+        attemptCount: Number(row.attempt_count),
+        eventName: row.name,
+        payload: row.payload,
+        subscriptionId: row.subscription_id,
+        subscriptionStatus: row.subscription_status,
+        notificationUrl: row.notification_url,
+        client,
+      });
+    }
+    return contexts;
+  }
+
+  /** Writes the attempt, the delivery's outcome and the subscription's health together. */
+  async complete(input: Completion): Promise<CompletionResult> {
+    const { id, owner, now, attempt } = input;
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('deliveries')
+        .set({
+          status: input.status,
+          attempt_count: attempt.attemptNo,
+          next_attempt_at: input.nextAttemptAt,
+          lease_owner: null,
+          lease_until: null,
+          last_status_code: attempt.statusCode,
+          last_error_class: attempt.errorClass,
+          updated_at: now,
+          completed_at: input.status === 'pending' ? null : now,
+        })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return { recorded: false, failed: 0, subscriptionDisabled: false };
+
+      await trx
+        .insertInto('delivery_attempts')
+        .values({
+          id: ids.attempt(),
+          delivery_id: id,
+          attempt_no: attempt.attemptNo,
+          started_at: attempt.startedAt,
+          duration_ms: attempt.durationMs,
+          status_code: attempt.statusCode,
+          error_class: attempt.errorClass,
+          error_message: attempt.errorMessage,
+          response_body: attempt.responseBody,
+        })
+        .execute();
+
+      let failed = input.status === 'failed' ? 1 : 0;
+      if (input.status === 'succeeded') {
+        await trx.updateTable('subscriptions').set({ failing_since: null, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is not', null).execute();
+        return { recorded: true, failed, subscriptionDisabled: false };
+      }
+      await trx.updateTable('subscriptions').set({ failing_since: now, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is', null).execute();
+      const reason = input.disableReason ?? `every attempt failed since ${new Date(input.failingCutoff).toISOString()} or earlier (5 days)`;
+      let disable = trx
+        .updateTable('subscriptions')
+        .set({ status: 'disabled', disabled_reason: reason, updated_at: now })
+        .where('id', '=', input.subscriptionId)
+        .where('status', '=', 'active');
+      if (input.disableReason === undefined) disable = disable.where('failing_since', '<=', input.failingCutoff);
+      const disabled = Number((await disable.executeTakeFirst()).numUpdatedRows) > 0;
+      if (disabled) failed += await failPendingOf(trx, input.subscriptionId, now);
+      return { recorded: true, failed, subscriptionDisabled: disabled };
+    });
+  }
+
+  /** Ends a claimed delivery without sending (its subscription is no longer active). */
+  async abandon(id: string, owner: string, now: number): Promise<boolean> {
+    const result = await this.db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'failed', lease_owner: null, lease_until: null, updated_at: now, completed_at: now })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}
+
+/**
+ * Fails the pending deliveries of a disabled subscription so they show up as failed (and can be
+ * recovered) instead of waiting hours for their next retry. Rows leased by another worker are left
+ * to that worker, whose completion then sees the disabled subscription on its next claim.
+ */
+async function failPendingOf(trx: Db['kysely'], subscriptionId: string, now: number): Promise<number> {
+  const result = await trx
+    .updateTable('deliveries')
+    .set({ status: 'failed', updated_at: now, completed_at: now })
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

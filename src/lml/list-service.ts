@@ -1,0 +1,222 @@
+/**
+ * Rules for learning-material lists: content, slugs and the status lifecycle. Every write runs inside
+ * the transactional outbox, so the change and its list.* events commit together or not at all.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import type { ListRow } from '../db/schema.js';
+import { notFound, Problem } from '../errors.js';
+import type { Emit, Outbox } from '../events/outbox.js';
+import { ids, isResourceIdentifier } from '../ids.js';
+import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
+import { type ListItemInput, normaliseItems, normaliseTags } from './items.js';
+import { ListStore } from './list-store.js';
+import { type Page, type PageQuery, toPage } from './paging.js';
+import { SchoolStore } from './school-store.js';
+import { LIST_STATUSES, type ListStatus, assertTransition, canonicalStatus, isListStatus } from './status.js';
+import { type ListView, type ListWithSchool, listView, parseItems, parseTags } from './views.js';
+
+export interface ListInput {
+  school: string;
+  name: string;
+  comment?: string | null | undefined;
+  schoolYear?: number | null | undefined;
+  duoCode?: string | null | undefined;
+  tags?: string[] | undefined;
+  imported?: boolean | undefined;
+  items?: ListItemInput[] | undefined;
+}
+
+/** The content an operator may change; the school, slug and status are not content. */
+export type ListPatch = Partial<Omit<ListInput, 'school' | 'imported'>>;
+
+export interface ListQuery extends PageQuery {
+  school?: string | undefined;
+  /** Any accepted status word; without it archived lists are left out. */
+  status?: string | undefined;
+}
+
+/** Attempts at a fresh slug before giving up; 32^6 slugs make even two attempts rare. */
+const SLUG_ATTEMPTS = 5;
+
+export class ListService {
+  private readonly reader: ListStore;
+
+  constructor(
+    db: Db,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+    /** Injected so tests can force slug collisions. */
+    private readonly mintSlug: () => string = ids.listSlug,
+  ) {
+    this.reader = new ListStore(db.kysely);
+  }
+
+  async create(input: ListInput): Promise<ListView> {
+    const tags = normaliseTags(input.tags ?? []);
+    const items = normaliseItems(input.items ?? []);
+    const name = requiredText(input.name, 'name');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.outbox.transaction(async (trx, emit) => {
+          const school = isResourceIdentifier(input.school) ? await new SchoolStore(trx).find(input.school) : undefined;
+          if (school === undefined) throw fieldProblem('/school', `names no school: ${input.school}`);
+          const store = new ListStore(trx);
+          const now = this.clock.now();
+          const row: ListRow = {
+            identifier: ids.resourceIdentifier(),
+            slug: await this.freeSlug(store),
+            school_identifier: school.identifier,
+            name,
+            comment: optionalText(input.comment),
+            school_year: schoolYear(input.schoolYear),
+            duo_code: optionalText(input.duoCode),
+            tags: JSON.stringify(tags),
+            status: 'created',
+            imported: input.imported === true ? 1 : 0,
+            items: JSON.stringify(items),
+            created_at: now,
+            updated_at: now,
+          };
+          await store.insert(row);
+          emit({ name: 'list.created', type: 'created', resource: 'list', identifier: row.identifier });
+          emit({ name: 'list.status', type: 'created', resource: 'list', identifier: row.identifier });
+          return listView({ ...row, school_name: school.name });
+        });
+      } catch (error) {
+        // Another writer took the slug between our check and our insert: the whole transaction
+        // rolled back (nothing of it is kept), so simply try again with a new slug.
+        if (attempt < SLUG_ATTEMPTS && isSlugCollision(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Applies content changes; emits list.updated only when something really changes. */
+  async update(identifier: string, patch: ListPatch): Promise<ListView> {
+    return this.outbox.transaction(async (trx, emit) => {
+      const store = new ListStore(trx);
+      const current = await findOr404(store, identifier);
+      const next: ListWithSchool = {
+        ...current,
+        ...(patch.name === undefined ? {} : { name: requiredText(patch.name, 'name') }),
+        ...(patch.comment === undefined ? {} : { comment: optionalText(patch.comment) }),
+        ...(patch.schoolYear === undefined ? {} : { school_year: schoolYear(patch.schoolYear) }),
+        ...(patch.duoCode === undefined ? {} : { duo_code: optionalText(patch.duoCode) }),
+        ...(patch.tags === undefined ? {} : { tags: JSON.stringify(normaliseTags(patch.tags)) }),
+        ...(patch.items === undefined ? {} : { items: JSON.stringify(normaliseItems(patch.items)) }),
+      };
+      const changed =
+        next.name !== current.name ||
+        next.comment !== current.comment ||
+        next.school_year !== current.school_year ||
+        next.duo_code !== current.duo_code ||
+        canonicalTags(next.tags) !== canonicalTags(current.tags) ||
+        canonicalItems(next.items) !== canonicalItems(current.items);
+      if (!changed) return listView(current);
+      next.updated_at = this.clock.now();
+      const { name, comment, school_year, duo_code, tags, items, updated_at } = next;
+      await store.update(identifier, { name, comment, school_year, duo_code, tags, items, updated_at });
+      emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: current.identifier });
+      return listView(next);
+    });
+  }
+
+  /**
+   * Moves a list to another status (see status.ts for the table). The same status again is a no-op:
+   * 200 with the unchanged list and no event.
+   */
+  async changeStatus(identifier: string, word: string): Promise<ListView> {
+    const target = canonicalStatus(word);
+    if (target === undefined) throw fieldProblem('/status', `must be one of ${[...LIST_STATUSES, 'concept'].join(', ')}`);
+    return this.outbox.transaction(async (trx, emit) => {
+      const store = new ListStore(trx);
+      const current = await findOr404(store, identifier);
+      const from = storedStatus(current);
+      if (from === target) return listView(current);
+      assertTransition(from, target);
+      const now = this.clock.now();
+      if (!(await store.changeStatus(current.identifier, from, target, now))) {
+        throw new Problem('conflict', 'the list status was changed by another request at the same time; read it and try again');
+      }
+      emitStatus(emit, current.identifier, target);
+      return listView({ ...current, status: target, updated_at: now });
+    });
+  }
+
+  /** By identifier, or by slug (case-insensitive). Archived lists are found too. */
+  async get(identifierOrSlug: string): Promise<ListView> {
+    const row = isResourceIdentifier(identifierOrSlug)
+      ? await this.reader.find(identifierOrSlug)
+      : /^[A-Za-z0-9]{1,32}$/.test(identifierOrSlug)
+        ? await this.reader.findBySlug(identifierOrSlug.toUpperCase())
+        : undefined;
+    if (row === undefined) throw notFound(`list ${identifierOrSlug}`);
+    return listView(row);
+  }
+
+  async page(query: ListQuery): Promise<Page<ListView>> {
+    let statuses: readonly ListStatus[] = LIST_STATUSES.filter((status) => status !== 'archived');
+    if (query.status !== undefined) {
+      const status = canonicalStatus(query.status);
+      if (status === undefined) {
+        throw new Problem('validation-failed', `status ${query.status} is not a list status`, {
+          errors: [{ location: 'querystring', path: '/status', message: `must be one of ${[...LIST_STATUSES, 'concept'].join(', ')}` }],
+        });
+      }
+      statuses = [status];
+    }
+    let after: { createdAt: number; identifier: string } | undefined;
+    if (query.startingAfter !== undefined) {
+      const cursor = isResourceIdentifier(query.startingAfter) ? await this.reader.find(query.startingAfter) : undefined;
+      if (cursor === undefined) throw badCursor(query.startingAfter, 'list');
+      after = { createdAt: cursor.created_at, identifier: cursor.identifier };
+    }
+    const rows = await this.reader.page({ school: query.school, statuses }, { limit: query.limit + 1, after });
+    return toPage(rows, query.limit, listView);
+  }
+
+  private async freeSlug(store: ListStore): Promise<string> {
+    for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+      const slug = this.mintSlug();
+      if (!(await store.slugTaken(slug))) return slug;
+    }
+    throw new Problem('conflict', 'could not find a free list slug; try again');
+  }
+}
+
+/** list.status carries the new status word; a publication is also announced as list.published. */
+function emitStatus(emit: Emit, identifier: string, status: ListStatus): void {
+  emit({ name: 'list.status', type: status, resource: 'list', identifier });
+  if (status === 'published') emit({ name: 'list.published', type: 'published', resource: 'list', identifier });
+}
+
+async function findOr404(store: ListStore, identifier: string): Promise<ListWithSchool> {
+  const row = isResourceIdentifier(identifier) ? await store.find(identifier) : undefined;
+  if (row === undefined) throw notFound(`list ${identifier}`);
+  return row;
+}
+
+// Compared in parsed-and-reserialised form so that equal content never counts as a change.
+const canonicalTags = (json: string): string => JSON.stringify(parseTags(json));
+const canonicalItems = (json: string): string => JSON.stringify(parseItems(json));
+
+/** The start year of the school year, e.g. 2026 for 2026-2027. */
+function schoolYear(value: number | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  if (!Number.isInteger(value) || value < 1900 || value > 2200) throw fieldProblem('/schoolYear', 'must be a start year between 1900 and 2200');
+  return value;
+}
+
+function storedStatus(row: ListRow): ListStatus {
+  if (isListStatus(row.status)) return row.status;
+  throw new Error(`list ${row.identifier} has an unknown stored status ${row.status}`);
+}
+
+/** A unique-constraint violation on lists.slug, as SQLite and PostgreSQL report it. */
+export function isSlugCollision(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (code === '23505') return constraint === 'lists_slug_key';
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('lists.slug');
+}

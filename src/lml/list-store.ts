@@ -1,0 +1,88 @@
+/** SQL for learning-material lists. Every read joins the school's name for `school` and `breadcrumb`. */
+import type { Updateable } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { ListRow, ListsTable } from '../db/schema.js';
+import type { PageRequest } from './school-store.js';
+import type { ListStatus } from './status.js';
+import type { ListWithSchool } from './views.js';
+
+export interface ListFilter {
+  school?: string | undefined;
+  /** Only these statuses. */
+  statuses: readonly ListStatus[];
+}
+
+/** What the structure tree needs of a list. */
+export type ListNodeRow = Pick<ListRow, 'identifier' | 'name' | 'slug' | 'status' | 'tags'>;
+
+export class ListStore {
+  constructor(private readonly db: Executor) {}
+
+  private joined() {
+    return this.db
+      .selectFrom('lists')
+      .innerJoin('schools', 'schools.identifier', 'lists.school_identifier')
+      .selectAll('lists')
+      .select('schools.name as school_name');
+  }
+
+  async insert(row: ListRow): Promise<void> {
+    await this.db.insertInto('lists').values(row).execute();
+  }
+
+  find(identifier: string): Promise<ListWithSchool | undefined> {
+    return this.joined().where('lists.identifier', '=', identifier).executeTakeFirst();
+  }
+
+  findBySlug(slug: string): Promise<ListWithSchool | undefined> {
+    return this.joined().where('lists.slug', '=', slug).executeTakeFirst();
+  }
+
+  async slugTaken(slug: string): Promise<boolean> {
+    const row = await this.db.selectFrom('lists').select('identifier').where('slug', '=', slug).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(identifier: string, changes: Updateable<ListsTable>): Promise<void> {
+    await this.db.updateTable('lists').set(changes).where('identifier', '=', identifier).execute();
+  }
+
+  /** Compare-and-set on the status, so two concurrent changes cannot both pass the transition check. */
+  async changeStatus(identifier: string, from: ListStatus, to: ListStatus, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('lists')
+      .set({ status: to, updated_at: now })
+      .where('identifier', '=', identifier)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Oldest first, by (created_at, identifier), filtered. */
+  page(filter: ListFilter, request: PageRequest): Promise<ListWithSchool[]> {
+    let query = this.joined().where('lists.status', 'in', [...filter.statuses]);
+    if (filter.school !== undefined) query = query.where('lists.school_identifier', '=', filter.school);
+    const after = request.after;
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('lists.created_at', '>', after.createdAt),
+          eb.and([eb('lists.created_at', '=', after.createdAt), eb('lists.identifier', '>', after.identifier)]),
+        ]),
+      );
+    }
+    return query.orderBy('lists.created_at').orderBy('lists.identifier').limit(request.limit).execute();
+  }
+
+  /** Lists of one school that appear in the structure tree (everything but archived). */
+  forStructure(schoolIdentifier: string): Promise<ListNodeRow[]> {
+    return this.db
+      .selectFrom('lists')
+      .select(['identifier', 'name', 'slug', 'status', 'tags'])
+      .where('school_identifier', '=', schoolIdentifier)
+      .where('status', '!=', 'archived')
+      .orderBy('name')
+      .orderBy('identifier')
+      .execute();
+  }
+}

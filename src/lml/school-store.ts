@@ -1,0 +1,43 @@
+/** SQL for schools. Works with the root connection or an open outbox transaction. */
+import type { Updateable } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { SchoolRow, SchoolsTable } from '../db/schema.js';
+
+export interface PageRequest {
+  limit: number;
+  /** Keyset cursor: the position of the last row of the previous page. */
+  after?: { createdAt: number; identifier: string } | undefined;
+}
+
+export class SchoolStore {
+  constructor(private readonly db: Executor) {}
+
+  async insert(row: SchoolRow): Promise<void> {
+    await this.db.insertInto('schools').values(row).execute();
+  }
+
+  find(identifier: string): Promise<SchoolRow | undefined> {
+    return this.db.selectFrom('schools').selectAll().where('identifier', '=', identifier).executeTakeFirst();
+  }
+
+  async update(identifier: string, changes: Updateable<SchoolsTable>): Promise<void> {
+    await this.db.updateTable('schools').set(changes).where('identifier', '=', identifier).execute();
+  }
+
+  /** Oldest first, by (created_at, identifier) so the cursor is stable even for equal timestamps. */
+  page(request: PageRequest): Promise<SchoolRow[]> {
+    let query = this.db.selectFrom('schools').selectAll();
+    const after = request.after;
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('identifier', '>', after.identifier)])]),
+      );
+    }
+    return query.orderBy('created_at').orderBy('identifier').limit(request.limit).execute();
+  }
+
+  /** Every school by name, for the first level of the structure tree. */
+  all(): Promise<SchoolRow[]> {
+    return this.db.selectFrom('schools').selectAll().orderBy('name').orderBy('identifier').execute();
+  }
+}

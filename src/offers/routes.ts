@@ -1,0 +1,51 @@
+/** Public offers API: published offers by EAN, and one offer by id. Both need the offers:read scope. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { requireScope } from '../auth/guard.js';
+import type { Services } from '../services.js';
+import { MAX_EANS_PER_QUERY } from './ean.js';
+import { OfferIdParams, PublicOfferSchema } from './schemas.js';
+
+export const offerRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const guard = requireScope(services.tokens, 'offers:read');
+    const tags = ['offers'];
+    const security = [{ bearer: [] }];
+
+    app.get(
+      '/api/v1/offers',
+      {
+        preHandler: guard,
+        schema: {
+          tags,
+          security,
+          summary: 'Published offers for one or more EAN codes',
+          description:
+            `\`eans\` is a comma-separated list (a URL-encoded comma, %2C, works too) of up to ${MAX_EANS_PER_QUERY} distinct ` +
+            'EAN-8, EAN-13 (ISBN-13) or GTIN-14 codes. Blanks around codes are ignored and duplicates collapse. ' +
+            'The answer is a bare array ordered by EAN, then price, then id; EANs without offers simply contribute nothing. ' +
+            'Any invalid code makes the whole request a 400 invalid-ean problem that lists each bad code. Other query parameters are ignored.',
+          querystring: Type.Object({ eans: Type.String({ description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125' }) }),
+          response: { 200: Type.Array(PublicOfferSchema) },
+        },
+      },
+      (request) => services.offers.findPublished(request.query.eans),
+    );
+
+    app.get(
+      '/api/v1/offers/:id',
+      {
+        preHandler: guard,
+        schema: {
+          tags,
+          security,
+          summary: 'One published offer',
+          description: 'Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.',
+          params: OfferIdParams,
+          response: { 200: PublicOfferSchema },
+        },
+      },
+      (request) => services.offers.getPublished(request.params.id),
+    );
+  };

@@ -1,0 +1,72 @@
+/**
+ * The API's self-description: the OpenAPI 3.1 document, a readable reference page (Swagger UI served
+ * from the installed package, so it works offline and behind strict firewalls), and one page per
+ * problem type, so the `type` URI of every error body resolves to an explanation.
+ */
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PROBLEMS, Problem, type ProblemCode } from '../errors.js';
+import { escapeHtml } from './html.js';
+import { PROBLEM_HINTS } from './problem-hints.js';
+
+// Swagger UI renders with inline style attributes (React); scripts and everything else stay same-origin.
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
+
+const PROBLEM_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const isProblemCode = (code: string): code is ProblemCode => Object.hasOwn(PROBLEMS, code);
+
+export function problemPage(code: ProblemCode): string {
+  const { status, title } = PROBLEMS[code];
+  const hint = PROBLEM_HINTS[code] ?? 'The detail member of the error body says what went wrong.';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} (${status})</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f2f2f2;padding:.1rem .3rem;border-radius:3px}</style>
+</head><body>
+<h1>${escapeHtml(title)}</h1>
+<p>HTTP status <strong>${status}</strong>, problem code <code>${escapeHtml(code)}</code>.</p>
+<p>${escapeHtml(hint)}</p>
+<p>Error bodies are <code>application/problem+json</code> (RFC 9457): <code>type</code> is this page's path,
+<code>instance</code> is the request id (also in the <code>x-request-id</code> header); quote it when reporting a problem.</p>
+<p><a href="/docs">API reference</a></p>
+</body></html>
+`;
+}
+
+export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    void reply.type('application/json; charset=utf-8');
+    return app.swagger();
+  });
+
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: DOCS_CSP,
+    // No third-party validator badge: the page must make no request off this origin.
+    validatorUrl: false,
+    uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
+    theme: { title: 'Shelfmark API reference' },
+  });
+
+  app.get(
+    '/problems/:code',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Explains one problem type (the `type` member of an error body)',
+        params: Type.Object({ code: Type.String({ maxLength: 64 }) }),
+        produces: ['text/html'],
+      },
+    },
+    async (request, reply) => {
+      const { code } = request.params;
+      if (!isProblemCode(code)) throw new Problem('not-found', `there is no problem type "${code.slice(0, 64)}"`);
+      void reply.type('text/html; charset=utf-8').header('content-security-policy', PROBLEM_CSP).header('cache-control', 'public, max-age=3600');
+      return problemPage(code);
+    },
+  );
+};

@@ -1,0 +1,60 @@
+/** Admin: every client's webhook subscriptions, and re-enabling one that delivery disabled. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Services } from '../services.js';
+import { AdminSubscriptionSchema, PageQuerySchema, pageOf, SubscriptionIdParams } from './schemas.js';
+
+const AdminListQuery = Type.Composite([
+  PageQuerySchema,
+  Type.Object({
+    clientId: Type.Optional(Type.String({ maxLength: 64, description: 'The client id (cli_...) or its public clientId (smc_...)' })),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+  }),
+]);
+
+export const adminSubscriptionRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['admin: subscriptions'];
+    const security = [{ admin: [] }];
+
+    app.get(
+      '/subscriptions',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Subscriptions across all clients, oldest first, with their client',
+          querystring: AdminListQuery,
+          response: { 200: pageOf(AdminSubscriptionSchema) },
+        },
+      },
+      (request) => {
+        const { clientId, status, limit, starting_after: startingAfter } = request.query;
+        return services.subscriptions.adminList({ client: clientId, status }, { limit, startingAfter });
+      },
+    );
+
+    app.get(
+      '/subscriptions/:id',
+      { schema: { tags, security, summary: 'One subscription of any client', params: SubscriptionIdParams, response: { 200: AdminSubscriptionSchema } } },
+      (request) => services.subscriptions.adminGet(request.params.id),
+    );
+
+    app.post(
+      '/subscriptions/:id/enable',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Re-enable a subscription that delivery disabled (410 Gone or too long failing)',
+          params: SubscriptionIdParams,
+          response: { 200: AdminSubscriptionSchema },
+        },
+      },
+      async (request) => {
+        await services.subscriptions.reenable(request.params.id);
+        return services.subscriptions.adminGet(request.params.id);
+      },
+    );
+  };

@@ -1,0 +1,49 @@
+/** TypeBox shapes of subscriptions on the wire; they validate, serialize and document (OpenAPI) at once. */
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service.js';
+import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
+
+const fields = {
+  id: Type.String({ examples: ['sub_4fT9kQ2mXc8LrP0aZ1bNw7y'] }),
+  notificationUrl: Type.String({ format: 'uri', description: 'The URL as stored (WHATWG-normalised) and called' }),
+  event: Type.String({ description: 'The event name exactly as it was given at registration', examples: ['list-published'] }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  disabledReason: Type.Optional(Type.String({ description: 'Present only while disabled', examples: ['receiver answered 410 Gone'] })),
+  failingSince: Type.Optional(Type.String({ format: 'date-time', description: 'Present only while deliveries are failing' })),
+  createdAt: Type.String({ format: 'date-time' }),
+};
+
+export const SubscriptionSchema = Type.Object(fields, { $id: 'Subscription', additionalProperties: false });
+
+export const AdminSubscriptionSchema = Type.Object(
+  {
+    ...fields,
+    canonicalEvent: Type.String({ examples: ['list.published'] }),
+    client: Type.Object({ id: Type.String(), clientId: Type.String(), name: Type.String() }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'AdminSubscription', additionalProperties: false },
+);
+
+export const CreateSubscriptionBody = Type.Object(
+  {
+    notificationUrl: Type.String({
+      maxLength: MAX_NOTIFICATION_URL_LENGTH,
+      description: 'Absolute http:// or https:// URL without credentials or fragment; it must reach a public address',
+      examples: ['https://shop.example/webhooks/shelfmark'],
+    }),
+    event: Type.String({ maxLength: 100, description: `One of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`, examples: ['list-published'] }),
+  },
+  { additionalProperties: false },
+);
+
+export const PageQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last subscription of the previous page' })),
+});
+
+export const SubscriptionIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const pageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ has_more: Type.Boolean(), data: Type.Array(item) }, { additionalProperties: false });

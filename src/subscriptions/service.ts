@@ -1,0 +1,190 @@
+/**
+ * Webhook subscriptions: registration (URL and address policy), the owner's views, and the status
+ * changes the delivery worker and the operator make. No HTTP here; routes shape the answers.
+ */
+import { type Clock, isoTime } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Executor } from '../db/database.js';
+import type { SubscriptionRow } from '../db/schema.js';
+import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from '../delivery/ssrf.js';
+import { notFound, Problem } from '../errors.js';
+import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js';
+import { ids } from '../ids.js';
+import { parseNotificationUrl } from './notification-url.js';
+import { type AdminFilter, type Cursor, type SubscriptionStatus, SubscriptionStore, type SubscriptionWithClient } from './store.js';
+
+export interface SubscriptionView {
+  id: string;
+  notificationUrl: string;
+  /** The spelling the client registered (dotted or hyphenated). */
+  event: string;
+  status: SubscriptionStatus;
+  /** Only while disabled: why deliveries stopped (e.g. the receiver answered 410 Gone). */
+  disabledReason?: string;
+  /** Only while failing: when the current run of failed deliveries began. */
+  failingSince?: string;
+  createdAt: string;
+}
+
+export interface AdminSubscriptionView extends SubscriptionView {
+  canonicalEvent: string;
+  client: { id: string; clientId: string; name: string };
+  updatedAt: string;
+}
+
+export interface Page<T> {
+  has_more: boolean;
+  data: T[];
+}
+
+export interface PageRequest {
+  limit: number;
+  startingAfter?: string | undefined;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export function toView(row: SubscriptionRow): SubscriptionView {
+  return {
+    id: row.id,
+    notificationUrl: row.notification_url,
+    event: row.event_as_given,
+    status: row.status === 'disabled' ? 'disabled' : 'active',
+    ...(row.status === 'disabled' ? { disabledReason: row.disabled_reason ?? 'disabled' } : {}),
+    ...(row.failing_since === null ? {} : { failingSince: isoTime(row.failing_since) }),
+    createdAt: isoTime(row.created_at),
+  };
+}
+
+function toAdminView(row: SubscriptionWithClient): AdminSubscriptionView {
+  return {
+    ...toView(row),
+    canonicalEvent: row.event,
+    client: { id: row.client_ref, clientId: row.client_public_id, name: row.client_name },
+    updatedAt: isoTime(row.updated_at),
+  };
+}
+
+export class SubscriptionService {
+  private readonly store: SubscriptionStore;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly clock: Clock,
+    private readonly config: Pick<Config, 'webhookAllowPrivate'>,
+    /** DNS for the address policy; tests inject one so they never need the network. */
+    private readonly lookup?: LookupFn,
+  ) {
+    this.store = new SubscriptionStore(db);
+  }
+
+  /**
+   * Registers a subscription. Creating the same (URL, canonical event) twice is idempotent: the existing
+   * subscription comes back with `created: false` (the route answers 200 instead of 201), so a client that
+   * retries after a lost response neither fails nor gets a second subscription and duplicate webhooks.
+   */
+  async create(clientRef: string, input: { notificationUrl: string; event: string }): Promise<{ subscription: SubscriptionView; created: boolean }> {
+    const url = parseNotificationUrl(input.notificationUrl);
+    const event = canonicalEvent(input.event);
+    if (event === undefined) {
+      const detail = `event "${input.event.slice(0, 100)}" is not known; use one of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`;
+      throw new Problem('validation-failed', detail, {
+        acceptedEvents: ACCEPTED_EVENT_SPELLINGS,
+        errors: [{ location: 'body', path: '/event', message: detail }],
+      });
+    }
+    await this.vetHost(url.hostname);
+    const now = this.clock.now();
+    const row: SubscriptionRow = {
+      id: ids.subscription(),
+      client_ref: clientRef,
+      notification_url: url.href,
+      event,
+      event_as_given: input.event,
+      status: 'active',
+      disabled_reason: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const stored = await this.store.insertOrGet(row);
+    return { subscription: toView(stored), created: stored.id === row.id };
+  }
+
+  async list(clientRef: string, page: PageRequest): Promise<Page<SubscriptionView>> {
+    const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter, clientRef);
+    const rows = await this.store.pageForClient(clientRef, page.limit, after);
+    return { has_more: rows.length > page.limit, data: rows.slice(0, page.limit).map(toView) };
+  }
+
+  async get(clientRef: string, id: string): Promise<SubscriptionView> {
+    return toView(await this.own(clientRef, id));
+  }
+
+  async delete(clientRef: string, id: string): Promise<void> {
+    if (!(await this.store.deleteForClient(clientRef, id))) throw notFound(`subscription ${id}`);
+  }
+
+  /** The owner turns a disabled subscription back on (after fixing the receiver). */
+  async reenableOwn(clientRef: string, id: string): Promise<SubscriptionView> {
+    await this.own(clientRef, id);
+    await this.reenable(id);
+    return toView(await this.own(clientRef, id));
+  }
+
+  /** Active again, with the failure history cleared. Throws not-found for an unknown id. */
+  async reenable(id: string): Promise<void> {
+    if (!(await this.store.enable(id, this.clock.now()))) throw notFound(`subscription ${id}`);
+  }
+
+  /**
+   * Stops deliveries to a subscription (receiver answered 410 Gone, or failed for too long). Pass the
+   * transaction when called inside one. Returns false when it was already disabled or does not exist.
+   */
+  disable(id: string, reason: string, executor: Executor = this.db): Promise<boolean> {
+    return new SubscriptionStore(executor).disable(id, reason, this.clock.now());
+  }
+
+  async adminGet(id: string): Promise<AdminSubscriptionView> {
+    const row = await this.store.findWithClient(id);
+    if (row === undefined) throw notFound(`subscription ${id}`);
+    return toAdminView(row);
+  }
+
+  async adminList(filter: AdminFilter, page: PageRequest): Promise<Page<AdminSubscriptionView>> {
+    const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter);
+    const rows = await this.store.pageAll(filter, page.limit, after);
+    return { has_more: rows.length > page.limit, data: rows.slice(0, page.limit).map(toAdminView) };
+  }
+
+  /** Another client's subscription is reported exactly like a missing one, so ids cannot be probed. */
+  private async own(clientRef: string, id: string): Promise<SubscriptionRow> {
+    const row = await this.store.find(id);
+    if (row === undefined || row.client_ref !== clientRef) throw notFound(`subscription ${id}`);
+    return row;
+  }
+
+  private async cursor(id: string, clientRef?: string): Promise<Cursor> {
+    const row = await this.store.find(id);
+    if (row === undefined || (clientRef !== undefined && row.client_ref !== clientRef)) {
+      const detail = `starting_after "${id.slice(0, 64)}" is not a subscription id from this list`;
+      throw new Problem('validation-failed', detail, { errors: [{ location: 'querystring', path: '/starting_after', message: detail }] });
+    }
+    return { created_at: row.created_at, id: row.id };
+  }
+
+  private async vetHost(hostname: string): Promise<void> {
+    try {
+      await resolveAndCheck(hostname, { allowPrivate: this.config.webhookAllowPrivate }, this.lookup);
+    } catch (error) {
+      if (error instanceof SsrfBlockedError) {
+        throw new Problem('blocked-address', `notificationUrl must reach a public address: ${error.reason}`, { reason: error.reason });
+      }
+      if (error instanceof UnresolvableHostError) {
+        throw new Problem('unresolvable-host', `notificationUrl host ${hostname} does not resolve to any address`);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/** SQL for webhook subscriptions. Engine-agnostic Kysely; callers pass a transaction when they hold one. */
+import type { Executor } from '../db/database.js';
+import type { SubscriptionRow } from '../db/schema.js';
+
+export type SubscriptionStatus = 'active' | 'disabled';
+
+/** A subscription with the owning client's public id and name, for the operator's views. */
+export interface SubscriptionWithClient extends SubscriptionRow {
+  client_public_id: string;
+  client_name: string;
+}
+
+/** Keyset position: the (created_at, id) of the last row of the previous page. */
+export interface Cursor {
+  created_at: number;
+  id: string;
+}
+
+export interface AdminFilter {
+  /** clients.id (cli_...) or the public client_id (smc_...). */
+  client?: string | undefined;
+  status?: SubscriptionStatus | undefined;
+}
+
+export class SubscriptionStore {
+  constructor(private readonly db: Executor) {}
+
+  /**
+   * Inserts unless (client_ref, notification_url, event) exists, and returns whichever row holds that key:
+   * ON CONFLICT DO NOTHING makes concurrent identical requests agree on one row without an error.
+   */
+  async insertOrGet(row: SubscriptionRow): Promise<SubscriptionRow> {
+    await this.db
+      .insertInto('subscriptions')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['client_ref', 'notification_url', 'event']).doNothing())
+      .execute();
+    return this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('client_ref', '=', row.client_ref)
+      .where('notification_url', '=', row.notification_url)
+      .where('event', '=', row.event)
+      .executeTakeFirstOrThrow();
+  }
+
+  find(id: string): Promise<SubscriptionRow | undefined> {
+    return this.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findWithClient(id: string): Promise<SubscriptionWithClient | undefined> {
+    return this.withClient().where('subscriptions.id', '=', id).executeTakeFirst();
+  }
+
+  /** One page of a client's subscriptions in creation order; fetches limit + 1 rows to tell if more exist. */
+  pageForClient(clientRef: string, limit: number, after: Cursor | undefined): Promise<SubscriptionRow[]> {
+    let query = this.db.selectFrom('subscriptions').selectAll().where('client_ref', '=', clientRef);
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]),
+      );
+    }
+    return query.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+  }
+
+  /** One page across all clients for the operator, optionally filtered by client and status. */
+  pageAll(filter: AdminFilter, limit: number, after: Cursor | undefined): Promise<SubscriptionWithClient[]> {
+    let query = this.withClient();
+    const client = filter.client;
+    if (client !== undefined) query = query.where((eb) => eb.or([eb('clients.id', '=', client), eb('clients.client_id', '=', client)]));
+    if (filter.status !== undefined) query = query.where('subscriptions.status', '=', filter.status);
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('subscriptions.created_at', '>', after.created_at),
+          eb.and([eb('subscriptions.created_at', '=', after.created_at), eb('subscriptions.id', '>', after.id)]),
+        ]),
+      );
+    }
+    return query.orderBy('subscriptions.created_at').orderBy('subscriptions.id').limit(limit + 1).execute();
+  }
+
+  /** Deletes a client's own subscription; pending deliveries go with it (FK cascade). */
+  async deleteForClient(clientRef: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('subscriptions').where('id', '=', id).where('client_ref', '=', clientRef).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async enable(id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('subscriptions')
+      .set({ status: 'active', disabled_reason: null, failing_since: null, updated_at: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Only an active subscription is disabled, so the first reason (e.g. 410 Gone) is the one kept. */
+  async disable(id: string, reason: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('subscriptions')
+      .set({ status: 'disabled', disabled_reason: reason, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  private withClient() {
+    return this.db
+      .selectFrom('subscriptions')
+      .innerJoin('clients', 'clients.id', 'subscriptions.client_ref')
+      .selectAll('subscriptions')
+      .select(['clients.client_id as client_public_id', 'clients.name as client_name']);
+  }
+}

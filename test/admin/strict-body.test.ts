@@ -1,0 +1,30 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeEachEngine } from '../support/engines.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+// JSON bodies are validated without type coercion; query strings still are coerced.
+describeEachEngine('strict JSON bodies', (engine) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness(engine);
+  });
+  afterEach(async () => h.close());
+
+  it.each([
+    [{ ean: '9789001891442', price: '12.50', condition: 'good' }, '/price'],
+    [{ ean: '9789001891442', price: true, condition: 'good' }, '/price'],
+    [{ ean: '9789001891442', price: 12.5, condition: ['good'] }, '/condition'],
+    [{ ean: '9789001891442', price: 12.5, condition: 'good', remarks: 5 }, '/remarks'],
+  ])('refuses %j instead of coercing it, and stores nothing', async (payload, path) => {
+    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/offers', headers: h.admin, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('validation-failed');
+    expect(response.json().errors.map((error: { path: string }) => error.path)).toContain(path);
+    expect(await h.database.db.kysely.selectFrom('offers').selectAll().execute()).toEqual([]);
+  });
+
+  it('still coerces query strings (limit=2 is a number)', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/offers?limit=2', headers: h.admin });
+    expect(response.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,115 @@
+/** Claiming: leases are exclusive and expire, first attempts go before retries, one subscription cannot take every slot. */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { SendResult, WebhookRequest, WebhookSender } from '../../src/delivery/sender.js';
+import { DeliveryStore } from '../../src/delivery/store.js';
+import { describeEachEngine } from '../support/engines.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { addSubscription, deliveryRows, emit, startReceiver } from './support.js';
+
+class RecordingSender implements WebhookSender {
+  readonly sent: WebhookRequest[] = [];
+  constructor(private readonly answer: (request: WebhookRequest) => SendResult = () => ({ kind: 'response', statusCode: 200, headers: {}, bodySnippet: '' })) {}
+  async send(request: WebhookRequest): Promise<SendResult> {
+    this.sent.push(request);
+    return this.answer(request);
+  }
+  async close(): Promise<void> {}
+}
+
+describeEachEngine('claiming deliveries', (engine) => {
+  let h: Harness;
+  let clientRef: string;
+  let store: DeliveryStore;
+  const claim = (owner: string, limit: number, lane: 'first' | 'retry' = 'first', perSubscription = 100) =>
+    store.claim({ owner, now: h.clock.now(), leaseMs: 10_000, limit, perSubscription, lane });
+
+  beforeEach(async () => {
+    h = await createHarness(engine, { webhookAllowPrivate: true });
+    clientRef = (await createClientWithToken(h)).id;
+    store = new DeliveryStore(h.database.db);
+  });
+  afterEach(async () => h.close());
+
+  it('a lease is exclusive until it expires; then the work is claimable again and the old owner cannot complete', async () => {
+    await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/a', h.clock.now());
+    await emit(h.database.db, h.clock.now(), 5);
+    expect(await claim('A', 3)).toHaveLength(3);
+    expect(await claim('B', 10)).toHaveLength(2);
+    expect(await claim('A', 10)).toHaveLength(0);
+    const leased = await deliveryRows(h.database.db);
+    expect(leased.every((row) => row.lease_until === h.clock.now() + 10_000)).toBe(true);
+
+    h.clock.advance(10_001);
+    const taken = await claim('C', 10);
+    expect(taken).toHaveLength(5);
+    const attempt = { attemptNo: 1, startedAt: h.clock.now(), durationMs: 1, statusCode: 200, errorClass: null, errorMessage: null, responseBody: '' };
+    const late = await store.complete({ id: taken[0]!.id, owner: 'A', subscriptionId: taken[0]!.subscription_id, now: h.clock.now(), attempt, status: 'succeeded', nextAttemptAt: h.clock.now(), failingCutoff: 0 });
+    expect(late).toEqual({ recorded: false, failed: 0, subscriptionDisabled: false });
+    const own = await store.complete({ id: taken[0]!.id, owner: 'C', subscriptionId: taken[0]!.subscription_id, now: h.clock.now(), attempt, status: 'succeeded', nextAttemptAt: h.clock.now(), failingCutoff: 0 });
+    expect(own.recorded).toBe(true);
+    expect(await h.database.db.kysely.selectFrom('delivery_attempts').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('caps the leases one subscription holds, counting the ones already in flight', async () => {
+    const busy = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/busy', h.clock.now());
+    await emit(h.database.db, h.clock.now(), 20);
+    h.clock.advance(1);
+    const quiet = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/quiet', h.clock.now());
+    await emit(h.database.db, h.clock.now(), 1);
+    const first = await claim('A', 10, 'first', 3);
+    expect(first.filter((row) => row.subscription_id === busy)).toHaveLength(3);
+    expect(first.filter((row) => row.subscription_id === quiet)).toHaveLength(1);
+    expect(first).toHaveLength(4);
+    expect(await claim('B', 10, 'first', 3)).toHaveLength(0);
+    h.clock.advance(10_001); // leases expired: the cap counts only live ones
+    expect(await claim('B', 10, 'first', 3)).toHaveLength(4);
+  });
+
+  it('first attempts are sent before a backlog of due retries, which keep a quarter of the slots', async () => {
+    const db = h.database.db;
+    for (let i = 0; i < 8; i++) await addSubscription(db, clientRef, `http://127.0.0.1:9/retry-${i}`, h.clock.now());
+    await emit(db, h.clock.now(), 5); // 40 deliveries, made retries below
+    await db.kysely.updateTable('deliveries').set({ attempt_count: 1, next_attempt_at: h.clock.now() - 60_000 }).execute();
+    h.clock.advance(1000);
+    const fresh = await addSubscription(db, clientRef, 'http://127.0.0.1:9/fresh', h.clock.now(), 'list.published');
+    await db.kysely.transaction().execute(async (trx) => {
+      const { recordEvents } = await import('../../src/events/outbox.js');
+      await recordEvents(trx, h.clock.now(), [{ name: 'list.published', type: 'published', resource: 'list', identifier: 'f'.repeat(32) }]);
+    });
+    const sender = new RecordingSender();
+    const worker = h.app.services.createDeliveryWorker({ sender, concurrency: 4 });
+    expect(await worker.runOnce()).toBe(4);
+    expect(sender.sent.filter((request) => request.url.endsWith('/fresh'))).toHaveLength(1);
+    expect(sender.sent.filter((request) => request.url.includes('/retry-'))).toHaveLength(3);
+    const freshRow = (await deliveryRows(db)).find((row) => row.subscription_id === fresh);
+    expect(freshRow?.status).toBe('succeeded');
+    await worker.stop();
+  });
+
+  it('a slow receiver with a backlog does not hold up another subscription', async () => {
+    const slow = await startReceiver(() => ({ delayMs: 300 }));
+    const fast = await startReceiver();
+    const worker = h.app.services.createDeliveryWorker({ concurrency: 8, perSubscription: 4, onError: () => undefined });
+    try {
+      await addSubscription(h.database.db, clientRef, slow.url, h.clock.now());
+      await emit(h.database.db, h.clock.now(), 40);
+      h.clock.advance(1);
+      await addSubscription(h.database.db, clientRef, fast.url, h.clock.now(), 'list.published');
+      await h.database.db.kysely.transaction().execute(async (trx) => {
+        const { recordEvents } = await import('../../src/events/outbox.js');
+        await recordEvents(trx, h.clock.now(), [{ name: 'list.published', type: 'published', resource: 'list', identifier: 'a'.repeat(32) }]);
+      });
+      const started = Date.now();
+      worker.start();
+      await fast.waitFor(1, 5000);
+      const waited = Date.now() - started;
+      // Without the cap the slow backlog would fill all 8 slots for 5 rounds of 300 ms first.
+      expect(waited).toBeLessThan(400);
+      expect(slow.received.length).toBeLessThan(40);
+    } finally {
+      await worker.stop();
+      await slow.close();
+      await fast.close();
+    }
+  });
+});

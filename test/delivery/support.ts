@@ -1,0 +1,124 @@
+/**
+ * Test helpers for the delivery engine: a real node:http receiver on 127.0.0.1 that records every
+ * request with its raw body, and direct writers for subscriptions and events.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { Db } from '../../src/db/database.js';
+import type { DomainEvent } from '../../src/events/catalogue.js';
+import { recordEvents } from '../../src/events/outbox.js';
+import { ids } from '../../src/ids.js';
+
+export interface Received {
+  url: string;
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Never answer (the connection is closed when the receiver closes). */
+  hang?: boolean;
+  delayMs?: number;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Resolves once `count` requests arrived; rejects after `timeoutMs`. */
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(respond: (request: Received, index: number) => Reply = () => ({})): Promise<Receiver> {
+  const received: Received[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: Received = { url: req.url ?? '/', method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const index = received.push(request) - 1;
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
+      const reply = respond(request, index);
+      if (reply.hang === true) return;
+      const send = (): void => {
+        res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
+        res.end(reply.body ?? 'ok');
+      };
+      if (reply.delayMs === undefined) send();
+      else setTimeout(send, reply.delayMs);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    port,
+    received,
+    waitFor: (count, timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (received.length >= count) return resolve();
+        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Checks both signatures of a received webhook against the client's secret; throws when either is wrong. */
+export function verifyWebhook(request: Received, secret: string): void {
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(request.body).digest('base64');
+  if (request.headers['x-hook-signature'] !== expected) throw new Error('x-hook-signature does not match');
+  const headers = {
+    'webhook-id': String(request.headers['webhook-id']),
+    'webhook-timestamp': String(request.headers['webhook-timestamp']),
+    'webhook-signature': String(request.headers['webhook-signature']),
+  };
+  new Webhook(secret).verify(request.body, headers);
+}
+
+export async function addSubscription(db: Db, clientRef: string, url: string, now: number, event = 'list.updated'): Promise<string> {
+  const id = ids.subscription();
+  await db.kysely
+    .insertInto('subscriptions')
+    .values({ id, client_ref: clientRef, notification_url: url, event, event_as_given: event, status: 'active', disabled_reason: null, failing_since: null, created_at: now, updated_at: now })
+    .execute();
+  return id;
+}
+
+export const listUpdated = (): DomainEvent => ({ name: 'list.updated', type: 'updated', resource: 'list', identifier: ids.resourceIdentifier() });
+
+/** Records `count` list.updated events (one delivery per matching subscription) in one transaction. */
+export async function emit(db: Db, now: number, count = 1): Promise<DomainEvent[]> {
+  const events = Array.from({ length: count }, listUpdated);
+  await db.kysely.transaction().execute((trx) => recordEvents(trx, now, events));
+  return events;
+}
+
+export async function deliveryRows(db: Db) {
+  return db.kysely.selectFrom('deliveries').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+export async function attemptRows(db: Db, deliveryId?: string) {
+  let query = db.kysely.selectFrom('delivery_attempts').selectAll();
+  if (deliveryId !== undefined) query = query.where('delivery_id', '=', deliveryId);
+  return query.orderBy('attempt_no').execute();
+}

@@ -1,0 +1,54 @@
+/**
+ * Subscription tests need host names that resolve (or not) without the internet: a fake DNS table,
+ * handed to the app as Deps.dnsLookup. Names not in the table fail like getaddrinfo does (ENOTFOUND).
+ */
+import type { Engine } from '../../src/db/database.js';
+import { buildApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { testConfig, type Config } from '../../src/config.js';
+import type { LookupFn } from '../../src/delivery/ssrf.js';
+import { freshDatabase } from '../support/engines.js';
+import { ADMIN_TOKEN, createClientWithToken, type Harness } from '../support/harness.js';
+
+export const FAKE_DNS: Record<string, string[]> = {
+  'hooks.shop.example': ['93.184.215.14'],
+  'v6.shop.example': ['2606:4700::1111'],
+  'rebind.example': ['93.184.215.14', '10.0.0.7'],
+  'metadata.example': ['169.254.169.254'],
+  localhost: ['127.0.0.1', '::1'],
+};
+
+export const fakeLookup: LookupFn = async (hostname) => {
+  const addresses = FAKE_DNS[hostname.toLowerCase()];
+  if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+
+/** Like createHarness, with the fake DNS injected. */
+export async function createDnsHarness(engine: Engine, overrides: Partial<Config> = {}, lookup: LookupFn = fakeLookup): Promise<Harness> {
+  const database = await freshDatabase(engine);
+  const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
+  const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
+  const app = await buildApp({ config, db: database.db, clock, dnsLookup: lookup }, { logger: false });
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    database,
+    admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    listen: () => Promise.reject(new Error('not needed by subscription tests')),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+export type TestClient = Awaited<ReturnType<typeof createClientWithToken>>;
+
+export const SUBSCRIPTIONS = '/api/lml/v1/subscriptions';
+
+/** POSTs a subscription as `client`. */
+export const subscribe = (h: Harness, client: TestClient, payload: unknown) =>
+  h.app.inject({ method: 'POST', url: SUBSCRIPTIONS, headers: client.bearer, payload: payload as Record<string, unknown> });
