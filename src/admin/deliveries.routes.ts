@@ -8,11 +8,13 @@ export const adminDeliveryRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const tags = ['admin: deliveries'];
+    const security = [{ admin: [] }];
     app.get(
       '/deliveries',
       {
         schema: {
           tags,
+          security,
           summary: 'Webhook deliveries, newest first, filtered by status, subscription or event',
           querystring: AdminDeliveryQuerySchema,
           response: { 200: DeliveryPageSchema },
@@ -22,7 +24,7 @@ export const adminDeliveryRoutes =
     );
     app.get(
       '/deliveries/:id',
-      { schema: { tags, summary: 'One delivery with every attempt (status, duration, error class, first 4 KB of the answer)', params: IdParams, response: { 200: DeliveryDetailSchema } } },
+      { schema: { tags, security, summary: 'One delivery with every attempt (status, duration, error class, first 4 KB of the answer)', params: IdParams, response: { 200: DeliveryDetailSchema } } },
       (request) => services.deliveries.get(request.params.id),
     );
     app.post(
@@ -30,6 +32,7 @@ export const adminDeliveryRoutes =
       {
         schema: {
           tags,
+          security,
           summary: 'Send a failed or succeeded delivery again now',
           description: 'One more attempt with the same webhook-id. 409 when it is already pending or its subscription is disabled.',
           params: IdParams,
@@ -47,6 +50,7 @@ export const adminDeliveryRoutes =
       {
         schema: {
           tags,
+          security,
           summary: 'Re-enable a subscription and re-send its deliveries that failed, created since a moment',
           params: IdParams,
           body: Type.Object({ since: Type.String({ format: 'date-time', examples: ['2026-09-01T00:00:00Z'] }) }, { additionalProperties: false }),

@@ -195,7 +195,7 @@ export class DeliveryStore {
         return { recorded: true, failed, subscriptionDisabled: false };
       }
       await trx.updateTable('subscriptions').set({ failing_since: now, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is', null).execute();
-      const reason = input.disableReason ?? `every attempt failed since ${new Date(input.failingCutoff).toISOString()} or earlier (5 days)`;
+      const reason = input.disableReason ?? 'every delivery attempt failed for 5 days';
       let disable = trx
         .updateTable('subscriptions')
         .set({ status: 'disabled', disabled_reason: reason, updated_at: now })

@@ -61,20 +61,22 @@ export function schoolView(row: SchoolRow): SchoolView {
 /** Tags are written only by this capability as a JSON array of strings; anything else reads as none. */
 export function parseTags(json: string): string[] {
   const value: unknown = JSON.parse(json);
-  return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === 'string') : [];
+  return Array.isArray(value) ? (value as unknown[]).filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
 export function parseItems(json: string): ListItem[] {
   const value: unknown = JSON.parse(json);
   if (!Array.isArray(value)) return [];
-  return value.map((raw: Record<string, unknown>) => ({
-    ean: String(raw.ean),
-    title: String(raw.title),
-    author: typeof raw.author === 'string' ? raw.author : null,
-    publisher: typeof raw.publisher === 'string' ? raw.publisher : null,
-    mandatory: raw.mandatory !== false,
-    remarks: typeof raw.remarks === 'string' ? raw.remarks : null,
-  }));
+  return (value as unknown[])
+    .filter((raw): raw is Record<string, unknown> => typeof raw === 'object' && raw !== null)
+    .map((raw) => ({
+      ean: String(raw.ean),
+      title: String(raw.title),
+      author: typeof raw.author === 'string' ? raw.author : null,
+      publisher: typeof raw.publisher === 'string' ? raw.publisher : null,
+      mandatory: raw.mandatory !== false,
+      remarks: typeof raw.remarks === 'string' ? raw.remarks : null,
+    }));
 }
 
 export function listView(row: ListWithSchool): ListView {

@@ -100,6 +100,21 @@ describeEachEngine('admin lists', (engine) => {
     expect((await listsTable()).map((row) => row.slug).sort()).toEqual([first.slug, 'BLZZZZZZ'].sort());
   });
 
+  it('a duplicate slug is recognised as a slug collision on this engine (and only that)', async () => {
+    const { isSlugCollision } = await import('../../src/lml/list-service.js');
+    const { ListStore } = await import('../../src/lml/list-store.js');
+    const first = await createList(h, school.identifier);
+    const [row] = await listsTable();
+    if (row === undefined) throw new Error('no row');
+    const store = new ListStore(h.database.db.kysely);
+    const slugClash = await store.insert({ ...row, identifier: 'e'.repeat(32) }).catch((error: unknown) => error);
+    expect(isSlugCollision(slugClash)).toBe(true);
+    const identifierClash = await store.insert({ ...row, slug: 'BLNEWONE' }).catch((error: unknown) => error);
+    expect(identifierClash).toBeInstanceOf(Error);
+    expect(isSlugCollision(identifierClash)).toBe(false);
+    expect((await listsTable()).map((list) => list.slug)).toEqual([first.slug]);
+  });
+
   it.each([
     ['unknown school', (s: string) => ({ school: '0'.repeat(32), name: 'X' }), 'validation-failed', '/school'],
     ['malformed school', (_s: string) => ({ school: 'abc', name: 'X' }), 'validation-failed', '/school'],
