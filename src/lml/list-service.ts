@@ -13,7 +13,7 @@ import { type ListItemInput, normaliseItems, normaliseTags } from './items.js';
 import { ListStore } from './list-store.js';
 import { type Page, type PageQuery, toPage } from './paging.js';
 import { SchoolStore } from './school-store.js';
-import { LIST_STATUSES, type ListStatus, assertTransition, canonicalStatus, isListStatus } from './status.js';
+import { LIST_STATUSES, LIST_STATUS_INPUTS, type ListStatus, assertTransition, canonicalStatus, isListStatus } from './status.js';
 import { type ListView, type ListWithSchool, listView, parseItems, parseTags } from './views.js';
 
 export interface ListInput {
@@ -128,7 +128,7 @@ export class ListService {
    */
   async changeStatus(identifier: string, word: string): Promise<ListView> {
     const target = canonicalStatus(word);
-    if (target === undefined) throw fieldProblem('/status', `must be one of ${[...LIST_STATUSES, 'concept'].join(', ')}`);
+    if (target === undefined) throw fieldProblem('/status', `must be one of ${LIST_STATUS_INPUTS.join(', ')}`);
     return this.outbox.transaction(async (trx, emit) => {
       const store = new ListStore(trx);
       const current = await findOr404(store, identifier);
@@ -161,7 +161,7 @@ export class ListService {
       const status = canonicalStatus(query.status);
       if (status === undefined) {
         throw new Problem('validation-failed', `status ${query.status} is not a list status`, {
-          errors: [{ location: 'querystring', path: '/status', message: `must be one of ${[...LIST_STATUSES, 'concept'].join(', ')}` }],
+          errors: [{ location: 'querystring', path: '/status', message: `must be one of ${LIST_STATUS_INPUTS.join(', ')}` }],
         });
       }
       statuses = [status];
