@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -45,7 +45,7 @@ function connectSqlite(path: string): Db {
   database.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock instead of failing.
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     kysely,
     engine: 'sqlite',
@@ -58,6 +58,29 @@ function connectSqlite(path: string): Db {
       }
     },
     close: () => kysely.destroy(),
+  };
+}
+
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs as much as running a small query. Hot queries
+ * repeat their SQL text exactly (values are parameters), so prepared statements are kept by text.
+ * SQLite re-prepares a cached statement by itself if the schema changes under it.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (text) => {
+      let statement = cache.get(text);
+      if (statement === undefined) {
+        statement = database.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
+        cache.set(text, statement);
+      }
+      return statement;
+    },
   };
 }
 
