@@ -138,7 +138,7 @@ export async function benchDelivery(total: number): Promise<Record<string, unkno
   const baseline = await signedPostLoop(total);
   console.log(`  bare signed-POST loop baseline: ${baseline}/s (${total} requests, concurrency ${CONCURRENCY})`);
   const out: Record<string, unknown> = { baseline: { requestsPerSecond: baseline, requests: total, concurrency: CONCURRENCY } };
-  const engines: Engine[] = (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  const engines: Engine[] = process.env.BENCH_ENGINES ? (process.env.BENCH_ENGINES.split(',') as Engine[]) : (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
   for (const engine of engines) {
     const result = await shelfmark(engine, total, 200);
     const ratio = result.deliveriesPerSecond / baseline;

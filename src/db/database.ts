@@ -45,10 +45,13 @@ function connectSqlite(path: string): Db {
   database.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock instead of failing.
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return handle(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), 'sqlite');
+}
+
+function handle(kysely: Kysely<Database>, engine: Engine): Db {
   return {
     kysely,
-    engine: 'sqlite',
+    engine,
     ping: async () => {
       try {
         await sql`select 1`.execute(kysely);
@@ -103,18 +106,5 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    kysely,
-    engine: 'postgres',
-    ping: async () => {
-      try {
-        await sql`select 1`.execute(kysely);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    close: () => kysely.destroy(),
-  };
+  return handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }

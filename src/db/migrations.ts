@@ -127,7 +127,7 @@ function initial(engine: Engine): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('completed_at', 'bigint')
         .execute();
-      await db.schema.createIndex('deliveries_due').on('deliveries').columns(['status', 'attempt_count', 'next_attempt_at']).execute();
+      await db.schema.createIndex('deliveries_due').on('deliveries').columns(['status', 'attempt_count', 'next_attempt_at', 'id']).execute();
       await db.schema.createIndex('deliveries_subscription').on('deliveries').columns(['subscription_id', 'created_at']).execute();
 
       await db.schema
@@ -152,10 +152,10 @@ function initial(engine: Engine): Migration {
   };
 }
 
-/** Leased deliveries are found by lease_until when claiming (per-subscription caps count them). */
+/** Live leases per subscription are counted from this index alone when claiming (per-subscription caps). */
 const deliveryLeases: Migration = {
   async up(db: AnyDb) {
-    await db.schema.createIndex('deliveries_lease').on('deliveries').column('lease_until').execute();
+    await db.schema.createIndex('deliveries_lease').on('deliveries').columns(['lease_until', 'subscription_id']).execute();
   },
   async down(db: AnyDb) {
     await db.schema.dropIndex('deliveries_lease').ifExists().execute();

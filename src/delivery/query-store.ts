@@ -1,6 +1,7 @@
 /** SQL behind the delivery log and its controls: listing, detail, re-queueing and pings. */
 import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
+import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
 
 export interface DeliveryListRow {
@@ -107,24 +108,7 @@ export class DeliveryQueryStore {
     await this.db.kysely.transaction().execute(async (trx) => {
       const eventId = ids.event();
       await trx.insertInto('events').values({ id: eventId, name: 'ping', resource: 'subscription', identifier, payload, created_at: now }).execute();
-      await trx
-        .insertInto('deliveries')
-        .values({
-          id: deliveryId,
-          event_id: eventId,
-          subscription_id: subscriptionId,
-          status: 'pending',
-          attempt_count: 0,
-          next_attempt_at: now,
-          lease_owner: null,
-          lease_until: null,
-          last_status_code: null,
-          last_error_class: null,
-          created_at: now,
-          updated_at: now,
-          completed_at: null,
-        })
-        .execute();
+      await trx.insertInto('deliveries').values(newDelivery(eventId, subscriptionId, now, deliveryId)).execute();
     });
     return deliveryId;
   }

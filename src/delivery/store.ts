@@ -80,7 +80,9 @@ export class DeliveryStore {
    * rest are ranked after the leases they already hold, so one slow receiver cannot take every slot
    * and the scan stays bounded (about `limit` × 4 rows) however large the backlog is. On PostgreSQL
    * the rows are locked with SKIP LOCKED and re-checked, so concurrent claimers split the work;
-   * SQLite runs the statement under its single write lock.
+   * SQLite runs the statement under its single write lock. Live leases are read first, through the
+   * (lease_until, subscription_id) index alone, into a materialised CTE: completion always clears the
+   * lease, so a live lease is a pending row, and without the CTE planners walk every pending row.
    */
   async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
     const { owner, now, leaseMs, limit, perSubscription } = options;
@@ -89,6 +91,12 @@ export class DeliveryStore {
     const lane: RawBuilder<unknown> = options.lane === 'first' ? sql`attempt_count = 0` : sql`attempt_count > 0`;
     const lock = this.db.engine === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<ClaimedDelivery>`
+      with leased as materialized (
+        select subscription_id from deliveries where lease_until >= ${now}
+      ),
+      busy as (
+        select subscription_id, count(*) as n from leased group by subscription_id
+      )
       update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
       where id in (
         select id from deliveries
@@ -99,15 +107,11 @@ export class DeliveryStore {
             from (
               select id, subscription_id, next_attempt_at from deliveries
               where status = 'pending' and ${lane} and next_attempt_at <= ${now} and (lease_until is null or lease_until < ${now})
-                and subscription_id not in (
-                  select subscription_id from deliveries where lease_until >= ${now} and status = 'pending'
-                  group by subscription_id having count(*) >= ${perSubscription})
+                and subscription_id not in (select subscription_id from busy where n >= ${perSubscription})
               order by next_attempt_at, id
               limit ${scan}
             ) as due
-            left join (
-              select subscription_id, count(*) as n from deliveries where lease_until >= ${now} and status = 'pending' group by subscription_id
-            ) as busy on busy.subscription_id = due.subscription_id
+            left join busy on busy.subscription_id = due.subscription_id
           ) as ranked
           where rank <= ${perSubscription}
           order by next_attempt_at, id

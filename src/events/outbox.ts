@@ -46,25 +46,30 @@ export async function recordEvents(trx: Executor, now: number, events: readonly 
       .values({ id: eventId, name: event.name, resource: event.resource, identifier: event.identifier, payload: webhookPayload(event), created_at: now })
       .execute();
     const subscriptions = await trx.selectFrom('subscriptions').select('id').where('event', '=', event.name).where('status', '=', 'active').execute();
-    const rows: DeliveriesTable[] = subscriptions.map((subscription) => ({
-      id: ids.delivery(),
-      event_id: eventId,
-      subscription_id: subscription.id,
-      status: 'pending',
-      attempt_count: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_until: null,
-      last_status_code: null,
-      last_error_class: null,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-    }));
+    const rows = subscriptions.map((subscription) => newDelivery(eventId, subscription.id, now));
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await trx.insertInto('deliveries').values(rows.slice(i, i + INSERT_CHUNK)).execute();
     }
     created += rows.length;
   }
   return created;
+}
+
+/** A delivery due at once, not yet attempted. */
+export function newDelivery(eventId: string, subscriptionId: string, now: number, id: string = ids.delivery()): DeliveriesTable {
+  return {
+    id,
+    event_id: eventId,
+    subscription_id: subscriptionId,
+    status: 'pending',
+    attempt_count: 0,
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+    last_status_code: null,
+    last_error_class: null,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+  };
 }
