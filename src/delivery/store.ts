@@ -157,58 +157,22 @@ export class DeliveryStore {
 
   /** Writes the attempt, the delivery's outcome and the subscription's health together. */
   async complete(input: Completion): Promise<CompletionResult> {
-    const { id, owner, now, attempt } = input;
+    const [result] = await this.completeMany([input]);
+    if (result === undefined) throw new Error('completion produced no result');
+    return result;
+  }
+
+  /**
+   * Records several completions in one transaction: a commit costs more than the statements in it,
+   * so a busy worker writes the attempts that finished meanwhile together. Each completion still
+   * checks its own lease, so one lost lease does not affect the others.
+   */
+  async completeMany(inputs: readonly Completion[]): Promise<CompletionResult[]> {
+    if (inputs.length === 0) return [];
     return this.db.kysely.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('deliveries')
-        .set({
-          status: input.status,
-          attempt_count: attempt.attemptNo,
-          next_attempt_at: input.nextAttemptAt,
-          lease_owner: null,
-          lease_until: null,
-          last_status_code: attempt.statusCode,
-          last_error_class: attempt.errorClass,
-          updated_at: now,
-          completed_at: input.status === 'pending' ? null : now,
-        })
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return { recorded: false, failed: 0, subscriptionDisabled: false };
-
-      await trx
-        .insertInto('delivery_attempts')
-        .values({
-          id: ids.attempt(),
-          delivery_id: id,
-          attempt_no: attempt.attemptNo,
-          started_at: attempt.startedAt,
-          duration_ms: attempt.durationMs,
-          status_code: attempt.statusCode,
-          error_class: attempt.errorClass,
-          error_message: attempt.errorMessage,
-          response_body: attempt.responseBody,
-        })
-        .execute();
-
-      let failed = input.status === 'failed' ? 1 : 0;
-      if (input.status === 'succeeded') {
-        await trx.updateTable('subscriptions').set({ failing_since: null, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is not', null).execute();
-        return { recorded: true, failed, subscriptionDisabled: false };
-      }
-      await trx.updateTable('subscriptions').set({ failing_since: now, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is', null).execute();
-      const reason = input.disableReason ?? 'every delivery attempt failed for 5 days';
-      let disable = trx
-        .updateTable('subscriptions')
-        .set({ status: 'disabled', disabled_reason: reason, updated_at: now })
-        .where('id', '=', input.subscriptionId)
-        .where('status', '=', 'active');
-      if (input.disableReason === undefined) disable = disable.where('failing_since', '<=', input.failingCutoff);
-      const disabled = Number((await disable.executeTakeFirst()).numUpdatedRows) > 0;
-      if (disabled) failed += await failPendingOf(trx, input.subscriptionId, now);
-      return { recorded: true, failed, subscriptionDisabled: disabled };
+      const results: CompletionResult[] = [];
+      for (const input of inputs) results.push(await completeOne(trx, input));
+      return results;
     });
   }
 
@@ -223,6 +187,60 @@ export class DeliveryStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
+}
+
+async function completeOne(trx: Db['kysely'], input: Completion): Promise<CompletionResult> {
+  const { id, owner, now, attempt } = input;
+  const updated = await trx
+    .updateTable('deliveries')
+    .set({
+      status: input.status,
+      attempt_count: attempt.attemptNo,
+      next_attempt_at: input.nextAttemptAt,
+      lease_owner: null,
+      lease_until: null,
+      last_status_code: attempt.statusCode,
+      last_error_class: attempt.errorClass,
+      updated_at: now,
+      completed_at: input.status === 'pending' ? null : now,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return { recorded: false, failed: 0, subscriptionDisabled: false };
+
+  await trx
+    .insertInto('delivery_attempts')
+    .values({
+      id: ids.attempt(),
+      delivery_id: id,
+      attempt_no: attempt.attemptNo,
+      started_at: attempt.startedAt,
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      error_class: attempt.errorClass,
+      error_message: attempt.errorMessage,
+      response_body: attempt.responseBody,
+    })
+    .execute();
+
+  let failed = input.status === 'failed' ? 1 : 0;
+  if (input.status === 'succeeded') {
+    await trx.updateTable('subscriptions').set({ failing_since: null, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is not', null).execute();
+    return { recorded: true, failed, subscriptionDisabled: false };
+  }
+  await trx.updateTable('subscriptions').set({ failing_since: now, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is', null).execute();
+  const reason = input.disableReason ?? 'every delivery attempt failed for 5 days';
+  let disable = trx
+    .updateTable('subscriptions')
+    .set({ status: 'disabled', disabled_reason: reason, updated_at: now })
+    .where('id', '=', input.subscriptionId)
+    .where('status', '=', 'active');
+  if (input.disableReason === undefined) disable = disable.where('failing_since', '<=', input.failingCutoff);
+  const disabled = Number((await disable.executeTakeFirst()).numUpdatedRows) > 0;
+  if (disabled) failed += await failPendingOf(trx, input.subscriptionId, now);
+  return { recorded: true, failed, subscriptionDisabled: disabled };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Metrics } from '../ops/metrics.js';
 import { decide, DISABLE_AFTER_FAILING_MS, errorClassOf } from './retry.js';
 import type { WebhookSender } from './sender.js';
 import { signedHeaders } from './signer.js';
-import type { ClaimedDelivery, DeliveryStore, SendContext } from './store.js';
+import type { ClaimedDelivery, Completion, CompletionResult, DeliveryStore, SendContext } from './store.js';
 
 export interface WorkerOptions {
   /** Lease owner name; unique per worker by default. */
@@ -43,6 +43,9 @@ export interface WorkerDeps {
   onStopped?: () => void;
 }
 
+/** Bounds one group commit so a huge backlog of finished attempts does not hold one long transaction. */
+const MAX_COMPLETIONS_PER_COMMIT = 64;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 export class DeliveryWorker {
@@ -56,6 +59,9 @@ export class DeliveryWorker {
   private readonly random: () => number;
   private readonly onError: (error: unknown, what: string) => void;
   private readonly inFlight = new Set<Promise<void>>();
+  private completions: { completion: Completion; resolve: (result: CompletionResult) => void; reject: (error: unknown) => void }[] = [];
+  private flushing: Promise<void> | undefined;
+  private retryLaneIdleUntil = 0;
   private running = false;
   private stopped = false;
   private loopDone: Promise<void> | undefined;
@@ -74,7 +80,7 @@ export class DeliveryWorker {
     // The lease must outlive the request (bounded by the timeout) plus signing and recording it.
     this.leaseMs = options.leaseMs ?? config.webhookTimeoutMs + Math.min(5000, Math.max(1000, config.webhookTimeoutMs / 2));
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
-    this.refill = Math.max(1, Math.floor(this.concurrency / 8));
+    this.refill = Math.max(1, Math.floor(this.concurrency / 4));
     this.random = options.random ?? Math.random;
     this.onError = options.onError ?? ((error, what) => console.error(`[delivery] ${what}:`, error instanceof Error ? error.message : error));
   }
@@ -86,8 +92,13 @@ export class DeliveryWorker {
     return this;
   }
 
-  /** Claim now instead of at the next poll (new deliveries were committed). */
+  /** Claim now instead of at the next poll: new or re-queued deliveries were committed (either lane). */
   wake(): void {
+    this.retryLaneIdleUntil = 0;
+    this.signal();
+  }
+
+  private signal(): void {
     this.signalled = true;
     this.release?.();
   }
@@ -157,7 +168,14 @@ export class DeliveryWorker {
       this.deps.store.claim({ owner: this.owner, now: this.deps.clock.now(), leaseMs: this.leaseMs, limit, perSubscription: this.perSubscription, lane });
     const firstLimit = free - Math.floor(free / 4);
     const claimed = await claim('first', firstLimit);
-    claimed.push(...(await claim('retry', free - claimed.length)));
+    // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
+    // after a poll interval instead of on every refill.
+    const now = this.deps.clock.now();
+    if (now >= this.retryLaneIdleUntil) {
+      const retries = await claim('retry', free - claimed.length);
+      claimed.push(...retries);
+      if (retries.length === 0) this.retryLaneIdleUntil = now + this.pollIntervalMs;
+    }
     // Claim again while it yields: a claim skips subscriptions at their cap, so each round reaches further.
     for (let round = 0; round < 4 && claimed.length < free; round++) {
       const more = await claim('first', free - claimed.length);
@@ -175,13 +193,41 @@ export class DeliveryWorker {
     return claimed.length;
   }
 
+  /**
+   * Queues a completion and writes it with every other completion that finished meanwhile, in one
+   * transaction (group commit): while one batch commits, the next one gathers.
+   */
+  private record(completion: Completion): Promise<CompletionResult> {
+    return new Promise((resolve, reject) => {
+      this.completions.push({ completion, resolve, reject });
+      this.flushing ??= this.flushCompletions();
+    });
+  }
+
+  private async flushCompletions(): Promise<void> {
+    while (this.completions.length > 0) {
+      const batch = this.completions.splice(0, MAX_COMPLETIONS_PER_COMMIT);
+      try {
+        const results = await this.deps.store.completeMany(batch.map((entry) => entry.completion));
+        batch.forEach((entry, index) => {
+          const result = results[index];
+          if (result === undefined) entry.reject(new Error('completion produced no result'));
+          else entry.resolve(result);
+        });
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
   private track(task: Promise<void>): void {
     const tracked = task
       .catch((error: unknown) => this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)'))
       .finally(() => {
         this.inFlight.delete(tracked);
         // Claim again once enough slots are free (or all are), not once per finished request.
-        if (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill) this.wake();
+        if (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill) this.signal();
       });
     this.inFlight.add(tracked);
   }
@@ -216,7 +262,7 @@ export class DeliveryWorker {
     const now = clock.now();
     const attemptNo = context.attemptCount + 1;
     const decision = decide({ attemptNo, now, result, scheduleSeconds: config.webhookRetryScheduleSeconds, random: this.random });
-    const outcome = await store.complete({
+    const outcome = await this.record({
       id: context.id,
       owner: this.owner,
       subscriptionId: context.subscriptionId,
