@@ -11,6 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { PROBLEMS, Problem, problemBody } from './errors.js';
 import { instrumentApp } from './ops/instrument.js';
+import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
 
@@ -80,6 +81,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: withProblemResponses(schema, url) ?? schema, url }),
+    // Shared schemas appear under their $id (e.g. #/components/schemas/Offer) instead of def-N.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {

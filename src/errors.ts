@@ -59,8 +59,7 @@ export class Problem extends Error {
 export const problemType = (code: ProblemCode): string => `/problems/${code}`;
 
 export function problemBody(problem: Problem, requestId: string): ProblemBody {
-  return {
-    ...problem.extensions,
+  const body: ProblemBody = {
     type: problemType(problem.code),
     title: PROBLEMS[problem.code].title,
     status: problem.status,
@@ -68,6 +67,9 @@ export function problemBody(problem: Problem, requestId: string): ProblemBody {
     instance: requestId,
     code: problem.code,
   };
+  // Extensions follow the standard members and can never replace them.
+  for (const [key, value] of Object.entries(problem.extensions)) if (!(key in body)) body[key] = value;
+  return body;
 }
 
 export const notFound = (what: string): Problem => new Problem('not-found', `${what} was not found`);
