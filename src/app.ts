@@ -18,6 +18,8 @@ import { createServices, type Deps, type Services } from './services.js';
 export interface AppOptions {
   /** A pino logger or `false`; defaults to the LOG_LEVEL of the config. */
   logger?: FastifyBaseLogger | boolean;
+  /** Where the configured logger writes (stdout by default); tests read the lines from here. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export type App = FastifyInstance & { services: Services };
@@ -52,11 +54,28 @@ function buildValidatorPerPart(externalSchemas: Record<string, unknown>, serverO
   return (route: FastifyRouteSchemaDef<unknown>) => (route.httpPart === 'body' ? strict(route) : coercing(route)) as FastifyValidationResult;
 }
 
+/**
+ * Errors are logged by class, code, message and the one frame that threw, never with a whole stack
+ * trace (the issue's rule: no stack traces in a log line). The instance id in the problem body finds
+ * the line; the code and message say what failed.
+ */
+export function logError(error: Error): { type: string; message: string; stack: string; code?: string } {
+  const code = 'code' in error && (typeof error.code === 'string' || typeof error.code === 'number') ? String(error.code) : undefined;
+  // Only the frame that threw (file and line), which is enough to find the code.
+  const where = /\n\s+at (.*)/.exec(error.stack ?? '')?.[1] ?? '';
+  return { type: error.name, message: error.message, stack: where, ...(code === undefined ? {} : { code }) };
+}
+
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
   const services = await createServices(deps);
   const logger =
     options.logger === undefined
-      ? { level: deps.config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } }
+      ? {
+          level: deps.config.logLevel,
+          redact: { paths: LOG_REDACT, censor: '[redacted]' },
+          serializers: { err: logError },
+          ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+        }
       : options.logger;
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
