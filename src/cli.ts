@@ -164,7 +164,7 @@ async function dispatch(services: Services, command: string, sub: string | undef
         return 1;
       }
       io.out(await resetAdminToken(services));
-      io.err('admin token replaced; running servers keep accepting the previous one until they restart');
+      io.err('admin token replaced; running servers refuse the previous one within 5 seconds');
       return 0;
     }
     case 'deliveries list':

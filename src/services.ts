@@ -88,7 +88,9 @@ export async function createServices(deps: Deps): Promise<Services> {
   const clients = new ClientService(new ClientStore(kysely), hasher, clock, config);
   const signingKeys = new SigningKeys(kysely, clock, config.tokenTtlSeconds * 1000);
   const tokens = new TokenService(signingKeys, clients, clock, config);
-  const adminAuth = new AdminAuth(hasher, adminTokenHash);
+  // A generated token lives in the database; re-read it on a miss so a reset by the CLI or another node applies here too.
+  const adminAuth =
+    config.adminToken === undefined ? new AdminAuth(hasher, adminTokenHash, () => getSetting(kysely, ADMIN_TOKEN_SETTING), () => clock.now()) : new AdminAuth(hasher, adminTokenHash);
 
   const metrics = deps.metrics ?? new Metrics();
   const outbox = new Outbox(db, clock);

@@ -7,11 +7,21 @@ import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
 
+/** A stored (generated) token hash is re-read at most this often, so a reset elsewhere applies within it. */
+const STORED_HASH_TTL_MS = 5000;
+
 export class AdminAuth {
+  private loadedAt: number;
+
   constructor(
     private readonly hasher: SecretHasher,
     private tokenHash: string,
-  ) {}
+    /** Reads the stored hash again; absent when ADMIN_TOKEN comes from the environment. */
+    private readonly reload?: () => Promise<string | undefined>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.loadedAt = now();
+  }
 
   replaceTokenHash(hash: string): void {
     this.tokenHash = hash;
@@ -21,9 +31,18 @@ export class AdminAuth {
     return token !== undefined && this.hasher.matches(token, this.tokenHash);
   }
 
+  /** Verifies against the current hash, re-reading a stored one when it is older than STORED_HASH_TTL_MS. */
+  async verifyFresh(token: string | undefined): Promise<boolean> {
+    if (this.reload !== undefined && this.now() - this.loadedAt >= STORED_HASH_TTL_MS) {
+      this.loadedAt = this.now();
+      this.tokenHash = (await this.reload()) ?? this.tokenHash;
+    }
+    return this.verify(token);
+  }
+
   readonly guard: preHandlerAsyncHookHandler = async (request) => {
     const header = request.headers.authorization;
-    if (!this.verify(parseBearer(header))) {
+    if (!(await this.verifyFresh(parseBearer(header)))) {
       throw new Problem(
         'unauthenticated',
         header === undefined ? 'send Authorization: Bearer <ADMIN_TOKEN>' : 'the admin token is wrong',
