@@ -9,9 +9,10 @@ import { isbn, load, type LoadResult, postgresReachable, startInstance } from '.
 const EAN_COUNT = 400;
 const OFFERS_PER_EAN = 5;
 
-async function helloWorld(seconds: number): Promise<LoadResult> {
+/** A bare Fastify answering {hello:"world"}, or a fixed body (the same bytes the offers call returns). */
+async function bareFastify(seconds: number, body?: string): Promise<LoadResult> {
   const app = Fastify({ logger: false });
-  app.get('/', async () => ({ hello: 'world' }));
+  app.get('/', async (_request, reply) => (body === undefined ? { hello: 'world' } : reply.type('application/json').send(body)));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
@@ -22,7 +23,7 @@ async function helloWorld(seconds: number): Promise<LoadResult> {
   }
 }
 
-async function offers(engine: Engine, seconds: number): Promise<LoadResult & { eans: number; offersInDb: number }> {
+async function offers(engine: Engine, seconds: number): Promise<LoadResult & { eans: number; offersInDb: number; offersPerResponse: number; responseBody: string }> {
   const instance = await startInstance(engine);
   try {
     const { services } = instance.app;
@@ -42,24 +43,33 @@ async function offers(engine: Engine, seconds: number): Promise<LoadResult & { e
     const url = `${instance.url}/api/v1/offers?eans=${eans}`;
     const probe = await fetch(url, { headers: { authorization: `Bearer ${token.access_token}` } });
     if (probe.status !== 200) throw new Error(`offers probe answered ${probe.status}: ${await probe.text()}`);
-    const body = (await probe.json()) as unknown[];
+    const responseBody = await probe.text();
     const result = await load(url, { authorization: `Bearer ${token.access_token}` }, seconds);
-    return { ...result, eans: 10, offersInDb: rows.length, ...{ offersPerResponse: body.length } };
+    return { ...result, eans: 10, offersInDb: rows.length, offersPerResponse: (JSON.parse(responseBody) as unknown[]).length, responseBody };
   } finally {
     await instance.close();
   }
 }
 
 export async function benchOffers(seconds: number): Promise<Record<string, unknown>> {
-  const baseline = await helloWorld(seconds);
+  const baseline = await bareFastify(seconds);
   console.log(`  hello-world baseline: ${baseline.requestsPerSecond} req/s (p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms)`);
   const out: Record<string, unknown> = { baseline };
   const engines: Engine[] = (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
   for (const engine of engines) {
-    const result = await offers(engine, seconds);
+    const { responseBody, ...result } = await offers(engine, seconds);
     const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
-    console.log(`  offers (10 EANs, ${engine}): ${result.requestsPerSecond} req/s (p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}) = ${(ratio * 100).toFixed(1)}% of baseline`);
-    out[engine] = { ...result, ratioToBaseline: Number(ratio.toFixed(3)) };
+    console.log(`  offers (10 EANs, ${engine}): ${result.requestsPerSecond} req/s (p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}) = ${(ratio * 100).toFixed(1)}% of hello-world`);
+    out[engine] = { ...result, bytesPerResponse: responseBody.length, ratioToBaseline: Number(ratio.toFixed(3)) };
+    if (out.sameBodyBaseline === undefined) {
+      // The offers answer is ~40 offers; a bare Fastify sending those same bytes shows what the body alone costs.
+      const sameBody = await bareFastify(seconds, responseBody);
+      console.log(`  bare Fastify sending the same ${responseBody.length}-byte body: ${sameBody.requestsPerSecond} req/s`);
+      out.sameBodyBaseline = { ...sameBody, bytesPerResponse: responseBody.length };
+    }
+    const sameBody = out.sameBodyBaseline as LoadResult;
+    out[engine] = { ...(out[engine] as object), ratioToSameBodyBaseline: Number((result.requestsPerSecond / sameBody.requestsPerSecond).toFixed(3)) };
+    console.log(`    = ${((result.requestsPerSecond / sameBody.requestsPerSecond) * 100).toFixed(1)}% of the same-body baseline`);
   }
   return out;
 }

@@ -38,7 +38,10 @@ const isStatus = (value: string): value is OfferStatus => (OFFER_STATUSES as rea
 /** Integer cents to euros; an integer divided by 100 is the double nearest the 2-decimal amount. */
 export const euros = (cents: number): number => cents / 100;
 
-export function publicOffer(row: OfferRow, serviceFeeCents: number): PublicOffer {
+/** The columns the public shape needs (the public query reads only these). */
+export type PublicOfferRow = Pick<OfferRow, 'id' | 'ean' | 'price_cents' | 'condition' | 'remarks'>;
+
+export function publicOffer(row: PublicOfferRow, serviceFeeCents: number): PublicOffer {
   return {
     id: row.id,
     ean: row.ean,

@@ -1,6 +1,7 @@
 /** SQL for offers. The public query is one statement served by the (ean, status, price_cents) index. */
 import type { Executor } from '../db/database.js';
 import type { NewOffer, OfferRow, OfferUpdate } from '../db/schema.js';
+import type { PublicOfferRow } from './model.js';
 
 export interface OfferFilter {
   ean?: string | undefined;
@@ -13,11 +14,14 @@ export interface OfferFilter {
 export class OfferStore {
   constructor(private readonly db: Executor) {}
 
-  /** Published offers for these EANs, by EAN, then cheapest first, then oldest first. */
-  findPublishedByEans(eans: readonly string[]): Promise<OfferRow[]> {
+  /**
+   * Published offers for these EANs, by EAN, then cheapest first, then oldest first. Only the public
+   * columns are read: building a row object costs per column, and this is the hottest query.
+   */
+  findPublishedByEans(eans: readonly string[]): Promise<PublicOfferRow[]> {
     return this.db
       .selectFrom('offers')
-      .selectAll()
+      .select(['id', 'ean', 'price_cents', 'condition', 'remarks'])
       .where('ean', 'in', eans)
       .where('status', '=', 'published')
       .orderBy('ean')
