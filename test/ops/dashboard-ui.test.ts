@@ -28,7 +28,7 @@ describeEachEngine('operator dashboard in a browser', (engine) => {
 
   /** Opens the page with the script evaluated, optionally already signed in. */
   async function open(token?: string): Promise<Window> {
-    const window = new Window({ url: `${base}/dashboard`, settings: { enableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
+    const window = new Window({ url: `${base}/dashboard`, settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
     windows.push(window);
     const body = /<body>([\s\S]*)<\/body>/.exec(DASHBOARD_HTML)?.[1] ?? '';
     window.document.body.innerHTML = body;
