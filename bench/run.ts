@@ -22,10 +22,18 @@ async function main(): Promise<void> {
     secondsPerRun: seconds,
   };
   console.log(`Shelfmark benchmarks (${seconds}s per load run, node ${process.version}, ${cpus().length} CPUs)`);
+  // Memory of the whole process (load generator included) sampled through every run.
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  const startRss = process.memoryUsage().rss;
   console.log('offers:');
   results.offers = await benchOffers(seconds);
   console.log('webhook delivery:');
   results.delivery = await benchDelivery(Number(process.env.BENCH_DELIVERIES ?? '5000'));
+  clearInterval(sampler);
+  const mib = (bytes: number) => Math.round(bytes / 1048576);
+  results.memory = { startRssMiB: mib(startRss), peakRssMiB: mib(peakRss), endRssMiB: mib(process.memoryUsage().rss) };
+  console.log(`memory: RSS ${mib(startRss)} MiB at start, ${mib(peakRss)} MiB peak, ${mib(process.memoryUsage().rss)} MiB at the end (one process: services, load generator, receiver)`);
   const file = join(here, 'results', 'latest.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
