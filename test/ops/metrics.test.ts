@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { newDelivery } from '../../src/events/outbox.js';
 
 describeEachEngine('Prometheus metrics', (engine) => {
   let h: Harness;
@@ -42,19 +43,8 @@ describeEachEngine('Prometheus metrics', (engine) => {
       .insertInto('deliveries')
       .values(
         statuses.map((status, index) => ({
-          id: `dlv_metrics${String(index).padStart(14, '0')}`,
-          event_id: 'evt_metrics0000000000000',
-          subscription_id: 'sub_metrics0000000000000',
+          ...newDelivery('evt_metrics0000000000000', 'sub_metrics0000000000000', now, `dlv_metrics${String(index).padStart(14, '0')}`),
           status,
-          attempt_count: 0,
-          next_attempt_at: now,
-          lease_owner: null,
-          lease_until: null,
-          last_status_code: null,
-          last_error_class: null,
-          created_at: now,
-          updated_at: now,
-          completed_at: null,
         })),
       )
       .execute();
