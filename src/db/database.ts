@@ -17,6 +17,11 @@ export interface Db {
   readonly engine: Engine;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * PostgreSQL only: calls `onNotify` for every NOTIFY on `channel`, over a dedicated connection, until
+   * the returned function is called. Undefined on SQLite, where every writer shares one host.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -106,5 +111,17 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
-  return handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  const listen = async (channel: string, onNotify: () => void): Promise<() => Promise<void>> => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+    const client = new pg.Client({ connectionString: url });
+    // A lost listener connection only costs promptness: workers still poll.
+    client.on('error', () => undefined);
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    await client.connect();
+    await client.query(`listen ${channel}`);
+    return () => client.end();
+  };
+  return { ...handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres'), listen };
 }

@@ -5,7 +5,7 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { Outbox } from '../events/outbox.js';
+import { DELIVERIES_CHANNEL, type Outbox } from '../events/outbox.js';
 import type { Metrics } from '../ops/metrics.js';
 import { DeliveryQueryStore } from './query-store.js';
 import { type WebhookSender, UndiciSender } from './sender.js';
@@ -28,8 +28,8 @@ export interface DeliveryServices {
   deliveries: DeliveryService;
   /** A worker that is not started: call start(), or runOnce() to drive it step by step (tests). */
   createDeliveryWorker(options?: WorkerOptions & { sender?: WebhookSender }): DeliveryWorker;
-  /** Starts a delivery worker in this process. */
-  startWorker(options?: WorkerOptions): { stop(): Promise<void> };
+  /** Starts a delivery worker in this process; `listening` settles once other nodes' commits can wake it. */
+  startWorker(options?: WorkerOptions): { stop(): Promise<void>; listening: Promise<void> };
 }
 
 export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
@@ -37,9 +37,10 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   const deliveries = new DeliveryService(new DeliveryQueryStore(db), outbox, clock);
   const store = new DeliveryStore(db);
   const workers = new Set<DeliveryWorker>();
-  outbox.onDeliveriesCreated = () => {
+  const wakeAll = (): void => {
     for (const worker of workers) worker.wake();
   };
+  outbox.onDeliveriesCreated = wakeAll;
 
   const createDeliveryWorker = (options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
     const given = options.sender ?? deps.sender;
@@ -52,9 +53,26 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
     return worker;
   };
 
-  const startWorker = (options: WorkerOptions = {}): { stop(): Promise<void> } => {
+  // Workers of other nodes learn of new deliveries through LISTEN/NOTIFY (PostgreSQL) instead of
+  // waiting for their next poll; the listener lives while any started worker does.
+  let started = 0;
+  let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+
+  const startWorker = (options: WorkerOptions = {}): { stop(): Promise<void>; listening: Promise<void> } => {
     const worker = createDeliveryWorker(options).start();
-    return { stop: () => worker.stop() };
+    started++;
+    unlisten ??= db.listen === undefined ? Promise.resolve(undefined) : db.listen(DELIVERIES_CHANNEL, wakeAll).catch(() => undefined);
+    return {
+      listening: unlisten.then(() => undefined),
+      stop: async () => {
+        await worker.stop();
+        if (--started === 0 && unlisten !== undefined) {
+          const close = await unlisten;
+          unlisten = undefined;
+          await close?.();
+        }
+      },
+    };
   };
 
   return { deliveries, createDeliveryWorker, startWorker };

@@ -4,6 +4,7 @@
  * the same database transaction as the change. Either all of it commits or none of it does, so a
  * crash can never lose an event. After the commit the local worker is woken for a prompt first attempt.
  */
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/schema.js';
@@ -11,6 +12,9 @@ import { ids } from '../ids.js';
 import { type DomainEvent, webhookPayload } from './catalogue.js';
 
 const INSERT_CHUNK = 500;
+
+/** PostgreSQL channel on which committed deliveries wake the workers of every node. */
+export const DELIVERIES_CHANNEL = 'shelfmark_deliveries';
 
 export type Emit = (event: DomainEvent) => void;
 
@@ -29,6 +33,8 @@ export class Outbox {
       const events: DomainEvent[] = [];
       const value = await work(trx, (event) => events.push(event));
       created = await recordEvents(trx, this.clock.now(), events);
+      // Delivered to every listening node when (and only if) this transaction commits.
+      if (created > 0 && this.db.engine === 'postgres') await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
       return value;
     });
     if (created > 0) this.onDeliveriesCreated();
