@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
-import { PROBLEMS, Problem, problemBody } from './errors.js';
+import { Problem, problemBody } from './errors.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
@@ -168,4 +168,3 @@ function toProblem(error: FastifyError | Problem): Problem {
   return new Problem('internal', 'an unexpected error occurred; quote the instance id when reporting it');
 }
 
-export const problemStatuses = Object.fromEntries(Object.entries(PROBLEMS).map(([code, entry]) => [code, entry.status]));

@@ -1,18 +1,7 @@
 /** Admin: curating schools and learning-material lists. Every change is announced through the outbox. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  IdentifierParams,
-  ListCreateBody,
-  ListPatchBody,
-  ListQuerySchema,
-  ListSchema,
-  PageQuerySchema,
-  SchoolCreateBody,
-  SchoolPatchBody,
-  SchoolSchema,
-  StatusBody,
-  pageOf,
-} from '../lml/schemas.js';
+import { IdentifierParams, ListCreateBody, ListPatchBody, ListSchema, SchoolCreateBody, SchoolPatchBody, SchoolSchema, StatusBody } from '../lml/schemas.js';
+import { lmlReadRoutes } from '../lml/read-routes.js';
 import type { Services } from '../services.js';
 
 export const adminLmlRoutes =
@@ -21,6 +10,7 @@ export const adminLmlRoutes =
     const schoolTags = ['admin: schools'];
     const listTags = ['admin: lists'];
     const security = [{ admin: [] }];
+    await app.register(lmlReadRoutes(services, { schoolTags, listTags, security }));
 
     app.post(
       '/schools',
@@ -30,16 +20,6 @@ export const adminLmlRoutes =
         void reply.code(201);
         return school;
       },
-    );
-    app.get(
-      '/schools',
-      { schema: { tags: schoolTags, security, summary: 'Schools, oldest first, cursor-paged', querystring: PageQuerySchema, response: { 200: pageOf(SchoolSchema) } } },
-      (request) => services.schools.page({ limit: request.query.limit, startingAfter: request.query.starting_after }),
-    );
-    app.get(
-      '/schools/:identifier',
-      { schema: { tags: schoolTags, security, summary: 'One school', params: IdentifierParams, response: { 200: SchoolSchema } } },
-      (request) => services.schools.get(request.params.identifier),
     );
     app.patch(
       '/schools/:identifier',
@@ -72,25 +52,6 @@ export const adminLmlRoutes =
         void reply.code(201);
         return list;
       },
-    );
-    app.get(
-      '/lists',
-      {
-        schema: {
-          tags: listTags,
-          security,
-          summary: 'Lists, oldest first, cursor-paged; archived lists only with status=archived',
-          querystring: ListQuerySchema,
-          response: { 200: pageOf(ListSchema) },
-        },
-      },
-      (request) =>
-        services.lists.page({ limit: request.query.limit, startingAfter: request.query.starting_after, school: request.query.school, status: request.query.status }),
-    );
-    app.get(
-      '/lists/:identifier',
-      { schema: { tags: listTags, security, summary: 'One list by identifier or slug', params: IdentifierParams, response: { 200: ListSchema } } },
-      (request) => services.lists.get(request.params.identifier),
     );
     app.patch(
       '/lists/:identifier',

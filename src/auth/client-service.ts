@@ -96,6 +96,10 @@ export class ClientService {
     return { ...ClientService.view(row), clientSecret, webhookSecret };
   }
 
+  async count(): Promise<number> {
+    return this.store.count();
+  }
+
   async list(): Promise<ClientView[]> {
     return (await this.store.list()).map(ClientService.view);
   }

@@ -5,6 +5,7 @@
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { notFound, Problem } from '../errors.js';
+import { type Page, toPage } from '../paging.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import type { Outbox } from '../events/outbox.js';
 import { ids } from '../ids.js';
@@ -82,7 +83,7 @@ export class DeliveryService {
     private readonly clock: Clock,
   ) {}
 
-  async list(query: DeliveryQuery, clientRef?: string): Promise<{ has_more: boolean; data: DeliveryView[] }> {
+  async list(query: DeliveryQuery, clientRef?: string): Promise<Page<DeliveryView>> {
     const limit = query.limit ?? DEFAULT_DELIVERY_PAGE;
     let event = query.event;
     if (event !== undefined && event !== 'ping') {
@@ -97,11 +98,11 @@ export class DeliveryService {
     }
     const filter: DeliveryFilter = { status: query.status, subscriptionId: query.subscriptionId, event, clientRef };
     const rows = await this.store.list(filter, limit, after);
-    return { has_more: rows.length > limit, data: rows.slice(0, limit).map(toDeliveryView) };
+    return toPage(rows, limit, toDeliveryView);
   }
 
   /** One client's view of one of its subscriptions' deliveries. */
-  async listForSubscription(subscriptionId: string, clientRef: string, query: DeliveryQuery): Promise<{ has_more: boolean; data: DeliveryView[] }> {
+  async listForSubscription(subscriptionId: string, clientRef: string, query: DeliveryQuery): Promise<Page<DeliveryView>> {
     await this.ownSubscription(subscriptionId, clientRef);
     return this.list({ ...query, subscriptionId }, clientRef);
   }

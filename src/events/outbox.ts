@@ -42,23 +42,28 @@ export class Outbox {
   }
 }
 
-/** Writes the events and their deliveries with the given executor (which must be a transaction). */
+/**
+ * Writes the events and their deliveries with the given executor (which must be a transaction): the
+ * events in chunks, one look-up of the active subscriptions of all their names, the deliveries in chunks.
+ */
 export async function recordEvents(trx: Executor, now: number, events: readonly DomainEvent[]): Promise<number> {
-  let created = 0;
-  for (const event of events) {
-    const eventId = ids.event();
-    await trx
-      .insertInto('events')
-      .values({ id: eventId, name: event.name, resource: event.resource, identifier: event.identifier, payload: webhookPayload(event), created_at: now })
-      .execute();
-    const subscriptions = await trx.selectFrom('subscriptions').select('id').where('event', '=', event.name).where('status', '=', 'active').execute();
-    const rows = subscriptions.map((subscription) => newDelivery(eventId, subscription.id, now));
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx.insertInto('deliveries').values(rows.slice(i, i + INSERT_CHUNK)).execute();
-    }
-    created += rows.length;
+  if (events.length === 0) return 0;
+  const rows = events.map((event) => ({
+    id: ids.event(),
+    name: event.name,
+    resource: event.resource,
+    identifier: event.identifier,
+    payload: webhookPayload(event),
+    created_at: now,
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('events').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  const names = [...new Set(events.map((event) => event.name))];
+  const subscriptions = await trx.selectFrom('subscriptions').select(['id', 'event']).where('event', 'in', names).where('status', '=', 'active').execute();
+  const deliveries = rows.flatMap((row) => subscriptions.filter((subscription) => subscription.event === row.name).map((subscription) => newDelivery(row.id, subscription.id, now)));
+  for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+    await trx.insertInto('deliveries').values(deliveries.slice(i, i + INSERT_CHUNK)).execute();
   }
-  return created;
+  return deliveries.length;
 }
 
 /** A delivery due at once, not yet attempted. */

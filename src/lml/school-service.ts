@@ -9,7 +9,8 @@ import { notFound } from '../errors.js';
 import type { Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
-import { type Page, type PageQuery, toPage } from './paging.js';
+import { type Page, toPage } from '../paging.js';
+import type { PageQuery } from './paging.js';
 import { SchoolStore } from './school-store.js';
 import { SCHOOL_TYPES, type SchoolView, schoolView } from './views.js';
 

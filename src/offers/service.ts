@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { OfferRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
+import { type Page, toPage } from '../paging.js';
 import { assertEan, parseEanList } from './ean.js';
 import {
   type AdminOffer,
@@ -94,13 +95,13 @@ export class OfferService {
     return adminOffer(row, this.config.serviceFeeCents);
   }
 
-  async list(query: OfferListQuery): Promise<{ has_more: boolean; data: AdminOffer[] }> {
+  async list(query: OfferListQuery): Promise<Page<AdminOffer>> {
     const limit = query.limit ?? DEFAULT_OFFER_PAGE;
     const ean = query.ean?.trim();
     if (ean !== undefined) assertEan(ean);
     // One row more than asked tells whether another page exists without a count query.
     const rows = await this.store.list({ ean, status: query.status, afterId: query.startingAfter, limit: limit + 1 });
-    return { has_more: rows.length > limit, data: rows.slice(0, limit).map((row) => adminOffer(row, this.config.serviceFeeCents)) };
+    return toPage(rows, limit, (row) => adminOffer(row, this.config.serviceFeeCents));
   }
 
   async get(rawId: string): Promise<AdminOffer> {

@@ -24,7 +24,7 @@ export interface SeedSummary {
 /** Seeds only when no client exists yet, so restarts and other nodes never seed twice. */
 export async function seedDemo(services: Services): Promise<SeedSummary> {
   const summary: SeedSummary = { seeded: false, offers: 0, schools: 0, lists: 0 };
-  if ((await services.clients.list()).length > 0) return summary;
+  if ((await services.clients.count()) > 0) return summary;
   await services.clients.create({ name: 'Demo shop', fixedCredentials: DEMO_CLIENT });
   summary.offers = await seedDemoOffers(services);
   const lml = await seedDemoLml(services);

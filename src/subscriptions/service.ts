@@ -10,6 +10,7 @@ import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError
 import { notFound, Problem } from '../errors.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js';
 import { ids } from '../ids.js';
+import { type Page, toPage } from '../paging.js';
 import { parseNotificationUrl } from './notification-url.js';
 import { type AdminFilter, type Cursor, type SubscriptionStatus, SubscriptionStore, type SubscriptionWithClient } from './store.js';
 
@@ -30,11 +31,6 @@ export interface AdminSubscriptionView extends SubscriptionView {
   canonicalEvent: string;
   client: { id: string; clientId: string; name: string };
   updatedAt: string;
-}
-
-export interface Page<T> {
-  has_more: boolean;
-  data: T[];
 }
 
 export interface PageRequest {
@@ -115,7 +111,7 @@ export class SubscriptionService {
   async list(clientRef: string, page: PageRequest): Promise<Page<SubscriptionView>> {
     const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter, clientRef);
     const rows = await this.store.pageForClient(clientRef, page.limit, after);
-    return { has_more: rows.length > page.limit, data: rows.slice(0, page.limit).map(toView) };
+    return toPage(rows, page.limit, toView);
   }
 
   async get(clientRef: string, id: string): Promise<SubscriptionView> {
@@ -155,7 +151,7 @@ export class SubscriptionService {
   async adminList(filter: AdminFilter, page: PageRequest): Promise<Page<AdminSubscriptionView>> {
     const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter);
     const rows = await this.store.pageAll(filter, page.limit, after);
-    return { has_more: rows.length > page.limit, data: rows.slice(0, page.limit).map(toAdminView) };
+    return toPage(rows, page.limit, toAdminView);
   }
 
   /** Another client's subscription is reported exactly like a missing one, so ids cannot be probed. */

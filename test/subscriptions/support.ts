@@ -3,12 +3,9 @@
  * handed to the app as Deps.dnsLookup. Names not in the table fail like getaddrinfo does (ENOTFOUND).
  */
 import type { Engine } from '../../src/db/database.js';
-import { buildApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import { testConfig, type Config } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
-import { freshDatabase } from '../support/engines.js';
-import { ADMIN_TOKEN, createClientWithToken, type Harness } from '../support/harness.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 
 export const FAKE_DNS: Record<string, string[]> = {
   'hooks.shop.example': ['93.184.215.14'],
@@ -25,25 +22,8 @@ export const fakeLookup: LookupFn = async (hostname) => {
 };
 
 /** Like createHarness, with the fake DNS injected. */
-export async function createDnsHarness(engine: Engine, overrides: Partial<Config> = {}, lookup: LookupFn = fakeLookup): Promise<Harness> {
-  const database = await freshDatabase(engine);
-  const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
-  const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
-  const app = await buildApp({ config, db: database.db, clock, dnsLookup: lookup }, { logger: false });
-  await app.ready();
-  return {
-    app,
-    clock,
-    config,
-    database,
-    admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    listen: () => Promise.reject(new Error('not needed by subscription tests')),
-    close: async () => {
-      await app.close();
-      await database.drop();
-    },
-  };
-}
+export const createDnsHarness = (engine: Engine, overrides: Partial<Config> = {}, lookup: LookupFn = fakeLookup): Promise<Harness> =>
+  createHarness(engine, overrides, { deps: { dnsLookup: lookup } });
 
 export type TestClient = Awaited<ReturnType<typeof createClientWithToken>>;
 

@@ -6,6 +6,7 @@ import type { Engine } from '../../src/db/database.js';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
+import type { Deps } from '../../src/services.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -21,11 +22,18 @@ export interface Harness {
   listen(): Promise<string>;
 }
 
-export async function createHarness(engine: Engine, overrides: Partial<Config> = {}, options: { file?: boolean } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  /** A SQLite file instead of memory, so other processes can open the same database. */
+  file?: boolean;
+  /** Extra injected parts, e.g. a fake DNS lookup. */
+  deps?: Pick<Deps, 'dnsLookup' | 'sender'>;
+}
+
+export async function createHarness(engine: Engine, overrides: Partial<Config> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const database = await freshDatabase(engine, options);
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
   const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
-  const app = await buildApp({ config, db: database.db, clock }, { logger: false });
+  const app = await buildApp({ config, db: database.db, clock, ...options.deps }, { logger: false });
   await app.ready();
   return {
     app,

@@ -1,0 +1,64 @@
+/**
+ * The read side of schools and lists, registered twice with the same handlers: under the public LML
+ * API (bearer token with lml:read) and under the admin API (admin token), which differ only in their
+ * guard and their OpenAPI tags.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { Services } from '../services.js';
+import { IdentifierParams, ListQuerySchema, ListSchema, PageQuerySchema, SchoolSchema, pageOf } from './schemas.js';
+
+export interface ReadAccess {
+  schoolTags: string[];
+  listTags: string[];
+  security: Record<string, string[]>[];
+  /** The public API's scope guard; the admin scope is guarded for the whole prefix already. */
+  preHandler?: preHandlerAsyncHookHandler;
+}
+
+export const lmlReadRoutes =
+  (services: Services, access: ReadAccess): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { schoolTags, listTags, security } = access;
+    const guard = access.preHandler === undefined ? {} : { preHandler: access.preHandler };
+
+    app.get(
+      '/schools',
+      { ...guard, schema: { tags: schoolTags, security, summary: 'Schools, oldest first, cursor-paged', querystring: PageQuerySchema, response: { 200: pageOf(SchoolSchema) } } },
+      (request) => services.schools.page({ limit: request.query.limit, startingAfter: request.query.starting_after }),
+    );
+    app.get(
+      '/schools/:identifier',
+      { ...guard, schema: { tags: schoolTags, security, summary: 'One school', params: IdentifierParams, response: { 200: SchoolSchema } } },
+      (request) => services.schools.get(request.params.identifier),
+    );
+    app.get(
+      '/lists',
+      {
+        ...guard,
+        schema: {
+          tags: listTags,
+          security,
+          summary: 'Lists, oldest first, cursor-paged; archived lists only with status=archived',
+          querystring: ListQuerySchema,
+          response: { 200: pageOf(ListSchema) },
+        },
+      },
+      (request) =>
+        services.lists.page({ limit: request.query.limit, startingAfter: request.query.starting_after, school: request.query.school, status: request.query.status }),
+    );
+    app.get(
+      '/lists/:identifier',
+      {
+        ...guard,
+        schema: {
+          tags: listTags,
+          security,
+          summary: 'One list by identifier or slug (archived lists too, so an event can always be followed up)',
+          params: IdentifierParams,
+          response: { 200: ListSchema },
+        },
+      },
+      (request) => services.lists.get(request.params.identifier),
+    );
+  };
