@@ -80,6 +80,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: 256 * 1024,
+    // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
+    ...(deps.config.trustedProxies.length > 0 ? { trustProxy: [...deps.config.trustedProxies] } : {}),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

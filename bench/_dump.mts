@@ -1,0 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { buildApp } from '../src/app.js';
+import { ManualClock } from '../src/clock.js';
+import { testConfig } from '../src/config.js';
+import { connectDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrations.js';
+const db = await connectDatabase('sqlite::memory:');
+await migrateToLatest(db);
+const app = await buildApp({ config: testConfig({ adminToken: 'x'.repeat(20) }), db, clock: new ManualClock() }, { logger: false });
+await app.ready();
+const r = await app.inject({ method: 'GET', url: '/openapi.json' });
+writeFileSync(process.argv[2]!, r.body);
+await app.close();
