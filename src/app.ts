@@ -10,6 +10,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
+import { registerHttpFeatures } from './http/index.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
@@ -100,6 +101,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     void reply.header('x-request-id', request.id);
   });
 
+  await registerHttpFeatures(app, services);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
     transform: ({ schema, url }) => ({ schema: withProblemResponses(schema, url) ?? schema, url }),
