@@ -65,7 +65,8 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       const value = reply.getHeader(name);
       if (typeof value === 'string') headers[name] = value;
     }
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const secret = String(reply.getHeader('cache-control') ?? '').includes('no-store');
+    const body = secret ? null : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
     await service.finish(claim.owner, claim.key, { statusCode: reply.statusCode, headers, body });
     return payload;
   };

@@ -3,6 +3,8 @@
  * request with a key runs and its answer is remembered for 24 hours per owner; the same key with the
  * same request replays that answer; the same key with another request is a 422; a key whose first
  * request is still running is a 409. Answers of 5xx are not remembered, so a retry runs again.
+ * Answers that carry a secret (client credentials, a new webhook secret: marked cache-control:
+ * no-store) are remembered without their body: a replay is a 409 instead of a second copy of the secret.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
@@ -18,7 +20,8 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 export interface StoredAnswer {
   statusCode: number;
   headers: Record<string, string>;
-  body: string;
+  /** Null for an answer that carried a secret (cache-control: no-store): never written to the database. */
+  body: string | null;
 }
 
 export type Begin = { kind: 'run' } | { kind: 'replay'; answer: StoredAnswer };
@@ -52,9 +55,12 @@ export class IdempotencyService {
       throw new Problem('idempotency-key-reused', 'this Idempotency-Key was used for a different request in the last 24 hours; use a new key for a new request');
     }
     if (existing.status_code === null) throw new Problem('idempotency-key-in-use', 'the first request with this Idempotency-Key has not finished; retry shortly', {}, { 'retry-after': '1' });
+    if (existing.response_body === null) {
+      throw new Problem('conflict', 'the request with this Idempotency-Key already ran; its answer carried a secret, which is shown once and never stored');
+    }
     return {
       kind: 'replay',
-      answer: { statusCode: existing.status_code, headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>, body: existing.response_body ?? '' },
+      answer: { statusCode: existing.status_code, headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>, body: existing.response_body },
     };
   }
 

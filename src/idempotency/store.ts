@@ -19,7 +19,7 @@ export class IdempotencyStore {
     return this.db.selectFrom('idempotency_keys').selectAll().where('owner', '=', owner).where('key', '=', key).executeTakeFirst();
   }
 
-  async complete(owner: string, key: string, statusCode: number, headers: string, body: string): Promise<void> {
+  async complete(owner: string, key: string, statusCode: number, headers: string, body: string | null): Promise<void> {
     await this.db
       .updateTable('idempotency_keys')
       .set({ status_code: statusCode, response_headers: headers, response_body: body })
