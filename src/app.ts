@@ -12,6 +12,7 @@ import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/typ
 import { Problem, problemBody } from './errors.js';
 import { registerHttpFeatures } from './http/index.js';
 import { instrumentApp } from './ops/instrument.js';
+import { documentObject, documentRoute } from './ops/openapi-extras.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
@@ -104,7 +105,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await registerHttpFeatures(app, services);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
-    transform: ({ schema, url }) => ({ schema: withProblemResponses(schema, url) ?? schema, url }),
+    transform: ({ schema, url, route }) => {
+      const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
+      return { schema: documentRoute(withProblemResponses(schema, url) ?? schema, url, method) ?? schema, url };
+    },
+    transformObject: (built) => ('openapiObject' in built ? documentObject(built.openapiObject) : built.swaggerObject),
     // Shared schemas appear under their $id (e.g. #/components/schemas/Offer) instead of def-N.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
@@ -112,6 +117,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       info: {
         title: 'Shelfmark: Offer and Subscription API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'The operator of this Shelfmark instance' },
         description:
           'School-book offers by EAN, learning-material lists (LML) and signed webhooks. ' +
           'Obtain a token at /api/auth/token, then send Authorization: Bearer <token>. Expired tokens answer 403.',

@@ -212,6 +212,7 @@ export const authRoutes =
             'RFC 6749 §4.4. Authenticate with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body ' +
             '(client_secret_post), not both. Send the parameters form-encoded as every OAuth client does; a JSON object is accepted too.',
           security: [{ basic: [] }, {}],
+          consumes: ['application/x-www-form-urlencoded', 'application/json'],
           body: TokenForm,
           response: { 200: GrantResponse, 400: oauthErrors[400], 401: oauthErrors[401], 500: oauthErrors[500] },
         },
