@@ -91,6 +91,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
+  // The offers read model follows the change log while the app lives (PostgreSQL: NOTIFY wakes it).
+  app.addHook('onReady', () => services.offers.readModel.start(deps.db.listen?.bind(deps.db)));
+  app.addHook('onClose', () => services.offers.readModel.stop());
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
   instrumentApp(app, services);
   app.decorateRequest('principal', null);
