@@ -166,12 +166,12 @@ export class DeliveryWorker {
     if (free <= 0) return 0;
     const claim = (lane: 'first' | 'retry', limit: number): Promise<ClaimedDelivery[]> =>
       this.deps.store.claim({ owner: this.owner, now: this.deps.clock.now(), leaseMs: this.leaseMs, limit, perSubscription: this.perSubscription, lane });
-    const firstLimit = free - Math.floor(free / 4);
-    const claimed = await claim('first', firstLimit);
     // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
-    // after a poll interval instead of on every refill.
+    // after a poll interval instead of on every refill; meanwhile first attempts may take every slot.
+    const retryLaneOpen = this.deps.clock.now() >= this.retryLaneIdleUntil;
+    const claimed = await claim('first', retryLaneOpen ? free - Math.floor(free / 4) : free);
     const now = this.deps.clock.now();
-    if (now >= this.retryLaneIdleUntil) {
+    if (retryLaneOpen) {
       const retries = await claim('retry', free - claimed.length);
       claimed.push(...retries);
       if (retries.length === 0) this.retryLaneIdleUntil = now + this.pollIntervalMs;
