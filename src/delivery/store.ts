@@ -185,6 +185,18 @@ export class DeliveryStore {
     });
   }
 
+  /** Gives leased deliveries back unsent (worker stopping, or a queued lease that ran short). */
+  async release(ids: readonly string[], owner: string, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.kysely
+      .updateTable('deliveries')
+      .set({ lease_owner: null, lease_until: null, updated_at: now })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
   /** Ends a claimed delivery without sending (its subscription is no longer active). */
   async abandon(id: string, owner: string, now: number): Promise<boolean> {
     const result = await this.db.kysely
