@@ -4,6 +4,8 @@
  */
 import ipaddr from 'ipaddr.js';
 
+import { availableParallelism } from 'node:os';
+
 export type Role = 'api' | 'worker' | 'all';
 export type SeedMode = 'demo' | 'none';
 
@@ -36,6 +38,12 @@ export interface Config {
   readonly corsTokenEndpoint: boolean;
   /** Responses at least this large are compressed when the client asks (gzip, br). */
   readonly compressMinBytes: number;
+  /** Most EANs the in-process offers read model keeps (least recently filled dropped first). */
+  readonly offersCacheEans: number;
+  /** How often a node reads the offers change log to drop what other nodes changed (staleness bound). */
+  readonly offersSyncIntervalMs: number;
+  /** Processes serving HTTP on one port (node:cluster); 1 = this process alone. */
+  readonly clusterWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +153,13 @@ function corsOrigins(env: Env): string[] {
   return entries.map((entry) => entry.replace(/\/$/, ''));
 }
 
+/** CLUSTER_WORKERS: a number, or `auto` for one process per core. */
+function clusterWorkers(env: Env): number {
+  const raw = text(env, 'CLUSTER_WORKERS');
+  if (raw?.toLowerCase() === 'auto') return Math.max(1, availableParallelism());
+  return integer(env, 'CLUSTER_WORKERS', 1, 1, 256);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminToken = text(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16) {
@@ -173,6 +188,9 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: Object.freeze(corsOrigins(env)),
     corsTokenEndpoint: boolean(env, 'CORS_TOKEN_ENDPOINT', false),
     compressMinBytes: integer(env, 'COMPRESS_MIN_BYTES', 1024, 0, 100 * 1024 * 1024),
+    offersCacheEans: integer(env, 'OFFERS_CACHE_EANS', 100_000, 0, 10_000_000),
+    offersSyncIntervalMs: integer(env, 'OFFERS_SYNC_INTERVAL_MS', 1000, 50, 60_000),
+    clusterWorkers: clusterWorkers(env),
   });
 }
 

@@ -154,7 +154,7 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
       .setSubject(created.clientId)
       .setIssuedAt(Math.floor(h.clock.now() / 1000))
       .setExpirationTime(Math.floor(h.clock.now() / 1000) + 60)
-      .sign(key.privateKey);
+      .sign(key.signingKey);
     const refused = await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { authorization: `Bearer ${foreign}` } });
     expect(refused.statusCode).toBe(401);
     const accepted = await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { authorization: `Bearer ${token}` } });
