@@ -21,6 +21,13 @@ describe('config', () => {
       role: 'all',
       secretPepper: undefined,
       publicBaseUrl: undefined,
+      offersCacheEans: 100000,
+      offersSyncIntervalMs: 1000,
+      clusterWorkers: 1,
+      trustedProxies: [],
+      corsOrigins: [],
+      corsTokenEndpoint: false,
+      compressMinBytes: 1024,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
