@@ -39,12 +39,14 @@ function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pr
 export class TokenSource {
   private cached: Cached | undefined;
   private inflight: Promise<string> | undefined;
-  private readonly authorization: string;
+  private declare readonly authorization: string;
+  private readonly options: Omit<TokenSourceOptions, 'clientSecret'>;
 
-  constructor(private readonly options: TokenSourceOptions) {
-    // Kept as the header value only; the secret itself is not stored on the instance.
-    this.authorization = `Basic ${base64Utf8(`${options.clientId}:${options.clientSecret}`)}`;
-    Object.defineProperty(this, 'authorization', { enumerable: false });
+  constructor(options: TokenSourceOptions) {
+    const { clientSecret, ...rest } = options;
+    this.options = rest;
+    // Kept only as the header value, and hidden from inspection and JSON: the secret never shows in a log.
+    Object.defineProperty(this, 'authorization', { enumerable: false, value: `Basic ${base64Utf8(`${options.clientId}:${clientSecret}`)}` });
   }
 
   /** A valid token: the cached one, or one fresh fetch shared by every concurrent caller. */
