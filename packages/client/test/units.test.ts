@@ -4,10 +4,12 @@
  * rules (checked against the service's own validator).
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { validateEan } from '../../../src/offers/ean.js';
-import { ConfigurationError, eanProblem, resolveEndpoints, ShelfmarkClient, verifyWebhook, WebhookDeduplicator } from '../src/index.js';
+import { ConfigurationError, eanProblem, nodeWebhookHandler, resolveEndpoints, ShelfmarkClient, verifyWebhook, WebhookDeduplicator, type WebhookEvent } from '../src/index.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({ type: 'published', resource: 'list', identifier: '0f8c3b1e9a7d4c2b8e6f5a4d3c2b1a09' });
@@ -133,6 +135,39 @@ describe('EAN rules match the service', () => {
     for (const code of codes) {
       const service = validateEan(code);
       expect(eanProblem(code), code).toBe(service.valid ? undefined : service.reason);
+    }
+  });
+});
+
+describe('nodeWebhookHandler', () => {
+  it('refuses bodies above maxBodyBytes with 413, accepts a signed one, and reports onEvent failures to onError', async () => {
+    const events: WebhookEvent[] = [];
+    const errors: unknown[] = [];
+    const handler = nodeWebhookHandler({
+      secret,
+      maxBodyBytes: 200,
+      now: () => now,
+      onEvent: (event) => {
+        events.push(event);
+        throw new Error('processing failed');
+      },
+      onError: (error) => void errors.push(error),
+    });
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const big = await fetch(url, { method: 'POST', headers: signed(), body: 'x'.repeat(201) });
+      expect(big.status).toBe(413);
+      expect(await big.json()).toEqual({ error: 'body-too-large', message: 'bodies above 200 bytes are refused' });
+      const good = await fetch(url, { method: 'POST', headers: signed(), body });
+      expect(good.status).toBe(204);
+      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      expect(events.map((event) => event.id)).toEqual(['dlv_1']);
+      expect((errors[0] as Error).message).toBe('processing failed');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -107,7 +107,8 @@ export function nodeWebhookHandler(options: WebhookHandlerOptions): (request: Re
     const run = async (): Promise<void> => {
       let raw: Uint8Array | string;
       if (request.body instanceof Uint8Array || typeof request.body === 'string') raw = request.body;
-      else if (request.body !== undefined && request.body !== null && typeof request.body === 'object' && Object.keys(request.body).length > 0) {
+      else if ((request.body !== undefined && request.body !== null && typeof request.body === 'object' && Object.keys(request.body).length > 0) || request.readableEnded) {
+        // Parsed by a JSON/form middleware, or read by someone else: the exact bytes are gone.
         answer(response, { status: 500, body: { error: 'body-parsed', message: 'the body was parsed before verification; mount express.raw({ type: "*/*" }) (or nothing) before this handler' } });
         return;
       } else {
