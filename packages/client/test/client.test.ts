@@ -106,6 +106,9 @@ describeEachEngine('ShelfmarkClient against the real service', (engine) => {
       [eans[120], 10.99, ids[3]],
       [eans[149], 6.99, ids[0]],
     ]);
+    // Exactly 100 distinct codes still fit one call.
+    await sdk.offers.byEans(eans.slice(0, 100));
+    expect(s.count('GET', '/api/v1/offers')).toBe(3);
     const single = await s.h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${[eans[3], eans[120], eans[149]].join(',')}`, headers: { authorization: `Bearer ${await tokenFor()}` } });
     expect(offers).toEqual(single.json<Offer[]>());
   });
