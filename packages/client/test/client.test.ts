@@ -65,6 +65,12 @@ describeEachEngine('ShelfmarkClient against the real service', (engine) => {
     expect(Array.isArray(nodes)).toBe(true);
     expect(s.count('GET', TOKEN)).toBe(2);
     expect(s.seen.filter((entry) => entry.path === '/api/lml/v1/structure').map((entry) => entry.status)).toEqual([200, 403, 200]);
+
+    // Ten calls refused at once still share one new token.
+    s.h.clock.advance(61_000);
+    await Promise.all(Array.from({ length: 10 }, () => sdk.lml.structure()));
+    expect(s.count('GET', TOKEN)).toBe(3);
+    expect(s.seen.filter((entry) => entry.path === '/api/lml/v1/structure' && entry.status === 403)).toHaveLength(11);
   });
 
   it('a 403 that is not an expired token (missing scope) is raised at once, without a refresh', async () => {
