@@ -19,6 +19,7 @@ describe('config', () => {
       webhookConnectionsPerHost: 32,
       serviceFeeCents: 199,
       logLevel: 'info',
+      logRequests: 'all',
       seed: 'demo',
       role: 'all',
       secretPepper: undefined,
