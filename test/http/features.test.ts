@@ -65,6 +65,10 @@ describeEachEngine('HTTP features', (engine) => {
       const strangerRead = await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: { ...bearer, origin: 'https://evil.example' } });
       expect(strangerRead.headers['access-control-allow-origin']).toBeUndefined();
 
+      // The discovery documents stay open to everyone.
+      const jwks = await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json', headers: { origin: 'https://evil.example' } });
+      expect(jwks.headers['access-control-allow-origin']).toBe('*');
+
       // The token endpoint stays closed to browsers unless CORS_TOKEN_ENDPOINT says otherwise.
       const token = await h.app.inject({ method: 'OPTIONS', url: '/api/auth/token', headers: { origin: SHOP, 'access-control-request-method': 'POST' } });
       expect(token.headers['access-control-allow-origin']).toBeUndefined();
