@@ -5,7 +5,7 @@
  * encodes the answer, the tag gets the encoding as a suffix (`"…-br"`), as RFC 9110 §8.8.3 wants a
  * strong validator per representation. If-None-Match accepts either form.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 
 const ETAG_ROUTES = [/^\/api\/v1\/offers(\/|$)/, /^\/api\/(lml|admin)\/v1\/(schools|lists)(\/|$)/, /^\/api\/lml\/v1\/structure$/];
@@ -24,20 +24,22 @@ function matches(header: string | undefined, tag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '').replace(ENCODING_SUFFIX, '"') === tag);
 }
 
-const tagBody: onSendHookHandler = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-  if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-  const tag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+// Callback hooks and the one-shot hash: these run on the hottest route, where a promise per hook and a
+// Hash object per answer showed up in the profile (one-shot SHA-1 of 2.5 KB: 1.9 µs vs 4.3 µs).
+const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+  const tag = `"${hash('sha1', payload, 'base64url')}"`;
   void reply.header('etag', tag);
-  if (!matches(request.headers['if-none-match'], tag)) return payload;
+  if (!matches(request.headers['if-none-match'], tag)) return done(null, payload);
   void reply.code(304).removeHeader('content-type').removeHeader('content-length');
-  return '';
+  done(null, '');
 };
 
-const tagEncoding: onSendHookHandler = async (_request, reply, payload: unknown) => {
+const tagEncoding: onSendHookHandler = (_request, reply, payload: unknown, done) => {
   const encoding = reply.getHeader('content-encoding');
   const tag = reply.getHeader('etag');
   if (typeof encoding === 'string' && typeof tag === 'string' && !ENCODING_SUFFIX.test(tag)) void reply.header('etag', `${tag.slice(0, -1)}-${encoding}"`);
-  return payload;
+  done(null, payload);
 };
 
 function append(route: RouteOptions, hook: onSendHookHandler): void {
