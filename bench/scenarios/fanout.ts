@@ -27,7 +27,7 @@ export async function fanoutScenario(settings: Settings, log: (line: string) => 
     const school = await admin<{ identifier: string }>(server, '/schools', 'POST', { name: 'Bench fan-out school', type: 'VO' });
     const lists: string[] = [];
     for (let round = 0; round < settings.rounds; round++) {
-      const list = await admin<{ identifier: string }>(server, '/lists', 'POST', { school: school.identifier, name: `Bench list ${round}`, items: [{ ean: '9789001234567', title: 'Bench book' }] });
+      const list = await admin<{ identifier: string }>(server, '/lists', 'POST', { school: school.identifier, name: `Bench list ${round}`, items: [{ ean: '9789001234560', title: 'Bench book' }] });
       lists.push(list.identifier);
     }
     for (const [round, identifier] of lists.entries()) {
