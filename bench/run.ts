@@ -59,6 +59,7 @@ function settingsFromEnv(postgres: boolean): Settings {
     quick,
     rounds: envNumber('BENCH_ROUNDS', quick ? 1 : 3),
     seconds: envNumber('BENCH_SECONDS', quick ? 2 : 5),
+    warmupSeconds: quick ? 0 : 1,
     deliveries: envNumber('BENCH_DELIVERIES', quick ? 500 : 5000),
     fanout: envNumber('BENCH_FANOUT', quick ? 1000 : 10_000),
     latencySeconds: quick ? 2 : 5,

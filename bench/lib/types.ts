@@ -6,6 +6,8 @@ export interface Settings {
   rounds: number;
   /** Length of each autocannon run. */
   seconds: number;
+  /** An unmeasured load run of this many seconds per party before the rounds (JIT warm-up); 0 for none. */
+  warmupSeconds: number;
   /** Deliveries queued per delivery run. */
   deliveries: number;
   /** Subscriptions in the fan-out run. */

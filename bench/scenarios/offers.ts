@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, type LoadResult, ratios, sampleRss, spread } from '../lib/measure.js';
-import { childPids, freePort, spawnChild, type Child } from '../lib/proc.js';
+import { childPids, freePort, sleep, spawnChild, type Child } from '../lib/proc.js';
 import { accessToken, admin, clusterSupported, createClient, type Database, type Engine, freshDatabase, pool, type Server, startServer } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
@@ -54,6 +54,12 @@ async function shelfmarkParty(name: string, engine: Engine, env: Record<string, 
   let server: Server | undefined;
   try {
     server = await startServer(db, { env });
+    if (env.CLUSTER_WORKERS !== undefined) {
+      const pid = server.child.pid;
+      const deadline = Date.now() + 10_000;
+      while (childPids(pid).length === 0 && Date.now() < deadline) await sleep(100);
+      if (childPids(pid).length === 0) throw new Error(`CLUSTER_WORKERS=${env.CLUSTER_WORKERS}: the server started no worker processes`);
+    }
     await seedOffers(server);
     const client = await createClient(server, ['offers:read']);
     const token = await accessToken(server, client);
@@ -125,6 +131,7 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
       log('  one process per core (CLUSTER_WORKERS): not supported by this build');
       notes.push('offers with one process per core (CLUSTER_WORKERS): not supported by this build');
     }
+    if (settings.warmupSeconds > 0) for (const party of parties) await load({ url: party.url, headers: party.headers, seconds: settings.warmupSeconds });
     for (let round = 0; round < settings.rounds; round++) {
       // A B A B: every round runs every party once, the order reversed on odd rounds so no party always goes first.
       const order = round % 2 === 0 ? parties : [...parties].reverse();

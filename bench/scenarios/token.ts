@@ -49,6 +49,7 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
       const probe = await fetch(party.args.url, { method: party.args.method ?? 'GET', headers: party.args.headers ?? {}, ...(party.args.body === undefined ? {} : { body: party.args.body }) });
       if (probe.status !== 200) throw new Error(`${party.name} probe answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
     }
+    if (settings.warmupSeconds > 0) for (const party of parties) await load({ ...party.args, seconds: settings.warmupSeconds });
     for (let round = 0; round < settings.rounds; round++) {
       const order = round % 2 === 0 ? parties : [...parties].reverse();
       for (const party of order) {
