@@ -3,6 +3,8 @@
  * a bad value stops the process with a message naming the variable.
  */
 
+import { availableParallelism } from 'node:os';
+
 export type Role = 'api' | 'worker' | 'all';
 export type SeedMode = 'demo' | 'none';
 
@@ -27,6 +29,12 @@ export interface Config {
   /** Key for hashing client secrets; when unset a random key kept in the database is used. */
   readonly secretPepper: string | undefined;
   readonly publicBaseUrl: string | undefined;
+  /** Most EANs the in-process offers read model keeps (least recently filled dropped first). */
+  readonly offersCacheEans: number;
+  /** How often a node reads the offers change log to drop what other nodes changed (staleness bound). */
+  readonly offersSyncIntervalMs: number;
+  /** Processes serving HTTP on one port (node:cluster); 1 = this process alone. */
+  readonly clusterWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -104,6 +112,13 @@ function baseUrl(env: Env): string | undefined {
   }
 }
 
+/** CLUSTER_WORKERS: a number, or `auto` for one process per core. */
+function clusterWorkers(env: Env): number {
+  const raw = text(env, 'CLUSTER_WORKERS');
+  if (raw?.toLowerCase() === 'auto') return Math.max(1, availableParallelism());
+  return integer(env, 'CLUSTER_WORKERS', 1, 1, 256);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminToken = text(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16) {
@@ -128,6 +143,9 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
     secretPepper: text(env, 'SECRET_PEPPER'),
     publicBaseUrl: baseUrl(env),
+    offersCacheEans: integer(env, 'OFFERS_CACHE_EANS', 100_000, 0, 10_000_000),
+    offersSyncIntervalMs: integer(env, 'OFFERS_SYNC_INTERVAL_MS', 1000, 50, 60_000),
+    clusterWorkers: clusterWorkers(env),
   });
 }
 
