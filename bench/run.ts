@@ -63,7 +63,7 @@ function settingsFromEnv(postgres: boolean): Settings {
     deliveries: envNumber('BENCH_DELIVERIES', quick ? 500 : 5000),
     fanout: envNumber('BENCH_FANOUT', quick ? 1000 : 10_000),
     latencySeconds: quick ? 2 : 5,
-    latencyRate: 200,
+    latencyRate: envNumber('BENCH_LATENCY_RATE', 200),
     postgres,
   };
 }

@@ -4,7 +4,7 @@
  * Data is set up through its admin and public APIs, as an operator and a client would.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -74,12 +74,13 @@ export function serverBuilt(): boolean {
   return existsSync(join(ROOT, 'dist', 'server.js'));
 }
 
-/** True when the compiled server reads CLUSTER_WORKERS (the lead's node:cluster mode). */
+/** True when the compiled server reads CLUSTER_WORKERS and forks with node:cluster (the multi-core mode). */
 export function clusterSupported(): boolean {
-  const config = join(ROOT, 'dist', 'src', 'config.js');
-  const flat = join(ROOT, 'dist', 'config.js');
-  const file = existsSync(config) ? config : flat;
-  return existsSync(file) && readFileSync(file, 'utf8').includes('CLUSTER_WORKERS');
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(dist)) return false;
+  const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+  const read = (file: string): string => readFileSync(join(dist, file), 'utf8');
+  return files.some((file) => read(file).includes('CLUSTER_WORKERS')) && files.some((file) => /from ['"](node:)?cluster['"]/.test(read(file)));
 }
 
 export function serverEntry(): string {

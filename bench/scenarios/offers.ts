@@ -125,8 +125,16 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
     if (settings.postgres) parties.push((await shelfmarkParty('Shelfmark, PostgreSQL', 'postgres', {}, false)).party);
     const workers = cpus().length;
     if (clusterSupported()) {
-      parties.push((await shelfmarkParty(`Shelfmark, SQLite, CLUSTER_WORKERS=${workers}`, 'sqlite', { CLUSTER_WORKERS: String(workers) }, false)).party);
-      if (settings.postgres) parties.push((await shelfmarkParty(`Shelfmark, PostgreSQL, CLUSTER_WORKERS=${workers}`, 'postgres', { CLUSTER_WORKERS: String(workers) }, false)).party);
+      for (const engine of settings.postgres ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
+        const name = `Shelfmark, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, CLUSTER_WORKERS=${workers}`;
+        try {
+          parties.push((await shelfmarkParty(name, engine, { CLUSTER_WORKERS: String(workers) }, false)).party);
+        } catch (error) {
+          const message = `${name}: not supported by this build (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`;
+          log(`  ${message}`);
+          notes.push(`offers: ${message}`);
+        }
+      }
     } else {
       log('  one process per core (CLUSTER_WORKERS): not supported by this build');
       notes.push('offers with one process per core (CLUSTER_WORKERS): not supported by this build');
