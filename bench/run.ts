@@ -78,7 +78,7 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
   const postgres = await postgresReachable();
   const settings = settingsFromEnv(postgres);
   const host = machine();
-  log(`Shelfmark bench${settings.quick ? ' (BENCH_QUICK: short, figures not judged)' : ''}: ${host.cpuModel}, ${host.cores} cores, node ${host.node}`);
+  log(`Shelfmark bench${settings.quick ? ' (BENCH_QUICK: short, figures not judged)' : ''}: ${host.cpuModel}, ${host.cores} cores, node ${host.node}, load average ${host.loadAverage1m}`);
   log(`${settings.rounds} round(s), ${settings.seconds} s per load run, every party in its own process`);
   if (!postgres) log('PostgreSQL is not reachable at 127.0.0.1:5432: the PostgreSQL parties are skipped');
   const rows: Row[] = [];
@@ -109,6 +109,7 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
     separateProcesses: 'server (node dist/server.js), autocannon, webhook receiver, baselines and peers each in their own process',
     settings,
     durationSeconds: seconds,
+    loadAverage1mAtEnd: machine().loadAverage1m,
     rows: rows.map((row) => ({ ...row, spread: { ...row.spread } })),
     targets,
     notes,

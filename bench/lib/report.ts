@@ -1,6 +1,6 @@
 /** The printed table, the JSON files and the SVG chart of one bench run. */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Spread } from './measure.js';
 import { ROOT } from './proc.js';
@@ -8,7 +8,7 @@ import { round, type Row, type Target } from './types.js';
 
 export function machine(): Record<string, string | number> {
   const cpu = cpus();
-  return { cpuModel: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` };
+  return { cpuModel: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, loadAverage1m: Math.round((loadavg()[0] ?? 0) * 10) / 10 };
 }
 
 const fmt = (value: number, unit: string): string => {
