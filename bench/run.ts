@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, startReceiver } from './lib/measure.js';
-import { killAll, ROOT } from './lib/proc.js';
+import { killAll, killChildrenOnExit, ROOT } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
 import { machine, table, targetTable, writeResults } from './lib/report.js';
 import { accessToken, createClient, freshDatabase, postgresReachable, type Server, startServer } from './lib/shelfmark.js';
@@ -186,6 +186,8 @@ async function main(): Promise<void> {
   if (profiled !== undefined) await profile(profiled as ProfileName);
   else await runAll(only as ScenarioName | undefined);
 }
+
+killChildrenOnExit();
 
 // The whole run is bounded: a hung child never keeps CI waiting.
 const deadline = setTimeout(

@@ -22,12 +22,15 @@ export function killAll(): void {
   live.clear();
 }
 
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
+/** The orchestrator calls this once: children die with it, on exit or when it is interrupted. */
+export function killChildrenOnExit(): void {
+  process.on('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
 }
 
 export interface Child {
