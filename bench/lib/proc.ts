@@ -22,13 +22,22 @@ export function killAll(): void {
   live.clear();
 }
 
+const cleanups = new Set<() => Promise<void>>();
+
+/** Registers clean-up work (dropping a PostgreSQL schema) to run if the orchestrator is interrupted; returns its removal. */
+export function onInterrupt(cleanup: () => Promise<void>): () => void {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
 /** The orchestrator calls this once: children die with it, on exit or when it is interrupted. */
 export function killChildrenOnExit(): void {
   process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       killAll();
-      process.exit(130);
+      const bounded = Promise.race([Promise.allSettled([...cleanups].map((cleanup) => cleanup())), sleep(5000)]);
+      void bounded.then(() => process.exit(130));
     });
   }
 }

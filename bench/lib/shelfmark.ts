@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Child, freePort, ROOT, sleep, spawnNode } from './proc.js';
+import { type Child, freePort, onInterrupt, ROOT, sleep, spawnNode } from './proc.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -37,6 +37,11 @@ async function pgQuery(text: string): Promise<void> {
   }
 }
 
+export async function dropSchema(schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  await pgQuery(`drop schema if exists "${schema}" cascade`);
+}
+
 /** A fresh database: a SQLite file in a temporary folder, or a PostgreSQL schema (via search_path in the URL). */
 export interface Database {
   engine: Engine;
@@ -54,7 +59,16 @@ export async function freshDatabase(engine: Engine): Promise<Database> {
   await pgQuery(`create schema "${schema}"`);
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { engine, url: url.toString(), drop: () => pgQuery(`drop schema if exists "${schema}" cascade`) };
+  const drop = (): Promise<void> => dropSchema(schema);
+  const forget = onInterrupt(drop);
+  return {
+    engine,
+    url: url.toString(),
+    drop: async () => {
+      forget();
+      await drop();
+    },
+  };
 }
 
 export interface Server {

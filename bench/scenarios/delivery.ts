@@ -7,8 +7,8 @@
  * signed POST per job, each in its own process.
  */
 import { arrivalRate, type Receiver, ratios, spread, startReceiver } from '../lib/measure.js';
-import { spawnChild } from '../lib/proc.js';
-import { accessToken, admin, call, createClient, type Engine, freshDatabase, pool, POSTGRES_URL, startServer } from '../lib/shelfmark.js';
+import { onInterrupt, spawnChild } from '../lib/proc.js';
+import { accessToken, admin, call, createClient, dropSchema, type Engine, freshDatabase, pool, POSTGRES_URL, startServer } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
 import { randomBytes } from 'node:crypto';
 
@@ -71,14 +71,18 @@ async function pgBoss(total: number, receiver: Receiver): Promise<number> {
   await receiver.reset();
   const schema = `pgboss_${randomBytes(4).toString('hex')}`;
   const child = spawnChild('pgboss', [JSON.stringify({ databaseUrl: POSTGRES_URL, schema, url: `${receiver.hookUrl}?s=pgboss`, total, ...PGBOSS })]);
+  // Interrupted, the child is killed before it can drop its schema: the orchestrator drops it then.
+  const forget = onInterrupt(() => dropSchema(schema));
   try {
     await child.line('READY', 60_000);
     const stats = await receiver.waitFor(total, await drainTimeout(total));
     if (stats.distinct < total) throw new Error(`pg-boss delivered ${stats.distinct} of ${total}`);
     return arrivalRate(stats, total);
   } finally {
-    // SIGTERM: it stops its workers and drops its schema.
-    await child.stop('SIGTERM', 15_000);
+    // SIGTERM: it stops its workers and drops its schema (dropped here again if it was killed instead).
+    const code = await child.stop('SIGTERM', 15_000);
+    forget();
+    if (code !== 0) await dropSchema(schema);
   }
 }
 
