@@ -11,6 +11,7 @@ import pino from 'pino';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
+import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
@@ -83,8 +84,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: 256 * 1024,
-    // instrument.ts writes one access line per request instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -160,6 +160,7 @@ export interface Database {
 export type ClientRow = Selectable<ClientsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;
+export type NewDeliveryAttempt = Insertable<DeliveryAttemptsTable>;
 export type OfferUpdate = Updateable<OffersTable>;
 export type SchoolRow = Selectable<SchoolsTable>;
 export type ListRow = Selectable<ListsTable>;

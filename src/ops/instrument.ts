@@ -6,7 +6,7 @@
  * - routes that do not declare OpenAPI security get it from their URL prefix, so the document stays
  *   truthful as routes are added; UI and asset routes are hidden from it;
  * - every response is timed into the HTTP histogram, labelled by route pattern (never the raw URL,
- *   which would let clients mint unbounded label values), and logged as one access line.
+ *   which would let clients mint unbounded label values).
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Services } from '../services.js';
@@ -68,20 +68,11 @@ export function instrumentApp(app: FastifyInstance, services: Services): void {
     }
   });
 
-  // The access log: a line when a request starts and one when it ends, with only the fields an
-  // operator reads. Fastify's own pair (switched off in app.ts) serialises and redacts every request's
-  // headers, which cost more than the offers call itself.
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.log.info({ method: request.method, url: request.url }, 'incoming request');
-    done();
-  });
+  // Timed into the histogram with a callback hook: no promise per request.
   const histogram = services.metrics.httpRequests;
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    const elapsedMs = reply.elapsedTime;
-    histogram.observe({ method: request.method, route, status: String(status) }, elapsedMs / 1000);
-    request.log.info({ statusCode: status, responseTime: elapsedMs }, 'request completed');
+    histogram.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
 }
