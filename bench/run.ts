@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { load, startReceiver } from './lib/measure.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
-import { machine, table, targetTable, writeResults } from './lib/report.js';
+import { machine, readmeBlock, table, targetTable, updateReadme, writeResults } from './lib/report.js';
 import { accessToken, createClient, freshDatabase, postgresReachable, type Server, startServer } from './lib/shelfmark.js';
 import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
 import { deliveryScenario, shelfmarkDelivery } from './scenarios/delivery.js';
@@ -118,6 +118,10 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
   const subtitle = `${host.cpuModel}, ${host.cores} cores, node ${host.node}, ${result.when.slice(0, 10)}; median of ${settings.rounds} rounds; every party in its own process`;
   const full = !settings.quick && only === undefined;
   const files = full ? writeResults(result, targets, subtitle, true) : writePartial(result, settings.quick ? 'quick' : `only-${only ?? 'all'}`);
+  if (full) {
+    const readme = updateReadme(readmeBlock({ when: result.when, host, seconds, loadAtEnd: result.loadAverage1mAtEnd, rows, targets, notes, rounds: settings.rounds }));
+    if (readme !== undefined) files.push(readme);
+  }
   log(`\nwritten: ${files.map((file) => file.replace(ROOT + '/', '')).join(', ')}`);
 }
 

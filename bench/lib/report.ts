@@ -1,5 +1,5 @@
 /** The printed table, the JSON files and the SVG chart of one bench run. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Spread } from './measure.js';
@@ -89,4 +89,59 @@ export function writeResults(result: Record<string, unknown>, targets: readonly 
     files.push(chart);
   }
   return files;
+}
+
+const START = '<!-- bench:last-run:start';
+const END = '<!-- bench:last-run:end -->';
+
+/**
+ * The README's "last full run" block, between its markers: machine, date, duration, load, the tables,
+ * the notes and a sentence on which targets are met. Only a full run writes it.
+ */
+export function readmeBlock(input: {
+  when: string;
+  host: Record<string, string | number>;
+  seconds: number;
+  loadAtEnd: number | string | undefined;
+  rows: readonly Row[];
+  targets: readonly Target[];
+  notes: readonly string[];
+  rounds: number;
+}): string {
+  const { host, targets } = input;
+  const met = targets.filter((t) => t.met).map((t) => t.label);
+  const missed = targets.filter((t) => !t.met);
+  const summary =
+    missed.length === 0
+      ? 'Every target of issue 6 section 2 is met in this run.'
+      : `Targets met in this run: ${met.length === 0 ? 'none' : met.join('; ')}. Missed: ${missed.map((t) => `${t.label} (${t.verdict})`).join('; ')}.`;
+  return [
+    `Last full run: \`npm run bench\`, ${input.when.slice(0, 16).replace('T', ' ')} UTC, ${host.cpuModel}, ${host.cores} cores, Node ${host.node},`,
+    `${Math.round(input.seconds / 60)} min; **every party in its own process** (server \`node dist/server.js\`, autocannon, receiver,`,
+    `baselines, peers); median of ${input.rounds} interleaved rounds (min–max). The machine's 1-minute load average was`,
+    `${host.loadAverage1m} at the start and ${String(input.loadAtEnd)} at the end (${host.cores} cores shared with other work): absolute figures are`,
+    'noisy, the ratios of interleaved rounds are the figures to compare. Source: `bench/results/latest.json`.',
+    '',
+    '![Bench: measured ÷ target per scenario](docs/bench.svg)',
+    '',
+    table(input.rows),
+    '',
+    targetTable(targets),
+    '',
+    ...input.notes.map((note) => `- ${note}`),
+    '',
+    summary,
+  ].join('\n');
+}
+
+/** Replaces the block between the README's markers; leaves the README alone when the markers are missing. */
+export function updateReadme(block: string): string | undefined {
+  const file = join(ROOT, 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return undefined;
+  const opening = text.indexOf('-->', start) + 3;
+  writeFileSync(file, `${text.slice(0, opening)}\n${block}\n${text.slice(end)}`);
+  return file;
 }
