@@ -114,7 +114,7 @@ export function readmeBlock(input: {
   const summary =
     missed.length === 0
       ? 'Every target of issue 6 section 2 is met in this run.'
-      : `Targets met in this run: ${met.length === 0 ? 'none' : met.join('; ')}. Missed: ${missed.map((t) => `${t.label} (${t.verdict})`).join('; ')}.`;
+      : `${met.length} of ${targets.length} targets of issue 6 section 2 met in this run${met.length === 0 ? '' : ` (${met.join('; ')})`}; the table says by how much each other one is missed.`;
   return [
     `Last full run: \`npm run bench\`, ${input.when.slice(0, 16).replace('T', ' ')} UTC, ${host.cpuModel}, ${host.cores} cores, Node ${host.node},`,
     `${Math.round(input.seconds / 60)} min; **every party in its own process** (server \`node dist/server.js\`, autocannon, receiver,`,
