@@ -1,8 +1,9 @@
 /**
  * Peer for webhook delivery: pg-boss on the same PostgreSQL (a schema of its own), each job doing the
- * same signed POST as the bare loop. Enqueues `total` jobs in one multi-row insert, prints READY, then
- * works them with `workers` pollers fetching `batchSize` jobs each, POSTing `concurrency` at a time per
- * batch. On SIGTERM it stops and drops its schema. Argument: JSON {databaseUrl, schema, url, total,
+ * same signed POST as the bare loop. Enqueues `total` jobs in multi-row inserts, prints READY, then
+ * works them with `workers` pollers fetching `batchSize` jobs each, with at most `concurrency` POSTs in
+ * flight in the process. pg-boss fetches at most every 0.5 s per worker when not notified, so
+ * workers × batchSize / 0.5 s must stay well above the rate measured. On SIGTERM it stops and drops its schema. Argument: JSON {databaseUrl, schema, url, total,
  * batchSize, workers, concurrency}.
  */
 import { randomUUID } from 'node:crypto';
@@ -69,15 +70,22 @@ async function post(job: { id: string; data: HookJob }): Promise<void> {
   if (response.statusCode >= 300) throw new Error(`receiver answered ${response.statusCode}`);
 }
 
+// One limit on POSTs in flight for the whole process, as the bare loop and Shelfmark's worker have.
+let inFlight = 0;
+const queued: (() => void)[] = [];
+async function limited(task: () => Promise<void>): Promise<void> {
+  if (inFlight >= args.concurrency) await new Promise<void>((resolve) => queued.push(resolve));
+  inFlight++;
+  try {
+    await task();
+  } finally {
+    inFlight--;
+    queued.shift()?.();
+  }
+}
+
 for (let w = 0; w < args.workers; w++) {
   await boss.work<HookJob>(QUEUE, { batchSize: args.batchSize, pollingIntervalSeconds: 0.5 }, async (batch) => {
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < batch.length) {
-        const job = batch[next++];
-        if (job !== undefined) await post(job);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(args.concurrency, batch.length) }, lane));
+    await Promise.all(batch.map((job) => limited(() => post(job))));
   });
 }
