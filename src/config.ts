@@ -22,6 +22,8 @@ export interface Config {
   /** How long the previous webhook secret keeps signing after a rotation. */
   readonly webhookSecretOverlapSeconds: number;
   readonly webhookConcurrency: number;
+  /** Connections one worker keeps open to one receiver origin at most; further requests queue. */
+  readonly webhookConnectionsPerHost: number;
   readonly serviceFeeCents: number;
   readonly logLevel: string;
   readonly seed: SeedMode;
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookSecretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86400, 0, 30 * 86400),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookConnectionsPerHost: integer(env, 'WEBHOOK_CONNECTIONS_PER_HOST', 32, 1, 1024),
     serviceFeeCents: integer(env, 'SERVICE_FEE_CENTS', 199, 0, 100000),
     logLevel,
     seed: oneOf<SeedMode>(env, 'SEED', ['demo', 'none'], 'demo'),

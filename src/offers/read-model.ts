@@ -57,17 +57,23 @@ export class OfferReadModel {
   async publishedJson(eans: readonly string[]): Promise<string> {
     if (this.cursor === undefined) await this.start();
     const sorted = eans.length === 1 ? eans : [...eans].sort();
-    let missing: string[] | undefined;
-    for (const ean of sorted) {
-      if (!this.fragments.has(ean)) (missing ??= []).push(ean);
-    }
-    if (missing === undefined) {
+    // Fragments are read before any await: an invalidation during the fill below must not make a
+    // fragment this request already counted on disappear from its answer.
+    const found: (string | undefined)[] = sorted.map((ean) => this.fragments.get(ean));
+    const missing = sorted.filter((_ean, index) => found[index] === undefined);
+    if (missing.length === 0) {
       this.hits++;
-      return this.join(sorted, this.fragments);
+    } else {
+      this.misses++;
+      const filled = await this.fill(missing);
+      sorted.forEach((ean, index) => (found[index] ??= filled.get(ean)));
     }
-    this.misses++;
-    const filled = await this.fill(missing);
-    return this.join(sorted, filled);
+    let body = '[';
+    for (const fragment of found) {
+      if (fragment === undefined || fragment === '') continue;
+      body += body.length === 1 ? fragment : `,${fragment}`;
+    }
+    return `${body}]`;
   }
 
   /** Forget these EANs now (the writing node, right after its commit). */
@@ -128,16 +134,6 @@ export class OfferReadModel {
   private clear(): void {
     this.epoch++;
     this.fragments.clear();
-  }
-
-  private join(sorted: readonly string[], fragments: ReadonlyMap<string, string>): string {
-    let body = '[';
-    for (const ean of sorted) {
-      const fragment = fragments.get(ean) ?? this.fragments.get(ean) ?? '';
-      if (fragment === '') continue;
-      body += body.length === 1 ? fragment : `,${fragment}`;
-    }
-    return `${body}]`;
   }
 
   private async fill(missing: string[]): Promise<Map<string, string>> {
