@@ -57,6 +57,8 @@ export interface Child {
   /** SIGTERM (or the given signal), then SIGKILL after `graceMs`. */
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | string>;
   stderr(): string;
+  /** Undefined while running; the exit code or signal once it ended. */
+  ended(): number | string | undefined;
 }
 
 export interface SpawnOptions {
@@ -144,12 +146,19 @@ export function spawnNode(name: string, file: string, args: string[] = [], optio
       return exited(graceMs);
     },
     stderr: () => stderr,
+    ended: () => exitValue,
   };
 }
 
 /** A bench child written in TypeScript (bench/children/<name>.ts), run by node with the tsx loader. */
 export function spawnChild(name: string, args: string[] = [], options: SpawnOptions = {}): Child {
   return spawnNode(name, join('bench', 'children', `${name}.ts`), args, { ...options, nodeArgs: ['--import', 'tsx', ...(options.nodeArgs ?? [])] });
+}
+
+/** Throws if a child that should still run has ended (crashed, or killed from outside). */
+export function assertRunning(child: Child): void {
+  const ended = child.ended();
+  if (ended !== undefined) throw new Error(`${child.name} (pid ${child.pid}) ended during the run (${String(ended)}); stderr: ${child.stderr().slice(-1500)}`);
 }
 
 export async function freePort(): Promise<number> {

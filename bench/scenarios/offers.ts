@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, type LoadResult, ratios, sampleRss, spread } from '../lib/measure.js';
-import { childPids, freePort, sleep, spawnChild, type Child } from '../lib/proc.js';
+import { assertRunning, childPids, freePort, sleep, spawnChild, type Child } from '../lib/proc.js';
 import { accessToken, admin, clusterSupported, createClient, type Database, type Engine, freshDatabase, pool, type Server, startServer } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
@@ -46,6 +46,8 @@ interface Party {
   results: LoadResult[];
   rss: { peakMiB: number; lastMiB: number }[];
   sampleRss: boolean;
+  /** The processes that must outlive every load run of this party. */
+  children: Child[];
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ async function shelfmarkParty(name: string, engine: Engine, env: Record<string, 
         results: [],
         rss: [],
         sampleRss: sample,
+        children: [started.child],
         stop: async () => {
           await started.stop();
           await db.drop();
@@ -103,6 +106,7 @@ async function helloParty(name: string, bodyFile?: string): Promise<Party> {
     results: [],
     rss: [],
     sampleRss: false,
+    children: [child],
     stop: async () => {
       await child.stop();
     },
@@ -147,6 +151,7 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
         const sampler = party.sampleRss ? sampleRss(party.pids) : undefined;
         const result = await load({ url: party.url, headers: party.headers, seconds: settings.seconds });
         if (sampler !== undefined) party.rss.push(sampler.stop());
+        party.children.forEach(assertRunning);
         party.results.push(result);
         log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
       }

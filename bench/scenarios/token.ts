@@ -4,7 +4,7 @@
  * client_credentials grant (client_secret_basic, ES256 JWT access tokens), each in its own process.
  */
 import { load, type LoadArgs, type LoadResult, ratios, spread } from '../lib/measure.js';
-import { type Child, freePort, spawnChild } from '../lib/proc.js';
+import { assertRunning, type Child, freePort, spawnChild } from '../lib/proc.js';
 import { createClient, freshDatabase, type Server, startServer } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
@@ -54,6 +54,7 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
       const order = round % 2 === 0 ? parties : [...parties].reverse();
       for (const party of order) {
         const result = await load({ ...party.args, seconds: settings.seconds });
+        for (const child of [...children, ...(server === undefined ? [] : [server.child])]) assertRunning(child);
         party.results.push(result);
         log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
       }
