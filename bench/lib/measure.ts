@@ -10,6 +10,7 @@ export interface LoadResult {
   timeouts: number;
   non2xx: number;
   bytesPerResponse: number;
+  statusCodes: Record<string, number>;
 }
 
 export interface LoadArgs {

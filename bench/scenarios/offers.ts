@@ -153,7 +153,7 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
         if (sampler !== undefined) party.rss.push(sampler.stop());
         party.children.forEach(assertRunning);
         party.results.push(result);
-        log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
+        log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : ''}`);
       }
     }
   } finally {
@@ -166,7 +166,8 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
     rows.push({ scenario: 'offers', party: party.name, metric: 'req/s', unit: 'req/s', spread: spread(rps(party)) });
     rows.push({ scenario: 'offers', party: party.name, metric: 'p99', unit: 'ms', spread: spread(party.results.map((result) => result.p99Ms)) });
     const failed = party.results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
-    if (failed > 0) notes.push(`offers: ${party.name} had ${failed} non-2xx answers or errors`);
+    const codes = party.results.flatMap((result) => Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}×${count}`));
+    if (failed > 0) notes.push(`offers: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`);
   }
   const hello = byName('Fastify hello-world');
   const sameBody = byName('bare Fastify, same body');

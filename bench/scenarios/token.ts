@@ -56,7 +56,7 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
         const result = await load({ ...party.args, seconds: settings.seconds });
         for (const child of [...children, ...(server === undefined ? [] : [server.child])]) assertRunning(child);
         party.results.push(result);
-        log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
+        log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : ''}`);
       }
     }
   } finally {
@@ -72,7 +72,8 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
     rows.push({ scenario: 'token', party: party.name, metric: 'req/s', unit: 'req/s', spread: spread(rps(party)) });
     rows.push({ scenario: 'token', party: party.name, metric: 'p99', unit: 'ms', spread: spread(party.results.map((result) => result.p99Ms)) });
     const failed = party.results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
-    if (failed > 0) notes.push(`token: ${party.name} had ${failed} non-2xx answers or errors`);
+    const codes = party.results.flatMap((result) => Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}×${count}`));
+    if (failed > 0) notes.push(`token: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`);
   }
   const targets = [];
   if (hello !== undefined && shelfmark !== undefined && oidc !== undefined) {
