@@ -10,6 +10,8 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
+import { isDatabaseUnavailable } from './limits/db-unavailable.js';
+import { clientErrorHandler } from './limits/http-limits.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
@@ -79,7 +81,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       : options.logger;
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
-    bodyLimit: 256 * 1024,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // Node's parser answers 431 past this many bytes of request line + headers (see limits/http-limits.ts).
+    http: { maxHeaderSize: deps.config.maxHeaderBytes },
+    clientErrorHandler: clientErrorHandler(deps.config.maxHeaderBytes),
+    trustProxy: deps.config.trustProxy,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -94,8 +100,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
   instrumentApp(app, services);
   app.decorateRequest('principal', null);
+  const maxUrlLength = deps.config.maxUrlLength;
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength) {
+      throw new Problem('uri-too-long', `the URL has ${request.raw.url.length} characters; at most ${maxUrlLength} are accepted`);
+    }
   });
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -139,6 +149,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
 
 function toProblem(error: FastifyError | Problem): Problem {
   if (error instanceof Problem) return error;
+  // The database is down or restarting: a retryable 503, not a 500 (the pool reconnects by itself).
+  if (isDatabaseUnavailable(error)) return new Problem('unavailable', 'the database cannot be reached; retry shortly', {}, { 'retry-after': '5' });
   if (error.validation !== undefined) {
     const errors = error.validation.map((issue) => ({
       location: error.validationContext ?? 'request',

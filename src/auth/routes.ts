@@ -21,6 +21,7 @@ class OAuthFailure extends Error {
     readonly status: number,
     readonly error: string,
     readonly description: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
   }
@@ -57,14 +58,24 @@ export const authRoutes =
       } catch (error) {
         if (!(error instanceof OAuthFailure)) throw error;
         if (error.status === 401) void reply.header('www-authenticate', 'Basic realm="shelfmark", charset="UTF-8"');
-        void reply.code(error.status);
+        void reply.code(error.status).headers(error.headers);
         return { error: error.error, error_description: error.description };
       }
     };
 
-    const issueFor = async (clientId: string, clientSecret: string, scope: string | undefined): Promise<IssuedToken> => {
+    const issueFor = async (request: FastifyRequest, clientId: string, clientSecret: string, scope: string | undefined): Promise<IssuedToken> => {
+      // The brute-force limit is checked before the secret is hashed (see limits/auth-failures.ts).
+      const wait = services.authFailures.retryAfter(clientId, request.ip);
+      if (wait > 0) {
+        throw new OAuthFailure(429, 'too_many_attempts', `too many failed authentications for this client from this address; retry after ${wait} s`, {
+          'retry-after': String(wait),
+        });
+      }
       const client = await services.clients.authenticate(clientId, clientSecret);
-      if (client === undefined) throw new OAuthFailure(401, 'invalid_client', 'client authentication failed: wrong client id or secret');
+      if (client === undefined) {
+        services.authFailures.recordFailure(clientId, request.ip);
+        throw new OAuthFailure(401, 'invalid_client', 'client authentication failed: wrong client id or secret');
+      }
       const scopes = requestedScopes(scope);
       const allowed = client.scopes.split(' ');
       const excess = (scopes ?? []).filter((name) => !allowed.includes(name));
@@ -94,13 +105,13 @@ export const authRoutes =
           summary: 'Obtain an access token (HTTP Basic client credentials)',
           description: 'Unknown query parameters such as `take` are ignored.',
           security: [{ basic: [] }],
-          response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
+          response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError, 429: OAuthError },
         },
       },
       (request, reply) =>
         respond(reply, async () => {
           const { clientId, clientSecret } = basicOrFail(request);
-          return issueFor(clientId, clientSecret, undefined);
+          return issueFor(request, clientId, clientSecret, undefined);
         }),
     );
 
@@ -112,7 +123,7 @@ export const authRoutes =
           summary: 'Obtain an access token (OAuth 2.0 client credentials grant)',
           security: [{ basic: [] }, {}],
           body: TokenForm,
-          response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
+          response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError, 429: OAuthError },
         },
       },
       (request, reply) =>
@@ -130,10 +141,10 @@ export const authRoutes =
             if (form.client_id === undefined || form.client_secret === undefined) {
               throw new OAuthFailure(401, 'invalid_client', 'both client_id and client_secret are required');
             }
-            return issueFor(form.client_id, form.client_secret, form.scope);
+            return issueFor(request, form.client_id, form.client_secret, form.scope);
           }
           const { clientId, clientSecret } = basicOrFail(request);
-          return issueFor(clientId, clientSecret, form.scope);
+          return issueFor(request, clientId, clientSecret, form.scope);
         }),
     );
 

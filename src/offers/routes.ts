@@ -9,7 +9,7 @@ import { OfferIdParams, PublicOfferSchema } from './schemas.js';
 export const offerRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const guard = requireScope(services.tokens, 'offers:read');
+    const guard = requireScope(services.tokens, 'offers:read', services.rateLimit);
     const tags = ['offers'];
     const security = [{ bearer: [] }];
 

@@ -1,0 +1,29 @@
+/**
+ * Limits enforced before a request reaches a route: the URL length (414), and the answers Node's
+ * HTTP parser gives on its own (headers over MAX_HEADER_BYTES → 431, unparseable requests → 400),
+ * which are written as problem documents like every other error instead of Fastify's ad-hoc JSON.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { PROBLEMS, problemType, type ProblemCode } from '../errors.js';
+
+function rawProblem(code: ProblemCode, detail: string): string {
+  const { status, title } = PROBLEMS[code];
+  const body = JSON.stringify({ type: problemType(code), title, status, detail, code });
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** Fastify's clientErrorHandler: the parser rejected the request before any route could run. */
+export function clientErrorHandler(maxHeaderBytes: number) {
+  const headersTooLarge = rawProblem('headers-too-large', `the request line and headers exceed ${maxHeaderBytes} bytes`);
+  const timeout = rawProblem('request-timeout', 'the request was not received in time');
+  const malformed = rawProblem('malformed-request', 'the request is not valid HTTP/1.1');
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    // A reset socket has no one left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const response =
+      error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? timeout : malformed;
+    if (socket.writable) socket.write(response);
+    socket.destroy();
+  };
+}
