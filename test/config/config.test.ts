@@ -21,6 +21,17 @@ describe('config', () => {
       role: 'all',
       secretPepper: undefined,
       publicBaseUrl: undefined,
+      // Limits (issue 8).
+      rateLimitRate: 100,
+      rateLimitBurst: 200,
+      authFailuresPerClientAddress: 10,
+      authFailuresPerAddress: 100,
+      authFailureWindowSeconds: 600,
+      bodyLimitBytes: 262144,
+      maxHeaderBytes: 16384,
+      maxUrlLength: 8192,
+      maxSubscriptionsPerClient: 100,
+      trustProxy: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
