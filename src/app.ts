@@ -7,10 +7,10 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
-import { isDatabaseUnavailable } from './limits/db-unavailable.js';
+import { toProblem } from './to-problem.js';
 import { clientErrorHandler } from './limits/http-limits.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
@@ -86,6 +86,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     http: { maxHeaderSize: deps.config.maxHeaderBytes },
     clientErrorHandler: clientErrorHandler(deps.config.maxHeaderBytes),
     trustProxy: deps.config.trustProxy,
+    // Raised by the router before any hook runs; rendered as problems like every other error.
+    frameworkErrors: (error, request, reply) => {
+      const problem =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new Problem('uri-too-long', 'a path segment is longer than 100 characters')
+          : error.code === 'FST_ERR_BAD_URL'
+            ? new Problem('malformed-request', 'the URL is not valid percent-encoded UTF-8')
+            : toProblem(error);
+      // The option is typed generically over every route's reply; this reply answers no route.
+      const raw = reply as unknown as FastifyReply;
+      void raw.code(problem.status).headers(problem.headers).header('x-request-id', request.id).type('application/problem+json');
+      void raw.send(problemBody(problem, request.id));
+    },
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -103,11 +116,23 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const maxUrlLength = deps.config.maxUrlLength;
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
-    if (request.raw.url !== undefined && request.raw.url.length > maxUrlLength) {
-      throw new Problem('uri-too-long', `the URL has ${request.raw.url.length} characters; at most ${maxUrlLength} are accepted`);
-    }
+    const url = request.raw.url ?? '';
+    if (url.length > maxUrlLength) throw new Problem('uri-too-long', `the URL has ${url.length} characters; at most ${maxUrlLength} are accepted`);
+    // NUL is never part of a valid identifier or parameter, and PostgreSQL cannot store it in text.
+    if (url.includes('%00')) throw new Problem('malformed-request', 'the URL may not contain NUL characters (%00)');
   });
 
+  // The default JSON parser, refusing NUL in strings: PostgreSQL cannot store it and no field needs it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.includes('\\u0000')) {
+      done(new Problem('malformed-body', 'JSON strings may not contain NUL characters (\\u0000)'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
     transform: ({ schema, url }) => ({ schema: withProblemResponses(schema, url) ?? schema, url }),
@@ -146,37 +171,3 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await registerRoutes(app, services);
   return app as unknown as App;
 }
-
-function toProblem(error: FastifyError | Problem): Problem {
-  if (error instanceof Problem) return error;
-  // The database is down or restarting: a retryable 503, not a 500 (the pool reconnects by itself).
-  if (isDatabaseUnavailable(error)) return new Problem('unavailable', 'the database cannot be reached; retry shortly', {}, { 'retry-after': '5' });
-  if (error.validation !== undefined) {
-    const errors = error.validation.map((issue) => ({
-      location: error.validationContext ?? 'request',
-      path: issue.instancePath === '' ? '/' : issue.instancePath,
-      message: issue.message ?? 'is invalid',
-      ...(issue.params && 'missingProperty' in issue.params ? { property: issue.params.missingProperty } : {}),
-      ...(issue.params && 'additionalProperty' in issue.params ? { property: issue.params.additionalProperty } : {}),
-    }));
-    return new Problem('validation-failed', `${error.validationContext ?? 'request'} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`, { errors });
-  }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new Problem('body-too-large', 'the request body exceeds the size limit');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new Problem('unsupported-media-type', 'send application/json (or a form for the token endpoint)');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new Problem('malformed-body', 'the JSON body is empty');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new Problem('malformed-body', 'the body is not valid JSON');
-    default:
-      break;
-  }
-  if (error instanceof SyntaxError || error.statusCode === 400) return new Problem('malformed-body', 'the request could not be parsed');
-  if (error.statusCode === 413) return new Problem('body-too-large');
-  if (error.statusCode === 415) return new Problem('unsupported-media-type');
-  if (error.statusCode === 503) return new Problem('unavailable');
-  return new Problem('internal', 'an unexpected error occurred; quote the instance id when reporting it');
-}
-

@@ -8,7 +8,7 @@ export const PROBLEMS = {
   'validation-failed': { status: 400, title: 'Request validation failed' },
   'invalid-ean': { status: 400, title: 'One or more EAN codes are invalid' },
   'malformed-body': { status: 400, title: 'The request body could not be parsed' },
-  'malformed-request': { status: 400, title: 'The request is not valid HTTP' },
+  'malformed-request': { status: 400, title: 'The request is malformed' },
   unauthenticated: { status: 401, title: 'Authentication required' },
   'invalid-token': { status: 401, title: 'The access token is invalid' },
   'token-expired': { status: 403, title: 'The access token has expired' },

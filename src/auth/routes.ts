@@ -4,8 +4,10 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Problem } from '../errors.js';
 import type { Services } from '../services.js';
+import { toProblem } from '../to-problem.js';
 import { parseBasic } from './basic.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 import type { IssuedToken } from './token-service.js';
@@ -48,6 +50,17 @@ function requestedScopes(scope: string | undefined): Scope[] | undefined {
 export const authRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Errors raised before the handler (unparseable or oversized body, wrong content type) answer in the
+    // RFC 6749 shape too: OAuth clients parse it, and the 400 response schema requires it (a problem
+    // document there failed serialisation and became a 500, found by test/reliability/fuzz.test.ts).
+    app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+      const problem = toProblem(error);
+      if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+      const code = problem.status === 503 ? 'temporarily_unavailable' : problem.status >= 500 ? 'server_error' : 'invalid_request';
+      void reply.code(problem.status).headers(problem.headers).header('cache-control', 'no-store').type('application/json; charset=utf-8');
+      return { error: code, error_description: problem.detail ?? problem.message };
+    });
+
     const respond = async (
       reply: FastifyReply,
       run: () => Promise<IssuedToken>,

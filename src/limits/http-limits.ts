@@ -7,10 +7,17 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { PROBLEMS, problemType, type ProblemCode } from '../errors.js';
 
-function rawProblem(code: ProblemCode, detail: string): string {
+interface RawAnswer {
+  full: string;
+  /** The same head without the body, for a HEAD request (whose answer never has one). */
+  head: string;
+}
+
+function rawProblem(code: ProblemCode, detail: string): RawAnswer {
   const { status, title } = PROBLEMS[code];
   const body = JSON.stringify({ type: problemType(code), title, status, detail, code });
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  return { full: `${head}${body}`, head };
 }
 
 /** Fastify's clientErrorHandler: the parser rejected the request before any route could run. */
@@ -18,12 +25,13 @@ export function clientErrorHandler(maxHeaderBytes: number) {
   const headersTooLarge = rawProblem('headers-too-large', `the request line and headers exceed ${maxHeaderBytes} bytes`);
   const timeout = rawProblem('request-timeout', 'the request was not received in time');
   const malformed = rawProblem('malformed-request', 'the request is not valid HTTP/1.1');
-  return (error: Error & { code?: string }, socket: Socket): void => {
+  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
     // A reset socket has no one left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const response =
+    const answer =
       error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? timeout : malformed;
-    if (socket.writable) socket.write(response);
+    const isHead = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+    if (socket.writable) socket.write(isHead ? answer.head : answer.full);
     socket.destroy();
   };
 }

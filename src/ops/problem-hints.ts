@@ -19,7 +19,7 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'body-too-large': 'The request body exceeds the size limit (BODY_LIMIT_BYTES, 256 KiB by default; 16 KiB for token forms).',
   'uri-too-long': 'The URL (path and query) exceeds MAX_URL_LENGTH (8 KiB by default). Send fewer or shorter parameters.',
   'headers-too-large': 'The request line and headers exceed MAX_HEADER_BYTES (16 KiB by default).',
-  'malformed-request': 'The bytes received are not a valid HTTP/1.1 request.',
+  'malformed-request': 'The bytes received are not a valid HTTP/1.1 request, the URL is not valid percent-encoded UTF-8, or it contains a NUL character (%00).',
   'request-timeout': 'The request headers or body did not arrive in time.',
   'rate-limited': 'This client exceeded its request rate (RateLimit-Policy says the quota). Wait for Retry-After seconds; the RateLimit header on every response says what is left.',
   'subscription-limit': 'The client has as many subscriptions as MAX_SUBSCRIPTIONS_PER_CLIENT allows. Delete one first.',
