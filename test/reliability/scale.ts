@@ -10,7 +10,7 @@ export const SCALE = {
   /** Deliveries in the crash fan-out (subscriptions × events). */
   crashSubscriptions: FULL ? 50 : 10,
   crashEvents: 100,
-  crashKills: FULL ? 5 : 3,
+  crashKills: 5,
   /** Events delivered by the scale-out test. */
   scaleOutEvents: FULL ? 5_000 : 1_000,
   /** The database outage length (the issue asks for 10 s; the bounded run keeps it). */
