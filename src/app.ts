@@ -7,11 +7,13 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import pino from 'pino';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
 import { toProblem } from './to-problem.js';
 import { clientErrorHandler } from './limits/http-limits.js';
+import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
@@ -76,7 +78,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
           level: deps.config.logLevel,
           redact: { paths: LOG_REDACT, censor: '[redacted]' },
           serializers: { err: logError },
-          ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+          // Log lines leave through a buffered asynchronous writer (flushed on exit), so a busy API does
+          // not pay a write system call per line; tests pass their own stream.
+          stream: options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: false })),
         }
       : options.logger;
   const app = Fastify({
@@ -99,6 +103,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       void raw.code(problem.status).headers(problem.headers).header('x-request-id', request.id).type('application/problem+json');
       void raw.send(problemBody(problem, request.id));
     },
+    logController: new AccessLog(),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -110,16 +115,27 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
+  // The offers read model follows the change log while the app lives (PostgreSQL: NOTIFY wakes it).
+  app.addHook('onReady', () => services.offers.readModel.start(deps.db.listen?.bind(deps.db)));
+  app.addHook('onClose', () => services.offers.readModel.stop());
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
   instrumentApp(app, services);
   app.decorateRequest('principal', null);
   const maxUrlLength = deps.config.maxUrlLength;
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: an async hook would cost a promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     const url = request.raw.url ?? '';
-    if (url.length > maxUrlLength) throw new Problem('uri-too-long', `the URL has ${url.length} characters; at most ${maxUrlLength} are accepted`);
+    if (url.length > maxUrlLength) {
+      done(new Problem('uri-too-long', `the URL has ${url.length} characters; at most ${maxUrlLength} are accepted`));
+      return;
+    }
     // NUL is never part of a valid identifier or parameter, and PostgreSQL cannot store it in text.
-    if (url.includes('%00')) throw new Problem('malformed-request', 'the URL may not contain NUL characters (%00)');
+    if (url.includes('%00')) {
+      done(new Problem('malformed-request', 'the URL may not contain NUL characters (%00)'));
+      return;
+    }
+    done();
   });
 
   // The default JSON parser, refusing NUL in strings: PostgreSQL cannot store it and no field needs it.

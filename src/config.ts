@@ -3,6 +3,8 @@
  * a bad value stops the process with a message naming the variable.
  */
 
+import { availableParallelism } from 'node:os';
+
 export type Role = 'api' | 'worker' | 'all';
 export type SeedMode = 'demo' | 'none';
 
@@ -20,6 +22,8 @@ export interface Config {
   /** How long the previous webhook secret keeps signing after a rotation. */
   readonly webhookSecretOverlapSeconds: number;
   readonly webhookConcurrency: number;
+  /** Connections one worker keeps open to one receiver origin at most; further requests queue. */
+  readonly webhookConnectionsPerHost: number;
   readonly serviceFeeCents: number;
   readonly logLevel: string;
   readonly seed: SeedMode;
@@ -46,6 +50,12 @@ export interface Config {
   readonly maxSubscriptionsPerClient: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   readonly trustProxy: boolean;
+  /** Most EANs the in-process offers read model keeps (least recently filled dropped first). */
+  readonly offersCacheEans: number;
+  /** How often a node reads the offers change log to drop what other nodes changed (staleness bound). */
+  readonly offersSyncIntervalMs: number;
+  /** Processes serving HTTP on one port (node:cluster); 1 = this process alone. */
+  readonly clusterWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +152,13 @@ function limits(env: Env) {
   };
 }
 
+/** CLUSTER_WORKERS: a number, or `auto` for one process per core. */
+function clusterWorkers(env: Env): number {
+  const raw = text(env, 'CLUSTER_WORKERS');
+  if (raw?.toLowerCase() === 'auto') return Math.max(1, availableParallelism());
+  return integer(env, 'CLUSTER_WORKERS', 1, 1, 256);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminToken = text(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16) {
@@ -160,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookSecretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86400, 0, 30 * 86400),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookConnectionsPerHost: integer(env, 'WEBHOOK_CONNECTIONS_PER_HOST', 16, 1, 1024),
     serviceFeeCents: integer(env, 'SERVICE_FEE_CENTS', 199, 0, 100000),
     logLevel,
     seed: oneOf<SeedMode>(env, 'SEED', ['demo', 'none'], 'demo'),
@@ -167,6 +185,9 @@ export function loadConfig(env: Env = process.env): Config {
     secretPepper: text(env, 'SECRET_PEPPER'),
     publicBaseUrl: baseUrl(env),
     ...limits(env),
+    offersCacheEans: integer(env, 'OFFERS_CACHE_EANS', 100_000, 0, 10_000_000),
+    offersSyncIntervalMs: integer(env, 'OFFERS_SYNC_INTERVAL_MS', 1000, 50, 60_000),
+    clusterWorkers: clusterWorkers(env),
   });
 }
 

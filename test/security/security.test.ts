@@ -89,7 +89,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
           .setAudience(String(claims.aud))
           .setSubject(shop.clientId)
           .setIssuedAt(now),
-      ).sign(key.privateKey);
+      ).sign(key.signingKey);
     const notYet = await sign((jwt) => jwt.setNotBefore(now + 3600).setExpirationTime(now + 7200));
     rememberSecrets(notYet);
     await expectInvalid(notYet);
@@ -105,7 +105,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
       const foreign = await client(other, 'Foreign');
       await expectInvalid(foreign.token);
       const key = await other.app.services.signingKeys.active();
-      const forged = await new SignJWT({ ...claims }).setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid }).sign(key.privateKey);
+      const forged = await new SignJWT({ ...claims }).setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid }).sign(key.signingKey);
       rememberSecrets(forged);
       await expectInvalid(forged);
     } finally {
