@@ -21,6 +21,10 @@ describe('config', () => {
       role: 'all',
       secretPepper: undefined,
       publicBaseUrl: undefined,
+      webhookConnectionsPerHost: 16,
+      offersCacheEans: 100_000,
+      offersSyncIntervalMs: 1000,
+      clusterWorkers: 1,
       // Limits (issue 8).
       rateLimitRate: 100,
       rateLimitBurst: 200,
