@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { Problem } from '../errors.js';
+import { type Problem, problemBody } from '../errors.js';
 import type { Services } from '../services.js';
 import { toProblem } from '../to-problem.js';
 import { parseBasic } from './basic.js';
@@ -56,6 +56,11 @@ export const authRoutes =
     app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
       const problem = toProblem(error);
       if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+      // The discovery documents beside it answer problems like the rest of the API.
+      if (request.routeOptions.url !== '/api/auth/token') {
+        void reply.code(problem.status).headers(problem.headers).type('application/problem+json');
+        return problemBody(problem, request.id);
+      }
       const code = problem.status === 503 ? 'temporarily_unavailable' : problem.status >= 500 ? 'server_error' : 'invalid_request';
       void reply.code(problem.status).headers(problem.headers).header('cache-control', 'no-store').type('application/json; charset=utf-8');
       return { error: code, error_description: problem.detail ?? problem.message };

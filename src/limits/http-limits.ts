@@ -31,7 +31,10 @@ export function clientErrorHandler(maxHeaderBytes: number) {
     const answer =
       error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? timeout : malformed;
     const isHead = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-    if (socket.writable) socket.write(isHead ? answer.head : answer.full);
+    // As Node's own handler: never write after a response already begun on this socket (e.g. the unread
+    // rest of a refused request's body failing to parse as the next request).
+    const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (socket.writable && inProgress?.headersSent !== true) socket.write(isHead ? answer.head : answer.full);
     socket.destroy();
   };
 }

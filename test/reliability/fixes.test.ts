@@ -45,6 +45,13 @@ describeEachEngine('fixes found by the reliability suite', (engine) => {
     }
   });
 
+  it('the discovery documents beside the token endpoint answer problems, not the OAuth shape', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json?x=%00' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.json()).toMatchObject({ code: 'malformed-request' });
+  });
+
   it('a NUL in a JSON string is a 400 problem and nothing is stored', async () => {
     const before = await rows();
     const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: { ...h.admin, 'content-type': 'application/json' }, payload: '{"name":"a\\u0000b","type":"VO"}' });
