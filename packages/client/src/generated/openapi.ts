@@ -153,7 +153,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -174,7 +174,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -249,6 +249,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -302,6 +314,18 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -419,7 +443,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -440,7 +464,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -461,7 +485,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -482,7 +506,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -571,7 +595,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -592,7 +616,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -613,7 +637,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -634,7 +658,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -655,7 +679,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -731,7 +755,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -752,7 +776,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -773,7 +797,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -794,7 +818,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -865,7 +889,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -886,7 +910,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -907,7 +931,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -928,7 +952,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -949,7 +973,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1049,7 +1073,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1070,7 +1094,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1091,7 +1115,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1112,7 +1136,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1203,7 +1227,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1224,7 +1248,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1245,7 +1269,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1266,7 +1290,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1287,7 +1311,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1357,7 +1381,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1378,7 +1402,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1399,7 +1423,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1420,7 +1444,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1492,7 +1516,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1513,7 +1537,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1534,7 +1558,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1555,7 +1579,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1576,7 +1600,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1642,7 +1666,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1663,7 +1687,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1684,7 +1708,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1705,7 +1729,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1726,7 +1750,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1791,7 +1815,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1812,7 +1836,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1833,7 +1857,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1854,7 +1878,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1976,7 +2000,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1997,7 +2021,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2018,7 +2042,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2039,7 +2063,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2125,7 +2149,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2146,7 +2170,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2167,7 +2191,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2188,7 +2212,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2209,7 +2233,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2253,7 +2277,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2274,7 +2298,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2295,7 +2319,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2316,7 +2340,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2337,7 +2361,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2424,7 +2448,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2445,7 +2469,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2466,7 +2490,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2487,7 +2511,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2508,7 +2532,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2572,7 +2596,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2593,7 +2617,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2614,7 +2638,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2671,7 +2695,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2692,7 +2716,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2756,7 +2780,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2777,7 +2801,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2798,7 +2822,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2867,7 +2891,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2888,7 +2912,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2909,7 +2933,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2930,7 +2954,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2967,7 +2991,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2988,7 +3012,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3009,7 +3033,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3030,7 +3054,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3090,7 +3114,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3111,7 +3135,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3132,7 +3156,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3153,7 +3177,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3216,7 +3240,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3237,7 +3261,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3258,7 +3282,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3279,7 +3303,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3345,7 +3369,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3366,7 +3390,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3387,7 +3411,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3474,7 +3498,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3495,7 +3519,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3516,7 +3540,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3537,7 +3561,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3628,7 +3652,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3649,7 +3673,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3670,7 +3694,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3691,7 +3715,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3762,7 +3786,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3783,7 +3807,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3804,7 +3828,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3825,7 +3849,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3899,7 +3923,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3920,7 +3944,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3941,7 +3965,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4007,7 +4031,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4028,7 +4052,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4049,7 +4073,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4118,7 +4142,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4139,7 +4163,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4160,7 +4184,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4181,7 +4205,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4253,7 +4277,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4274,7 +4298,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4295,7 +4319,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4316,7 +4340,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4410,7 +4434,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4431,7 +4455,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4452,7 +4476,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4552,7 +4576,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4573,7 +4597,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4594,7 +4618,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4683,7 +4707,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4704,7 +4728,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4725,7 +4749,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4746,7 +4770,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4849,7 +4873,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4870,7 +4894,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4891,7 +4915,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4912,7 +4936,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5009,7 +5033,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5030,7 +5054,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5051,7 +5075,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5072,7 +5096,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5138,7 +5162,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5159,7 +5183,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5180,7 +5204,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5275,7 +5299,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5296,7 +5320,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5317,7 +5341,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5412,7 +5436,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5433,7 +5457,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5454,7 +5478,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5475,7 +5499,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5516,7 +5540,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5537,7 +5561,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5558,7 +5582,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5579,7 +5603,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5680,7 +5704,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5701,7 +5725,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5722,7 +5746,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5743,7 +5767,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5804,7 +5828,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5825,7 +5849,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5846,7 +5870,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5940,7 +5964,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5961,7 +5985,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5982,7 +6006,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6003,7 +6027,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6099,7 +6123,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6120,7 +6144,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6141,7 +6165,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6162,7 +6186,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
