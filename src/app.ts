@@ -13,8 +13,10 @@ import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/typ
 import { Problem, problemBody } from './errors.js';
 import { toProblem } from './to-problem.js';
 import { clientErrorHandler } from './limits/http-limits.js';
+import { registerHttpFeatures } from './http/index.js';
 import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
+import { documentObject, documentRoute } from './ops/openapi-extras.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
@@ -101,7 +103,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     // Node's parser answers 431 past this many bytes of request line + headers (see limits/http-limits.ts).
     http: { maxHeaderSize: deps.config.maxHeaderBytes },
     clientErrorHandler: clientErrorHandler(deps.config.maxHeaderBytes),
-    trustProxy: deps.config.trustProxy,
     // Raised by the router before any hook runs; rendered as problems like every other error.
     frameworkErrors: (error, request, reply) => {
       const problem =
@@ -115,6 +116,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       void raw.code(problem.status).headers(problem.headers).header('x-request-id', request.id).type('application/problem+json');
       void raw.send(problemBody(problem, request.id));
     },
+    // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
+    ...(deps.config.trustedProxies.length > 0 ? { trustProxy: [...deps.config.trustedProxies] } : {}),
     logController: new AccessLog(deps.config.logRequests),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -161,9 +164,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     }
     parseJson(request, text, done);
   });
+  await registerHttpFeatures(app, services);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
-    transform: ({ schema, url }) => ({ schema: withProblemResponses(schema, url) ?? schema, url }),
+    transform: ({ schema, url, route }) => {
+      const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
+      return { schema: documentRoute(withProblemResponses(schema, url) ?? schema, url, method) ?? schema, url };
+    },
+    transformObject: (built) => ('openapiObject' in built ? documentObject(built.openapiObject) : built.swaggerObject),
     // Shared schemas appear under their $id (e.g. #/components/schemas/Offer) instead of def-N.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
@@ -171,6 +179,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       info: {
         title: 'Shelfmark: Offer and Subscription API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'The operator of this Shelfmark instance' },
         description:
           'School-book offers by EAN, learning-material lists (LML) and signed webhooks. ' +
           'Obtain a token at /api/auth/token, then send Authorization: Bearer <token>. Expired tokens answer 403.',

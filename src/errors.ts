@@ -19,6 +19,7 @@ export const PROBLEMS = {
   conflict: { status: 409, title: 'The request conflicts with the current state' },
   'illegal-transition': { status: 409, title: 'This status change is not allowed' },
   'subscription-limit': { status: 409, title: 'The client has reached its subscription limit' },
+  'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   'body-too-large': { status: 413, title: 'The request body is too large' },
   'uri-too-long': { status: 414, title: 'The request URL is too long' },
   'unsupported-media-type': { status: 415, title: 'Unsupported content type' },
@@ -26,6 +27,7 @@ export const PROBLEMS = {
   'unresolvable-host': { status: 422, title: 'The notification URL host does not resolve' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'headers-too-large': { status: 431, title: 'The request headers are too large' },
+  'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used for a different request' },
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -23,6 +23,8 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'request-timeout': 'The request headers or body did not arrive in time.',
   'rate-limited': 'This client exceeded its request rate (RateLimit-Policy says the quota). Wait for Retry-After seconds; the RateLimit header on every response says what is left.',
   'subscription-limit': 'The client has as many subscriptions as MAX_SUBSCRIPTIONS_PER_CLIENT allows. Delete one first.',
+  'idempotency-key-in-use': 'The first request with this Idempotency-Key has not finished yet. Retry shortly with the same key and body to get its answer.',
+  'idempotency-key-reused': 'This Idempotency-Key was already used (within 24 hours) for a request with another method, path or body. Use a new key for a new request.',
   'unsupported-media-type': 'Send content-type: application/json (the token endpoint also accepts application/x-www-form-urlencoded).',
   'blocked-address': 'The notification URL resolves to a loopback, private, link-local or otherwise non-public address, which webhooks may not target.',
   'unresolvable-host': 'The host name of the notification URL does not resolve in DNS.',

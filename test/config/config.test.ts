@@ -37,7 +37,10 @@ describe('config', () => {
       maxHeaderBytes: 16384,
       maxUrlLength: 8192,
       maxSubscriptionsPerClient: 100,
-      trustProxy: false,
+      trustedProxies: [],
+      corsOrigins: [],
+      corsTokenEndpoint: false,
+      compressMinBytes: 1024,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

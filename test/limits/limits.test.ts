@@ -70,7 +70,6 @@ describe('limit configuration', () => {
       MAX_HEADER_BYTES: '4096',
       MAX_URL_LENGTH: '1024',
       MAX_SUBSCRIPTIONS_PER_CLIENT: '2',
-      TRUST_PROXY: 'true',
     });
     expect(config).toMatchObject({
       rateLimitRate: 5,
@@ -82,7 +81,6 @@ describe('limit configuration', () => {
       maxHeaderBytes: 4096,
       maxUrlLength: 1024,
       maxSubscriptionsPerClient: 2,
-      trustProxy: true,
     });
     // The burst defaults to two seconds' worth of the rate.
     expect(loadConfig({ RATE_LIMIT_RATE: '50' }).rateLimitBurst).toBe(100);
