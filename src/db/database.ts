@@ -155,7 +155,11 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
     const extra = new pg.Pool({ connectionString: url, max: Math.min(4, options.poolSize ?? 10), ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }) });
     extra.on('error', () => undefined);
     // Set per session as each connection opens (a URL's own `options` would override a startup option).
-    extra.on('connect', (client) => void client.query('set synchronous_commit = off').catch(() => undefined));
+    extra.on('connect', (client) => {
+      // As on the main pool: a checked-out client losing its server must not end the process.
+      client.on('error', () => undefined);
+      void client.query('set synchronous_commit = off').catch(() => undefined);
+    });
     relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: extra }) });
     return relaxed;
   };
