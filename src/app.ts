@@ -8,9 +8,11 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import pino from 'pino';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
+import { toProblem } from './to-problem.js';
+import { clientErrorHandler } from './limits/http-limits.js';
 import { registerHttpFeatures } from './http/index.js';
 import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
@@ -97,7 +99,23 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       : options.logger;
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
-    bodyLimit: 256 * 1024,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // Node's parser answers 431 past this many bytes of request line + headers (see limits/http-limits.ts).
+    http: { maxHeaderSize: deps.config.maxHeaderBytes },
+    clientErrorHandler: clientErrorHandler(deps.config.maxHeaderBytes),
+    // Raised by the router before any hook runs; rendered as problems like every other error.
+    frameworkErrors: (error, request, reply) => {
+      const problem =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new Problem('uri-too-long', 'a path segment is longer than 100 characters')
+          : error.code === 'FST_ERR_BAD_URL'
+            ? new Problem('malformed-request', 'the URL is not valid percent-encoded UTF-8')
+            : toProblem(error);
+      // The option is typed generically over every route's reply; this reply answers no route.
+      const raw = reply as unknown as FastifyReply;
+      void raw.code(problem.status).headers(problem.headers).header('x-request-id', request.id).type('application/problem+json');
+      void raw.send(problemBody(problem, request.id));
+    },
     // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
     ...(deps.config.trustedProxies.length > 0 ? { trustProxy: [...deps.config.trustedProxies] } : {}),
     logController: new AccessLog(deps.config.logRequests),
@@ -118,12 +136,34 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
   instrumentApp(app, services);
   app.decorateRequest('principal', null);
+  const maxUrlLength = deps.config.maxUrlLength;
   // Callback style: an async hook would cost a promise on every request.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    const url = request.raw.url ?? '';
+    if (url.length > maxUrlLength) {
+      done(new Problem('uri-too-long', `the URL has ${url.length} characters; at most ${maxUrlLength} are accepted`));
+      return;
+    }
+    // NUL is never part of a valid identifier or parameter, and PostgreSQL cannot store it in text.
+    if (url.includes('%00')) {
+      done(new Problem('malformed-request', 'the URL may not contain NUL characters (%00)'));
+      return;
+    }
     done();
   });
 
+  // The default JSON parser, refusing NUL in strings: PostgreSQL cannot store it and no field needs it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.includes('\\u0000')) {
+      done(new Problem('malformed-body', 'JSON strings may not contain NUL characters (\\u0000)'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   await registerHttpFeatures(app, services);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
@@ -169,35 +209,3 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await registerRoutes(app, services);
   return app as unknown as App;
 }
-
-function toProblem(error: FastifyError | Problem): Problem {
-  if (error instanceof Problem) return error;
-  if (error.validation !== undefined) {
-    const errors = error.validation.map((issue) => ({
-      location: error.validationContext ?? 'request',
-      path: issue.instancePath === '' ? '/' : issue.instancePath,
-      message: issue.message ?? 'is invalid',
-      ...(issue.params && 'missingProperty' in issue.params ? { property: issue.params.missingProperty } : {}),
-      ...(issue.params && 'additionalProperty' in issue.params ? { property: issue.params.additionalProperty } : {}),
-    }));
-    return new Problem('validation-failed', `${error.validationContext ?? 'request'} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`, { errors });
-  }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new Problem('body-too-large', 'the request body exceeds the size limit');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new Problem('unsupported-media-type', 'send application/json (or a form for the token endpoint)');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new Problem('malformed-body', 'the JSON body is empty');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new Problem('malformed-body', 'the body is not valid JSON');
-    default:
-      break;
-  }
-  if (error instanceof SyntaxError || error.statusCode === 400) return new Problem('malformed-body', 'the request could not be parsed');
-  if (error.statusCode === 413) return new Problem('body-too-large');
-  if (error.statusCode === 415) return new Problem('unsupported-media-type');
-  if (error.statusCode === 503) return new Problem('unavailable');
-  return new Problem('internal', 'an unexpected error occurred; quote the instance id when reporting it');
-}
-

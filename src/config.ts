@@ -35,6 +35,23 @@ export interface Config {
   /** Key for hashing client secrets; when unset a random key kept in the database is used. */
   readonly secretPepper: string | undefined;
   readonly publicBaseUrl: string | undefined;
+  /** Requests per second per client and node on the bearer-guarded API; 0 turns the limit off. */
+  readonly rateLimitRate: number;
+  /** Requests a client may send at once after a quiet period (bucket capacity), per node. */
+  readonly rateLimitBurst: number;
+  /** Failed token requests allowed per (client id, source address) and window, per node. */
+  readonly authFailuresPerClientAddress: number;
+  /** Failed token requests allowed per source address (any client id) and window, per node. */
+  readonly authFailuresPerAddress: number;
+  /** The window in which the failure allowances above refill completely. */
+  readonly authFailureWindowSeconds: number;
+  /** Largest JSON request body. */
+  readonly bodyLimitBytes: number;
+  /** Largest request line + headers (Node's maxHeaderSize). */
+  readonly maxHeaderBytes: number;
+  /** Longest request URL (path and query). */
+  readonly maxUrlLength: number;
+  readonly maxSubscriptionsPerClient: number;
   /** Addresses/CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-* headers are believed; empty = none. */
   readonly trustedProxies: readonly string[];
   /** Browser origins allowed by CORS; empty = CORS off. `*` allows any origin (no credentials either way). */
@@ -126,6 +143,24 @@ function baseUrl(env: Env): string | undefined {
   }
 }
 
+function limits(env: Env) {
+  const rateLimitRate = integer(env, 'RATE_LIMIT_RATE', 100, 0, 1_000_000);
+  const maxHeaderBytes = integer(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024);
+  const maxUrlLength = integer(env, 'MAX_URL_LENGTH', 8 * 1024, 256, 1024 * 1024);
+  if (maxUrlLength >= maxHeaderBytes) throw new ConfigError('MAX_URL_LENGTH', `must be below MAX_HEADER_BYTES (${maxHeaderBytes}), got ${maxUrlLength}`);
+  return {
+    rateLimitRate,
+    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', Math.max(1, rateLimitRate * 2), 1, 10_000_000),
+    authFailuresPerClientAddress: integer(env, 'AUTH_FAILURES_PER_CLIENT_ADDRESS', 10, 1, 100_000),
+    authFailuresPerAddress: integer(env, 'AUTH_FAILURES_PER_ADDRESS', 100, 1, 1_000_000),
+    authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 600, 1, 86_400),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    maxHeaderBytes,
+    maxUrlLength,
+    maxSubscriptionsPerClient: integer(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
+  };
+}
+
 const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
 
 function trustedProxies(env: Env): string[] {
@@ -191,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
     secretPepper: text(env, 'SECRET_PEPPER'),
     publicBaseUrl: baseUrl(env),
+    ...limits(env),
     trustedProxies: Object.freeze(trustedProxies(env)),
     corsOrigins: Object.freeze(corsOrigins(env)),
     corsTokenEndpoint: boolean(env, 'CORS_TOKEN_ENDPOINT', false),

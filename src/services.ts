@@ -26,6 +26,8 @@ import type { WebhookSender } from './delivery/sender.js';
 import type { DeliveryService } from './delivery/service.js';
 import { createDeliveryServices, type DeliveryServices } from './delivery/setup.js';
 import { SubscriptionService } from './subscriptions/service.js';
+import { AuthFailureLimit } from './limits/auth-failures.js';
+import { RequestRateLimit } from './limits/request-limit.js';
 
 export interface Deps {
   config: Config;
@@ -47,6 +49,10 @@ export interface Services {
   adminAuth: AdminAuth;
   hasher: SecretHasher;
   metrics: Metrics;
+  /** Per-client request rate of the bearer-guarded API (per node). */
+  rateLimit: RequestRateLimit;
+  /** Brute-force limit of the token endpoint (per node). */
+  authFailures: AuthFailureLimit;
   outbox: Outbox;
   offers: OfferService;
   subscriptions: SubscriptionService;
@@ -103,7 +109,10 @@ export async function createServices(deps: Deps): Promise<Services> {
   const structure = new StructureService(db);
   const delivery = createDeliveryServices({ config, db, clock, metrics, outbox, sender: deps.sender, dnsLookup: deps.dnsLookup });
 
-  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, outbox, offers, subscriptions, schools, lists, structure, ...delivery, generatedAdminToken };
+  const rateLimit = new RequestRateLimit(config, clock);
+  const authFailures = new AuthFailureLimit(config, clock);
+
+  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, rateLimit, authFailures, outbox, offers, subscriptions, schools, lists, structure, ...delivery, generatedAdminToken };
 }
 
 /** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */

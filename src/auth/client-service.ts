@@ -125,27 +125,17 @@ export class ClientService {
     const row = await this.require(id);
     const clientSecret = secrets.clientSecret();
     const now = this.clock.now();
-    await this.store.update(id, {
-      secret_hash: this.hasher.hash(clientSecret),
-      secret_version: row.secret_version + 1,
-      tokens_valid_after: now,
-      updated_at: now,
-    });
+    await this.store.replaceSecret(id, this.hasher.hash(clientSecret), now);
     this.onCredentialsChanged(row.client_id);
     return { clientSecret };
   }
 
   async rotateWebhookSecret(id: string): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
-    const row = await this.require(id);
+    await this.require(id);
     const webhookSecret = secrets.webhookSecret();
     const now = this.clock.now();
     const overlapUntil = now + this.config.webhookSecretOverlapSeconds * 1000;
-    await this.store.update(id, {
-      webhook_secret: webhookSecret,
-      previous_webhook_secret: row.webhook_secret,
-      previous_webhook_secret_expires_at: overlapUntil,
-      updated_at: now,
-    });
+    await this.store.rotateWebhookSecret(id, webhookSecret, overlapUntil, now);
     return { webhookSecret, previousSecretValidUntil: isoTime(overlapUntil) };
   }
 

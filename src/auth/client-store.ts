@@ -32,6 +32,36 @@ export class ClientStore {
     return this.findById(id);
   }
 
+  /**
+   * A new secret hash with the generation bumped in SQL (not read-then-write): concurrent resets each
+   * advance it, so a token minted with any superseded secret carries an older generation and is refused.
+   */
+  async replaceSecret(id: string, secretHash: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('clients')
+      .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1), tokens_valid_after: now, updated_at: now }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * The previous webhook secret is whatever is current at the moment of the write (SET reads the old
+   * row), so concurrent rotations chain (previous = the secret the last-but-one rotation returned) instead
+   * of all keeping the same old one and silently dropping a secret a caller was given.
+   */
+  async rotateWebhookSecret(id: string, webhookSecret: string, previousValidUntil: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('clients')
+      .set((eb) => ({
+        webhook_secret: webhookSecret,
+        previous_webhook_secret: eb.ref('webhook_secret'),
+        previous_webhook_secret_expires_at: previousValidUntil,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute();
+  }
+
   async count(): Promise<number> {
     const row = await this.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);

@@ -1,5 +1,6 @@
 /** Bearer-token guard for every /api route except the token endpoint and the admin API. */
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { RequestRateLimit } from '../limits/request-limit.js';
 import { parseBearer } from './basic.js';
 import type { Scope } from './scopes.js';
 import { type Principal, type TokenService, tokenProblems } from './token-service.js';
@@ -10,8 +11,9 @@ declare module 'fastify' {
   }
 }
 
-export function requireScope(tokens: TokenService, scope: Scope): preHandlerAsyncHookHandler {
-  return async (request: FastifyRequest) => {
+/** Verifies the bearer token and its scope, then spends one request of the client's rate limit. */
+export function requireScope(tokens: TokenService, scope: Scope, rateLimit: RequestRateLimit): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = parseBearer(request.headers.authorization);
     if (token === undefined) {
       throw request.headers.authorization === undefined ? tokenProblems.missing() : tokenProblems.invalid();
@@ -19,6 +21,7 @@ export function requireScope(tokens: TokenService, scope: Scope): preHandlerAsyn
     const principal = await tokens.authenticate(token);
     if (!principal.scopes.includes(scope)) throw tokenProblems.scope(scope);
     request.principal = principal;
+    rateLimit.consume(principal.clientId, reply);
   };
 }
 

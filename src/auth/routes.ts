@@ -5,7 +5,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Problem } from '../errors.js';
 import type { Services } from '../services.js';
+import { toProblem } from '../to-problem.js';
 import { parseBasic } from './basic.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 import { issuerFor } from './issuer.js';
@@ -25,7 +27,7 @@ const GrantResponse = Type.Object(
 );
 const OAuthError = Type.Object(
   {
-    error: Type.String({ enum: ['invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_grant_type', 'server_error'] }),
+    error: Type.String({ enum: ['invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_grant_type', 'too_many_attempts', 'server_error', 'temporarily_unavailable'] }),
     error_description: Type.String(),
   },
   { $id: 'OAuthError' },
@@ -33,7 +35,9 @@ const OAuthError = Type.Object(
 const oauthErrors = {
   400: { ...OAuthError, description: 'RFC 6749 §5.2: invalid_request (also for any malformed body), invalid_scope, unsupported_grant_type' },
   401: { ...OAuthError, description: 'invalid_client: unknown client, wrong secret, revoked client, or no credentials' },
+  429: { ...OAuthError, description: 'too_many_attempts: too many failed authentications for this client id from this address, or from this address (Retry-After says when to try again)' },
   500: { ...OAuthError, description: 'server_error: the service failed (never caused by the request)' },
+  503: { ...OAuthError, description: 'temporarily_unavailable: the database cannot be reached; retry after Retry-After seconds' },
 };
 
 class OAuthFailure extends Error {
@@ -41,6 +45,7 @@ class OAuthFailure extends Error {
     readonly status: number,
     readonly error: string,
     readonly description: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
   }
@@ -63,6 +68,16 @@ const TokenForm = Type.Object(
  */
 function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): OAuthErrorBody {
   void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  // Our own refusals before the handler (URL limits, NUL) and an unreachable database arrive as Problems.
+  const problem: Problem = error instanceof Problem ? error : toProblem(error);
+  if (problem.status === 503) {
+    void reply.code(503).headers(problem.headers);
+    return { error: 'temporarily_unavailable', error_description: problem.detail ?? problem.message };
+  }
+  if (error instanceof Problem && problem.status < 500) {
+    void reply.code(400);
+    return { error: 'invalid_request', error_description: problem.detail ?? problem.message };
+  }
   const status = error.statusCode ?? 500;
   if (error.validation !== undefined || (status >= 400 && status < 500) || error instanceof SyntaxError) {
     void reply.code(400);
@@ -152,14 +167,24 @@ export const authRoutes =
         if (error.status === 401 && (request.headers.authorization !== undefined || !usedPost(request))) {
           void reply.header('www-authenticate', 'Basic realm="shelfmark", charset="UTF-8"');
         }
-        void reply.code(error.status);
+        void reply.code(error.status).headers(error.headers);
         return { error: error.error, error_description: error.description };
       }
     };
 
     const issueFor = async (request: FastifyRequest, clientId: string, clientSecret: string, scope: string | undefined): Promise<IssuedToken> => {
+      // The brute-force limit is checked before the secret is hashed (see limits/auth-failures.ts).
+      const wait = services.authFailures.retryAfter(clientId, request.ip);
+      if (wait > 0) {
+        throw new OAuthFailure(429, 'too_many_attempts', `too many failed authentications for this client from this address; retry after ${wait} s`, {
+          'retry-after': String(wait),
+        });
+      }
       const client = await services.clients.authenticate(clientId, clientSecret);
-      if (client === undefined) throw new OAuthFailure(401, 'invalid_client', 'client authentication failed: wrong client id or secret');
+      if (client === undefined) {
+        services.authFailures.recordFailure(clientId, request.ip);
+        throw new OAuthFailure(401, 'invalid_client', 'client authentication failed: wrong client id or secret');
+      }
       const scopes = requestedScopes(scope);
       const allowed = client.scopes.split(' ');
       const excess = (scopes ?? []).filter((name) => !allowed.includes(name));
@@ -190,7 +215,7 @@ export const authRoutes =
           summary: 'Obtain an access token (HTTP Basic client credentials)',
           description: 'The form of the original API. Unknown query parameters such as `take` are ignored.',
           security: [{ basic: [] }],
-          response: { 200: TokenResponse, 401: oauthErrors[401], 500: oauthErrors[500] },
+          response: { 200: TokenResponse, 401: oauthErrors[401], 429: oauthErrors[429], 500: oauthErrors[500], 503: oauthErrors[503] },
         },
       },
       (request, reply) =>
@@ -214,7 +239,7 @@ export const authRoutes =
           security: [{ basic: [] }, {}],
           consumes: ['application/x-www-form-urlencoded', 'application/json'],
           body: TokenForm,
-          response: { 200: GrantResponse, 400: oauthErrors[400], 401: oauthErrors[401], 500: oauthErrors[500] },
+          response: { 200: GrantResponse, 400: oauthErrors[400], 401: oauthErrors[401], 429: oauthErrors[429], 500: oauthErrors[500], 503: oauthErrors[503] },
         },
       },
       (request, reply) =>

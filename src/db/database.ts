@@ -130,6 +130,13 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
+  // Nor a checked-out one: pg emits 'error' on a client whose server goes away between queries (e.g.
+  // PostgreSQL shut down while a transaction awaits its next statement), and pg-pool listens only while
+  // the client is idle. Unhandled, that event ended the process; the query in progress fails instead
+  // (→ 503) and the pool discards the client (test/reliability/db-outage.test.ts).
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const listen = async (channel: string, onNotify: () => void): Promise<() => Promise<void>> => {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
     const client = new pg.Client({ connectionString: url });
@@ -148,7 +155,11 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
     const extra = new pg.Pool({ connectionString: url, max: Math.min(4, options.poolSize ?? 10), ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }) });
     extra.on('error', () => undefined);
     // Set per session as each connection opens (a URL's own `options` would override a startup option).
-    extra.on('connect', (client) => void client.query('set synchronous_commit = off').catch(() => undefined));
+    extra.on('connect', (client) => {
+      // As on the main pool: a checked-out client losing its server must not end the process.
+      client.on('error', () => undefined);
+      void client.query('set synchronous_commit = off').catch(() => undefined);
+    });
     relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: extra }) });
     return relaxed;
   };

@@ -13,7 +13,7 @@ const BASE = '/api/lml/v1/subscriptions/:id';
 export const deliveryRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const preHandler = requireScope(services.tokens, 'webhooks:manage');
+    const preHandler = requireScope(services.tokens, 'webhooks:manage', services.rateLimit);
     const tags = ['subscriptions'];
     const security = [{ bearer: [] }];
 

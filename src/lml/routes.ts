@@ -14,7 +14,7 @@ export const lmlRoutes =
   async (app) => {
     const tags = ['lml'];
     const security = [{ bearer: [] }];
-    const preHandler = requireScope(services.tokens, 'lml:read');
+    const preHandler = requireScope(services.tokens, 'lml:read', services.rateLimit);
 
     await app.register(lmlReadRoutes(services, { schoolTags: tags, listTags: tags, security, preHandler }));
     app.get(

@@ -18,7 +18,7 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
 export const offerRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const guard = requireScope(services.tokens, 'offers:read');
+    const guard = requireScope(services.tokens, 'offers:read', services.rateLimit);
     const tags = ['offers'];
     const security = [{ bearer: [] }];
 

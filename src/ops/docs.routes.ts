@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PROBLEMS, Problem, type ProblemCode } from '../errors.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, PAGE_HEADERS } from './html.js';
 import { PROBLEM_HINTS } from './problem-hints.js';
 
 // Swagger UI renders with inline style attributes (React); scripts and everything else stay same-origin.
@@ -38,6 +38,13 @@ export function problemPage(code: ProblemCode): string {
 }
 
 export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Every HTML page here (the API reference, problem pages) gets the page headers the dashboard has;
+  // the security suite found the API reference without them.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) void reply.headers(PAGE_HEADERS);
+    return payload;
+  });
+
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     void reply.type('application/json; charset=utf-8');
     return app.swagger();

@@ -68,7 +68,7 @@ export class SubscriptionService {
   constructor(
     private readonly db: Executor,
     private readonly clock: Clock,
-    private readonly config: Pick<Config, 'webhookAllowPrivate'>,
+    private readonly config: Pick<Config, 'webhookAllowPrivate' | 'maxSubscriptionsPerClient'>,
     /** DNS for the address policy; tests inject one so they never need the network. */
     private readonly lookup?: LookupFn,
   ) {
@@ -104,6 +104,13 @@ export class SubscriptionService {
       created_at: now,
       updated_at: now,
     };
+    // The cap applies to new subscriptions only: an idempotent repeat of an existing one still answers 200.
+    const same = await this.store.findSame(row);
+    if (same !== undefined) return { subscription: toView(same), created: false };
+    const max = this.config.maxSubscriptionsPerClient;
+    if ((await this.store.countForClient(clientRef)) >= max) {
+      throw new Problem('subscription-limit', `a client may hold at most ${max} subscriptions; delete one before creating another`, { limit: max });
+    }
     const stored = await this.store.insertOrGet(row);
     return { subscription: toView(stored), created: stored.id === row.id };
   }

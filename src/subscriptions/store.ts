@@ -44,6 +44,21 @@ export class SubscriptionStore {
       .executeTakeFirstOrThrow();
   }
 
+  findSame(row: Pick<SubscriptionRow, 'client_ref' | 'notification_url' | 'event'>): Promise<SubscriptionRow | undefined> {
+    return this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('client_ref', '=', row.client_ref)
+      .where('notification_url', '=', row.notification_url)
+      .where('event', '=', row.event)
+      .executeTakeFirst();
+  }
+
+  async countForClient(clientRef: string): Promise<number> {
+    const row = await this.db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number | string>().as('n')).where('client_ref', '=', clientRef).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   find(id: string): Promise<SubscriptionRow | undefined> {
     return this.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -1121,7 +1121,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1142,7 +1142,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1183,7 +1183,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description too_many_attempts: too many failed authentications for this client id from this address, or from this address (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
                         error_description: string;
                     };
                 };
@@ -1196,7 +1209,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description temporarily_unavailable: the database cannot be reached; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
                         error_description: string;
                     };
                 };
@@ -1265,7 +1291,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
                         error_description: string;
                     };
                 };
@@ -1278,7 +1304,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description too_many_attempts: too many failed authentications for this client id from this address, or from this address (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
                         error_description: string;
                     };
                 };
@@ -1291,7 +1330,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description temporarily_unavailable: the database cannot be reached; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
                         error_description: string;
                     };
                 };
@@ -1408,7 +1460,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1429,7 +1481,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1450,7 +1502,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1471,7 +1523,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1551,7 +1603,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1572,7 +1624,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1593,7 +1645,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1614,7 +1666,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1635,7 +1687,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1705,7 +1757,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1726,7 +1778,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1747,7 +1799,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1768,7 +1820,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1833,7 +1885,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1854,7 +1906,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1875,7 +1927,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1896,7 +1948,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1917,7 +1969,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2011,7 +2063,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2032,7 +2084,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2053,7 +2105,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2074,7 +2126,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2159,7 +2211,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2180,7 +2232,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2201,7 +2253,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2222,7 +2274,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2243,7 +2295,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2307,7 +2359,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2328,7 +2380,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2349,7 +2401,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2370,7 +2422,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2423,7 +2475,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2444,7 +2496,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2465,7 +2517,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2486,7 +2538,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2507,7 +2559,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2555,7 +2607,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2576,7 +2628,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2597,7 +2649,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2618,7 +2670,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2639,7 +2691,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2660,7 +2712,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2681,7 +2733,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2729,7 +2781,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2750,7 +2802,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2771,7 +2823,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2792,7 +2844,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2912,7 +2964,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2933,7 +2985,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2954,7 +3006,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2975,7 +3027,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2996,7 +3048,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3017,7 +3069,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3038,7 +3090,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3059,7 +3111,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3128,7 +3180,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3149,7 +3201,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3170,7 +3222,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3191,7 +3243,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3212,7 +3264,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3253,7 +3305,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3274,7 +3326,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3295,7 +3347,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3316,7 +3368,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3337,7 +3389,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3409,7 +3461,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3430,7 +3482,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3451,7 +3503,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3472,7 +3524,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3493,7 +3545,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3514,7 +3566,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3535,7 +3587,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3583,7 +3635,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3604,7 +3656,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3625,7 +3677,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3646,7 +3698,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3667,7 +3719,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3688,7 +3740,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3731,7 +3783,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3752,7 +3804,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3817,7 +3869,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3838,7 +3890,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3859,7 +3911,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3880,7 +3932,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3901,7 +3953,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3922,7 +3974,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3943,7 +3995,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3998,7 +4050,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4019,7 +4071,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4040,7 +4092,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4061,7 +4113,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4102,7 +4154,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4123,7 +4175,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4144,7 +4196,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4165,7 +4217,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4213,7 +4265,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4234,7 +4286,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4255,7 +4307,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4276,7 +4328,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4297,7 +4349,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4318,7 +4370,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4368,7 +4420,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4389,7 +4441,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4410,7 +4462,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4431,7 +4483,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4452,7 +4504,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4473,7 +4525,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4525,7 +4577,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4546,7 +4598,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4567,7 +4619,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4638,7 +4690,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4659,7 +4711,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4680,7 +4732,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4701,7 +4753,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4774,7 +4826,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4795,7 +4847,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4816,7 +4868,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4837,7 +4889,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4858,7 +4910,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4879,7 +4931,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4937,7 +4989,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4958,7 +5010,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4979,7 +5031,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5000,7 +5052,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5021,7 +5073,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5042,7 +5094,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5063,7 +5115,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5084,7 +5136,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5154,7 +5206,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5175,7 +5227,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5196,7 +5248,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5263,7 +5315,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5284,7 +5336,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5305,7 +5357,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5326,7 +5378,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5347,7 +5399,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5368,7 +5420,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5389,7 +5441,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5454,7 +5506,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5475,7 +5527,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5496,7 +5548,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5517,7 +5569,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5583,7 +5635,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5604,7 +5656,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5625,7 +5677,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5646,7 +5698,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5667,7 +5719,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5688,7 +5740,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5782,7 +5834,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5803,7 +5855,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5824,7 +5876,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5925,7 +5977,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5946,7 +5998,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5967,7 +6019,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5988,7 +6040,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6009,7 +6061,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6030,7 +6082,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6051,7 +6103,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6136,7 +6188,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6157,7 +6209,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6178,7 +6230,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6199,7 +6251,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6296,7 +6348,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6317,7 +6369,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6338,7 +6390,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6359,7 +6411,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6380,7 +6432,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6401,7 +6453,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6489,7 +6541,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6510,7 +6562,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6531,7 +6583,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6552,7 +6604,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6573,7 +6625,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6594,7 +6646,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6615,7 +6667,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6636,7 +6688,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6688,7 +6740,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6709,7 +6761,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6730,7 +6782,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6826,7 +6878,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6847,7 +6899,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6868,7 +6920,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6889,7 +6941,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6910,7 +6962,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6931,7 +6983,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6952,7 +7004,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7033,7 +7085,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7054,7 +7106,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7075,7 +7127,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7096,7 +7148,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7141,7 +7193,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7162,7 +7214,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7183,7 +7235,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7204,7 +7256,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7302,7 +7354,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7323,7 +7375,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7344,7 +7396,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7365,7 +7417,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7386,7 +7438,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7407,7 +7459,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7458,7 +7510,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7479,7 +7531,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7500,7 +7552,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7578,7 +7630,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7599,7 +7651,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7620,7 +7672,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7641,7 +7693,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7722,7 +7774,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7743,7 +7795,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7764,7 +7816,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7785,7 +7837,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7806,7 +7858,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7827,7 +7879,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
