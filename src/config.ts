@@ -27,6 +27,8 @@ export interface Config {
   /** Key for hashing client secrets; when unset a random key kept in the database is used. */
   readonly secretPepper: string | undefined;
   readonly publicBaseUrl: string | undefined;
+  /** Browser sessions (portal, console) end after this long without a request. */
+  readonly sessionIdleSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
     secretPepper: text(env, 'SECRET_PEPPER'),
     publicBaseUrl: baseUrl(env),
+    sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 60, 86400),
   });
 }
 

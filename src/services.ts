@@ -25,6 +25,10 @@ import type { WebhookSender } from './delivery/sender.js';
 import type { DeliveryService } from './delivery/service.js';
 import { createDeliveryServices, type DeliveryServices } from './delivery/setup.js';
 import { SubscriptionService } from './subscriptions/service.js';
+import { WebSessions } from './portal/sessions.js';
+import { WebSessionStore } from './portal/store.js';
+import { PortalService } from './portal/service.js';
+import { OverviewService } from './ops/overview.js';
 
 export interface Deps {
   config: Config;
@@ -53,6 +57,10 @@ export interface Services {
   lists: ListService;
   structure: StructureService;
   deliveries: DeliveryService;
+  /** Partner-portal links and browser sessions (portal and operator console). */
+  webSessions: WebSessions;
+  portal: PortalService;
+  overview: OverviewService;
   /** A delivery worker that is not started (tests drive it with runOnce()). */
   createDeliveryWorker: DeliveryServices['createDeliveryWorker'];
   /** Starts the webhook delivery worker in this process; the outbox wakes it on new deliveries. */
@@ -101,7 +109,11 @@ export async function createServices(deps: Deps): Promise<Services> {
   const structure = new StructureService(db);
   const delivery = createDeliveryServices({ config, db, clock, metrics, outbox, sender: deps.sender, dnsLookup: deps.dnsLookup });
 
-  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, outbox, offers, subscriptions, schools, lists, structure, ...delivery, generatedAdminToken };
+  const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config);
+  const overview = new OverviewService(db, clock);
+  const portal = new PortalService(clients, subscriptions, delivery.deliveries);
+
+  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, outbox, offers, subscriptions, schools, lists, structure, ...delivery, webSessions, portal, overview, generatedAdminToken };
 }
 
 /** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */

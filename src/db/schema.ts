@@ -136,6 +136,26 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+export interface PortalLinksTable {
+  /** SHA-256 of the one-time token; the token itself is never stored. */
+  token_hash: string;
+  client_ref: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface WebSessionsTable {
+  /** SHA-256 of the cookie value. */
+  id_hash: string;
+  /** 'portal' (one client) or 'console' (the operator). */
+  kind: string;
+  client_ref: string | null;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   signing_keys: SigningKeysTable;
@@ -147,6 +167,8 @@ export interface Database {
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  portal_links: PortalLinksTable;
+  web_sessions: WebSessionsTable;
 }
 
 export type ClientRow = Selectable<ClientsTable>;
@@ -159,3 +181,4 @@ export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type WebSessionRow = Selectable<WebSessionsTable>;

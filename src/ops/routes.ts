@@ -54,5 +54,5 @@ export const opsRoutes =
     );
 
     await app.register(docsRoutes);
-    await app.register(dashboardRoutes);
+    await app.register(dashboardRoutes(services));
   };
