@@ -1,4 +1,5 @@
 /** SQL behind the operator overview: counts and the raw rows of the last 24 hours' delivery work. */
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 const count = (row: { count: number | string | bigint } | undefined): number => Number(row?.count ?? 0);
@@ -54,7 +55,7 @@ export class OverviewStore {
       .selectFrom('delivery_attempts')
       .select((eb) => [
         // Integer division spelled the same way on both engines: (t - t % h) / h.
-        eb.parens(eb('started_at', '-', eb('started_at', '%', hourMs)), '/', hourMs).as('hour'),
+        sql<number>`(started_at - (started_at % ${sql.lit(hourMs)})) / ${sql.lit(hourMs)}`.as('hour'),
         eb.case().when(eb.and([eb('status_code', '>=', 200), eb('status_code', '<', 300)])).then(1).else(0).end().as('ok'),
         eb.fn.countAll<number>().as('count'),
       ])

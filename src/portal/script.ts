@@ -56,7 +56,7 @@ export const PORTAL_JS = String.raw`'use strict';
 
     async subscriptions(root) {
       root.append(h('h1', {}, 'Subscriptions'));
-      const url = h('input', { type: 'url', name: 'notificationUrl', placeholder: 'https://shop.example/webhooks', required: true, size: 40, maxlength: 2048 });
+      const url = h('input', { type: 'url', name: 'notificationUrl', placeholder: 'your receiver URL (https)', required: true, size: 40, maxlength: 2048 });
       const event = select(EVENTS.map((e) => [e, eventName(e) + ' (' + e + ')']), 'list.published', 'Event');
       const formError = h('p', { className: 'error-text', role: 'alert' });
       root.append(inlineForm([field('Receiver URL', url), field('Event', event)], 'Subscribe', async () => {
