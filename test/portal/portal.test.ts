@@ -10,7 +10,12 @@ import { describeEachEngine } from '../support/engines.js';
 import { basic, createClientWithToken, type Harness } from '../support/harness.js';
 import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
 
-type Inject = Parameters<Harness['app']['inject']>[0];
+type Method = 'GET' | 'POST' | 'DELETE';
+interface Call {
+  method: Method;
+  url: string;
+  payload?: Record<string, unknown>;
+}
 
 describeEachEngine('partner portal', (engine) => {
   let h: Harness;
@@ -40,11 +45,13 @@ describeEachEngine('partner portal', (engine) => {
     return { cookie: setCookie.split(';')[0] ?? '', csrf: response.json<{ csrfToken: string }>().csrfToken };
   }
 
-  const as = (session: { cookie: string; csrf: string }, options: Inject & object, withCsrf = true) =>
+  const as = (session: { cookie: string; csrf: string }, call: Call, withCsrf = true) =>
     h.app.inject({
-      ...options,
-      headers: { ...(options as { headers?: Record<string, string> }).headers, cookie: session.cookie, ...(withCsrf ? { 'x-csrf-token': session.csrf } : {}) },
-    } as Inject);
+      method: call.method,
+      url: call.url,
+      ...(call.payload === undefined ? {} : { payload: call.payload }),
+      headers: { cookie: session.cookie, ...(withCsrf ? { 'x-csrf-token': session.csrf } : {}) },
+    });
 
   it('creates a 15-minute link stored only as a hash, and signs in once with HttpOnly SameSite=Strict cookie', async () => {
     const { token, url, expiresAt } = await link(shop.id);
