@@ -9,7 +9,7 @@ import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import type { Services } from '../services.js';
 import { CreateSubscriptionBody, PageQuerySchema } from '../subscriptions/schemas.js';
-import { portalClientOf, requireSession, sessionOf, setSessionCookie } from './guard.js';
+import { portalClientOf, requireSession, setSessionCookie } from './guard.js';
 import { PORTAL_COOKIE } from './sessions.js';
 import { PORTAL_HTML } from './page.js';
 import { PORTAL_JS } from './script.js';
@@ -35,6 +35,14 @@ export const portalRoutes =
       return { csrfToken: session.csrfToken };
     });
 
+    // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
+    app.get(`${API}/session`, { schema }, async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const session = await services.webSessions.resolve(request.cookies[PORTAL_COOKIE], 'portal');
+      if (session?.clientRef === undefined || session.clientRef === null) return { signedIn: false };
+      return { signedIn: true, client: await services.portal.me(session.clientRef), csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
+    });
+
     const guardedRoutes: FastifyPluginAsyncTypebox = async (guarded) => {
       guarded.addHook('onRequest', requireSession(services, PORTAL_COOKIE, 'portal'));
       guarded.addHook('onSend', async (_request, reply) => {
@@ -42,11 +50,6 @@ export const portalRoutes =
       });
       const portal = services.portal;
 
-      guarded.get(`${API}/session`, { schema }, async (request) => ({
-        client: await portal.me(portalClientOf(request)),
-        csrfToken: sessionOf(request).csrfToken,
-        idleTimeoutSeconds: services.deps.config.sessionIdleSeconds,
-      }));
       guarded.post(`${API}/sign-out`, { schema }, async (request, reply) => {
         await services.webSessions.end(request.cookies[PORTAL_COOKIE]);
         void reply.clearCookie(PORTAL_COOKIE, { path: '/' });

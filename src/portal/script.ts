@@ -172,7 +172,7 @@ export const PORTAL_JS = String.raw`'use strict';
 
   async function refreshMe() {
     const result = await api('GET', '/session');
-    if (!result.ok) return false;
+    if (!result.ok || !result.data.signedIn) return false;
     me = result.data.client;
     csrfToken = result.data.csrfToken;
     who.textContent = '· ' + me.name;

@@ -89,17 +89,25 @@ describeEachEngine('partner portal', (engine) => {
     const session = await signIn(shop.id);
     const me = await as(session, { method: 'GET', url: '/portal/api/session' });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ client: expect.objectContaining({ id: shop.id, clientId: shop.clientId, name: 'Shop <b>', status: 'active' }), csrfToken: session.csrf, idleTimeoutSeconds: 1800 });
-    expect((await h.app.inject({ method: 'GET', url: '/portal/api/session' })).statusCode).toBe(401);
+    expect(me.json()).toEqual({
+      signedIn: true,
+      client: expect.objectContaining({ id: shop.id, clientId: shop.clientId, name: 'Shop <b>', status: 'active' }),
+      csrfToken: session.csrf,
+      idleTimeoutSeconds: 1800,
+    });
+    expect((await h.app.inject({ method: 'GET', url: '/portal/api/session' })).json()).toEqual({ signedIn: false });
+    const subscriptions = { method: 'GET', url: '/portal/api/subscriptions' } as const;
+    expect((await h.app.inject(subscriptions)).statusCode).toBe(401);
 
     h.clock.advance(1799 * 1000);
-    expect((await as(session, { method: 'GET', url: '/portal/api/session' })).statusCode).toBe(200);
+    expect((await as(session, subscriptions)).statusCode).toBe(200);
     h.clock.advance(1801 * 1000);
-    expect((await as(session, { method: 'GET', url: '/portal/api/session' })).statusCode).toBe(401);
+    expect((await as(session, subscriptions)).statusCode).toBe(401);
+    expect((await as(session, { method: 'GET', url: '/portal/api/session' })).json()).toEqual({ signedIn: false });
 
     const second = await signIn(shop.id);
     expect((await as(second, { method: 'POST', url: '/portal/api/sign-out' })).statusCode).toBe(204);
-    expect((await as(second, { method: 'GET', url: '/portal/api/session' })).statusCode).toBe(401);
+    expect((await as(second, subscriptions)).statusCode).toBe(401);
   });
 
   it('refuses every state change without the CSRF token, and a revoked client loses its session', async () => {
@@ -120,7 +128,7 @@ describeEachEngine('partner portal', (engine) => {
     expect(client.secret_version).toBe(1);
 
     await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${shop.id}`, headers: h.admin });
-    expect((await as(session, { method: 'GET', url: '/portal/api/session' })).statusCode).toBe(401);
+    expect((await as(session, { method: 'GET', url: '/portal/api/subscriptions' })).statusCode).toBe(401);
   });
 
   it('resets the secret through the client service: the old secret and its tokens are refused at once', async () => {

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Problem } from '../../errors.js';
-import { requireSession, sessionOf, setSessionCookie } from '../../portal/guard.js';
+import { requireSession, setSessionCookie } from '../../portal/guard.js';
 import { CONSOLE_COOKIE } from '../../portal/sessions.js';
 import type { Services } from '../../services.js';
 import { CSS, HTML, JS, serveAssets } from '../web-assets.js';
@@ -33,12 +33,15 @@ export const dashboardRoutes =
       return { csrfToken: session.csrfToken };
     });
 
+    // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
+    app.get('/dashboard/api/session', { schema }, async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const session = await services.webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
+      return session === undefined ? { signedIn: false } : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
+    });
+
     const guarded: FastifyPluginAsyncTypebox = async (scope) => {
       scope.addHook('onRequest', requireSession(services, CONSOLE_COOKIE, 'console'));
-      scope.get('/dashboard/api/session', { schema }, async (request, reply) => {
-        void reply.header('cache-control', 'no-store');
-        return { csrfToken: sessionOf(request).csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
-      });
       scope.post('/dashboard/api/sign-out', { schema }, async (request, reply) => {
         await services.webSessions.end(request.cookies[CONSOLE_COOKIE]);
         void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });

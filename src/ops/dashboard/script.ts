@@ -314,7 +314,7 @@ export const DASHBOARD_JS =
 
   (async function start() {
     const result = await session('GET', '/session');
-    if (result.ok) { csrfToken = result.data.csrfToken; nav.hidden = false; show(current); } else signIn();
+    if (result.ok && result.data.signedIn) { csrfToken = result.data.csrfToken; nav.hidden = false; show(current); } else signIn();
   })();
 })();
 `;
