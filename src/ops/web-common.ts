@@ -209,7 +209,8 @@ table { border-collapse: collapse; width: 100%; background: var(--card); border:
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 th { background: #eef1f6; font-weight: 600; font-size: .85rem; }
 td.actions { white-space: nowrap; }
-td.actions > * { margin: 0 .25rem .25rem 0; }
+td.actions > div { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
+h1, h2, h3, p, li, figcaption { overflow-wrap: anywhere; }
 td.id, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; color: var(--muted); }
 time { border-bottom: 1px dotted var(--muted); cursor: help; }
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #eef1f6; color: var(--muted); white-space: nowrap; }
@@ -222,8 +223,8 @@ time { border-bottom: 1px dotted var(--muted); cursor: help; }
 .secret-value { font-family: ui-monospace, Menlo, monospace; background: #fff; border: 1px solid #e9d37a; padding: .3rem .5rem; border-radius: 4px; overflow-wrap: anywhere; }
 .warn { color: var(--warn); font-weight: 600; margin: .4rem 0 0; }
 pre.headers, code.excerpt { font: .8rem/1.4 ui-monospace, Menlo, monospace; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; }
-#notice { max-width: 80rem; margin: 0 auto; }
-#notice:not(:empty) { margin: .75rem auto 0; padding: .5rem .75rem; border-radius: 6px; background: #ecfdf3; border: 1px solid #abefc6; color: var(--good); }
+#notice { max-width: 80rem; }
+#notice:not(:empty) { margin: .75rem 1.25rem 0; padding: .5rem .75rem; border-radius: 6px; background: #ecfdf3; border: 1px solid #abefc6; color: var(--good); }
 #notice.error { background: #fef3f2; border-color: #f4b8b2; color: var(--bad); }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .75rem; margin: .5rem 0 1rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; }

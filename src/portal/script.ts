@@ -147,7 +147,7 @@ export const PORTAL_JS = String.raw`'use strict';
     if (!result.ok) { target.replaceChildren(empty(problemText(result))); return; }
     const d = result.data;
     target.replaceChildren(h('div', { className: 'panel' }, [
-      h('h2', {}, eventName(d.event) + ': ' + d.payload.resource + ' ' + d.payload.identifier),
+      h('h2', { title: d.payload.resource + ' ' + d.payload.identifier }, eventName(d.event) + ': ' + d.payload.resource + ' ' + d.payload.identifier.slice(0, 8) + '…'),
       h('p', {}, [outcome(d), ' · created ', when(d.createdAt), ' · delivery id ', h('span', { className: 'id' }, d.id)]),
       attemptsTable(d.attempts),
     ]));

@@ -53,7 +53,7 @@ export const DASHBOARD_JS =
     const step = (width - left - 8) / buckets.length;
     const y = (value) => top + (height - top - bottom) * (1 - value / max);
     const parts = [];
-    for (const tick of [0, Math.round(max / 2), max]) {
+    for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
       parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
       parts.push(s('text', { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5f6b7a' }, String(tick)));
     }
@@ -164,7 +164,8 @@ export const DASHBOARD_JS =
         const top = h('ul');
         for (const list of own) {
           let parent = top, key = '';
-          for (const tag of list.tags || []) {
+          // The breadcrumb is school name, tags..., list name: the tags are the levels in between.
+          for (const tag of (list.breadcrumb || []).slice(1, -1)) {
             key += '/' + tag;
             if (!nodes[key]) { const inner = h('ul'); nodes[key] = inner; parent.append(h('li', {}, [h('span', { className: 'muted' }, tag), inner])); }
             parent = nodes[key];
