@@ -206,7 +206,8 @@ label.field { display: flex; flex-direction: column; gap: .15rem; font-size: .85
 label.field input, label.field select { color: var(--fg); }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
-th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+th { white-space: nowrap; }
 th { background: #eef1f6; font-weight: 600; font-size: .85rem; }
 td.actions { white-space: nowrap; }
 td.actions > div { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
@@ -252,7 +253,7 @@ pre.headers, code.excerpt { font: .8rem/1.4 ui-monospace, Menlo, monospace; whit
   table { border: 0; background: transparent; }
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   tr { background: var(--card); border: 1px solid var(--line); border-radius: 8px; margin-bottom: .6rem; padding: .3rem .6rem; }
-  td { border: 0; padding: .25rem 0; display: grid; grid-template-columns: 7.5rem 1fr; gap: .5rem; }
+  td { overflow-wrap: anywhere; border: 0; padding: .25rem 0; display: grid; grid-template-columns: 7.5rem 1fr; gap: .5rem; }
   td::before { content: attr(data-label); font-weight: 600; color: var(--muted); font-size: .85rem; }
   td.actions { white-space: normal; }
   form.inline { flex-direction: column; align-items: stretch; }
