@@ -194,6 +194,23 @@ const webSessions: Migration = {
   },
 };
 
+/**
+ * `offers import` finds the offers of an earlier run of the same file by each row's stable key
+ * (see README: CLI). A table of its own, so the offers table keeps its shape.
+ */
+const offerImportKeys: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('offer_import_keys')
+      .addColumn('import_key', 'text', (c) => c.primaryKey())
+      .addColumn('offer_id', 'integer', (c) => c.notNull().references('offers.id').onDelete('cascade'))
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('offer_import_keys').ifExists().execute();
+  },
+};
+
 const MIGRATIONS_TABLE = 'shelfmark_migrations';
 
 /** Every migration in the order it applies. Never edit one that has shipped: add the next. */
@@ -202,6 +219,7 @@ function migrations(engine: Engine): [string, Migration][] {
     ['0001_initial', initial(engine)],
     ['0002_delivery_leases', deliveryLeases],
     ['0003_web_sessions', webSessions],
+    ['0004_offer_import_keys', offerImportKeys],
   ];
 }
 

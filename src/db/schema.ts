@@ -156,6 +156,12 @@ export interface WebSessionsTable {
   last_seen_at: number;
 }
 
+/** Set by `offers import`: a row's stable key, so a second run updates instead of duplicating. */
+export interface OfferImportKeysTable {
+  import_key: string;
+  offer_id: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   signing_keys: SigningKeysTable;
@@ -169,6 +175,7 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   portal_links: PortalLinksTable;
   web_sessions: WebSessionsTable;
+  offer_import_keys: OfferImportKeysTable;
 }
 
 export type ClientRow = Selectable<ClientsTable>;
