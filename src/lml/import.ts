@@ -110,8 +110,10 @@ export class ListImporter {
     for (const [index, entry] of data.entries()) {
       const line = lines[index] ?? 1;
       if (!Value.Check(ImportEntry, entry)) {
-        const reasons = [...Value.Errors(ImportEntry, entry)].slice(0, 5).map((e) => `${e.path === '' ? 'entry' : e.path.slice(1)} ${e.message}`);
-        errors.push({ line, reason: reasons.join('; ') });
+        // The first complaint per property is the useful one (TypeBox adds follow-ups such as "Expected string").
+        const byPath = new Map<string, string>();
+        for (const e of Value.Errors(ImportEntry, entry)) if (!byPath.has(e.path)) byPath.set(e.path, `${e.path === '' ? 'entry' : e.path.slice(1)} ${e.message}`);
+        errors.push({ line, reason: [...byPath.values()].slice(0, 5).join('; ') });
         continue;
       }
       const { status: statusWord, ...input } = entry;
