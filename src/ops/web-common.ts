@@ -211,7 +211,7 @@ th { white-space: nowrap; }
 th { background: #eef1f6; font-weight: 600; font-size: .85rem; }
 td.actions { white-space: nowrap; }
 td.actions > div { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
-h1, h2, h3, p, li, figcaption { overflow-wrap: anywhere; }
+h1, h2, h3, p, li { overflow-wrap: anywhere; }
 td.id, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; color: var(--muted); }
 time { border-bottom: 1px dotted var(--muted); cursor: help; }
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #eef1f6; color: var(--muted); white-space: nowrap; }
@@ -232,9 +232,10 @@ pre.headers, code.excerpt { font: .8rem/1.4 ui-monospace, Menlo, monospace; whit
 .card .value { font-size: 1.6rem; font-weight: 700; }
 .card .label { color: var(--muted); font-size: .85rem; }
 .card.bad .value { color: var(--bad); }
-.chart { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem; }
-.chart svg { width: 100%; height: auto; display: block; }
-.chart .legend { display: flex; gap: 1rem; font-size: .85rem; color: var(--muted); }
+.chart { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem; margin: 0; overflow-x: auto; }
+.chart svg { width: 100%; min-width: 34rem; height: auto; display: block; }
+.chart .legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; font-size: .85rem; color: var(--muted); }
+.chart .legend > span { white-space: nowrap; }
 .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .3rem; vertical-align: -1px; }
 .swatch.ok { background: #12b76a; } .swatch.fail { background: #f04438; }
 .panel { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: .75rem 0; }
