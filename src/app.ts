@@ -7,9 +7,11 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import pino from 'pino';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
+import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
@@ -74,12 +76,15 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
           level: deps.config.logLevel,
           redact: { paths: LOG_REDACT, censor: '[redacted]' },
           serializers: { err: logError },
-          ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+          // Log lines leave through a buffered asynchronous writer (flushed on exit), so a busy API does
+          // not pay a write system call per line; tests pass their own stream.
+          stream: options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: false })),
         }
       : options.logger;
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: 256 * 1024,
+    logController: new AccessLog(),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -91,11 +96,16 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
+  // The offers read model follows the change log while the app lives (PostgreSQL: NOTIFY wakes it).
+  app.addHook('onReady', () => services.offers.readModel.start(deps.db.listen?.bind(deps.db)));
+  app.addHook('onClose', () => services.offers.readModel.stop());
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
   instrumentApp(app, services);
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: an async hook would cost a promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });

@@ -3,6 +3,8 @@
  * a bad value stops the process with a message naming the variable.
  */
 
+import { availableParallelism } from 'node:os';
+
 export type Role = 'api' | 'worker' | 'all';
 export type SeedMode = 'demo' | 'none';
 
@@ -20,6 +22,8 @@ export interface Config {
   /** How long the previous webhook secret keeps signing after a rotation. */
   readonly webhookSecretOverlapSeconds: number;
   readonly webhookConcurrency: number;
+  /** Connections one worker keeps open to one receiver origin at most; further requests queue. */
+  readonly webhookConnectionsPerHost: number;
   readonly serviceFeeCents: number;
   readonly logLevel: string;
   readonly seed: SeedMode;
@@ -27,6 +31,12 @@ export interface Config {
   /** Key for hashing client secrets; when unset a random key kept in the database is used. */
   readonly secretPepper: string | undefined;
   readonly publicBaseUrl: string | undefined;
+  /** Most EANs the in-process offers read model keeps (least recently filled dropped first). */
+  readonly offersCacheEans: number;
+  /** How often a node reads the offers change log to drop what other nodes changed (staleness bound). */
+  readonly offersSyncIntervalMs: number;
+  /** Processes serving HTTP on one port (node:cluster); 1 = this process alone. */
+  readonly clusterWorkers: number;
   /** Browser sessions (portal, console) end after this long without a request. */
   readonly sessionIdleSeconds: number;
 }
@@ -106,6 +116,13 @@ function baseUrl(env: Env): string | undefined {
   }
 }
 
+/** CLUSTER_WORKERS: a number, or `auto` for one process per core. */
+function clusterWorkers(env: Env): number {
+  const raw = text(env, 'CLUSTER_WORKERS');
+  if (raw?.toLowerCase() === 'auto') return Math.max(1, availableParallelism());
+  return integer(env, 'CLUSTER_WORKERS', 1, 1, 256);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminToken = text(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16) {
@@ -124,12 +141,16 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookSecretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86400, 0, 30 * 86400),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookConnectionsPerHost: integer(env, 'WEBHOOK_CONNECTIONS_PER_HOST', 16, 1, 1024),
     serviceFeeCents: integer(env, 'SERVICE_FEE_CENTS', 199, 0, 100000),
     logLevel,
     seed: oneOf<SeedMode>(env, 'SEED', ['demo', 'none'], 'demo'),
     role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
     secretPepper: text(env, 'SECRET_PEPPER'),
     publicBaseUrl: baseUrl(env),
+    offersCacheEans: integer(env, 'OFFERS_CACHE_EANS', 100_000, 0, 10_000_000),
+    offersSyncIntervalMs: integer(env, 'OFFERS_SYNC_INTERVAL_MS', 1000, 50, 60_000),
+    clusterWorkers: clusterWorkers(env),
     sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 60, 86400),
   });
 }

@@ -2,6 +2,7 @@
  * The process entry: read config, connect, migrate, seed, listen, run the delivery worker, and shut
  * down cleanly on SIGTERM/SIGINT (in-flight requests finish, leases are released by expiry).
  */
+import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
@@ -33,31 +34,42 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
     throw error;
   }
   const role = roleFromArgs(args, config.role);
+  // One process per core (CLUSTER_WORKERS): the primary migrates, seeds and runs the delivery worker;
+  // its children serve HTTP on the shared port (node:cluster hands connections out round-robin).
+  const clustered = config.clusterWorkers > 1 && role !== 'worker';
+  const child = cluster.isWorker;
   const db = await connectDatabase(config.databaseUrl);
-  await migrateToLatest(db);
+  if (!child) await migrateToLatest(db);
   const app = await buildApp({ config, db, clock: systemClock, metrics: new Metrics({ defaultMetrics: true }) });
   const { services } = app;
 
-  const seed = config.seed === 'demo' ? await seedDemo(services) : undefined;
+  const seed = config.seed === 'demo' && !child ? await seedDemo(services) : undefined;
 
-  let address = '(worker only)';
-  if (role !== 'worker') address = await app.listen({ port: config.port, host: config.host });
-  const worker = role === 'api' ? undefined : services.startWorker();
+  let address = clustered ? `http://${config.host}:${config.port}` : '(worker only)';
+  const serves = child || (!clustered && role !== 'worker');
+  if (serves) address = await app.listen({ port: config.port, host: config.host });
+  const worker = child || role === 'api' ? undefined : services.startWorker();
+  const children = clustered && !child ? forkChildren(config.clusterWorkers) : undefined;
 
   const shown = address.replace('://0.0.0.0', '://localhost').replace('://[::]', '://localhost');
-  const lines = [`Shelfmark ${role === 'worker' ? 'worker' : `listening on ${shown}`} (role ${role}, ${db.engine})`];
-  if (services.generatedAdminToken !== undefined) {
-    lines.push(`Admin token (generated on first start, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`);
+  if (child) {
+    app.log.info({ address: shown }, 'cluster child listening');
+  } else {
+    const serving = role === 'worker' ? 'worker' : `listening on ${shown}`;
+    const lines = [`Shelfmark ${serving} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''})`];
+    if (services.generatedAdminToken !== undefined) {
+      lines.push(`Admin token (generated on first start, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`);
+    }
+    if (seed?.seeded === true) {
+      lines.push(
+        `Demo data seeded: ${seed.offers} offers, ${seed.schools} schools, ${seed.lists} lists.`,
+        `Demo client: clientId=${DEMO_CLIENT.clientId} clientSecret=${DEMO_CLIENT.clientSecret}`,
+        `Try: curl -u ${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret} ${shown}/api/auth/token`,
+      );
+    }
+    if (role !== 'worker') lines.push(`API reference: ${shown}/docs   Dashboard: ${shown}/dashboard`);
+    console.log(lines.join('\n'));
   }
-  if (seed?.seeded === true) {
-    lines.push(
-      `Demo data seeded: ${seed.offers} offers, ${seed.schools} schools, ${seed.lists} lists.`,
-      `Demo client: clientId=${DEMO_CLIENT.clientId} clientSecret=${DEMO_CLIENT.clientSecret}`,
-      `Try: curl -u ${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret} ${shown}/api/auth/token`,
-    );
-  }
-  if (role !== 'worker') lines.push(`API reference: ${shown}/docs   Dashboard: ${shown}/dashboard`);
-  console.log(lines.join('\n'));
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -66,13 +78,45 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
+    children?.stop();
     await worker?.stop();
     await app.close();
+    await children?.exited;
     await db.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Forks the HTTP children and replaces one that dies (after a pause, so a child that cannot start
+ * does not spin). stop() asks every child to shut down; `exited` settles when all have.
+ */
+function forkChildren(count: number): { stop(): void; exited: Promise<void> } {
+  let stopping = false;
+  cluster.setupPrimary({ args: ['--role', 'api'] });
+  const fork = (): void => {
+    cluster.fork().on('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`cluster child exited (${signal ?? code}); starting another in 1 s`);
+      setTimeout(() => !stopping && fork(), 1000).unref();
+    });
+  };
+  for (let i = 0; i < count; i++) fork();
+  return {
+    stop: () => {
+      stopping = true;
+      for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGTERM');
+    },
+    exited: new Promise((resolve) => {
+      const check = (): void => {
+        if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
+      };
+      cluster.on('exit', check);
+      check();
+    }),
+  };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

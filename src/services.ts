@@ -19,6 +19,7 @@ import { StructureService } from './lml/structure.js';
 import { secrets } from './ids.js';
 import { Metrics } from './ops/metrics.js';
 import { OfferService } from './offers/service.js';
+import { OfferReadModel } from './offers/read-model.js';
 import { OfferStore } from './offers/store.js';
 import type { LookupFn } from './delivery/ssrf.js';
 import type { WebhookSender } from './delivery/sender.js';
@@ -102,7 +103,8 @@ export async function createServices(deps: Deps): Promise<Services> {
 
   const metrics = deps.metrics ?? new Metrics();
   const outbox = new Outbox(db, clock);
-  const offers = new OfferService(new OfferStore(kysely), clock, config);
+  const offerStore = new OfferStore(kysely);
+  const offers = new OfferService(offerStore, clock, config, new OfferReadModel(offerStore, config, db.engine));
   const subscriptions = new SubscriptionService(kysely, clock, config, deps.dnsLookup);
   const schools = new SchoolService(db, outbox, clock);
   const lists = new ListService(db, outbox, clock);

@@ -1,10 +1,15 @@
 /** SQL for API clients (credentials, scopes, webhook secrets). */
-import type { Executor } from '../db/database.js';
+import { compiledQuery, type Executor } from '../db/database.js';
 import type { ClientRow, ClientsTable } from '../db/schema.js';
 import type { Updateable } from 'kysely';
 
 export class ClientStore {
-  constructor(private readonly db: Executor) {}
+  /** Every token request and every cold token verification looks a client up by its client id. */
+  private readonly byClientId: (clientId: string) => Promise<ClientRow[]>;
+
+  constructor(private readonly db: Executor) {
+    this.byClientId = compiledQuery(db, (q) => q.selectFrom('clients').selectAll().where('client_id', '=', ''));
+  }
 
   async insert(row: ClientRow): Promise<void> {
     await this.db.insertInto('clients').values(row).execute();
@@ -14,8 +19,8 @@ export class ClientStore {
     return this.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  findByClientId(clientId: string): Promise<ClientRow | undefined> {
-    return this.db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  async findByClientId(clientId: string): Promise<ClientRow | undefined> {
+    return (await this.byClientId(clientId))[0];
   }
 
   list(): Promise<ClientRow[]> {

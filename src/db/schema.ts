@@ -53,6 +53,13 @@ export interface OffersTable {
   updated_at: number;
 }
 
+/** Written by triggers on `offers` (migration 0003): one row per EAN whose offers changed. */
+export interface OfferChangesTable {
+  id: Generated<number>;
+  ean: string;
+  changed_at: number;
+}
+
 export interface SchoolsTable {
   identifier: string;
   name: string;
@@ -167,6 +174,7 @@ export interface Database {
   signing_keys: SigningKeysTable;
   clients: ClientsTable;
   offers: OffersTable;
+  offer_changes: OfferChangesTable;
   schools: SchoolsTable;
   lists: ListsTable;
   subscriptions: SubscriptionsTable;
@@ -181,6 +189,7 @@ export interface Database {
 export type ClientRow = Selectable<ClientsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;
+export type NewDeliveryAttempt = Insertable<DeliveryAttemptsTable>;
 export type OfferUpdate = Updateable<OffersTable>;
 export type SchoolRow = Selectable<SchoolsTable>;
 export type ListRow = Selectable<ListsTable>;

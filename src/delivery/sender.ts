@@ -28,6 +28,8 @@ export interface WebhookSender {
 export interface UndiciSenderOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Connections to one receiver origin at most (undici's per-origin pool size). */
+  connectionsPerHost?: number | undefined;
   /** DNS lookup for the connect-time check; the system resolver by default. */
   lookup?: LookupFn | undefined;
 }
@@ -54,12 +56,13 @@ export class UndiciSender implements WebhookSender {
           );
         };
     // Keep-alive pools per origin; a new connection is vetted again, a pooled one was vetted when opened.
+    // The pool size is the per-receiver cap: one receiver never sees more parallel requests than that.
     this.agent = new Agent({
       connect,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 10_000,
-      connections: 64,
+      connections: options.connectionsPerHost ?? 16,
     });
   }
 

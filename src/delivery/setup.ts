@@ -44,7 +44,7 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
 
   const createDeliveryWorker = (options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
     const given = options.sender ?? deps.sender;
-    const sender = given ?? new UndiciSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, lookup: deps.dnsLookup });
+    const sender = given ?? new UndiciSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookConnectionsPerHost, lookup: deps.dnsLookup });
     const worker: DeliveryWorker = new DeliveryWorker(
       { store, sender, clock, config, metrics, ownsSender: given === undefined, onStopped: () => workers.delete(worker) },
       options,

@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { ClientRow } from '../db/schema.js';
+import type { ClientRow, NewDeliveryAttempt } from '../db/schema.js';
 import { ids } from '../ids.js';
 import type { ErrorClass } from './sender.js';
 
@@ -164,16 +164,37 @@ export class DeliveryStore {
 
   /**
    * Records several completions in one transaction: a commit costs more than the statements in it,
-   * so a busy worker writes the attempts that finished meanwhile together. Each completion still
-   * checks its own lease, so one lost lease does not affect the others.
+   * so a busy worker writes the attempts that finished meanwhile together. Successes, the common
+   * case, take three statements for the whole batch (deliveries, attempts, subscription health);
+   * failures take the per-row path with its retry and disable rules. Each completion still checks its
+   * own lease, so one lost lease does not affect the others.
    */
   async completeMany(inputs: readonly Completion[]): Promise<CompletionResult[]> {
     if (inputs.length === 0) return [];
     return this.db.kysely.transaction().execute(async (trx) => {
-      const results: CompletionResult[] = [];
-      for (const input of inputs) results.push(await completeOne(trx, input));
-      return results;
+      const results = new Map<Completion, CompletionResult>();
+      for (const input of inputs) {
+        if (input.status !== 'succeeded') results.set(input, await completeOne(trx, input));
+      }
+      const successes = inputs.filter((input) => input.status === 'succeeded');
+      // A subscription's health follows its latest attempt in the batch: a later failure keeps it failing.
+      const lastOutcome = new Map(inputs.map((input) => [input.subscriptionId, input.status]));
+      const recorded = await completeSucceeded(trx, successes, (subscriptionId) => lastOutcome.get(subscriptionId) === 'succeeded');
+      for (const input of successes) results.set(input, { recorded: recorded.has(input.id), failed: 0, subscriptionDisabled: false });
+      return inputs.map((input) => results.get(input) ?? { recorded: false, failed: 0, subscriptionDisabled: false });
     });
+  }
+
+  /** Gives leased deliveries back unsent (worker stopping, or a queued lease that ran short). */
+  async release(ids: readonly string[], owner: string, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.kysely
+      .updateTable('deliveries')
+      .set({ lease_owner: null, lease_until: null, updated_at: now })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .execute();
   }
 
   /** Ends a claimed delivery without sending (its subscription is no longer active). */
@@ -187,6 +208,63 @@ export class DeliveryStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
+}
+
+/** Successful completions of one owner, written with one statement per table; returns the ids recorded. */
+async function completeSucceeded(trx: Db['kysely'], inputs: readonly Completion[], healthy: (subscriptionId: string) => boolean): Promise<Set<string>> {
+  if (inputs.length === 0) return new Set();
+  const recorded = new Set<string>();
+  for (const [owner, group] of groupBy(inputs, (input) => input.owner)) {
+    // Per-row values through a VALUES list (casts so PostgreSQL types the parameters).
+    const values = group.map(
+      (input) =>
+        sql`(cast(${input.id} as text), cast(${input.attempt.attemptNo} as integer), cast(${input.attempt.statusCode} as integer), cast(${input.now} as bigint))`,
+    );
+    const updated = await sql<{ id: string }>`
+      with v (delivery_id, attempt_no, status_code, finished_at) as (values ${sql.join(values)})
+      update deliveries
+      set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
+          last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
+      from v
+      where deliveries.id = v.delivery_id and deliveries.lease_owner = ${owner} and deliveries.status = 'pending'
+      returning deliveries.id`.execute(trx);
+    for (const row of updated.rows) recorded.add(row.id);
+  }
+  const written = inputs.filter((input) => recorded.has(input.id));
+  if (written.length === 0) return recorded;
+  await trx.insertInto('delivery_attempts').values(written.map((input) => attemptRow(input))).execute();
+  const subscriptions = [...new Set(written.map((input) => input.subscriptionId))].filter(healthy);
+  if (subscriptions.length > 0) {
+    const now = Math.max(...written.map((input) => input.now));
+    await trx.updateTable('subscriptions').set({ failing_since: null, updated_at: now }).where('id', 'in', subscriptions).where('failing_since', 'is not', null).execute();
+  }
+  return recorded;
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+function attemptRow(input: Completion): NewDeliveryAttempt {
+  const { attempt } = input;
+  return {
+    id: ids.attempt(),
+    delivery_id: input.id,
+    attempt_no: attempt.attemptNo,
+    started_at: attempt.startedAt,
+    duration_ms: attempt.durationMs,
+    status_code: attempt.statusCode,
+    error_class: attempt.errorClass,
+    error_message: attempt.errorMessage,
+    response_body: attempt.responseBody,
+  };
 }
 
 async function completeOne(trx: Db['kysely'], input: Completion): Promise<CompletionResult> {
@@ -210,20 +288,7 @@ async function completeOne(trx: Db['kysely'], input: Completion): Promise<Comple
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) return { recorded: false, failed: 0, subscriptionDisabled: false };
 
-  await trx
-    .insertInto('delivery_attempts')
-    .values({
-      id: ids.attempt(),
-      delivery_id: id,
-      attempt_no: attempt.attemptNo,
-      started_at: attempt.startedAt,
-      duration_ms: attempt.durationMs,
-      status_code: attempt.statusCode,
-      error_class: attempt.errorClass,
-      error_message: attempt.errorMessage,
-      response_body: attempt.responseBody,
-    })
-    .execute();
+  await trx.insertInto('delivery_attempts').values(attemptRow(input)).execute();
 
   let failed = input.status === 'failed' ? 1 : 0;
   if (input.status === 'succeeded') {

@@ -26,6 +26,8 @@ export interface WorkerOptions {
   perSubscription?: number;
   pollIntervalMs?: number;
   leaseMs?: number;
+  /** Deliveries claimed ahead of free slots by the running loop (default: concurrency); runOnce() claims none ahead. */
+  prefetch?: number;
   /** How long stop() waits for requests in flight before giving up on them (their leases expire). */
   stopTimeoutMs?: number;
   random?: () => number;
@@ -59,6 +61,15 @@ export class DeliveryWorker {
   private readonly random: () => number;
   private readonly onError: (error: unknown, what: string) => void;
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * Claimed deliveries waiting for a free slot. The loop claims up to a second `concurrency` ahead,
+   * because a claim costs about the same for 8 rows as for 64 (measured on SQLite: 2.0 vs 3.5 ms), so
+   * the per-delivery database work shrinks with the batch. Queued rows are leased like sending ones
+   * (the per-subscription cap counts them); a row whose lease could no longer cover a whole attempt
+   * is handed back unsent, and after a crash the unsent rows are simply claimed again.
+   */
+  private readonly queue: { context: SendContext; claimedAt: number }[] = [];
+  private readonly prefetch: number;
   private completions: { completion: Completion; resolve: (result: CompletionResult) => void; reject: (error: unknown) => void }[] = [];
   private flushing: Promise<void> | undefined;
   private retryLaneIdleUntil = 0;
@@ -81,6 +92,7 @@ export class DeliveryWorker {
     this.leaseMs = options.leaseMs ?? config.webhookTimeoutMs + Math.min(5000, Math.max(1000, config.webhookTimeoutMs / 2));
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.refill = Math.max(1, Math.floor(this.concurrency / 4));
+    this.prefetch = options.prefetch ?? this.concurrency;
     this.random = options.random ?? Math.random;
     this.onError = options.onError ?? ((error, what) => console.error(`[delivery] ${what}:`, error instanceof Error ? error.message : error));
   }
@@ -110,6 +122,9 @@ export class DeliveryWorker {
     this.running = false;
     this.wake();
     await this.loopDone;
+    // Hand back what was claimed but never sent, so another worker need not wait for the leases to expire.
+    const unsent = this.queue.splice(0).map((entry) => entry.context.id);
+    if (unsent.length > 0) await this.deps.store.release(unsent, this.owner, this.deps.clock.now()).catch((error: unknown) => this.onError(error, 'releasing unsent deliveries failed (their leases expire)'));
     await Promise.race([Promise.allSettled([...this.inFlight]), sleep(this.stopTimeoutMs)]);
     if (this.deps.ownsSender === true) await this.deps.sender.close();
     this.deps.onStopped?.();
@@ -131,7 +146,7 @@ export class DeliveryWorker {
       const free = this.concurrency - this.inFlight.size;
       if (free > 0) {
         try {
-          await this.dispatch(free);
+          await this.dispatch(free, this.prefetch);
         } catch (error) {
           this.onError(error, 'claiming deliveries failed');
         }
@@ -162,16 +177,21 @@ export class DeliveryWorker {
    * First attempts are claimed before retries so a retry backlog never delays fresh events; a quarter
    * of the slots stays open to retries so they are not starved by a steady stream of new events.
    */
-  private async dispatch(free: number): Promise<number> {
-    if (free <= 0) return 0;
+  private async dispatch(slots: number, ahead = 0): Promise<number> {
+    if (slots <= 0) return 0;
+    const fromQueue = this.startQueued(slots);
+    // Enough is queued to keep the slots busy until the next refill: no claim this time.
+    if (this.queue.length >= this.refill || (ahead === 0 && fromQueue > 0)) return fromQueue;
+    const free = slots - fromQueue + ahead - this.queue.length;
+    if (free <= 0) return fromQueue;
     const claim = (lane: 'first' | 'retry', limit: number): Promise<ClaimedDelivery[]> =>
       this.deps.store.claim({ owner: this.owner, now: this.deps.clock.now(), leaseMs: this.leaseMs, limit, perSubscription: this.perSubscription, lane });
-    const firstLimit = free - Math.floor(free / 4);
-    const claimed = await claim('first', firstLimit);
     // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
-    // after a poll interval instead of on every refill.
+    // after a poll interval instead of on every refill; meanwhile first attempts may take every slot.
+    const retryLaneOpen = this.deps.clock.now() >= this.retryLaneIdleUntil;
+    const claimed = await claim('first', retryLaneOpen ? free - Math.floor(free / 4) : free);
     const now = this.deps.clock.now();
-    if (now >= this.retryLaneIdleUntil) {
+    if (retryLaneOpen) {
       const retries = await claim('retry', free - claimed.length);
       claimed.push(...retries);
       if (retries.length === 0) this.retryLaneIdleUntil = now + this.pollIntervalMs;
@@ -182,15 +202,37 @@ export class DeliveryWorker {
       if (more.length === 0) break;
       claimed.push(...more);
     }
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return fromQueue;
 
     const contexts = await this.deps.store.contexts(claimed.map((row) => row.id));
     const found = new Set(contexts.map((context) => context.id));
     for (const row of claimed) {
       if (!found.has(row.id)) this.track(this.deps.store.abandon(row.id, this.owner, this.deps.clock.now()).then(() => undefined));
     }
-    for (const context of contexts) this.track(this.deliver(context));
-    return claimed.length;
+    const claimedAt = this.deps.clock.now();
+    for (const context of contexts) this.queue.push({ context, claimedAt });
+    this.startQueued(this.concurrency - this.inFlight.size);
+    return fromQueue + claimed.length;
+  }
+
+  /** Starts queued deliveries in up to `slots` free slots; returns how many started. */
+  private startQueued(slots: number): number {
+    let started = 0;
+    const now = this.deps.clock.now();
+    const stale: string[] = [];
+    while (started < slots && this.queue.length > 0) {
+      const entry = this.queue.shift();
+      if (entry === undefined) break;
+      // The lease was sized for one attempt from the claim; after waiting this long it no longer covers one.
+      if (now - entry.claimedAt > this.leaseMs - this.deps.config.webhookTimeoutMs) {
+        stale.push(entry.context.id);
+        continue;
+      }
+      this.track(this.deliver(entry.context));
+      started++;
+    }
+    if (stale.length > 0) this.track(this.deps.store.release(stale, this.owner, now).then(() => undefined));
+    return started;
   }
 
   /**
@@ -226,8 +268,10 @@ export class DeliveryWorker {
       .catch((error: unknown) => this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)'))
       .finally(() => {
         this.inFlight.delete(tracked);
-        // Claim again once enough slots are free (or all are), not once per finished request.
-        if (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill) this.signal();
+        // A freed slot takes the next queued delivery at once; claim again once the queue runs low and
+        // enough slots are free (or all are), not once per finished request.
+        if (this.running && this.queue.length > 0) this.startQueued(this.concurrency - this.inFlight.size);
+        if (this.queue.length < this.refill && (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill)) this.signal();
       });
     this.inFlight.add(tracked);
   }

@@ -1,10 +1,19 @@
 /** Public offers API: published offers by EAN, and one offer by id. Both need the offers:read scope. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { requireScope } from '../auth/guard.js';
 import type { Services } from '../services.js';
 import { MAX_EANS_PER_QUERY } from './ean.js';
 import { OfferIdParams, PublicOfferSchema } from './schemas.js';
+
+/**
+ * Sends JSON text that is already serialised. The type provider only knows the schema's object
+ * shape, so the reply is seen as a plain FastifyReply here; the schema still documents the body.
+ */
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
 
 export const offerRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -30,7 +39,8 @@ export const offerRoutes =
           response: { 200: Type.Array(PublicOfferSchema) },
         },
       },
-      (request) => services.offers.findPublished(request.query.eans),
+      // The read model hands over finished JSON: sending it as a string skips the serialiser.
+      async (request, reply) => sendJson(reply, await services.offers.findPublishedJson(request.query.eans)),
     );
 
     app.get(

@@ -18,6 +18,7 @@ import {
   type PublicOffer,
   publicOffer,
 } from './model.js';
+import type { OfferReadModel } from './read-model.js';
 import type { OfferStore } from './store.js';
 
 export interface CreateOfferInput {
@@ -63,9 +64,18 @@ export class OfferService {
     private readonly store: OfferStore,
     private readonly clock: Clock,
     private readonly config: Config,
+    readonly readModel: OfferReadModel,
   ) {}
 
-  /** The public query: `eans` as the client sent it, answered with one indexed query. */
+  /**
+   * The public query: `eans` as the client sent it, answered as a JSON array from the read model
+   * (the same bytes the query below would serialise to; the property tests hold the two together).
+   */
+  findPublishedJson(eansParameter: string | undefined): Promise<string> {
+    return this.readModel.publishedJson(parseEanList(eansParameter));
+  }
+
+  /** The same answer straight from the database, bypassing the read model. */
   async findPublished(eansParameter: string | undefined): Promise<PublicOffer[]> {
     const eans = parseEanList(eansParameter);
     const rows = await this.store.findPublishedByEans(eans);
@@ -92,6 +102,7 @@ export class OfferService {
       created_at: now,
       updated_at: now,
     });
+    this.readModel.invalidate([row.ean]);
     return adminOffer(row, this.config.serviceFeeCents);
   }
 
@@ -128,12 +139,15 @@ export class OfferService {
             updated_at: this.clock.now(),
           });
     if (row === undefined) throw notFound(`offer ${rawId}`);
+    this.readModel.invalidate([row.ean]);
     return adminOffer(row, this.config.serviceFeeCents);
   }
 
   async remove(rawId: string): Promise<void> {
     const id = parseOfferId(rawId);
-    if (id === undefined || !(await this.store.delete(id))) throw notFound(`offer ${rawId}`);
+    const ean = id === undefined ? undefined : await this.store.delete(id);
+    if (ean === undefined) throw notFound(`offer ${rawId}`);
+    this.readModel.invalidate([ean]);
   }
 
   private async findRow(rawId: string): Promise<OfferRow | undefined> {

@@ -1,4 +1,7 @@
-/** SQL for offers. The public query is one statement served by the (ean, status, price_cents) index. */
+/**
+ * SQL for offers. The public query is one statement served by the (ean, status, price_cents) index;
+ * triggers record every change in `offer_changes` for the read model of every node.
+ */
 import type { Executor } from '../db/database.js';
 import type { NewOffer, OfferRow, OfferUpdate } from '../db/schema.js';
 import type { PublicOfferRow } from './model.js';
@@ -50,9 +53,35 @@ export class OfferStore {
     return this.db.updateTable('offers').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('offers').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  /** Deletes the offer and returns its EAN, or undefined when there was none. */
+  async delete(id: number): Promise<string | undefined> {
+    const row = await this.db.deleteFrom('offers').where('id', '=', id).returning('ean').executeTakeFirst();
+    return row?.ean;
+  }
+
+  /** The newest change-log id (0 when empty): where a node that has cached nothing starts reading. */
+  async lastChangeId(): Promise<number> {
+    const row = await this.db.selectFrom('offer_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    return Number(row?.id ?? 0);
+  }
+
+  /**
+   * Changes after `afterId`, plus every change recorded at or after `recentSince` (epoch ms): on
+   * PostgreSQL ids are drawn before commit, so a transaction can commit an id below one already seen;
+   * re-reading a recent window catches those late commits.
+   */
+  changesSince(afterId: number, recentSince: number): Promise<{ id: number; ean: string }[]> {
+    return this.db
+      .selectFrom('offer_changes')
+      .select(['id', 'ean'])
+      .where((eb) => eb.or([eb('id', '>', afterId), eb('changed_at', '>=', recentSince)]))
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Drops change-log rows no node needs any more (every node has read past them long ago). */
+  async pruneChanges(recordedBefore: number): Promise<void> {
+    await this.db.deleteFrom('offer_changes').where('changed_at', '<', recordedBefore).execute();
   }
 
   /** The offers of earlier imports with these keys, with their key. */

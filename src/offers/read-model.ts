@@ -1,0 +1,183 @@
+/**
+ * The public offers, served from memory: per EAN, the published offers as a ready JSON fragment, so
+ * the hottest call of the API costs map look-ups and one string join instead of a query and a
+ * serialisation.
+ *
+ * Freshness, by construction rather than by expiry:
+ * - every write path changes `offers`, and triggers record the EAN in `offer_changes` in the same
+ *   transaction (migration 0003), so no write can escape the log;
+ * - the node that writes through OfferService drops the EAN at once, before answering the write, so
+ *   it never serves an offer that a committed write withdrew;
+ * - every node reads the log every `offersSyncIntervalMs` (and on PostgreSQL at once, woken by the
+ *   trigger's NOTIFY), so another node is stale for at most that interval;
+ * - a fill that raced with an invalidation is answered but not kept (the epoch check), so a slow
+ *   query can never put back what a change just removed.
+ */
+import type { Config } from '../config.js';
+import type { Engine } from '../db/database.js';
+import { type PublicOfferRow, publicOffer } from './model.js';
+import type { OfferStore } from './store.js';
+
+/** PostgreSQL draws change ids before commit; a commit this late after its id was drawn is still seen. */
+const LATE_COMMIT_WINDOW_MS = 30_000;
+/** Change-log rows are kept this long; a node that could not read the log for half of it drops its cache. */
+const CHANGES_KEPT_MS = 10 * 60_000;
+const PRUNE_EVERY_MS = 60_000;
+
+export interface ReadModelStats {
+  eans: number;
+  hits: number;
+  misses: number;
+}
+
+export class OfferReadModel {
+  /** EAN → JSON of its published offers joined by commas ('' when it has none). Insertion order = age. */
+  private readonly fragments = new Map<string, string>();
+  /** Bumped by every invalidation; a fill keeps its result only if no invalidation happened meanwhile. */
+  private epoch = 0;
+  private cursor: number | undefined;
+  private starting: Promise<void> | undefined;
+  private syncing: Promise<void> | undefined;
+  private syncAgain = false;
+  private lastPrune = 0;
+  private lastRead = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(
+    private readonly store: OfferStore,
+    private readonly config: Pick<Config, 'serviceFeeCents' | 'offersCacheEans' | 'offersSyncIntervalMs'>,
+    private readonly engine: Engine,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The JSON array of published offers for these (valid, distinct) EANs, by EAN, price, id. */
+  async publishedJson(eans: readonly string[]): Promise<string> {
+    if (this.cursor === undefined) await this.start();
+    const sorted = eans.length === 1 ? eans : [...eans].sort();
+    // Fragments are read before any await: an invalidation during the fill below must not make a
+    // fragment this request already counted on disappear from its answer.
+    const found: (string | undefined)[] = sorted.map((ean) => this.fragments.get(ean));
+    const missing = sorted.filter((_ean, index) => found[index] === undefined);
+    if (missing.length === 0) {
+      this.hits++;
+    } else {
+      this.misses++;
+      const filled = await this.fill(missing);
+      sorted.forEach((ean, index) => (found[index] ??= filled.get(ean)));
+    }
+    let body = '[';
+    for (const fragment of found) {
+      if (fragment === undefined || fragment === '') continue;
+      body += body.length === 1 ? fragment : `,${fragment}`;
+    }
+    return `${body}]`;
+  }
+
+  /** Forget these EANs now (the writing node, right after its commit). */
+  invalidate(eans: Iterable<string>): void {
+    this.epoch++;
+    for (const ean of eans) this.fragments.delete(ean);
+  }
+
+  /** Reads the change log and forgets every EAN another writer changed. Calls never overlap. */
+  sync(): Promise<void> {
+    if (this.syncing !== undefined) {
+      // A change may have committed after the running read began: read once more when it ends.
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    this.syncing = (async () => {
+      try {
+        do {
+          this.syncAgain = false;
+          await this.readChanges();
+        } while (this.syncAgain);
+      } finally {
+        this.syncing = undefined;
+      }
+    })();
+    return this.syncing;
+  }
+
+  /**
+   * Starts following the change log: reads where it ends, then polls, and on PostgreSQL listens for
+   * the trigger's NOTIFY. Idempotent; the first read calls it when nobody did.
+   */
+  start(listen?: (channel: string, onNotify: () => void) => Promise<() => Promise<void>>): Promise<void> {
+    this.starting ??= (async () => {
+      this.cursor = await this.store.lastChangeId();
+      this.lastRead = this.now();
+      this.timer = setInterval(() => void this.sync().catch(() => this.clear()), this.config.offersSyncIntervalMs);
+      this.timer.unref();
+      if (listen !== undefined) {
+        // Without the listener the poll still bounds staleness; it only costs promptness.
+        this.unlisten = await listen('shelfmark_offers', () => void this.sync().catch(() => this.clear())).catch(() => undefined);
+      }
+    })();
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.starting?.catch(() => undefined);
+    await this.unlisten?.();
+    this.unlisten = undefined;
+  }
+
+  stats(): ReadModelStats {
+    return { eans: this.fragments.size, hits: this.hits, misses: this.misses };
+  }
+
+  private clear(): void {
+    this.epoch++;
+    this.fragments.clear();
+  }
+
+  private async fill(missing: string[]): Promise<Map<string, string>> {
+    const epoch = this.epoch;
+    const rows = await this.store.findPublishedByEans(missing);
+    const byEan = new Map<string, string>(missing.map((ean) => [ean, '']));
+    for (const row of rows) {
+      const json = this.serialise(row);
+      const before = byEan.get(row.ean);
+      byEan.set(row.ean, before === undefined || before === '' ? json : `${before},${json}`);
+    }
+    if (epoch === this.epoch && this.config.offersCacheEans > 0) {
+      for (const [ean, fragment] of byEan) {
+        if (this.fragments.size >= this.config.offersCacheEans) {
+          // Oldest fill first: a Map iterates in insertion order.
+          const oldest = this.fragments.keys().next();
+          if (oldest.done !== true) this.fragments.delete(oldest.value);
+        }
+        this.fragments.set(ean, fragment);
+      }
+    }
+    return byEan;
+  }
+
+  private serialise(row: PublicOfferRow): string {
+    return JSON.stringify(publicOffer(row, this.config.serviceFeeCents));
+  }
+
+  private async readChanges(): Promise<void> {
+    if (this.cursor === undefined) return;
+    const now = this.now();
+    const recentSince = this.engine === 'postgres' ? now - LATE_COMMIT_WINDOW_MS : Number.MAX_SAFE_INTEGER;
+    const changes = await this.store.changesSince(this.cursor, recentSince);
+    if (now - this.lastRead > CHANGES_KEPT_MS / 2) {
+      // The log may have been pruned past this node's position while it could not read: start afresh.
+      this.clear();
+    } else if (changes.length > 0) {
+      this.invalidate(changes.map((change) => change.ean));
+    }
+    this.lastRead = now;
+    for (const change of changes) this.cursor = Math.max(this.cursor, change.id);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.store.pruneChanges(now - CHANGES_KEPT_MS);
+    }
+  }
+}
