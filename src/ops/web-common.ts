@@ -232,8 +232,8 @@ pre.headers, code.excerpt { font: .8rem/1.4 ui-monospace, Menlo, monospace; whit
 .card .value { font-size: 1.6rem; font-weight: 700; }
 .card .label { color: var(--muted); font-size: .85rem; }
 .card.bad .value { color: var(--bad); }
-.chart { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem; margin: 0; overflow-x: auto; }
-.chart svg { width: 100%; min-width: 34rem; height: auto; display: block; }
+.chart { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem; margin: 0; }
+.chart svg { width: 100%; height: auto; display: block; }
 .chart .legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; font-size: .85rem; color: var(--muted); }
 .chart .legend > span { white-space: nowrap; }
 .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .3rem; vertical-align: -1px; }
@@ -254,9 +254,10 @@ pre.headers, code.excerpt { font: .8rem/1.4 ui-monospace, Menlo, monospace; whit
   table { border: 0; background: transparent; }
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   tr { background: var(--card); border: 1px solid var(--line); border-radius: 8px; margin-bottom: .6rem; padding: .3rem .6rem; }
-  td { overflow-wrap: anywhere; border: 0; padding: .25rem 0; display: grid; grid-template-columns: 7.5rem 1fr; gap: .5rem; }
+  td { overflow-wrap: anywhere; border: 0; padding: .25rem 0; display: grid; grid-template-columns: 7.5rem minmax(0, 1fr); gap: .5rem; }
   td::before { content: attr(data-label); font-weight: 600; color: var(--muted); font-size: .85rem; }
   td.actions { white-space: normal; }
+  td input, td select { width: 100%; min-width: 0; }
   form.inline { flex-direction: column; align-items: stretch; }
   form.inline > * { width: 100%; }
 }

@@ -48,7 +48,9 @@ export const DASHBOARD_JS =
   const euro = (value) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(value);
 
   function chart(buckets) {
-    const width = 720, height = 220, left = 36, bottom = 28, top = 10;
+    // Drawn at the size it is shown (clamped), so its text stays legible on a phone as on a desktop.
+    const width = Math.max(320, Math.min(720, main.clientWidth - 60)), height = width < 500 ? 180 : 220, left = 30, bottom = 28, top = 10;
+    const labelEvery = width < 500 ? 6 : 4;
     const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
     const step = (width - left - 8) / buckets.length;
     const y = (value) => top + (height - top - bottom) * (1 - value / max);
@@ -65,7 +67,7 @@ export const DASHBOARD_JS =
       if (b.succeeded > 0) group.append(s('rect', { x: x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
       if (b.failed > 0) group.append(s('rect', { x: x, y: y(b.succeeded + b.failed), width: w, height: y(b.succeeded) - y(b.succeeded + b.failed), fill: '#f04438' }));
       parts.push(group);
-      if (i % 4 === 0) parts.push(s('text', { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#5f6b7a' }, new Date(b.hour).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })));
+      if (i % labelEvery === 0) parts.push(s('text', { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#5f6b7a' }, new Date(b.hour).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })));
     });
     const total = buckets.reduce((sum, b) => sum + b.succeeded + b.failed, 0);
     return h('figure', { className: 'chart' }, [
