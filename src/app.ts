@@ -68,6 +68,20 @@ export function logError(error: Error): { type: string; message: string; stack: 
   return { type: error.name, message: error.message, stack: where, ...(code === undefined ? {} : { code }) };
 }
 
+/** Above this much unwritten log text, new lines are dropped (and counted) instead of buffered. */
+const LOG_BUFFER_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Log lines leave through a buffered asynchronous writer (flushed on exit), so a busy API does not pay
+ * a write system call per line. The buffer is bounded: when stdout cannot keep up, lines are dropped
+ * and counted in shelfmark_log_lines_dropped_total rather than growing the process without limit.
+ */
+function logDestination(services: Services): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_LIMIT });
+  destination.on('drop', () => services.metrics.logLinesDropped.inc());
+  return destination;
+}
+
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
   const services = await createServices(deps);
   const logger =
@@ -76,15 +90,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
           level: deps.config.logLevel,
           redact: { paths: LOG_REDACT, censor: '[redacted]' },
           serializers: { err: logError },
-          // Log lines leave through a buffered asynchronous writer (flushed on exit), so a busy API does
-          // not pay a write system call per line; tests pass their own stream.
-          stream: options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: false })),
+          stream: options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : logDestination(services)),
         }
       : options.logger;
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: 256 * 1024,
-    logController: new AccessLog(),
+    logController: new AccessLog(deps.config.logRequests),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 
 export type Role = 'api' | 'worker' | 'all';
 export type SeedMode = 'demo' | 'none';
+export type LogRequests = 'all' | 'errors' | 'none';
 
 export interface Config {
   readonly port: number;
@@ -26,6 +27,8 @@ export interface Config {
   readonly webhookConnectionsPerHost: number;
   readonly serviceFeeCents: number;
   readonly logLevel: string;
+  /** Access log: every request, only those answered 4xx/5xx, or none. */
+  readonly logRequests: LogRequests;
   readonly seed: SeedMode;
   readonly role: Role;
   /** Key for hashing client secrets; when unset a random key kept in the database is used. */
@@ -141,9 +144,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookSecretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86400, 0, 30 * 86400),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
-    webhookConnectionsPerHost: integer(env, 'WEBHOOK_CONNECTIONS_PER_HOST', 16, 1, 1024),
+    webhookConnectionsPerHost: integer(env, 'WEBHOOK_CONNECTIONS_PER_HOST', 32, 1, 1024),
     serviceFeeCents: integer(env, 'SERVICE_FEE_CENTS', 199, 0, 100000),
     logLevel,
+    logRequests: oneOf<LogRequests>(env, 'LOG_REQUESTS', ['all', 'errors', 'none'], 'all'),
     seed: oneOf<SeedMode>(env, 'SEED', ['demo', 'none'], 'demo'),
     role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
     secretPepper: text(env, 'SECRET_PEPPER'),

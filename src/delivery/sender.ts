@@ -62,7 +62,7 @@ export class UndiciSender implements WebhookSender {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 10_000,
-      connections: options.connectionsPerHost ?? 16,
+      connections: options.connectionsPerHost ?? 32,
     });
   }
 

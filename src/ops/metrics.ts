@@ -35,6 +35,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly logLinesDropped = new Counter({
+    name: 'shelfmark_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout could not keep up (the log buffer is bounded)',
+    registers: [this.registry],
+  });
+
   readonly deliveriesInFlight = new Gauge({
     name: 'shelfmark_webhook_in_flight',
     help: 'Webhook requests in flight in this process',

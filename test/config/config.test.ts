@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -15,12 +16,18 @@ describe('config', () => {
       webhookAllowPrivate: false,
       webhookSecretOverlapSeconds: 86400,
       webhookConcurrency: 32,
+      webhookConnectionsPerHost: 32,
       serviceFeeCents: 199,
       logLevel: 'info',
+      logRequests: 'all',
       seed: 'demo',
       role: 'all',
       secretPepper: undefined,
       publicBaseUrl: undefined,
+      offersCacheEans: 100_000,
+      offersSyncIntervalMs: 1000,
+      clusterWorkers: 1,
+      sessionIdleSeconds: 1800,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -40,8 +47,16 @@ describe('config', () => {
       SEED: 'none',
       ROLE: 'worker',
       PUBLIC_BASE_URL: 'https://api.example.org/',
+      WEBHOOK_CONNECTIONS_PER_HOST: '4',
+      OFFERS_CACHE_EANS: '0',
+      OFFERS_SYNC_INTERVAL_MS: '250',
+      CLUSTER_WORKERS: '3',
     });
     expect(config).toMatchObject({
+      webhookConnectionsPerHost: 4,
+      offersCacheEans: 0,
+      offersSyncIntervalMs: 250,
+      clusterWorkers: 3,
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: 'postgres://u@db/shelfmark',
@@ -72,6 +87,12 @@ describe('config', () => {
   ])('a bad %s stops with a message naming it', (key, value, message) => {
     expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [key]: value })).toThrow(message);
+  });
+
+  it('CLUSTER_WORKERS=auto is one HTTP process per core', () => {
+    expect(loadConfig({ CLUSTER_WORKERS: 'auto' }).clusterWorkers).toBe(availableParallelism());
+    expect(() => loadConfig({ CLUSTER_WORKERS: '0' })).toThrow('CLUSTER_WORKERS: must be between 1 and 256, got 0');
+    expect(() => loadConfig({ OFFERS_SYNC_INTERVAL_MS: '10' })).toThrow('OFFERS_SYNC_INTERVAL_MS: must be between 50 and 60000, got 10');
   });
 
   it('never echoes database credentials in its error', () => {

@@ -48,7 +48,8 @@ describeEachEngine('browser end to end', (engine) => {
       dialogs.push(`${dialog.type()}: ${dialog.message()}`);
       void (dialog.type() === 'prompt' ? dialog.accept(dialog.defaultValue()) : dialog.accept());
     });
-    page.setDefaultTimeout(10_000);
+    // Generous: under a full parallel test run on 2 cores a step can take several seconds.
+    page.setDefaultTimeout(20_000);
   }
 
   /** Runs a step that is expected to make the browser log failed requests (401/403/404), then forgets them. */
@@ -241,7 +242,7 @@ describeEachEngine('browser end to end', (engine) => {
     await expect.poll(async () => {
       await section(pt, 'Deliveries', 'Deliveries');
       return (await pt.locator('td[data-label="Outcome"]').allTextContents()).sort();
-    }, { timeout: 10_000 }).toEqual(['delivered', 'failed (http 500)']);
+    }, { timeout: 20_000 }).toEqual(['delivered', 'failed (http 500)']);
 
     const okRow = pt.locator('tr', { hasText: okReceiver.url });
     await okRow.getByRole('button', { name: 'Attempts' }).click();
@@ -258,7 +259,7 @@ describeEachEngine('browser end to end', (engine) => {
     await expect.poll(async () => {
       await section(pt, 'Deliveries', 'Deliveries');
       return pt.locator('tr', { hasText: flaky.url }).locator('td[data-label="Outcome"]').textContent();
-    }, { timeout: 10_000 }).toBe('delivered');
+    }, { timeout: 20_000 }).toBe('delivered');
     await pt.locator('tr', { hasText: flaky.url }).getByRole('button', { name: 'Attempts' }).click();
     await expect.poll(() => detail.locator('tbody tr').count()).toBe(2);
     await shoot(pt, 'portal-deliveries');

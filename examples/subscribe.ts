@@ -1,0 +1,32 @@
+/**
+ * Sets up a webhook subscription and sends it a test ping.
+ *
+ *   npx tsx examples/subscribe.ts http://127.0.0.1:8080/hooks [event]
+ *
+ * The event defaults to list-published (see the README's event table). Registering the same URL and
+ * event again answers the existing subscription, so the script is safe to rerun. A receiver on a
+ * loopback or private address needs the server started with WEBHOOK_ALLOW_PRIVATE=true.
+ */
+import type { PingResult, ShelfmarkClient, Subscription } from '@shelfmark/client';
+import { clientFromEnv, isMain } from './env.js';
+
+export async function setUpSubscription(client: ShelfmarkClient, notificationUrl: string, event = 'list-published'): Promise<{ subscription: Subscription; ping: PingResult; all: Subscription[] }> {
+  const subscription = await client.subscriptions.create({ notificationUrl, event });
+  const ping = await client.subscriptions.ping(subscription.id);
+  const all: Subscription[] = [];
+  for await (const each of client.subscriptions.list()) all.push(each);
+  return { subscription, ping, all };
+}
+
+if (isMain(import.meta.url)) {
+  const url = process.argv[2];
+  if (url === undefined) {
+    console.error('usage: npx tsx examples/subscribe.ts <notification URL> [event]');
+    process.exit(2);
+  }
+  const { subscription, ping, all } = await setUpSubscription(clientFromEnv(), url, process.argv[3]);
+  console.log(`subscription ${subscription.id}: ${subscription.event} -> ${subscription.notificationUrl} (${subscription.status})`);
+  console.log(`test ping queued as delivery ${ping.deliveryId}`);
+  console.log(`you have ${all.length} subscription${all.length === 1 ? '' : 's'}:`);
+  for (const each of all) console.log(`  ${each.id}  ${each.event}  ${each.notificationUrl}  ${each.status}`);
+}

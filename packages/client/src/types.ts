@@ -1,0 +1,57 @@
+/**
+ * The SDK's public types, all derived from the service's OpenAPI document (src/generated/openapi.ts)
+ * by path and method, so they follow the service whenever `npm run sdk:generate` is rerun.
+ */
+import type { paths } from './generated/openapi.js';
+
+type Method = 'get' | 'post' | 'delete';
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type Operation<P extends keyof paths, M extends Method> = paths[P][M];
+
+/** The JSON body of a successful answer of `M P` (any of the given statuses). */
+export type ResponseBody<P extends keyof paths, M extends Method, S extends number = 200> =
+  Operation<P, M> extends { responses: infer R } ? { [K in keyof R]: K extends S ? JsonOf<R[K]> : never }[keyof R] : never;
+
+/** The JSON request body of `M P`. */
+export type RequestBody<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } } ? B
+  : Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B
+  : never;
+
+/** The query parameters of `M P`, all optional: the service fills in its defaults. */
+export type QueryOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? Partial<NonNullable<Q>> : never;
+
+export type TokenResponse = ResponseBody<'/api/auth/token', 'get'>;
+export type Offer = ResponseBody<'/api/v1/offers/{id}', 'get'>;
+export type School = ResponseBody<'/api/lml/v1/schools/{identifier}', 'get'>;
+export type LearningMaterialList = ResponseBody<'/api/lml/v1/lists/{identifier}', 'get'>;
+export type StructureNode = ResponseBody<'/api/lml/v1/structure', 'get'>[number];
+export type Subscription = ResponseBody<'/api/lml/v1/subscriptions/{id}', 'get'>;
+export type CreateSubscription = RequestBody<'/api/lml/v1/subscriptions', 'post'>;
+export type Delivery = ResponseBody<'/api/lml/v1/subscriptions/{id}/deliveries', 'get'>['data'][number];
+export type PingResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/ping', 'post', 202>;
+export type RotatedWebhookSecret = ResponseBody<'/api/lml/v1/webhook-secret', 'post'>;
+
+/** One page of a collection: `{has_more, data}`. */
+export interface Page<T> {
+  has_more: boolean;
+  data: T[];
+}
+
+export type PageQuery = { limit?: number; starting_after?: string };
+export type SchoolQuery = QueryOf<'/api/lml/v1/schools', 'get'>;
+export type ListQuery = QueryOf<'/api/lml/v1/lists', 'get'>;
+export type SubscriptionQuery = QueryOf<'/api/lml/v1/subscriptions', 'get'>;
+export type DeliveryQuery = QueryOf<'/api/lml/v1/subscriptions/{id}/deliveries', 'get'>;
+
+/** A problem document (RFC 9457) as the service renders every error. */
+export interface ProblemDocument {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  instance?: string;
+  code?: string;
+  [extension: string]: unknown;
+}

@@ -1,0 +1,76 @@
+/**
+ * The SDK can never drift from the service: its OpenAPI document and generated types are regenerated
+ * from the app as it is now and compared with the checked-in files. And the package, as built, is ESM
+ * with declarations and no runtime dependency.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DOCUMENT_FILE, serviceDocument, TYPES_FILE, typesFor } from '../scripts/openapi.js';
+
+const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
+
+describe('generated from the service', () => {
+  it('openapi.json and src/generated/openapi.ts equal what the service publishes now (else run npm run sdk:generate)', async () => {
+    const document = await serviceDocument();
+    const checkedIn = await readFile(DOCUMENT_FILE, 'utf8');
+    expect(checkedIn, 'packages/client/openapi.json is stale: run `npm run sdk:generate`').toBe(document);
+    expect(await readFile(TYPES_FILE, 'utf8'), 'packages/client/src/generated/openapi.ts is stale: run `npm run sdk:generate`').toBe(await typesFor(document));
+  });
+
+  it('every path the SDK calls is in the document', async () => {
+    const document = JSON.parse(await readFile(DOCUMENT_FILE, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const called: [string, string][] = [
+      ['get', '/api/auth/token'],
+      ['get', '/api/v1/offers'],
+      ['get', '/api/v1/offers/{id}'],
+      ['get', '/api/lml/v1/schools'],
+      ['get', '/api/lml/v1/schools/{identifier}'],
+      ['get', '/api/lml/v1/lists'],
+      ['get', '/api/lml/v1/lists/{identifier}'],
+      ['get', '/api/lml/v1/structure'],
+      ['post', '/api/lml/v1/subscriptions'],
+      ['get', '/api/lml/v1/subscriptions'],
+      ['get', '/api/lml/v1/subscriptions/{id}'],
+      ['delete', '/api/lml/v1/subscriptions/{id}'],
+      ['post', '/api/lml/v1/subscriptions/{id}/enable'],
+      ['post', '/api/lml/v1/subscriptions/{id}/ping'],
+      ['get', '/api/lml/v1/subscriptions/{id}/deliveries'],
+      ['post', '/api/lml/v1/webhook-secret'],
+    ];
+    expect(called.filter(([method, path]) => document.paths[path]?.[method] === undefined)).toEqual([]);
+    // And every /api/ path written in the client's source (parameters normalised) is one of those.
+    const source = await readFile(join(PACKAGE, 'src/client.ts'), 'utf8');
+    const normalise = (path: string): string => path.replace(/\{[^}]+\}|\$\{[^}]+\}/g, '{}');
+    const inSource = [...source.matchAll(/['`](\/api\/[^'`]*)['`]/g)].map((match) => normalise(match[1]!));
+    const documented = new Set(Object.keys(document.paths).map(normalise));
+    expect(new Set(inSource).size).toBeGreaterThanOrEqual(12);
+    expect(inSource.filter((path) => !documented.has(path))).toEqual([]);
+  });
+});
+
+describe('the built package', () => {
+  it('is ESM with declarations, importable by its name, with no runtime dependency', async () => {
+    const manifest = JSON.parse(await readFile(join(PACKAGE, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.type).toBe('module');
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.peerDependencies).toBeUndefined();
+    const built = await import('@shelfmark/client');
+    expect(typeof built.ShelfmarkClient).toBe('function');
+    expect(typeof built.verifyWebhook).toBe('function');
+    const webhooks = await import('@shelfmark/client/webhooks');
+    expect(typeof webhooks.nodeWebhookHandler).toBe('function');
+
+    const files = (await readdir(join(PACKAGE, 'dist'), { recursive: true })).map(String);
+    for (const name of ['index.js', 'index.d.ts', 'client.d.ts', 'webhooks/index.d.ts', 'generated/openapi.d.ts']) expect(files, name).toContain(name);
+    // Every import of the compiled code is relative: the platform is the only runtime dependency.
+    const external: string[] = [];
+    for (const file of files.filter((name) => name.endsWith('.js'))) {
+      const code = await readFile(join(PACKAGE, 'dist', file), 'utf8');
+      for (const match of code.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*from\s*['"]([^'"]+)['"]/g)) if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
+      for (const match of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
+    }
+    expect(external).toEqual([]);
+  });
+});

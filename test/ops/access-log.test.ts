@@ -1,0 +1,50 @@
+/** LOG_REQUESTS: every request (default), only 4xx/5xx answers, or none; never the headers. */
+import { PassThrough } from 'node:stream';
+import { afterEach, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { testConfig, type LogRequests } from '../../src/config.js';
+import { freshDatabase, type TestDatabase } from '../support/engines.js';
+import { ADMIN_TOKEN } from '../support/harness.js';
+
+let app: App | undefined;
+let database: TestDatabase | undefined;
+afterEach(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+async function linesFor(mode: LogRequests): Promise<Record<string, unknown>[]> {
+  database = await freshDatabase('sqlite');
+  const stream = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)));
+  app = await buildApp({ config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info', logRequests: mode }), db: database.db, clock: new ManualClock() }, { logStream: stream });
+  await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'ok-1', authorization: 'Bearer secret-value' } });
+  await app.inject({ method: 'GET', url: '/nowhere?x=1', headers: { 'x-request-id': 'missing-1' } });
+  return lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
+}
+
+it('all: a start and an end line per request, with method, URL, status and time but no headers', async () => {
+  const lines = await linesFor('all');
+  expect(lines.map((line) => [line.reqId, line.msg])).toEqual([
+    ['ok-1', 'incoming request'],
+    ['ok-1', 'request completed'],
+    ['missing-1', 'incoming request'],
+    ['missing-1', 'request completed'],
+  ]);
+  expect(lines[0]).toMatchObject({ method: 'GET', url: '/healthz' });
+  expect(lines[1]).toMatchObject({ statusCode: 200 });
+  expect(typeof lines[1]?.responseTime).toBe('number');
+  expect(JSON.stringify(lines)).not.toContain('secret-value');
+});
+
+it('errors: one line for each 4xx/5xx answer, naming the request; nothing for successes', async () => {
+  const lines = await linesFor('errors');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatchObject({ reqId: 'missing-1', msg: 'request completed', method: 'GET', url: '/nowhere?x=1', statusCode: 404 });
+});
+
+it('none: no access lines at all', async () => {
+  expect(await linesFor('none')).toEqual([]);
+});
