@@ -41,11 +41,6 @@ export class WebSessionStore {
     await this.db.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
   }
 
-  /** Ends every session of a client (after its secret reset or revocation elsewhere is not required; used on revoke). */
-  async deleteClientSessions(clientRef: string): Promise<void> {
-    await this.db.deleteFrom('web_sessions').where('client_ref', '=', clientRef).execute();
-  }
-
   /** Housekeeping: idle sessions and expired links are useless; removing them keeps the tables small. */
   async prune(idleBefore: number, now: number): Promise<void> {
     await this.db.deleteFrom('web_sessions').where('last_seen_at', '<', idleBefore).execute();

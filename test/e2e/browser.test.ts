@@ -11,7 +11,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsoleMessage, Dialog, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { addSubscription, emit, startReceiver, type Receiver } from '../delivery/support.js';
 import { launchChromium, skipBrowser, type BrowserSession } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -104,6 +104,18 @@ describeEachEngine('browser end to end', (engine) => {
     await flaky?.close();
     await h?.close();
   }, 30_000);
+
+  // A failed step leaves a picture of both pages and what their notice bars said, for diagnosis.
+  afterEach(async (context) => {
+    if (context.task.result?.state !== 'fail' || skipBrowser) return;
+    const dir = join(process.cwd(), 'test-artifacts', 'failures');
+    await mkdir(dir, { recursive: true });
+    const slug = `${engine}-${context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
+    for (const [who, page] of [['operator', op], ['partner', pt]] as const) {
+      await page.screenshot({ path: join(dir, `${slug}-${who}.png`), fullPage: true }).catch(() => undefined);
+      console.warn(`[browser ${engine}] ${who} notice after failure: ${await page.locator('#notice').textContent().catch(() => '?')}`);
+    }
+  });
 
   let clientName = '';
   let portalLink = '';
