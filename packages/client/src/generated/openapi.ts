@@ -153,7 +153,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -174,7 +174,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -419,7 +419,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -440,7 +440,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -461,7 +461,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -482,7 +482,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -571,7 +571,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -592,7 +592,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -613,7 +613,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -634,7 +634,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -655,7 +655,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -731,7 +731,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -752,7 +752,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -773,7 +773,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -794,7 +794,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -865,7 +865,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -886,7 +886,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -907,7 +907,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -928,7 +928,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -949,7 +949,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1049,7 +1049,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1070,7 +1070,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1091,7 +1091,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1112,7 +1112,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1203,7 +1203,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1224,7 +1224,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1245,7 +1245,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1266,7 +1266,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1287,7 +1287,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1357,7 +1357,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1378,7 +1378,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1399,7 +1399,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1420,7 +1420,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1492,7 +1492,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1513,7 +1513,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1534,7 +1534,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1555,7 +1555,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1576,7 +1576,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1642,7 +1642,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1663,7 +1663,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1684,7 +1684,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1705,7 +1705,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1726,7 +1726,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1791,7 +1791,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1812,7 +1812,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1833,7 +1833,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1854,7 +1854,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1976,7 +1976,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1997,7 +1997,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2018,7 +2018,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2039,7 +2039,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2125,7 +2125,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2146,7 +2146,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2167,7 +2167,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2188,7 +2188,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2209,7 +2209,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2253,7 +2253,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2274,7 +2274,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2295,7 +2295,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2316,7 +2316,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2337,7 +2337,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2424,7 +2424,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2445,7 +2445,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2466,7 +2466,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2487,7 +2487,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2508,7 +2508,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2572,7 +2572,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2593,7 +2593,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2614,7 +2614,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2671,7 +2671,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2692,7 +2692,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2756,7 +2756,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2777,7 +2777,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2798,7 +2798,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2867,7 +2867,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2888,7 +2888,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2909,7 +2909,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2930,7 +2930,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2967,7 +2967,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2988,7 +2988,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3009,7 +3009,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3030,7 +3030,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3090,7 +3090,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3111,7 +3111,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3132,7 +3132,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3153,7 +3153,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3216,7 +3216,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3237,7 +3237,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3258,7 +3258,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3279,7 +3279,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3345,7 +3345,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3366,7 +3366,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3387,7 +3387,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3474,7 +3474,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3495,7 +3495,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3516,7 +3516,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3537,7 +3537,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3628,7 +3628,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3649,7 +3649,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3670,7 +3670,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3691,7 +3691,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3762,7 +3762,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3783,7 +3783,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3804,7 +3804,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3825,7 +3825,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3899,7 +3899,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3920,7 +3920,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3941,7 +3941,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4007,7 +4007,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4028,7 +4028,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4049,7 +4049,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4118,7 +4118,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4139,7 +4139,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4160,7 +4160,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4181,7 +4181,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4253,7 +4253,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4274,7 +4274,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4295,7 +4295,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4316,7 +4316,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4410,7 +4410,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4431,7 +4431,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4452,7 +4452,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4552,7 +4552,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4573,7 +4573,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4594,7 +4594,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4683,7 +4683,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4704,7 +4704,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4725,7 +4725,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4746,7 +4746,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4849,7 +4849,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4870,7 +4870,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4891,7 +4891,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4912,7 +4912,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5009,7 +5009,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5030,7 +5030,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5051,7 +5051,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5072,7 +5072,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5138,7 +5138,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5159,7 +5159,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5180,7 +5180,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5275,7 +5275,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5296,7 +5296,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5317,7 +5317,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5412,7 +5412,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5433,7 +5433,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5454,7 +5454,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5475,7 +5475,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5516,7 +5516,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5537,7 +5537,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5558,7 +5558,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5579,7 +5579,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5680,7 +5680,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5701,7 +5701,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5722,7 +5722,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5743,7 +5743,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5804,7 +5804,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5825,7 +5825,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5846,7 +5846,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5940,7 +5940,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5961,7 +5961,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5982,7 +5982,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6003,7 +6003,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6099,7 +6099,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6120,7 +6120,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6141,7 +6141,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6162,7 +6162,7 @@ export interface paths {
                             /** @description The request id (also the x-request-id response header) */
                             instance?: string;
                             /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6170,6 +6170,317 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clients/{id}/portal-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a one-time sign-in link to the client's partner portal (valid 15 minutes, single use) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clientId: string;
+                            /** @description /portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log */
+                            path: string;
+                            /** @description Absolute link (PUBLIC_BASE_URL, or the host this request was made to) */
+                            url: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                /** @description validation-failed: Request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthenticated: Authentication required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not-found: Resource not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description internal: Internal server error */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts, queue depth and the last 24 hours of delivery work */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Active (not revoked) clients */
+                            clients: number;
+                            subscriptions: number;
+                            publishedLists: number;
+                            publishedOffers: number;
+                            /** @description Pending deliveries */
+                            queueDepth: number;
+                            failedLast24h: number;
+                            /** @description Commit to successful delivery, last 24 h */
+                            p95DeliveryLatencyMs: number | null;
+                            attemptsPerHour: {
+                                /** Format: date-time */
+                                hour: string;
+                                succeeded: number;
+                                failed: number;
+                            }[];
+                            /** Format: date-time */
+                            generatedAt: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: Authentication required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description internal: Internal server error */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscription-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per subscription: last successful delivery and failures since */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                subscriptionId: string;
+                                lastSuccessAt: string | null;
+                                consecutiveFailures: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description unauthenticated: Authentication required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description internal: Internal server error */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI reference of the problem type; a page at that path explains it */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail?: string;
+                            /** @description The request id (also the x-request-id response header) */
+                            instance?: string;
+                            /** @enum {string} */
+                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
