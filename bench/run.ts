@@ -1,49 +1,217 @@
 /**
- * `npm run bench`: every benchmark, figures printed and written to bench/results/latest.json.
- * Targets are ratios against a baseline measured in the same run, because these machines are noisy.
- * BENCH_SECONDS (default 10) sets the length of each load run; BENCH_DELIVERIES (default 5000) the
- * number of webhooks in the delivery run.
+ * `npm run bench`: the orchestrator. It builds the server, then runs each scenario with every party in
+ * a process of its own (the compiled server, autocannon, the webhook receiver, baselines and peers),
+ * rounds interleaved, and prints/writes the figures and the targets of issue 6.
+ *
+ *   npm run bench                         every scenario, full length (< 12 min on 2 cores)
+ *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
+ *   npm run bench -- --only offers        one scenario: offers | token | delivery | fanout | latency
+ *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
+ *
+ * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { benchDelivery } from './delivery.js';
-import { benchOffers } from './offers.js';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load, startReceiver } from './lib/measure.js';
+import { killAll, killChildrenOnExit, ROOT } from './lib/proc.js';
+import { topSelfTime } from './lib/profile.js';
+import { machine, readmeBlock, table, targetTable, updateReadme, writeResults } from './lib/report.js';
+import { accessToken, createClient, freshDatabase, postgresReachable, type Server, startServer } from './lib/shelfmark.js';
+import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
+import { deliveryScenario, shelfmarkDelivery } from './scenarios/delivery.js';
+import { fanoutScenario } from './scenarios/fanout.js';
+import { latencyScenario } from './scenarios/latency.js';
+import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
+import { tokenScenario } from './scenarios/token.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? '10');
-const here = dirname(fileURLToPath(import.meta.url));
+const SCENARIOS = {
+  offers: offersScenario,
+  token: tokenScenario,
+  delivery: deliveryScenario,
+  fanout: fanoutScenario,
+  latency: latencyScenario,
+} as const;
+type ScenarioName = keyof typeof SCENARIOS;
+const PROFILES = ['offers', 'token', 'delivery'] as const;
+type ProfileName = (typeof PROFILES)[number];
 
-async function main(): Promise<void> {
-  const results: Record<string, unknown> = {
-    when: new Date().toISOString(),
-    node: process.version,
-    cpus: cpus().length,
-    secondsPerRun: seconds,
-  };
-  console.log(`Shelfmark benchmarks (${seconds}s per load run, node ${process.version}, ${cpus().length} CPUs)`);
-  // Memory of the whole process (load generator included) sampled through every run.
-  let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
-  const startRss = process.memoryUsage().rss;
-  console.log('offers:');
-  results.offers = await benchOffers(seconds);
-  console.log('webhook delivery:');
-  results.delivery = await benchDelivery(Number(process.env.BENCH_DELIVERIES ?? '5000'));
-  clearInterval(sampler);
-  const mib = (bytes: number) => Math.round(bytes / 1048576);
-  results.memory = { startRssMiB: mib(startRss), peakRssMiB: mib(peakRss), endRssMiB: mib(process.memoryUsage().rss) };
-  console.log(`memory: RSS ${mib(startRss)} MiB at start, ${mib(peakRss)} MiB peak, ${mib(process.memoryUsage().rss)} MiB at the end (one process: services, load generator, receiver)`);
-  const file = join(here, 'results', 'latest.json');
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-  console.log(`written to ${file}`);
+const log = (line: string): void => void process.stdout.write(line + '\n');
+
+function option(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const index = args.indexOf(name);
+  if (index >= 0) return args[index + 1];
+  return args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}: expected a positive number, got "${raw}"`);
+  return value;
+}
+
+function settingsFromEnv(postgres: boolean): Settings {
+  const quick = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
+  return {
+    quick,
+    rounds: envNumber('BENCH_ROUNDS', quick ? 1 : 3),
+    seconds: envNumber('BENCH_SECONDS', quick ? 2 : 5),
+    warmupSeconds: quick ? 0 : 1,
+    deliveries: envNumber('BENCH_DELIVERIES', quick ? 500 : 5000),
+    fanout: envNumber('BENCH_FANOUT', quick ? 1000 : 10_000),
+    latencySeconds: quick ? 2 : 5,
+    latencyRate: envNumber('BENCH_LATENCY_RATE', 200),
+    postgres,
+  };
+}
+
+function build(): void {
+  log('building the server (npm run build)...');
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit', timeout: 180_000 });
+  if (result.status !== 0) throw new Error(`npm run build failed (${String(result.status ?? result.signal)})`);
+}
+
+async function runAll(only: ScenarioName | undefined): Promise<void> {
+  const postgres = await postgresReachable();
+  const settings = settingsFromEnv(postgres);
+  const host = machine();
+  log(`Shelfmark bench${settings.quick ? ' (BENCH_QUICK: short, figures not judged)' : ''}: ${host.cpuModel}, ${host.cores} cores, node ${host.node}, load average ${host.loadAverage1m}`);
+  log(`${settings.rounds} round(s), ${settings.seconds} s per load run, every party in its own process`);
+  if (!postgres) log('PostgreSQL is not reachable at 127.0.0.1:5432: the PostgreSQL parties are skipped');
+  const rows: Row[] = [];
+  const targets: Target[] = [];
+  const notes: string[] = postgres ? [] : ['PostgreSQL unreachable: PostgreSQL parties skipped'];
+  const raw: Record<string, unknown> = {};
+  const started = Date.now();
+  for (const name of Object.keys(SCENARIOS) as ScenarioName[]) {
+    if (only !== undefined && name !== only) continue;
+    log(`\n== ${name}`);
+    const scenarioStarted = Date.now();
+    const result: ScenarioResult = await SCENARIOS[name](settings, log);
+    rows.push(...result.rows);
+    targets.push(...result.targets);
+    notes.push(...result.notes);
+    raw[name] = result.raw;
+    log(`  (${((Date.now() - scenarioStarted) / 1000).toFixed(0)} s)`);
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  log(`\nResults (median of ${settings.rounds} interleaved round(s), min–max in brackets; ${seconds} s in all)\n`);
+  log(table(rows));
+  if (targets.length > 0) log('\n' + targetTable(targets));
+  for (const note of notes) log(`- ${note}`);
+  const result = {
+    when: new Date().toISOString(),
+    mode: settings.quick ? 'quick' : only === undefined ? 'full' : `only ${only}`,
+    machine: host,
+    separateProcesses: 'server (node dist/server.js), autocannon, webhook receiver, baselines and peers each in their own process',
+    settings,
+    durationSeconds: seconds,
+    loadAverage1mAtEnd: machine().loadAverage1m,
+    rows: rows.map((row) => ({ ...row, spread: { ...row.spread } })),
+    targets,
+    notes,
+    raw,
+  };
+  const subtitle = `${host.cpuModel}, ${host.cores} cores, node ${host.node}, ${result.when.slice(0, 10)}; median of ${settings.rounds} rounds; every party in its own process`;
+  const full = !settings.quick && only === undefined;
+  const files = full ? writeResults(result, targets, subtitle, true) : writePartial(result, settings.quick ? 'quick' : `only-${only ?? 'all'}`);
+  if (full) {
+    const readme = updateReadme(readmeBlock({ when: result.when, host, seconds, loadAtEnd: result.loadAverage1mAtEnd, rows, targets, notes, rounds: settings.rounds }));
+    if (readme !== undefined) files.push(readme);
+  }
+  log(`\nwritten: ${files.map((file) => file.replace(ROOT + '/', '')).join(', ')}`);
+}
+
+/** A quick or single-scenario run never replaces the figures of the last full run. */
+function writePartial(result: Record<string, unknown>, name: string): string[] {
+  const file = join(ROOT, 'bench', 'results', `${name}.json`);
+  writeFileSync(file, JSON.stringify(result, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2) + '\n');
+  return [file];
+}
+
+async function profile(name: ProfileName): Promise<void> {
+  const settings = settingsFromEnv(await postgresReachable());
+  const dir = join(ROOT, 'bench', 'results', 'profiles', `${new Date().toISOString().replace(/[:.]/g, '-')}-${name}`);
+  mkdirSync(dir, { recursive: true });
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  const seconds = envNumber('BENCH_SECONDS', settings.quick ? 2 : 10);
+  log(`CPU profile of the compiled server under the ${name} load (${name === 'delivery' ? `${settings.deliveries} deliveries` : `${seconds} s, 50 connections`})`);
+  if (name === 'delivery') {
+    const receiver = await startReceiver();
+    try {
+      const rate = await shelfmarkDelivery('sqlite', settings.deliveries, receiver, nodeArgs);
+      log(`worker (profiled): ${rate} deliveries/s`);
+    } finally {
+      await receiver.stop();
+    }
+  } else {
+    const db = await freshDatabase('sqlite');
+    let server: Server | undefined;
+    try {
+      server = await startServer(db, { nodeArgs });
+      const client = await createClient(server, ['offers:read']);
+      let result;
+      if (name === 'offers') {
+        await seedOffers(server);
+        const token = await accessToken(server, client);
+        result = await load({ url: `${server.url}${offersPath}`, headers: { authorization: `Bearer ${token}` }, seconds });
+      } else {
+        result = await load({ url: `${server.url}/api/auth/token`, headers: { authorization: client.basic }, seconds });
+      }
+      log(`server (profiled): ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms`);
+      // SIGTERM: the server closes and exits by itself, which is when node writes the profile.
+      const code = await server.stop();
+      server = undefined;
+      if (code !== 0) log(`the server exited with ${String(code)}`);
+    } finally {
+      await server?.stop();
+      await db.drop();
+    }
+  }
+  const files = readdirSync(dir).filter((file) => file.endsWith('.cpuprofile'));
+  if (files.length === 0) throw new Error(`no .cpuprofile was written to ${dir}: the server did not exit cleanly`);
+  const newest = files.map((file) => join(dir, file)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] as string;
+  const { totalMs, idleMs, top } = topSelfTime(newest, 25);
+  log(`\nprofile: ${newest.replace(ROOT + '/', '')} (${totalMs} ms sampled, ${idleMs} ms idle, ${totalMs - idleMs} ms busy)`);
+  log('top 25 functions by self time:\n');
+  log('| self ms | % of samples | function | location |\n|---:|---:|---|---|');
+  for (const entry of top) log(`| ${entry.selfMs} | ${entry.share} | ${entry.function} | ${entry.location} |`);
+}
+
+async function main(): Promise<void> {
+  const only = option('--only');
+  const profiled = option('--profile');
+  if (only !== undefined && !(only in SCENARIOS)) throw new Error(`--only: expected one of ${Object.keys(SCENARIOS).join(', ')}, got "${only}"`);
+  if (profiled !== undefined && !(PROFILES as readonly string[]).includes(profiled)) throw new Error(`--profile: expected one of ${PROFILES.join(', ')}, got "${profiled}"`);
+  build();
+  if (profiled !== undefined) await profile(profiled as ProfileName);
+  else await runAll(only as ScenarioName | undefined);
+}
+
+killChildrenOnExit();
+
+// The whole run is bounded: a hung child never keeps CI waiting.
+const deadline = setTimeout(
+  () => {
+    console.error('bench: overall time limit reached, stopping every child process');
+    killAll();
+    process.exit(1);
+  },
+  envNumber('BENCH_TIME_LIMIT_SECONDS', 20 * 60) * 1000,
+);
+deadline.unref();
+
 main().then(
-  () => process.exit(0),
+  () => {
+    killAll();
+    process.exit(0);
+  },
   (error: unknown) => {
-    console.error(error);
+    console.error('bench failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+    killAll();
     process.exit(1);
   },
 );

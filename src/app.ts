@@ -11,8 +11,10 @@ import pino from 'pino';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
+import { registerHttpFeatures } from './http/index.js';
 import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
+import { documentObject, documentRoute } from './ops/openapi-extras.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
@@ -96,6 +98,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const app = Fastify({
     ...(typeof logger === 'object' && 'info' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: 256 * 1024,
+    // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
+    ...(deps.config.trustedProxies.length > 0 ? { trustProxy: [...deps.config.trustedProxies] } : {}),
     logController: new AccessLog(deps.config.logRequests),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -120,9 +124,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     done();
   });
 
+  await registerHttpFeatures(app, services);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
-    transform: ({ schema, url }) => ({ schema: withProblemResponses(schema, url) ?? schema, url }),
+    transform: ({ schema, url, route }) => {
+      const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
+      return { schema: documentRoute(withProblemResponses(schema, url) ?? schema, url, method) ?? schema, url };
+    },
+    transformObject: (built) => ('openapiObject' in built ? documentObject(built.openapiObject) : built.swaggerObject),
     // Shared schemas appear under their $id (e.g. #/components/schemas/Offer) instead of def-N.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
@@ -130,6 +139,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       info: {
         title: 'Shelfmark: Offer and Subscription API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'The operator of this Shelfmark instance' },
         description:
           'School-book offers by EAN, learning-material lists (LML) and signed webhooks. ' +
           'Obtain a token at /api/auth/token, then send Authorization: Bearer <token>. Expired tokens answer 403.',

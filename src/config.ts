@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every value is parsed, typed and frozen once;
  * a bad value stops the process with a message naming the variable.
  */
+import ipaddr from 'ipaddr.js';
 
 import { availableParallelism } from 'node:os';
 
@@ -34,6 +35,14 @@ export interface Config {
   /** Key for hashing client secrets; when unset a random key kept in the database is used. */
   readonly secretPepper: string | undefined;
   readonly publicBaseUrl: string | undefined;
+  /** Addresses/CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-* headers are believed; empty = none. */
+  readonly trustedProxies: readonly string[];
+  /** Browser origins allowed by CORS; empty = CORS off. `*` allows any origin (no credentials either way). */
+  readonly corsOrigins: readonly string[];
+  /** Whether CORS also opens the token endpoint to those origins (off: browsers never see a client secret flow). */
+  readonly corsTokenEndpoint: boolean;
+  /** Responses at least this large are compressed when the client asks (gzip, br). */
+  readonly compressMinBytes: number;
   /** Most EANs the in-process offers read model keeps (least recently filled dropped first). */
   readonly offersCacheEans: number;
   /** How often a node reads the offers change log to drop what other nodes changed (staleness bound). */
@@ -119,6 +128,38 @@ function baseUrl(env: Env): string | undefined {
   }
 }
 
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustedProxies(env: Env): string[] {
+  const raw = text(env, 'TRUSTED_PROXIES');
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  for (const entry of entries) {
+    if (PROXY_KEYWORDS.includes(entry)) continue;
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new ConfigError('TRUSTED_PROXIES', `expected IP addresses, CIDR ranges or ${PROXY_KEYWORDS.join('/')}, separated by commas; got "${entry}"`);
+  }
+  return entries;
+}
+
+function corsOrigins(env: Env): string[] {
+  const raw = text(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  for (const entry of entries) {
+    if (entry === '*') continue;
+    let origin: string;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = 'null';
+    }
+    // An origin is scheme://host[:port] exactly, as browsers send it in the Origin header.
+    if (origin === 'null' || origin !== entry.replace(/\/$/, '')) throw new ConfigError('CORS_ORIGINS', `expected origins like https://shop.example (or *), separated by commas; got "${entry}"`);
+  }
+  return entries.map((entry) => entry.replace(/\/$/, ''));
+}
+
 /** CLUSTER_WORKERS: a number, or `auto` for one process per core. */
 function clusterWorkers(env: Env): number {
   const raw = text(env, 'CLUSTER_WORKERS');
@@ -152,6 +193,10 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf<Role>(env, 'ROLE', ['api', 'worker', 'all'], 'all'),
     secretPepper: text(env, 'SECRET_PEPPER'),
     publicBaseUrl: baseUrl(env),
+    trustedProxies: Object.freeze(trustedProxies(env)),
+    corsOrigins: Object.freeze(corsOrigins(env)),
+    corsTokenEndpoint: boolean(env, 'CORS_TOKEN_ENDPOINT', false),
+    compressMinBytes: integer(env, 'COMPRESS_MIN_BYTES', 1024, 0, 100 * 1024 * 1024),
     offersCacheEans: integer(env, 'OFFERS_CACHE_EANS', 100_000, 0, 10_000_000),
     offersSyncIntervalMs: integer(env, 'OFFERS_SYNC_INTERVAL_MS', 1000, 50, 60_000),
     clusterWorkers: clusterWorkers(env),

@@ -17,10 +17,12 @@ export const PROBLEMS = {
   'route-not-found': { status: 404, title: 'No such endpoint' },
   conflict: { status: 409, title: 'The request conflicts with the current state' },
   'illegal-transition': { status: 409, title: 'This status change is not allowed' },
+  'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   'body-too-large': { status: 413, title: 'The request body is too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported content type' },
   'blocked-address': { status: 422, title: 'The notification URL points to a forbidden address' },
   'unresolvable-host': { status: 422, title: 'The notification URL host does not resolve' },
+  'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used for a different request' },
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -49,6 +49,8 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   const serves = child || (!clustered && role !== 'worker');
   if (serves) address = await app.listen({ port: config.port, host: config.host });
   const worker = child || role === 'api' ? undefined : services.startWorker();
+  // The primary makes sure a signing key exists before the children start, so they do not each create one.
+  if (clustered && !child) await services.signingKeys.active();
   const children = clustered && !child ? forkChildren(config.clusterWorkers) : undefined;
 
   const shown = address.replace('://0.0.0.0', '://localhost').replace('://[::]', '://localhost');

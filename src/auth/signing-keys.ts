@@ -30,6 +30,7 @@ interface LoadedKey {
 export class SigningKeys {
   private keys = new Map<string, LoadedKey>();
   private lastLoad = 0;
+  private pendingReload: Promise<void> | undefined;
 
   constructor(
     private readonly db: Executor,
@@ -52,15 +53,33 @@ export class SigningKeys {
     return best;
   }
 
-  /** The public key for a kid, or undefined when the kid is unknown or past its verification life. */
+  /**
+   * The public key for a kid, or undefined when the kid is unknown or past its verification life. An
+   * unknown kid re-reads the keys, at most once per RELOAD_COOLDOWN_MS: lookups within the cooldown
+   * wait for that one shared re-read instead of failing, so a key another node created a moment ago
+   * (two nodes or cluster children starting together) verifies, while forged kids still cost the
+   * database one query a second at most.
+   */
   async verificationKey(kid: string): Promise<KeyObject | undefined> {
-    const now = this.clock.now();
     let key = this.keys.get(kid);
-    if (key === undefined && now - this.lastLoad >= RELOAD_COOLDOWN_MS) {
-      await this.reload();
+    if (key === undefined) {
+      await this.reloadThrottled();
       key = this.keys.get(kid);
     }
-    return key !== undefined && key.expiresAt > now ? key.publicKey : undefined;
+    return key !== undefined && key.expiresAt > this.clock.now() ? key.publicKey : undefined;
+  }
+
+  private reloadThrottled(): Promise<void> {
+    this.pendingReload ??= (async () => {
+      try {
+        const wait = Math.min(RELOAD_COOLDOWN_MS, this.lastLoad + RELOAD_COOLDOWN_MS - this.clock.now());
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+        await this.reload();
+      } finally {
+        this.pendingReload = undefined;
+      }
+    })();
+    return this.pendingReload;
   }
 
   /** Public keys still able to verify, for /.well-known/jwks.json. */

@@ -30,6 +30,8 @@ export interface IssuedToken {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
+  /** The granted scopes; the token endpoint decides whether the response shows them (RFC 6749 §5.1). */
+  scope: string;
 }
 
 interface VerifiedToken {
@@ -61,7 +63,13 @@ export const tokenProblems = {
 export class TokenService {
   private readonly verified = new Map<string, VerifiedToken>();
   private readonly clientStates = new Map<string, ClientState>();
-  readonly issuer: string;
+  /**
+   * The configured issuer (PUBLIC_BASE_URL), checked strictly when verifying. Without it every node
+   * mints with the origin the request came in on (auth/issuer.ts) and verification accepts any issuer:
+   * only this deployment's keys (shared through the database) sign, so the signature already proves
+   * that this deployment minted the token, whichever of its origins or nodes did.
+   */
+  readonly issuer: string | undefined;
 
   constructor(
     private readonly keys: SigningKeys,
@@ -69,11 +77,12 @@ export class TokenService {
     private readonly clock: Clock,
     private readonly config: Config,
   ) {
-    this.issuer = config.publicBaseUrl ?? 'urn:shelfmark';
+    this.issuer = config.publicBaseUrl;
     clients.onCredentialsChanged = (clientId) => this.forgetClient(clientId);
   }
 
-  async issue(client: ClientRow, requestedScopes?: Scope[]): Promise<IssuedToken> {
+  /** `issuer` is the origin the request came in on; the configured issuer wins when set. */
+  async issue(client: ClientRow, requestedScopes?: Scope[], issuer = this.issuer ?? 'urn:shelfmark'): Promise<IssuedToken> {
     const key = await this.keys.active();
     const now = this.clock.now();
     const iat = Math.floor(now / 1000);
@@ -83,7 +92,7 @@ export class TokenService {
       client_id: client.client_id,
       scope: scopes.join(' '),
       sv: client.secret_version,
-      iss: this.issuer,
+      iss: this.issuer ?? issuer,
       aud: TOKEN_AUDIENCE,
       sub: client.client_id,
       iat,
@@ -95,7 +104,7 @@ export class TokenService {
     // jose still verifies every token, so an encoding mistake here could not go unnoticed.
     const signingInput = `${key.encodedHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     const signature = sign('sha256', Buffer.from(signingInput), { key: key.signingKey, dsaEncoding: 'ieee-p1363' });
-    return { access_token: `${signingInput}.${signature.toString('base64url')}`, token_type: 'Bearer', expires_in: ttl };
+    return { access_token: `${signingInput}.${signature.toString('base64url')}`, token_type: 'Bearer', expires_in: ttl, scope: claims.scope };
   }
 
   /** Resolves a bearer token to its principal or throws the matching 401/403 problem. */
@@ -130,7 +139,7 @@ export class TokenService {
           if (key === undefined) throw new joseErrors.JWKSNoMatchingKey();
           return key;
         },
-        { algorithms: [TOKEN_ALG], issuer: this.issuer, audience: TOKEN_AUDIENCE, typ: 'at+jwt', currentDate: new Date(this.clock.now()), requiredClaims: ['exp', 'iat', 'sub'] },
+        { algorithms: [TOKEN_ALG], ...(this.issuer === undefined ? {} : { issuer: this.issuer }), audience: TOKEN_AUDIENCE, typ: 'at+jwt', currentDate: new Date(this.clock.now()), requiredClaims: ['exp', 'iat', 'sub'] },
       ));
     } catch (error) {
       // jose checks the signature before the claims, so an expired token here is a genuine one.

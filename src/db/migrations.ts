@@ -255,6 +255,27 @@ function offerChanges(engine: Engine): Migration {
     },
   };
 }
+/** Remembered answers for Idempotency-Key (src/idempotency): one row per owner and key, kept 24 h. */
+const idempotencyKeys: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('owner', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('request_hash', 'text', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('response_headers', 'text')
+      .addColumn('response_body', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['owner', 'key'])
+      .execute();
+    await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('idempotency_keys').ifExists().execute();
+  },
+};
 
 const MIGRATIONS_TABLE = 'shelfmark_migrations';
 
@@ -264,8 +285,9 @@ function migrations(engine: Engine): [string, Migration][] {
     ['0001_initial', initial(engine)],
     ['0002_delivery_leases', deliveryLeases],
     ['0003_offer_changes', offerChanges(engine)],
-    ['0004_web_sessions', webSessions],
-    ['0005_offer_import_keys', offerImportKeys],
+    ['0004_idempotency_keys', idempotencyKeys],
+    ['0005_web_sessions', webSessions],
+    ['0006_offer_import_keys', offerImportKeys],
   ];
 }
 

@@ -143,6 +143,22 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+/** A remembered answer to a POST that carried an Idempotency-Key, per owner (a client or the operator). */
+export interface IdempotencyKeysTable {
+  /** `client:<clients.id>` or `admin`. */
+  owner: string;
+  key: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  request_hash: string;
+  /** Null while the first request is still running. */
+  status_code: number | null;
+  /** JSON object of the replayed headers (content-type, location). */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface PortalLinksTable {
   /** SHA-256 of the one-time token; the token itself is never stored. */
   token_hash: string;
@@ -181,6 +197,7 @@ export interface Database {
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
   portal_links: PortalLinksTable;
   web_sessions: WebSessionsTable;
   offer_import_keys: OfferImportKeysTable;
@@ -197,4 +214,5 @@ export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 export type WebSessionRow = Selectable<WebSessionsTable>;

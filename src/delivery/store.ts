@@ -27,6 +27,8 @@ export interface SendContext {
   subscriptionStatus: string;
   notificationUrl: string;
   client: ClientRow;
+  /** When the delivery was created (its event committed), for the end-to-end latency histogram. */
+  createdAt: number;
 }
 
 export interface ClaimOptions {
@@ -131,7 +133,7 @@ export class DeliveryStore {
       .selectFrom('deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .innerJoin('subscriptions as s', 's.id', 'd.subscription_id')
-      .select(['d.id', 'd.attempt_count', 'e.name', 'e.payload', 's.id as subscription_id', 's.status as subscription_status', 's.notification_url', 's.client_ref'])
+      .select(['d.id', 'd.attempt_count', 'd.created_at', 'e.name', 'e.payload', 's.id as subscription_id', 's.status as subscription_status', 's.notification_url', 's.client_ref'])
       .where('d.id', 'in', deliveryIds)
       .execute();
     const refs = [...new Set(rows.map((row) => row.client_ref))];
@@ -150,6 +152,7 @@ export class DeliveryStore {
         subscriptionStatus: row.subscription_status,
         notificationUrl: row.notification_url,
         client,
+        createdAt: Number(row.created_at),
       });
     }
     return contexts;

@@ -329,5 +329,6 @@ export class DeliveryWorker {
       failingCutoff: now - DISABLE_AFTER_FAILING_MS,
     });
     if (outcome.failed > 0) metrics.deliveriesFailed.inc(outcome.failed);
+    if (decision.status === 'succeeded' && outcome.recorded) metrics.deliveryEndToEnd.observe(Math.max(0, now - context.createdAt) / 1000);
   }
 }

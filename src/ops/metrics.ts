@@ -4,6 +4,9 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** Every status a delivery row can have (delivery/store.ts). */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
 export class Metrics {
   readonly registry = new Registry();
 
@@ -26,6 +29,13 @@ export class Metrics {
     name: 'shelfmark_webhook_attempt_duration_seconds',
     help: 'Duration of webhook delivery attempts',
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers: [this.registry],
+  });
+
+  readonly deliveryEndToEnd = new Histogram({
+    name: 'shelfmark_webhook_delivery_latency_seconds',
+    help: 'Time from an event committing to its webhook being delivered successfully (retries included)',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 36000],
     registers: [this.registry],
   });
 
@@ -56,6 +66,20 @@ export class Metrics {
   /** Returns `[status, count]` pairs; undefined until the ops plugin attaches the database query. */
   deliveryCounts: (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined;
 
+  /**
+   * The same counts with every status always present (0 when none), so rate() and alerts never see a
+   * series appear or vanish. A separate family: shelfmark_webhook_deliveries keeps its documented
+   * behaviour of reporting only statuses that occur.
+   */
+  readonly deliveriesByStatusAll: Gauge<'status'>;
+
+  /** Pending deliveries (the queue) and the age of the oldest one, read at scrape time. */
+  readonly queueDepth: Gauge;
+  readonly oldestPendingAge: Gauge;
+
+  /** Returns the pending count and the oldest pending created_at; attached by the ops plugin. */
+  queueState: (() => Promise<{ pending: number; oldestCreatedAt: number | null; now: number }>) | undefined;
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const counts = (): (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined => this.deliveryCounts;
     this.deliveriesByStatus = new Gauge({
@@ -72,6 +96,54 @@ export class Metrics {
         for (const [status, count] of rows ?? []) this.set({ status }, count);
       },
     });
-    if (options.defaultMetrics === true) collectDefaultMetrics({ register: this.registry, prefix: 'shelfmark_' });
+    this.deliveriesByStatusAll = new Gauge({
+      name: 'shelfmark_webhook_deliveries_by_status',
+      help: 'Webhook deliveries in the database by status, every status present (0 when none)',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const source = counts();
+        if (source === undefined) return;
+        const rows = await source().catch(() => undefined);
+        if (rows === undefined) return;
+        for (const status of DELIVERY_STATUSES) this.set({ status }, 0);
+        for (const [status, count] of rows) this.set({ status }, count);
+      },
+    });
+    const queue = (): Metrics['queueState'] => this.queueState;
+    let snapshot: Promise<{ pending: number; oldestCreatedAt: number | null; now: number } | undefined> | undefined;
+    // Both gauges come from one query per scrape: the first collect starts it, the second reuses it.
+    const readQueue = () => {
+      const source = queue();
+      if (source === undefined) return Promise.resolve(undefined);
+      snapshot ??= source()
+        .catch(() => undefined)
+        .finally(() => setImmediate(() => (snapshot = undefined)));
+      return snapshot;
+    };
+    this.queueDepth = new Gauge({
+      name: 'shelfmark_webhook_queue_depth',
+      help: 'Webhook deliveries waiting to be delivered (status pending, including scheduled retries)',
+      registers: [this.registry],
+      async collect() {
+        const state = await readQueue();
+        if (state !== undefined) this.set(state.pending);
+      },
+    });
+    this.oldestPendingAge = new Gauge({
+      name: 'shelfmark_webhook_oldest_pending_age_seconds',
+      help: 'Age of the oldest pending webhook delivery (0 when none): the lag of the queue',
+      registers: [this.registry],
+      async collect() {
+        const state = await readQueue();
+        if (state !== undefined) this.set(state.oldestCreatedAt === null ? 0 : Math.max(0, state.now - state.oldestCreatedAt) / 1000);
+      },
+    });
+    if (options.defaultMetrics === true) {
+      // Unprefixed, as stock Node.js dashboards and alerts expect (process_cpu_seconds_total, nodejs_heap_size_used_bytes, ...).
+      collectDefaultMetrics({ register: this.registry });
+      // The prefixed copies stay for dashboards built on earlier releases; deprecated, to be removed.
+      collectDefaultMetrics({ register: this.registry, prefix: 'shelfmark_' });
+    }
   }
 }

@@ -21,7 +21,7 @@ const problemSchema = {
   additionalProperties: true,
 };
 
-function problemResponse(codes: ProblemCode[]): { description: string; content: Record<string, { schema: object }> } {
+export function problemResponse(codes: ProblemCode[]): { description: string; content: Record<string, { schema: object }> } {
   return {
     description: codes.map((code) => `${code}: ${PROBLEMS[code].title}`).join('; '),
     content: { 'application/problem+json': { schema: problemSchema } },

@@ -17,6 +17,8 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'route-not-found': 'No endpoint answers this method and path. See /docs for the reference.',
   conflict: 'The request conflicts with the current state of the resource; fetch it again and retry.',
   'illegal-transition': 'This status change is not allowed from the current status (lists: created → validated → published → archived).',
+  'idempotency-key-in-use': 'The first request with this Idempotency-Key has not finished yet. Retry shortly with the same key and body to get its answer.',
+  'idempotency-key-reused': 'This Idempotency-Key was already used (within 24 hours) for a request with another method, path or body. Use a new key for a new request.',
   'body-too-large': 'The request body exceeds the size limit (256 KiB).',
   'unsupported-media-type': 'Send content-type: application/json (the token endpoint also accepts application/x-www-form-urlencoded).',
   'blocked-address': 'The notification URL resolves to a loopback, private, link-local or otherwise non-public address, which webhooks may not target.',

@@ -23,6 +23,16 @@ export const opsRoutes =
       return rows.map((row) => [row.status, Number(row.count)] as const);
     };
 
+    services.metrics.queueState = async () => {
+      const row = await kysely
+        .selectFrom('deliveries')
+        .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      const oldest = row?.oldest;
+      return { pending: Number(row?.pending ?? 0), oldestCreatedAt: oldest === null || oldest === undefined ? null : Number(oldest), now: services.deps.clock.now() };
+    };
+
     app.get(
       '/healthz',
       { schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },

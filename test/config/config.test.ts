@@ -27,6 +27,10 @@ describe('config', () => {
       offersCacheEans: 100_000,
       offersSyncIntervalMs: 1000,
       clusterWorkers: 1,
+      trustedProxies: [],
+      corsOrigins: [],
+      corsTokenEndpoint: false,
+      compressMinBytes: 1024,
       sessionIdleSeconds: 1800,
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -11,29 +11,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -50,41 +28,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database answers */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: string;
-                            database: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: string;
-                            database: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -101,16 +45,7 @@ export interface paths {
             cookie?: never;
         };
         /** Prometheus metrics (text exposition format) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: never;
-        };
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -127,61 +62,7 @@ export interface paths {
             cookie?: never;
         };
         /** Explains one problem type (the `type` member of an error body) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProblemType"];
         put?: never;
         post?: never;
         delete?: never;
@@ -199,121 +80,15 @@ export interface paths {
         };
         /**
          * Obtain an access token (HTTP Basic client credentials)
-         * @description Unknown query parameters such as `take` are ignored.
+         * @description The form of the original API. Unknown query parameters such as `take` are ignored.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                            /** @example 3600 */
-                            expires_in: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getToken"];
         put?: never;
-        /** Obtain an access token (OAuth 2.0 client credentials grant) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        grant_type?: string;
-                        client_id?: string;
-                        client_secret?: string;
-                        scope?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                            /** @example 3600 */
-                            expires_in: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description: string;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Obtain an access token (OAuth 2.0 client credentials grant)
+         * @description RFC 6749 §4.4. Authenticate with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post), not both. Send the parameters form-encoded as every OAuth client does; a JSON object is accepted too.
+         */
+        post: operations["createToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -328,16 +103,7 @@ export interface paths {
             cookie?: never;
         };
         /** Public keys that verify access tokens */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: never;
-        };
+        get: operations["getJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -353,17 +119,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorization server metadata (RFC 8414) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: never;
-        };
+        /**
+         * Authorization server metadata (RFC 8414)
+         * @description The issuer is PUBLIC_BASE_URL, or the origin this request came in on (X-Forwarded-Proto/Host count only from TRUSTED_PROXIES). Access tokens carry this issuer and the audience named in `audience` ("shelfmark-api").
+         */
+        get: operations["getAuthorizationServerMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -383,113 +143,7 @@ export interface paths {
          * Published offers for one or more EAN codes
          * @description `eans` is a comma-separated list (a URL-encoded comma, %2C, works too) of up to 100 distinct EAN-8, EAN-13 (ISBN-13) or GTIN-14 codes. Blanks around codes are ignored and duplicates collapse. The answer is a bare array ordered by EAN, then price, then id; EANs without offers simply contribute nothing. Any invalid code makes the whole request a 400 invalid-ean problem that lists each bad code. Other query parameters are ignored.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Comma-separated EAN codes, e.g. 9789001891442,9780194837125 */
-                    eans: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Offer"][];
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listOffers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -509,160 +163,7 @@ export interface paths {
          * One published offer
          * @description Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The offer id, a positive integer
-                     * @example 1042
-                     */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example 1042 */
-                            id: number;
-                            /**
-                             * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
-                             * @example 9789001891442
-                             */
-                            ean: string;
-                            /**
-                             * @description What the buyer pays in euros: the seller price plus the service fee
-                             * @example 14.49
-                             */
-                            price: number;
-                            /**
-                             * @description Service fee in euros, included in price
-                             * @example 1.99
-                             */
-                            serviceFee: number;
-                            /** @enum {string} */
-                            currency: "EUR";
-                            /** @description excellent, good or acceptable */
-                            condition: "excellent" | "good" | "acceptable";
-                            remarks: string | null;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOffer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -679,129 +180,7 @@ export interface paths {
             cookie?: never;
         };
         /** Schools, oldest first, cursor-paged */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description identifier of the last item of the previous page */
-                    starting_after?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                                /** @description HBO, MBO, WO, VO, PO */
-                                type: string;
-                                location: string | null;
-                                brin: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSchools"];
         put?: never;
         post?: never;
         delete?: never;
@@ -818,145 +197,7 @@ export interface paths {
             cookie?: never;
         };
         /** One school */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            name: string;
-                            /** @description HBO, MBO, WO, VO, PO */
-                            type: string;
-                            location: string | null;
-                            brin: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSchool"];
         put?: never;
         post?: never;
         delete?: never;
@@ -973,153 +214,7 @@ export interface paths {
             cookie?: never;
         };
         /** Lists, oldest first, cursor-paged; archived lists only with status=archived */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description identifier of the last item of the previous page */
-                    starting_after?: string;
-                    /** @description 32 lower-case hexadecimal characters */
-                    school?: string;
-                    /** @description archived lists are listed only when asked for explicitly; concept = created */
-                    status?: "created" | "validated" | "published" | "archived" | "concept";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                                slug: string;
-                                name: string;
-                                comment: string | null;
-                                school: {
-                                    /** @description 32 lower-case hexadecimal characters */
-                                    identifier: string;
-                                    name: string;
-                                };
-                                /** @description Start year of the school year */
-                                schoolYear: number | null;
-                                duoCode: string | null;
-                                /** @description School name, the tags, the list name */
-                                breadcrumb: string[];
-                                /** @description created, validated, published, archived */
-                                status: string;
-                                imported: boolean;
-                                items: {
-                                    ean: string;
-                                    title: string;
-                                    author: string | null;
-                                    publisher: string | null;
-                                    mandatory: boolean;
-                                    remarks: string | null;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listLists"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1136,165 +231,7 @@ export interface paths {
             cookie?: never;
         };
         /** One list by identifier or slug (archived lists too, so an event can always be followed up) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                            slug: string;
-                            name: string;
-                            comment: string | null;
-                            school: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                            };
-                            /** @description Start year of the school year */
-                            schoolYear: number | null;
-                            duoCode: string | null;
-                            /** @description School name, the tags, the list name */
-                            breadcrumb: string[];
-                            /** @description created, validated, published, archived */
-                            status: string;
-                            imported: boolean;
-                            items: {
-                                ean: string;
-                                title: string;
-                                author: string | null;
-                                publisher: string | null;
-                                mandatory: boolean;
-                                remarks: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1311,123 +248,7 @@ export interface paths {
             cookie?: never;
         };
         /** One level of the tree: schools without parent, then tags and lists below a school or tag node */
-        get: {
-            parameters: {
-                query?: {
-                    parent?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            model: "SCHOOL" | "TAG" | "LIST";
-                            resource: {
-                                type: string;
-                            } | {
-                                slug: string;
-                                status: string;
-                            } | null;
-                        }[];
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getStructure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1447,143 +268,7 @@ export interface paths {
          * A subscription's webhook deliveries, newest first
          * @description Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.
          */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description The id of the last delivery of the previous page */
-                    starting_after?: string;
-                    status?: "pending" | "succeeded" | "failed";
-                    /** @description Event name, either spelling, or ping */
-                    event?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: components["schemas"]["Delivery"][];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSubscriptionDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1605,135 +290,7 @@ export interface paths {
          * Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription
          * @description Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            deliveryId: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["pingSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1751,302 +308,13 @@ export interface paths {
          * The caller's subscriptions, oldest first
          * @description Cursor paging: pass the last id of a page as starting_after to get the next one while has_more is true.
          */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description The id of the last subscription of the previous page */
-                    starting_after?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: components["schemas"]["Subscription"][];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSubscriptions"];
         put?: never;
         /**
          * Register a webhook subscription
          * @description Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) is idempotent: 200 with the existing subscription. An unknown event is a 400 listing acceptedEvents; a host that is or resolves to a loopback, private, link-local or otherwise non-public address is a 422 blocked-address; a host that does not resolve is a 422 unresolvable-host.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Absolute http:// or https:// URL without credentials or fragment; it must reach a public address
-                         * @example https://shop.example/webhooks/shelfmark
-                         */
-                        notificationUrl: string;
-                        /**
-                         * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published
-                         * @example list-published
-                         */
-                        event: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description The URL as stored (WHATWG-normalised) and called
-                             */
-                            notificationUrl: string;
-                            /**
-                             * @description The event name exactly as it was given at registration
-                             * @example list-published
-                             */
-                            event: string;
-                            status: "active" | "disabled";
-                            /**
-                             * @description Present only while disabled
-                             * @example receiver answered 410 Gone
-                             */
-                            disabledReason?: string;
-                            /**
-                             * Format: date-time
-                             * @description Present only while deliveries are failing
-                             */
-                            failingSince?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description The URL as stored (WHATWG-normalised) and called
-                             */
-                            notificationUrl: string;
-                            /**
-                             * @description The event name exactly as it was given at registration
-                             * @example list-published
-                             */
-                            event: string;
-                            status: "active" | "disabled";
-                            /**
-                             * @description Present only while disabled
-                             * @example receiver answered 410 Gone
-                             */
-                            disabledReason?: string;
-                            /**
-                             * Format: date-time
-                             * @description Present only while deliveries are failing
-                             */
-                            failingSince?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2064,287 +332,11 @@ export interface paths {
          * One of your subscriptions
          * @description Another client's id answers 404.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description The URL as stored (WHATWG-normalised) and called
-                             */
-                            notificationUrl: string;
-                            /**
-                             * @description The event name exactly as it was given at registration
-                             * @example list-published
-                             */
-                            event: string;
-                            status: "active" | "disabled";
-                            /**
-                             * @description Present only while disabled
-                             * @example receiver answered 410 Gone
-                             */
-                            disabledReason?: string;
-                            /**
-                             * Format: date-time
-                             * @description Present only while deliveries are failing
-                             */
-                            failingSince?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSubscription"];
         put?: never;
         post?: never;
         /** Delete a subscription; its pending deliveries are dropped */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSubscription"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2363,159 +355,7 @@ export interface paths {
          * Re-enable a disabled subscription after fixing the receiver
          * @description Clears disabledReason and the failure history. Enabling an active subscription changes nothing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description The URL as stored (WHATWG-normalised) and called
-                             */
-                            notificationUrl: string;
-                            /**
-                             * @description The event name exactly as it was given at registration
-                             * @example list-published
-                             */
-                            event: string;
-                            status: "active" | "disabled";
-                            /**
-                             * @description Present only while disabled
-                             * @example receiver answered 410 Gone
-                             */
-                            disabledReason?: string;
-                            /**
-                             * Format: date-time
-                             * @description Present only while deliveries are failing
-                             */
-                            failingSince?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["enableSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2535,93 +375,7 @@ export interface paths {
          * Rotate your webhook secret
          * @description Returns the new secret once. Until previousSecretValidUntil, webhook-signature carries signatures with both secrets so receivers can switch without losing a delivery.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            webhookSecret: string;
-                            /** Format: date-time */
-                            previousSecretValidUntil: string;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2636,176 +390,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API clients */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["AdminClient"][];
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListClients"];
         put?: never;
         /** Create an API client; the response is the only time its secrets are shown */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        scopes?: ("offers:read" | "lml:read" | "webhooks:manage")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            clientId: string;
-                            name: string;
-                            scopes: string[];
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            tokensValidAfter: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            clientSecret: string;
-                            webhookSecret: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminCreateClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2820,224 +408,11 @@ export interface paths {
             cookie?: never;
         };
         /** One API client */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            clientId: string;
-                            name: string;
-                            scopes: string[];
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            tokensValidAfter: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetClient"];
         put?: never;
         post?: never;
         /** Revoke a client: its tokens and credentials stop working */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["adminRevokeClient"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3053,114 +428,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reset the client secret: the old secret and every token issued with it stop working */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            clientSecret: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminResetClientSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3177,116 +445,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate the webhook secret; the previous one keeps signing (webhook-signature) during the overlap */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            webhookSecret: string;
-                            /** Format: date-time */
-                            previousSecretValidUntil: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminRotateClientWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3301,100 +460,7 @@ export interface paths {
             cookie?: never;
         };
         /** Webhook deliveries, newest first, filtered by status, subscription or event */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description The id of the last delivery of the previous page */
-                    starting_after?: string;
-                    status?: "pending" | "succeeded" | "failed";
-                    /** @description Event name, either spelling, or ping */
-                    event?: string;
-                    subscriptionId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: components["schemas"]["Delivery"][];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3411,140 +477,7 @@ export interface paths {
             cookie?: never;
         };
         /** One delivery with every attempt (status, duration, error class, first 4 KB of the answer) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Also sent as the webhook-id header; stable across retries
-                             * @example dlv_7Qm2kX9pLr4TzB0cW8nVa1y
-                             */
-                            id: string;
-                            subscriptionId: string;
-                            /**
-                             * @description Canonical event name (ping for test pings)
-                             * @example list.published
-                             */
-                            event: string;
-                            /** @description The exact body sent, parsed */
-                            payload: {
-                                type: string;
-                                resource: string;
-                                identifier: string;
-                            };
-                            status: "pending" | "succeeded" | "failed";
-                            attemptCount: number;
-                            /** @description Only while pending */
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastErrorClass: ("timeout" | "dns" | "connect" | "tls" | "http" | "blocked") | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            attempts: components["schemas"]["DeliveryAttempt"][];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3566,139 +499,7 @@ export interface paths {
          * Send a failed or succeeded delivery again now
          * @description One more attempt with the same webhook-id. 409 when it is already pending or its subscription is disabled.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Also sent as the webhook-id header; stable across retries
-                             * @example dlv_7Qm2kX9pLr4TzB0cW8nVa1y
-                             */
-                            id: string;
-                            subscriptionId: string;
-                            /**
-                             * @description Canonical event name (ping for test pings)
-                             * @example list.published
-                             */
-                            event: string;
-                            /** @description The exact body sent, parsed */
-                            payload: {
-                                type: string;
-                                resource: string;
-                                identifier: string;
-                            };
-                            status: "pending" | "succeeded" | "failed";
-                            attemptCount: number;
-                            /** @description Only while pending */
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastErrorClass: ("timeout" | "dns" | "connect" | "tls" | "http" | "blocked") | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminRetryDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3715,124 +516,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Re-enable a subscription and re-send its deliveries that failed, created since a moment */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @example 2026-09-01T00:00:00Z
-                         */
-                        since: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            requeued: number;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminRecoverSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3847,216 +531,10 @@ export interface paths {
             cookie?: never;
         };
         /** Schools, oldest first, cursor-paged */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description identifier of the last item of the previous page */
-                    starting_after?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                                /** @description HBO, MBO, WO, VO, PO */
-                                type: string;
-                                location: string | null;
-                                brin: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListSchools"];
         put?: never;
         /** Create a school (emits school.created) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        type: "HBO" | "MBO" | "WO" | "VO" | "PO";
-                        location?: string | null;
-                        /** @description e.g. 27PZ */
-                        brin?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            name: string;
-                            /** @description HBO, MBO, WO, VO, PO */
-                            type: string;
-                            location: string | null;
-                            brin: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminCreateSchool"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4071,259 +549,14 @@ export interface paths {
             cookie?: never;
         };
         /** One school */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            name: string;
-                            /** @description HBO, MBO, WO, VO, PO */
-                            type: string;
-                            location: string | null;
-                            brin: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetSchool"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Change a school (emits school.modified only when a value changes) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @enum {string} */
-                        type?: "HBO" | "MBO" | "WO" | "VO" | "PO";
-                        location?: string | null;
-                        /** @description e.g. 27PZ */
-                        brin?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            name: string;
-                            /** @description HBO, MBO, WO, VO, PO */
-                            type: string;
-                            location: string | null;
-                            brin: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["adminUpdateSchool"];
         trace?: never;
     };
     "/api/admin/v1/lists": {
@@ -4334,274 +567,10 @@ export interface paths {
             cookie?: never;
         };
         /** Lists, oldest first, cursor-paged; archived lists only with status=archived */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description identifier of the last item of the previous page */
-                    starting_after?: string;
-                    /** @description 32 lower-case hexadecimal characters */
-                    school?: string;
-                    /** @description archived lists are listed only when asked for explicitly; concept = created */
-                    status?: "created" | "validated" | "published" | "archived" | "concept";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                                slug: string;
-                                name: string;
-                                comment: string | null;
-                                school: {
-                                    /** @description 32 lower-case hexadecimal characters */
-                                    identifier: string;
-                                    name: string;
-                                };
-                                /** @description Start year of the school year */
-                                schoolYear: number | null;
-                                duoCode: string | null;
-                                /** @description School name, the tags, the list name */
-                                breadcrumb: string[];
-                                /** @description created, validated, published, archived */
-                                status: string;
-                                imported: boolean;
-                                items: {
-                                    ean: string;
-                                    title: string;
-                                    author: string | null;
-                                    publisher: string | null;
-                                    mandatory: boolean;
-                                    remarks: string | null;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListLists"];
         put?: never;
         /** Create a list with status created (emits list.created and list.status) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description identifier of an existing school */
-                        school: string;
-                        name: string;
-                        comment?: string | null;
-                        /** @description start year, e.g. 2026 for 2026-2027 */
-                        schoolYear?: number | null;
-                        duoCode?: string | null;
-                        /** @description levels between school and list, e.g. location, school year, academy */
-                        tags?: string[];
-                        items?: {
-                            /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
-                            ean: string;
-                            title: string;
-                            author?: string | null;
-                            publisher?: string | null;
-                            /** @default true */
-                            mandatory?: boolean;
-                            remarks?: string | null;
-                        }[];
-                        imported?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                            slug: string;
-                            name: string;
-                            comment: string | null;
-                            school: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                            };
-                            /** @description Start year of the school year */
-                            schoolYear: number | null;
-                            duoCode: string | null;
-                            /** @description School name, the tags, the list name */
-                            breadcrumb: string[];
-                            /** @description created, validated, published, archived */
-                            status: string;
-                            imported: boolean;
-                            items: {
-                                ean: string;
-                                title: string;
-                                author: string | null;
-                                publisher: string | null;
-                                mandatory: boolean;
-                                remarks: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminCreateList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4616,310 +585,14 @@ export interface paths {
             cookie?: never;
         };
         /** One list by identifier or slug (archived lists too, so an event can always be followed up) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                            slug: string;
-                            name: string;
-                            comment: string | null;
-                            school: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                            };
-                            /** @description Start year of the school year */
-                            schoolYear: number | null;
-                            duoCode: string | null;
-                            /** @description School name, the tags, the list name */
-                            breadcrumb: string[];
-                            /** @description created, validated, published, archived */
-                            status: string;
-                            imported: boolean;
-                            items: {
-                                ean: string;
-                                title: string;
-                                author: string | null;
-                                publisher: string | null;
-                                mandatory: boolean;
-                                remarks: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetList"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Change a list's content (emits list.updated only when something changes) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        comment?: string | null;
-                        /** @description start year, e.g. 2026 for 2026-2027 */
-                        schoolYear?: number | null;
-                        duoCode?: string | null;
-                        /** @description levels between school and list, e.g. location, school year, academy */
-                        tags?: string[];
-                        items?: {
-                            /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
-                            ean: string;
-                            title: string;
-                            author?: string | null;
-                            publisher?: string | null;
-                            /** @default true */
-                            mandatory?: boolean;
-                            remarks?: string | null;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                            slug: string;
-                            name: string;
-                            comment: string | null;
-                            school: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                            };
-                            /** @description Start year of the school year */
-                            schoolYear: number | null;
-                            duoCode: string | null;
-                            /** @description School name, the tags, the list name */
-                            breadcrumb: string[];
-                            /** @description created, validated, published, archived */
-                            status: string;
-                            imported: boolean;
-                            items: {
-                                ean: string;
-                                title: string;
-                                author: string | null;
-                                publisher: string | null;
-                                mandatory: boolean;
-                                remarks: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["adminUpdateList"];
         trace?: never;
     };
     "/api/admin/v1/lists/{identifier}/status": {
@@ -4932,154 +605,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description concept is accepted as created
-                         * @enum {string}
-                         */
-                        status: "created" | "validated" | "published" | "archived" | "concept";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description 32 lower-case hexadecimal characters */
-                            identifier: string;
-                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
-                            slug: string;
-                            name: string;
-                            comment: string | null;
-                            school: {
-                                /** @description 32 lower-case hexadecimal characters */
-                                identifier: string;
-                                name: string;
-                            };
-                            /** @description Start year of the school year */
-                            schoolYear: number | null;
-                            duoCode: string | null;
-                            /** @description School name, the tags, the list name */
-                            breadcrumb: string[];
-                            /** @description created, validated, published, archived */
-                            status: string;
-                            imported: boolean;
-                            items: {
-                                ean: string;
-                                title: string;
-                                author: string | null;
-                                publisher: string | null;
-                                mandatory: boolean;
-                                remarks: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminSetListStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5094,237 +620,10 @@ export interface paths {
             cookie?: never;
         };
         /** List offers in every status, oldest first, with cursor paging */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only offers for this EAN */
-                    ean?: string;
-                    /** @description Only published offers are visible on the public API */
-                    status?: "draft" | "published" | "reserved" | "sold" | "withdrawn";
-                    limit?: number;
-                    /** @description The last id of the previous page */
-                    starting_after?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: components["schemas"]["AdminOffer"][];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListOffers"];
         put?: never;
         /** Create an offer (status defaults to published, so it is visible at once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
-                        ean: string;
-                        /**
-                         * @description The seller's price in euros, at most 2 decimals; the public price adds the service fee
-                         * @example 12.5
-                         */
-                        price: number;
-                        /** @description excellent, good or acceptable */
-                        condition: "excellent" | "good" | "acceptable";
-                        /** @description Free text for the buyer, e.g. "some highlighting" */
-                        remarks?: string | null;
-                        /** @description Defaults to published */
-                        status?: "draft" | "published" | "reserved" | "sold" | "withdrawn";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example 1042 */
-                            id: number;
-                            /**
-                             * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
-                             * @example 9789001891442
-                             */
-                            ean: string;
-                            /**
-                             * @description What the buyer pays in euros: the seller price plus the service fee
-                             * @example 14.49
-                             */
-                            price: number;
-                            /**
-                             * @description Service fee in euros, included in price
-                             * @example 1.99
-                             */
-                            serviceFee: number;
-                            /** @enum {string} */
-                            currency: "EUR";
-                            /** @description excellent, good or acceptable */
-                            condition: "excellent" | "good" | "acceptable";
-                            remarks: string | null;
-                            /** @description Only published offers are visible on the public API */
-                            status: "draft" | "published" | "reserved" | "sold" | "withdrawn";
-                            /**
-                             * @description The seller's price in euros, without the service fee
-                             * @example 12.5
-                             */
-                            sellerPrice: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminCreateOffer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5339,418 +638,15 @@ export interface paths {
             cookie?: never;
         };
         /** One offer in any status */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The offer id, a positive integer
-                     * @example 1042
-                     */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example 1042 */
-                            id: number;
-                            /**
-                             * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
-                             * @example 9789001891442
-                             */
-                            ean: string;
-                            /**
-                             * @description What the buyer pays in euros: the seller price plus the service fee
-                             * @example 14.49
-                             */
-                            price: number;
-                            /**
-                             * @description Service fee in euros, included in price
-                             * @example 1.99
-                             */
-                            serviceFee: number;
-                            /** @enum {string} */
-                            currency: "EUR";
-                            /** @description excellent, good or acceptable */
-                            condition: "excellent" | "good" | "acceptable";
-                            remarks: string | null;
-                            /** @description Only published offers are visible on the public API */
-                            status: "draft" | "published" | "reserved" | "sold" | "withdrawn";
-                            /**
-                             * @description The seller's price in euros, without the service fee
-                             * @example 12.5
-                             */
-                            sellerPrice: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetOffer"];
         put?: never;
         post?: never;
         /** Delete an offer (204) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The offer id, a positive integer
-                     * @example 1042
-                     */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["adminDeleteOffer"];
         options?: never;
         head?: never;
         /** Change the price, condition, remarks or status of an offer */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /**
-                     * @description The offer id, a positive integer
-                     * @example 1042
-                     */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description At least one field */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description The seller's price in euros, at most 2 decimals; the public price adds the service fee
-                         * @example 12.5
-                         */
-                        price?: number;
-                        /** @description excellent, good or acceptable */
-                        condition?: "excellent" | "good" | "acceptable";
-                        /** @description Free text for the buyer, e.g. "some highlighting" */
-                        remarks?: string | null;
-                        /** @description Only published offers are visible on the public API */
-                        status?: "draft" | "published" | "reserved" | "sold" | "withdrawn";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example 1042 */
-                            id: number;
-                            /**
-                             * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
-                             * @example 9789001891442
-                             */
-                            ean: string;
-                            /**
-                             * @description What the buyer pays in euros: the seller price plus the service fee
-                             * @example 14.49
-                             */
-                            price: number;
-                            /**
-                             * @description Service fee in euros, included in price
-                             * @example 1.99
-                             */
-                            serviceFee: number;
-                            /** @enum {string} */
-                            currency: "EUR";
-                            /** @description excellent, good or acceptable */
-                            condition: "excellent" | "good" | "acceptable";
-                            remarks: string | null;
-                            /** @description Only published offers are visible on the public API */
-                            status: "draft" | "published" | "reserved" | "sold" | "withdrawn";
-                            /**
-                             * @description The seller's price in euros, without the service fee
-                             * @example 12.5
-                             */
-                            sellerPrice: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["adminUpdateOffer"];
         trace?: never;
     };
     "/api/admin/v1/subscriptions": {
@@ -5761,99 +657,7 @@ export interface paths {
             cookie?: never;
         };
         /** Subscriptions across all clients, oldest first, with their client */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    /** @description The id of the last subscription of the previous page */
-                    starting_after?: string;
-                    /** @description The client id (cli_...) or its public clientId (smc_...) */
-                    clientId?: string;
-                    status?: "active" | "disabled";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_more: boolean;
-                            data: components["schemas"]["AdminSubscription"][];
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListSubscriptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5870,147 +674,7 @@ export interface paths {
             cookie?: never;
         };
         /** One subscription of any client */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description The URL as stored (WHATWG-normalised) and called
-                             */
-                            notificationUrl: string;
-                            /**
-                             * @description The event name exactly as it was given at registration
-                             * @example list-published
-                             */
-                            event: string;
-                            status: "active" | "disabled";
-                            /**
-                             * @description Present only while disabled
-                             * @example receiver answered 410 Gone
-                             */
-                            disabledReason?: string;
-                            /**
-                             * Format: date-time
-                             * @description Present only while deliveries are failing
-                             */
-                            failingSince?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @example list.published */
-                            canonicalEvent: string;
-                            client: {
-                                id: string;
-                                clientId: string;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetSubscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6029,147 +693,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Re-enable a subscription that delivery disabled (410 Gone or too long failing) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description The URL as stored (WHATWG-normalised) and called
-                             */
-                            notificationUrl: string;
-                            /**
-                             * @description The event name exactly as it was given at registration
-                             * @example list-published
-                             */
-                            event: string;
-                            status: "active" | "disabled";
-                            /**
-                             * @description Present only while disabled
-                             * @example receiver answered 410 Gone
-                             */
-                            disabledReason?: string;
-                            /**
-                             * Format: date-time
-                             * @description Present only while deliveries are failing
-                             */
-                            failingSince?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @example list.published */
-                            canonicalEvent: string;
-                            client: {
-                                id: string;
-                                clientId: string;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminEnableSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6186,120 +710,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a one-time sign-in link to the client's partner portal (valid 15 minutes, single use) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            clientId: string;
-                            /** @description /portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log */
-                            path: string;
-                            /** @description Absolute link (PUBLIC_BASE_URL, or the host this request was made to) */
-                            url: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
-                    };
-                };
-                /** @description validation-failed: Request validation failed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description not-found: Resource not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createAdminClientsPortalLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6314,87 +725,7 @@ export interface paths {
             cookie?: never;
         };
         /** Counts, queue depth and the last 24 hours of delivery work */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Active (not revoked) clients */
-                            clients: number;
-                            subscriptions: number;
-                            publishedLists: number;
-                            publishedOffers: number;
-                            /** @description Pending deliveries */
-                            queueDepth: number;
-                            failedLast24h: number;
-                            /** @description Commit to successful delivery, last 24 h */
-                            p95DeliveryLatencyMs: number | null;
-                            attemptsPerHour: {
-                                /** Format: date-time */
-                                hour: string;
-                                succeeded: number;
-                                failed: number;
-                            }[];
-                            /** Format: date-time */
-                            generatedAt: string;
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getAdminOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6411,74 +742,7 @@ export interface paths {
             cookie?: never;
         };
         /** Per subscription: last successful delivery and failures since */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                subscriptionId: string;
-                                lastSuccessAt: string | null;
-                                consecutiveFailures: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description unauthenticated: Authentication required */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description internal: Internal server error */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": {
-                            /** @description URI reference of the problem type; a page at that path explains it */
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail?: string;
-                            /** @description The request id (also the x-request-id response header) */
-                            instance?: string;
-                            /** @enum {string} */
-                            code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "internal" | "unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getAdminSubscriptionHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6488,7 +752,128 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "school.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * school.created: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/schools/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onSchoolCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "school.modified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * school.modified: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/schools/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onSchoolModified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "list.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list.created: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/lists/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onListCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "list.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list.updated: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/lists/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onListUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "list.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list.status: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/lists/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onListStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "list.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * list.published: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/lists/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onListPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Offer: {
@@ -6673,4 +1058,7500 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                        database: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                        database: string;
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getProblemType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page explaining the problem type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A JWT (RFC 9068) with aud "shelfmark-api" and the issuer of the metadata document */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @example 3600 */
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description invalid_client: unknown client, wrong secret, revoked client, or no credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description server_error: the service failed (never caused by the request) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @example client_credentials */
+                    grant_type?: string;
+                    /** @description client_secret_post only; otherwise send HTTP Basic */
+                    client_id?: string;
+                    /** @description client_secret_post only; otherwise send HTTP Basic */
+                    client_secret?: string;
+                    /** @description Space-separated subset of: offers:read lml:read webhooks:manage */
+                    scope?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    /** @example client_credentials */
+                    grant_type?: string;
+                    /** @description client_secret_post only; otherwise send HTTP Basic */
+                    client_id?: string;
+                    /** @description client_secret_post only; otherwise send HTTP Basic */
+                    client_secret?: string;
+                    /** @description Space-separated subset of: offers:read lml:read webhooks:manage */
+                    scope?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A JWT (RFC 9068) with aud "shelfmark-api" and the issuer of the metadata document */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @example 3600 */
+                        expires_in: number;
+                        /** @description Granted scopes, space-separated; left out when exactly the requested ones */
+                        scope?: string;
+                    };
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request (also for any malformed body), invalid_scope, unsupported_grant_type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description invalid_client: unknown client, wrong secret, revoked client, or no credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description server_error: the service failed (never caused by the request) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "server_error";
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    getJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Web Key Set (RFC 7517); public keys only */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: ({
+                            kty?: string;
+                            kid?: string;
+                            alg?: string;
+                            use?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        issuer: string;
+                        /** Format: uri */
+                        token_endpoint: string;
+                        /** Format: uri */
+                        jwks_uri: string;
+                        grant_types_supported: string[];
+                        token_endpoint_auth_methods_supported: string[];
+                        scopes_supported: string[];
+                        response_types_supported: string[];
+                        /** Format: uri */
+                        service_documentation: string;
+                        /** @description The `aud` of every access token (an extension member; RFC 8414 names none for it) */
+                        audience: string;
+                    };
+                };
+            };
+        };
+    };
+    listOffers: {
+        parameters: {
+            query: {
+                /** @description Comma-separated EAN codes, e.g. 9789001891442,9780194837125 */
+                eans: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"][];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description The offer id, a positive integer
+                 * @example 1042
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1042 */
+                        id: number;
+                        /**
+                         * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
+                         * @example 9789001891442
+                         */
+                        ean: string;
+                        /**
+                         * @description What the buyer pays in euros: the seller price plus the service fee
+                         * @example 14.49
+                         */
+                        price: number;
+                        /**
+                         * @description Service fee in euros, included in price
+                         * @example 1.99
+                         */
+                        serviceFee: number;
+                        /** @enum {string} */
+                        currency: "EUR";
+                        /** @description excellent, good or acceptable */
+                        condition: "excellent" | "good" | "acceptable";
+                        remarks: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listSchools: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description identifier of the last item of the previous page */
+                starting_after?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                            /** @description HBO, MBO, WO, VO, PO */
+                            type: string;
+                            location: string | null;
+                            brin: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSchool: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        name: string;
+                        /** @description HBO, MBO, WO, VO, PO */
+                        type: string;
+                        location: string | null;
+                        brin: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listLists: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description identifier of the last item of the previous page */
+                starting_after?: string;
+                /** @description 32 lower-case hexadecimal characters */
+                school?: string;
+                /** @description archived lists are listed only when asked for explicitly; concept = created */
+                status?: "created" | "validated" | "published" | "archived" | "concept";
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                            slug: string;
+                            name: string;
+                            comment: string | null;
+                            school: {
+                                /** @description 32 lower-case hexadecimal characters */
+                                identifier: string;
+                                name: string;
+                            };
+                            /** @description Start year of the school year */
+                            schoolYear: number | null;
+                            duoCode: string | null;
+                            /** @description School name, the tags, the list name */
+                            breadcrumb: string[];
+                            /** @description created, validated, published, archived */
+                            status: string;
+                            imported: boolean;
+                            items: {
+                                ean: string;
+                                title: string;
+                                author: string | null;
+                                publisher: string | null;
+                                mandatory: boolean;
+                                remarks: string | null;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                        slug: string;
+                        name: string;
+                        comment: string | null;
+                        school: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                        };
+                        /** @description Start year of the school year */
+                        schoolYear: number | null;
+                        duoCode: string | null;
+                        /** @description School name, the tags, the list name */
+                        breadcrumb: string[];
+                        /** @description created, validated, published, archived */
+                        status: string;
+                        imported: boolean;
+                        items: {
+                            ean: string;
+                            title: string;
+                            author: string | null;
+                            publisher: string | null;
+                            mandatory: boolean;
+                            remarks: string | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getStructure: {
+        parameters: {
+            query?: {
+                parent?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        model: "SCHOOL" | "TAG" | "LIST";
+                        resource: {
+                            type: string;
+                        } | {
+                            slug: string;
+                            status: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listSubscriptionDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The id of the last delivery of the previous page */
+                starting_after?: string;
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Event name, either spelling, or ping */
+                event?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: components["schemas"]["Delivery"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    pingSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveryId: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The id of the last subscription of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: components["schemas"]["Subscription"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Absolute http:// or https:// URL without credentials or fragment; it must reach a public address
+                     * @example https://shop.example/webhooks/shelfmark
+                     */
+                    notificationUrl: string;
+                    /**
+                     * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published
+                     * @example list-published
+                     */
+                    event: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; blocked-address: The notification URL points to a forbidden address; unresolvable-host: The notification URL host does not resolve */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    enableSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhookSecret: string;
+                        /** Format: date-time */
+                        previousSecretValidUntil: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminClient"][];
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminCreateClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes?: ("offers:read" | "lml:read" | "webhooks:manage")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        clientId: string;
+                        name: string;
+                        scopes: string[];
+                        status: "active" | "revoked";
+                        /** Format: date-time */
+                        tokensValidAfter: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        clientSecret: string;
+                        webhookSecret: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        clientId: string;
+                        name: string;
+                        scopes: string[];
+                        status: "active" | "revoked";
+                        /** Format: date-time */
+                        tokensValidAfter: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminRevokeClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminResetClientSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientSecret: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminRotateClientWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhookSecret: string;
+                        /** Format: date-time */
+                        previousSecretValidUntil: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The id of the last delivery of the previous page */
+                starting_after?: string;
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Event name, either spelling, or ping */
+                event?: string;
+                subscriptionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: components["schemas"]["Delivery"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Also sent as the webhook-id header; stable across retries
+                         * @example dlv_7Qm2kX9pLr4TzB0cW8nVa1y
+                         */
+                        id: string;
+                        subscriptionId: string;
+                        /**
+                         * @description Canonical event name (ping for test pings)
+                         * @example list.published
+                         */
+                        event: string;
+                        /** @description The exact body sent, parsed */
+                        payload: {
+                            type: string;
+                            resource: string;
+                            identifier: string;
+                        };
+                        status: "pending" | "succeeded" | "failed";
+                        attemptCount: number;
+                        /** @description Only while pending */
+                        nextAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastErrorClass: ("timeout" | "dns" | "connect" | "tls" | "http" | "blocked") | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        completedAt: string | null;
+                        attempts: components["schemas"]["DeliveryAttempt"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminRetryDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Also sent as the webhook-id header; stable across retries
+                         * @example dlv_7Qm2kX9pLr4TzB0cW8nVa1y
+                         */
+                        id: string;
+                        subscriptionId: string;
+                        /**
+                         * @description Canonical event name (ping for test pings)
+                         * @example list.published
+                         */
+                        event: string;
+                        /** @description The exact body sent, parsed */
+                        payload: {
+                            type: string;
+                            resource: string;
+                            identifier: string;
+                        };
+                        status: "pending" | "succeeded" | "failed";
+                        attemptCount: number;
+                        /** @description Only while pending */
+                        nextAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastErrorClass: ("timeout" | "dns" | "connect" | "tls" | "http" | "blocked") | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminRecoverSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @example 2026-09-01T00:00:00Z
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requeued: number;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListSchools: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description identifier of the last item of the previous page */
+                starting_after?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                            /** @description HBO, MBO, WO, VO, PO */
+                            type: string;
+                            location: string | null;
+                            brin: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminCreateSchool: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "HBO" | "MBO" | "WO" | "VO" | "PO";
+                    location?: string | null;
+                    /** @description e.g. 27PZ */
+                    brin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        name: string;
+                        /** @description HBO, MBO, WO, VO, PO */
+                        type: string;
+                        location: string | null;
+                        brin: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetSchool: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        name: string;
+                        /** @description HBO, MBO, WO, VO, PO */
+                        type: string;
+                        location: string | null;
+                        brin: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminUpdateSchool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    type?: "HBO" | "MBO" | "WO" | "VO" | "PO";
+                    location?: string | null;
+                    /** @description e.g. 27PZ */
+                    brin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        name: string;
+                        /** @description HBO, MBO, WO, VO, PO */
+                        type: string;
+                        location: string | null;
+                        brin: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListLists: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description identifier of the last item of the previous page */
+                starting_after?: string;
+                /** @description 32 lower-case hexadecimal characters */
+                school?: string;
+                /** @description archived lists are listed only when asked for explicitly; concept = created */
+                status?: "created" | "validated" | "published" | "archived" | "concept";
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                            slug: string;
+                            name: string;
+                            comment: string | null;
+                            school: {
+                                /** @description 32 lower-case hexadecimal characters */
+                                identifier: string;
+                                name: string;
+                            };
+                            /** @description Start year of the school year */
+                            schoolYear: number | null;
+                            duoCode: string | null;
+                            /** @description School name, the tags, the list name */
+                            breadcrumb: string[];
+                            /** @description created, validated, published, archived */
+                            status: string;
+                            imported: boolean;
+                            items: {
+                                ean: string;
+                                title: string;
+                                author: string | null;
+                                publisher: string | null;
+                                mandatory: boolean;
+                                remarks: string | null;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminCreateList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description identifier of an existing school */
+                    school: string;
+                    name: string;
+                    comment?: string | null;
+                    /** @description start year, e.g. 2026 for 2026-2027 */
+                    schoolYear?: number | null;
+                    duoCode?: string | null;
+                    /** @description levels between school and list, e.g. location, school year, academy */
+                    tags?: string[];
+                    items?: {
+                        /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
+                        ean: string;
+                        title: string;
+                        author?: string | null;
+                        publisher?: string | null;
+                        /** @default true */
+                        mandatory?: boolean;
+                        remarks?: string | null;
+                    }[];
+                    imported?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                        slug: string;
+                        name: string;
+                        comment: string | null;
+                        school: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                        };
+                        /** @description Start year of the school year */
+                        schoolYear: number | null;
+                        duoCode: string | null;
+                        /** @description School name, the tags, the list name */
+                        breadcrumb: string[];
+                        /** @description created, validated, published, archived */
+                        status: string;
+                        imported: boolean;
+                        items: {
+                            ean: string;
+                            title: string;
+                            author: string | null;
+                            publisher: string | null;
+                            mandatory: boolean;
+                            remarks: string | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                        slug: string;
+                        name: string;
+                        comment: string | null;
+                        school: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                        };
+                        /** @description Start year of the school year */
+                        schoolYear: number | null;
+                        duoCode: string | null;
+                        /** @description School name, the tags, the list name */
+                        breadcrumb: string[];
+                        /** @description created, validated, published, archived */
+                        status: string;
+                        imported: boolean;
+                        items: {
+                            ean: string;
+                            title: string;
+                            author: string | null;
+                            publisher: string | null;
+                            mandatory: boolean;
+                            remarks: string | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminUpdateList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    comment?: string | null;
+                    /** @description start year, e.g. 2026 for 2026-2027 */
+                    schoolYear?: number | null;
+                    duoCode?: string | null;
+                    /** @description levels between school and list, e.g. location, school year, academy */
+                    tags?: string[];
+                    items?: {
+                        /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
+                        ean: string;
+                        title: string;
+                        author?: string | null;
+                        publisher?: string | null;
+                        /** @default true */
+                        mandatory?: boolean;
+                        remarks?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                        slug: string;
+                        name: string;
+                        comment: string | null;
+                        school: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                        };
+                        /** @description Start year of the school year */
+                        schoolYear: number | null;
+                        duoCode: string | null;
+                        /** @description School name, the tags, the list name */
+                        breadcrumb: string[];
+                        /** @description created, validated, published, archived */
+                        status: string;
+                        imported: boolean;
+                        items: {
+                            ean: string;
+                            title: string;
+                            author: string | null;
+                            publisher: string | null;
+                            mandatory: boolean;
+                            remarks: string | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminSetListStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description concept is accepted as created
+                     * @enum {string}
+                     */
+                    status: "created" | "validated" | "published" | "archived" | "concept";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 32 lower-case hexadecimal characters */
+                        identifier: string;
+                        /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
+                        slug: string;
+                        name: string;
+                        comment: string | null;
+                        school: {
+                            /** @description 32 lower-case hexadecimal characters */
+                            identifier: string;
+                            name: string;
+                        };
+                        /** @description Start year of the school year */
+                        schoolYear: number | null;
+                        duoCode: string | null;
+                        /** @description School name, the tags, the list name */
+                        breadcrumb: string[];
+                        /** @description created, validated, published, archived */
+                        status: string;
+                        imported: boolean;
+                        items: {
+                            ean: string;
+                            title: string;
+                            author: string | null;
+                            publisher: string | null;
+                            mandatory: boolean;
+                            remarks: string | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; illegal-transition: This status change is not allowed; conflict: The request conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListOffers: {
+        parameters: {
+            query?: {
+                /** @description Only offers for this EAN */
+                ean?: string;
+                /** @description Only published offers are visible on the public API */
+                status?: "draft" | "published" | "reserved" | "sold" | "withdrawn";
+                limit?: number;
+                /** @description The last id of the previous page */
+                starting_after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: components["schemas"]["AdminOffer"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminCreateOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
+                    ean: string;
+                    /**
+                     * @description The seller's price in euros, at most 2 decimals; the public price adds the service fee
+                     * @example 12.5
+                     */
+                    price: number;
+                    /** @description excellent, good or acceptable */
+                    condition: "excellent" | "good" | "acceptable";
+                    /** @description Free text for the buyer, e.g. "some highlighting" */
+                    remarks?: string | null;
+                    /** @description Defaults to published */
+                    status?: "draft" | "published" | "reserved" | "sold" | "withdrawn";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1042 */
+                        id: number;
+                        /**
+                         * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
+                         * @example 9789001891442
+                         */
+                        ean: string;
+                        /**
+                         * @description What the buyer pays in euros: the seller price plus the service fee
+                         * @example 14.49
+                         */
+                        price: number;
+                        /**
+                         * @description Service fee in euros, included in price
+                         * @example 1.99
+                         */
+                        serviceFee: number;
+                        /** @enum {string} */
+                        currency: "EUR";
+                        /** @description excellent, good or acceptable */
+                        condition: "excellent" | "good" | "acceptable";
+                        remarks: string | null;
+                        /** @description Only published offers are visible on the public API */
+                        status: "draft" | "published" | "reserved" | "sold" | "withdrawn";
+                        /**
+                         * @description The seller's price in euros, without the service fee
+                         * @example 12.5
+                         */
+                        sellerPrice: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The offer id, a positive integer
+                 * @example 1042
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1042 */
+                        id: number;
+                        /**
+                         * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
+                         * @example 9789001891442
+                         */
+                        ean: string;
+                        /**
+                         * @description What the buyer pays in euros: the seller price plus the service fee
+                         * @example 14.49
+                         */
+                        price: number;
+                        /**
+                         * @description Service fee in euros, included in price
+                         * @example 1.99
+                         */
+                        serviceFee: number;
+                        /** @enum {string} */
+                        currency: "EUR";
+                        /** @description excellent, good or acceptable */
+                        condition: "excellent" | "good" | "acceptable";
+                        remarks: string | null;
+                        /** @description Only published offers are visible on the public API */
+                        status: "draft" | "published" | "reserved" | "sold" | "withdrawn";
+                        /**
+                         * @description The seller's price in euros, without the service fee
+                         * @example 12.5
+                         */
+                        sellerPrice: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminDeleteOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The offer id, a positive integer
+                 * @example 1042
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminUpdateOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The offer id, a positive integer
+                 * @example 1042
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one field */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The seller's price in euros, at most 2 decimals; the public price adds the service fee
+                     * @example 12.5
+                     */
+                    price?: number;
+                    /** @description excellent, good or acceptable */
+                    condition?: "excellent" | "good" | "acceptable";
+                    /** @description Free text for the buyer, e.g. "some highlighting" */
+                    remarks?: string | null;
+                    /** @description Only published offers are visible on the public API */
+                    status?: "draft" | "published" | "reserved" | "sold" | "withdrawn";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1042 */
+                        id: number;
+                        /**
+                         * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
+                         * @example 9789001891442
+                         */
+                        ean: string;
+                        /**
+                         * @description What the buyer pays in euros: the seller price plus the service fee
+                         * @example 14.49
+                         */
+                        price: number;
+                        /**
+                         * @description Service fee in euros, included in price
+                         * @example 1.99
+                         */
+                        serviceFee: number;
+                        /** @enum {string} */
+                        currency: "EUR";
+                        /** @description excellent, good or acceptable */
+                        condition: "excellent" | "good" | "acceptable";
+                        remarks: string | null;
+                        /** @description Only published offers are visible on the public API */
+                        status: "draft" | "published" | "reserved" | "sold" | "withdrawn";
+                        /**
+                         * @description The seller's price in euros, without the service fee
+                         * @example 12.5
+                         */
+                        sellerPrice: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListSubscriptions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The id of the last subscription of the previous page */
+                starting_after?: string;
+                /** @description The client id (cli_...) or its public clientId (smc_...) */
+                clientId?: string;
+                status?: "active" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: components["schemas"]["AdminSubscription"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @example list.published */
+                        canonicalEvent: string;
+                        client: {
+                            id: string;
+                            clientId: string;
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminEnableSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @example list.published */
+                        canonicalEvent: string;
+                        client: {
+                            id: string;
+                            clientId: string;
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createAdminClientsPortalLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        /** @description /portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log */
+                        path: string;
+                        /** @description Absolute link (PUBLIC_BASE_URL, or the host this request was made to) */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getAdminOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Active (not revoked) clients */
+                        clients: number;
+                        subscriptions: number;
+                        publishedLists: number;
+                        publishedOffers: number;
+                        /** @description Pending deliveries */
+                        queueDepth: number;
+                        failedLast24h: number;
+                        /** @description Commit to successful delivery, last 24 h */
+                        p95DeliveryLatencyMs: number | null;
+                        attemptsPerHour: {
+                            /** Format: date-time */
+                            hour: string;
+                            succeeded: number;
+                            failed: number;
+                        }[];
+                        /** Format: date-time */
+                        generatedAt: string;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getAdminSubscriptionHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            subscriptionId: string;
+                            lastSuccessAt: string | null;
+                            consecutiveFailures: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "conflict" | "illegal-transition" | "idempotency-key-in-use" | "body-too-large" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    onSchoolCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "school.created";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "created",
+                 *       "resource": "school",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "created";
+                    /** @enum {string} */
+                    resource: "school";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSchoolModified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "school.modified";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "modified",
+                 *       "resource": "school",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "modified";
+                    /** @enum {string} */
+                    resource: "school";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "list.created";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "created",
+                 *       "resource": "list",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "created";
+                    /** @enum {string} */
+                    resource: "list";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "list.updated";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "updated",
+                 *       "resource": "list",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "updated";
+                    /** @enum {string} */
+                    resource: "list";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "list.status";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "created",
+                 *       "resource": "list",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "created" | "validated" | "published" | "archived";
+                    /** @enum {string} */
+                    resource: "list";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "list.published";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "published",
+                 *       "resource": "list",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "published";
+                    /** @enum {string} */
+                    resource: "list";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

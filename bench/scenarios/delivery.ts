@@ -1,0 +1,141 @@
+/**
+ * Webhook deliveries per second to a receiver answering 204, measured AT THE RECEIVER from the first
+ * to the Nth distinct arrival. Shelfmark: the deliveries are queued through its own API (a server in
+ * `--role api` with 10 subscriptions to school.created, N/10 schools created over the admin API), that
+ * server is stopped, then a `--role worker` process drains the queue. Interleaved per round with a
+ * bare loop of signed undici POSTs (no database) and pg-boss on the same PostgreSQL doing the same
+ * signed POST per job, each in its own process.
+ */
+import { arrivalRate, type Receiver, ratios, spread, startReceiver } from '../lib/measure.js';
+import { onInterrupt, spawnChild } from '../lib/proc.js';
+import { accessToken, admin, call, createClient, dropSchema, type Engine, freshDatabase, pool, POSTGRES_URL, startServer } from '../lib/shelfmark.js';
+import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
+import { randomBytes } from 'node:crypto';
+
+const SUBSCRIPTIONS = 10;
+const CONCURRENCY = 32;
+// pg-boss polls at most every 0.5 s per worker: 8 × 250 per 0.5 s = 4,000/s, above the bare loop's rate here.
+const PGBOSS = { batchSize: 250, workers: 8, concurrency: CONCURRENCY };
+
+type PartyName = 'bare signed-POST loop' | 'Shelfmark, SQLite' | 'Shelfmark, PostgreSQL' | 'pg-boss (PostgreSQL)';
+
+async function drainTimeout(total: number): Promise<number> {
+  return Math.max(60_000, total * 20);
+}
+
+/** Queues `total` deliveries through a `--role api` server, stops it, then times a `--role worker` draining them. */
+export async function shelfmarkDelivery(engine: Engine, total: number, receiver: Receiver, workerNodeArgs: string[] = []): Promise<number> {
+  const db = await freshDatabase(engine);
+  try {
+    const api = await startServer(db, { role: 'api' });
+    try {
+      const client = await createClient(api, ['webhooks:manage']);
+      const token = await accessToken(api, client);
+      for (let i = 0; i < SUBSCRIPTIONS; i++) {
+        await call(`${api.url}/api/lml/v1/subscriptions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { notificationUrl: `${receiver.hookUrl}?s=${i}`, event: 'school.created' } });
+      }
+      const schools = Array.from({ length: Math.ceil(total / SUBSCRIPTIONS) }, (_, i) => i);
+      await pool(schools, 8, async (i) => {
+        await admin(api, '/schools', 'POST', { name: `Bench school ${i}`, type: 'VO' });
+      });
+    } finally {
+      await api.stop();
+    }
+    await receiver.reset();
+    const worker = await startServer(db, { role: 'worker', env: { WEBHOOK_CONCURRENCY: String(CONCURRENCY) }, nodeArgs: workerNodeArgs });
+    try {
+      const stats = await receiver.waitFor(total, await drainTimeout(total));
+      if (stats.distinct < total) throw new Error(`Shelfmark (${engine}) delivered ${stats.distinct} of ${total}`);
+      return arrivalRate(stats, total);
+    } finally {
+      const code = await worker.stop();
+      if (code !== 0) throw new Error(`the worker exited with ${String(code)}`);
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+async function bareLoop(total: number, receiver: Receiver): Promise<number> {
+  await receiver.reset();
+  const child = spawnChild('signed-loop', [JSON.stringify({ url: `${receiver.hookUrl}?s=bare`, total, concurrency: CONCURRENCY })]);
+  try {
+    await child.result(await drainTimeout(total));
+    const stats = await receiver.waitFor(total, 10_000);
+    return arrivalRate(stats, total);
+  } finally {
+    await child.stop('SIGKILL', 5000);
+  }
+}
+
+async function pgBoss(total: number, receiver: Receiver): Promise<number> {
+  await receiver.reset();
+  const schema = `pgboss_${randomBytes(4).toString('hex')}`;
+  const child = spawnChild('pgboss', [JSON.stringify({ databaseUrl: POSTGRES_URL, schema, url: `${receiver.hookUrl}?s=pgboss`, total, ...PGBOSS })]);
+  // Interrupted, the child is killed before it can drop its schema: the orchestrator drops it then.
+  const forget = onInterrupt(() => dropSchema(schema));
+  try {
+    await child.line('READY', 60_000);
+    const stats = await receiver.waitFor(total, await drainTimeout(total));
+    if (stats.distinct < total) throw new Error(`pg-boss delivered ${stats.distinct} of ${total}`);
+    return arrivalRate(stats, total);
+  } finally {
+    // SIGTERM: it stops its workers and drops its schema (dropped here again if it was killed instead).
+    const code = await child.stop('SIGTERM', 15_000);
+    forget();
+    if (code !== 0) await dropSchema(schema);
+  }
+}
+
+export async function deliveryScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
+  const total = settings.deliveries;
+  const receiver = await startReceiver();
+  const runs: Record<PartyName, number[]> = { 'bare signed-POST loop': [], 'Shelfmark, SQLite': [], 'Shelfmark, PostgreSQL': [], 'pg-boss (PostgreSQL)': [] };
+  const parties: { name: PartyName; run: () => Promise<number> }[] = [
+    { name: 'bare signed-POST loop', run: () => bareLoop(total, receiver) },
+    { name: 'Shelfmark, SQLite', run: () => shelfmarkDelivery('sqlite', total, receiver) },
+  ];
+  if (settings.postgres) {
+    parties.push({ name: 'pg-boss (PostgreSQL)', run: () => pgBoss(total, receiver) });
+    parties.push({ name: 'Shelfmark, PostgreSQL', run: () => shelfmarkDelivery('postgres', total, receiver) });
+  }
+  try {
+    for (let round = 0; round < settings.rounds; round++) {
+      const order = round % 2 === 0 ? parties : [...parties].reverse();
+      for (const party of order) {
+        const rate = await party.run();
+        runs[party.name].push(rate);
+        log(`  round ${round + 1} ${party.name}: ${rate} deliveries/s`);
+      }
+    }
+  } finally {
+    await receiver.stop();
+  }
+  const rows: Row[] = [];
+  const targets: Target[] = [];
+  for (const party of parties) rows.push({ scenario: 'delivery', party: party.name, metric: 'deliveries/s', unit: '/s', spread: spread(runs[party.name]) });
+  const bare = runs['bare signed-POST loop'];
+  const boss = runs['pg-boss (PostgreSQL)'];
+  for (const [name, label] of [
+    ['Shelfmark, SQLite', 'SQLite'],
+    ['Shelfmark, PostgreSQL', 'PostgreSQL'],
+  ] as const) {
+    if (runs[name].length === 0) continue;
+    const ofBare = ratios(runs[name], bare);
+    rows.push({ scenario: 'delivery', party: name, metric: 'of bare loop', unit: '%', spread: spread(ofBare.values.map((value) => value * 100)) });
+    targets.push(target('delivery', `delivery ${label} ≥ 50 % of the bare signed-POST loop`, ofBare.median * 100, 50, '%', 'atLeast'));
+    if (boss.length > 0) {
+      const ofBoss = ratios(runs[name], boss);
+      rows.push({ scenario: 'delivery', party: name, metric: '× pg-boss', unit: '×', spread: ofBoss });
+      targets.push(target('delivery', `delivery ${label} ahead of pg-boss (> 1×)`, ofBoss.median, 1, '×', 'atLeast'));
+    }
+  }
+  return {
+    rows,
+    targets,
+    notes: [
+      `delivery: ${total} deliveries per run (${SUBSCRIPTIONS} subscriptions × ${total / SUBSCRIPTIONS} school.created events), concurrency ${CONCURRENCY}, rate from the first to the last arrival at the receiver; pg-boss ${PGBOSS.workers} workers × batches of ${PGBOSS.batchSize}, polling every 0.5 s, ${CONCURRENCY} POSTs in flight`,
+    ],
+    raw: { deliveries: total, runs },
+  };
+}

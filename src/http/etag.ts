@@ -1,0 +1,62 @@
+/**
+ * Strong ETags and 304 Not Modified on the read routes whose bodies clients poll (offers, LML reads).
+ * Only those GET routes get the hook, and only 200 answers are hashed (SHA-1 of the serialised body,
+ * about 0.1 ms for 50 KB). The tag is computed on the uncompressed body; when compression then
+ * encodes the answer, the tag gets the encoding as a suffix (`"…-br"`), as RFC 9110 §8.8.3 wants a
+ * strong validator per representation. If-None-Match accepts either form.
+ */
+import { hash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
+
+const ETAG_ROUTES = [/^\/api\/v1\/offers(\/|$)/, /^\/api\/(lml|admin)\/v1\/(schools|lists)(\/|$)/, /^\/api\/lml\/v1\/structure$/];
+
+export const hasEtag = (route: Pick<RouteOptions, 'method' | 'url'>): boolean => {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.includes('GET') && ETAG_ROUTES.some((pattern) => pattern.test(route.url));
+};
+
+const ENCODING_SUFFIX = /-(br|gzip|deflate)"$/;
+
+function matches(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  // Weak comparison (RFC 9110 §13.1.2): W/ prefixes and encoding suffixes do not matter.
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '').replace(ENCODING_SUFFIX, '"') === tag);
+}
+
+// Callback hooks and the one-shot hash: these run on the hottest route, where a promise per hook and a
+// Hash object per answer showed up in the profile (one-shot SHA-1 of 2.5 KB: 1.9 µs vs 4.3 µs).
+const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+  const tag = `"${hash('sha1', payload, 'base64url')}"`;
+  void reply.header('etag', tag);
+  if (!matches(request.headers['if-none-match'], tag)) return done(null, payload);
+  void reply.code(304).removeHeader('content-type').removeHeader('content-length');
+  done(null, '');
+};
+
+const tagEncoding: onSendHookHandler = (_request, reply, payload: unknown, done) => {
+  const encoding = reply.getHeader('content-encoding');
+  const tag = reply.getHeader('etag');
+  if (typeof encoding === 'string' && typeof tag === 'string' && !ENCODING_SUFFIX.test(tag)) void reply.header('etag', `${tag.slice(0, -1)}-${encoding}"`);
+  done(null, payload);
+};
+
+function append(route: RouteOptions, hook: onSendHookHandler): void {
+  const current = route.onSend;
+  route.onSend = current === undefined ? [hook] : Array.isArray(current) ? [...current, hook] : [current, hook];
+}
+
+/** Before compression is registered: the tag sees the uncompressed body. */
+export function registerEtags(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (hasEtag(route)) append(route, tagBody);
+  });
+}
+
+/** After compression is registered: the tag names the encoding that was applied. */
+export function registerEtagEncodingSuffix(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (hasEtag(route)) append(route, tagEncoding);
+  });
+}

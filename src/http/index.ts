@@ -1,0 +1,24 @@
+/**
+ * Cross-cutting HTTP behaviour, installed before any route exists (each part attaches itself per
+ * route in an onRoute hook, so only the routes that need it pay for it). Order matters for onSend:
+ * ETag and Idempotency-Key see the uncompressed body, compression runs after them.
+ */
+import type { FastifyInstance } from 'fastify';
+import { IdempotencyService } from '../idempotency/service.js';
+import { IdempotencyStore } from '../idempotency/store.js';
+import type { Services } from '../services.js';
+import { registerCompression } from './compression.js';
+import { registerCors } from './cors.js';
+import { registerEtagEncodingSuffix, registerEtags } from './etag.js';
+import { registerIdempotency } from './idempotency.js';
+import { registerQueryRule } from './query-rule.js';
+
+export async function registerHttpFeatures(app: FastifyInstance, services: Services): Promise<void> {
+  const { config, db, clock } = services.deps;
+  registerQueryRule(app);
+  registerEtags(app);
+  registerIdempotency(app, new IdempotencyService(new IdempotencyStore(db.kysely), clock));
+  await registerCompression(app, config);
+  registerEtagEncodingSuffix(app);
+  await registerCors(app, config);
+}
