@@ -22,6 +22,12 @@ export interface Db {
    * the returned function is called. Undefined on SQLite, where every writer shares one host.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * PostgreSQL only: connections whose commits do not wait for the WAL flush (synchronous_commit off),
+   * for writes that may be lost in a PostgreSQL crash without harm (the delivery worker's leases and
+   * completions). Opened on first use; undefined on SQLite.
+   */
+  relaxed?(): Kysely<Database>;
   close(): Promise<void>;
 }
 
@@ -136,5 +142,24 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
     await client.query(`listen ${channel}`);
     return () => client.end();
   };
-  return { ...handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres'), listen };
+  let relaxed: Kysely<Database> | undefined;
+  const relaxedPool = (): Kysely<Database> => {
+    if (relaxed !== undefined) return relaxed;
+    const extra = new pg.Pool({ connectionString: url, max: Math.min(4, options.poolSize ?? 10), ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }) });
+    extra.on('error', () => undefined);
+    // Set per session as each connection opens (a URL's own `options` would override a startup option).
+    extra.on('connect', (client) => void client.query('set synchronous_commit = off').catch(() => undefined));
+    relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: extra }) });
+    return relaxed;
+  };
+  const base = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  return {
+    ...base,
+    listen,
+    relaxed: relaxedPool,
+    close: async () => {
+      await relaxed?.destroy();
+      await base.close();
+    },
+  };
 }

@@ -28,7 +28,9 @@ function matches(header: string | undefined, tag: string): boolean {
 // Hash object per answer showed up in the profile (one-shot SHA-1 of 2.5 KB: 1.9 µs vs 4.3 µs).
 const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
-  const tag = `"${hash('sha1', payload, 'base64url')}"`;
+  // A route that knows its representation's tag already (the offers read model) set it; else hash.
+  const given = reply.getHeader('etag');
+  const tag = typeof given === 'string' ? given : `"${hash('sha1', payload, 'base64url')}"`;
   void reply.header('etag', tag);
   if (!matches(request.headers['if-none-match'], tag)) return done(null, payload);
   void reply.code(304).removeHeader('content-type').removeHeader('content-length');

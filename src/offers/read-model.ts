@@ -13,6 +13,7 @@
  * - a fill that raced with an invalidation is answered but not kept (the epoch check), so a slow
  *   query can never put back what a change just removed.
  */
+import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Engine } from '../db/database.js';
 import { type PublicOfferRow, publicOffer } from './model.js';
@@ -24,6 +25,18 @@ const LATE_COMMIT_WINDOW_MS = 30_000;
 const CHANGES_KEPT_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 
+interface Fragment {
+  json: string;
+  /** SHA-1 of `json` (base64url); '' for an EAN without offers. */
+  tag: string;
+}
+
+export interface PublishedOffers {
+  json: string;
+  /** A strong entity tag (quoted): equal exactly when `json` is. */
+  etag: string;
+}
+
 export interface ReadModelStats {
   eans: number;
   hits: number;
@@ -31,8 +44,8 @@ export interface ReadModelStats {
 }
 
 export class OfferReadModel {
-  /** EAN → JSON of its published offers joined by commas ('' when it has none). Insertion order = age. */
-  private readonly fragments = new Map<string, string>();
+  /** EAN → its published offers as JSON (joined by commas, '' when none) and a tag of that text. Insertion order = age. */
+  private readonly fragments = new Map<string, Fragment>();
   /** Bumped by every invalidation; a fill keeps its result only if no invalidation happened meanwhile. */
   private epoch = 0;
   private cursor: number | undefined;
@@ -53,13 +66,17 @@ export class OfferReadModel {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The JSON array of published offers for these (valid, distinct) EANs, by EAN, price, id. */
-  async publishedJson(eans: readonly string[]): Promise<string> {
+  /**
+   * The JSON array of published offers for these (valid, distinct) EANs, by EAN, price, id, with a
+   * strong entity tag. The tag is derived from the fragments' own tags, made once per fill, so a
+   * request hashes a few dozen bytes instead of the whole body (hashing the body cost 8 % of the call).
+   */
+  async published(eans: readonly string[]): Promise<PublishedOffers> {
     if (this.cursor === undefined) await this.start();
     const sorted = eans.length === 1 ? eans : [...eans].sort();
     // Fragments are read before any await: an invalidation during the fill below must not make a
     // fragment this request already counted on disappear from its answer.
-    const found: (string | undefined)[] = sorted.map((ean) => this.fragments.get(ean));
+    const found: (Fragment | undefined)[] = sorted.map((ean) => this.fragments.get(ean));
     const missing = sorted.filter((_ean, index) => found[index] === undefined);
     if (missing.length === 0) {
       this.hits++;
@@ -68,12 +85,19 @@ export class OfferReadModel {
       const filled = await this.fill(missing);
       sorted.forEach((ean, index) => (found[index] ??= filled.get(ean)));
     }
-    let body = '[';
+    let json = '[';
+    let tags = '';
     for (const fragment of found) {
-      if (fragment === undefined || fragment === '') continue;
-      body += body.length === 1 ? fragment : `,${fragment}`;
+      if (fragment === undefined || fragment.json === '') continue;
+      json += json.length === 1 ? fragment.json : `,${fragment.json}`;
+      tags += fragment.tag;
     }
-    return `${body}]`;
+    return { json: `${json}]`, etag: `"${hash('sha1', tags, 'base64url')}"` };
+  }
+
+  /** The JSON text alone (see published()). */
+  async publishedJson(eans: readonly string[]): Promise<string> {
+    return (await this.published(eans)).json;
   }
 
   /** Forget these EANs now (the writing node, right after its commit). */
@@ -136,15 +160,17 @@ export class OfferReadModel {
     this.fragments.clear();
   }
 
-  private async fill(missing: string[]): Promise<Map<string, string>> {
+  private async fill(missing: string[]): Promise<Map<string, Fragment>> {
     const epoch = this.epoch;
     const rows = await this.store.findPublishedByEans(missing);
-    const byEan = new Map<string, string>(missing.map((ean) => [ean, '']));
+    const texts = new Map<string, string>(missing.map((ean) => [ean, '']));
     for (const row of rows) {
       const json = this.serialise(row);
-      const before = byEan.get(row.ean);
-      byEan.set(row.ean, before === undefined || before === '' ? json : `${before},${json}`);
+      const before = texts.get(row.ean);
+      texts.set(row.ean, before === undefined || before === '' ? json : `${before},${json}`);
     }
+    const byEan = new Map<string, Fragment>();
+    for (const [ean, json] of texts) byEan.set(ean, { json, tag: json === '' ? '' : hash('sha1', json, 'base64url') });
     if (epoch === this.epoch && this.config.offersCacheEans > 0) {
       for (const [ean, fragment] of byEan) {
         if (this.fragments.size >= this.config.offersCacheEans) {

@@ -40,7 +40,12 @@ export const offerRoutes =
         },
       },
       // The read model hands over finished JSON: sending it as a string skips the serialiser.
-      async (request, reply) => sendJson(reply, await services.offers.findPublishedJson(request.query.eans)),
+      async (request, reply) => {
+        const { json, etag } = await services.offers.findPublishedWithTag(request.query.eans);
+        // The read model's tag: the ETag hook (src/http/etag.ts) uses it instead of hashing the body.
+        void reply.header('etag', etag);
+        return sendJson(reply, json);
+      },
     );
 
     app.get(

@@ -18,7 +18,7 @@ import {
   type PublicOffer,
   publicOffer,
 } from './model.js';
-import type { OfferReadModel } from './read-model.js';
+import type { OfferReadModel, PublishedOffers } from './read-model.js';
 import type { OfferStore } from './store.js';
 
 export interface CreateOfferInput {
@@ -73,6 +73,11 @@ export class OfferService {
    */
   findPublishedJson(eansParameter: string | undefined): Promise<string> {
     return this.readModel.publishedJson(parseEanList(eansParameter));
+  }
+
+  /** The same JSON with its entity tag, for the HTTP route. */
+  findPublishedWithTag(eansParameter: string | undefined): Promise<PublishedOffers> {
+    return this.readModel.published(parseEanList(eansParameter));
   }
 
   /** The same answer straight from the database, bypassing the read model. */

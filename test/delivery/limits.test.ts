@@ -4,6 +4,7 @@
  * WEBHOOK_CONNECTIONS_PER_HOST.
  */
 import { createServer, type Server } from 'node:http';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { UndiciSender } from '../../src/delivery/sender.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -88,6 +89,26 @@ describeEachEngine('delivery worker batching', (engine) => {
       expect(receiver.count()).toBe(12);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describeEachEngine('worker bookkeeping connections', (engine) => {
+  it('on PostgreSQL leases and completions commit without waiting for the WAL flush; the outbox keeps waiting', async () => {
+    const h = await createHarness(engine);
+    try {
+      const { db } = h.database;
+      if (engine === 'sqlite') {
+        expect(db.relaxed).toBeUndefined();
+        return;
+      }
+      const setting = async (kysely: typeof db.kysely) => (await sql<{ value: string }>`select current_setting('synchronous_commit') as value`.execute(kysely)).rows[0]?.value;
+      expect(await setting(db.kysely)).toBe('on');
+      const relaxed = db.relaxed?.();
+      expect(relaxed).toBeDefined();
+      if (relaxed !== undefined) expect(await setting(relaxed)).toBe('off');
+    } finally {
+      await h.close();
     }
   });
 });
