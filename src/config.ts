@@ -66,6 +66,8 @@ export interface Config {
   readonly offersSyncIntervalMs: number;
   /** Processes serving HTTP on one port (node:cluster); 1 = this process alone. */
   readonly clusterWorkers: number;
+  /** Browser sessions (portal, console) end after this long without a request. */
+  readonly sessionIdleSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -234,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     offersCacheEans: integer(env, 'OFFERS_CACHE_EANS', 100_000, 0, 10_000_000),
     offersSyncIntervalMs: integer(env, 'OFFERS_SYNC_INTERVAL_MS', 1000, 50, 60_000),
     clusterWorkers: clusterWorkers(env),
+    sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 60, 86400),
   });
 }
 

@@ -13,6 +13,7 @@ export const PROBLEMS = {
   'invalid-token': { status: 401, title: 'The access token is invalid' },
   'token-expired': { status: 403, title: 'The access token has expired' },
   'insufficient-scope': { status: 403, title: 'The access token lacks the required scope' },
+  'csrf-rejected': { status: 403, title: 'The CSRF token is missing or wrong' },
   'not-found': { status: 404, title: 'Resource not found' },
   'route-not-found': { status: 404, title: 'No such endpoint' },
   'request-timeout': { status: 408, title: 'The request was not received in time' },

@@ -28,6 +28,10 @@ import { createDeliveryServices, type DeliveryServices } from './delivery/setup.
 import { SubscriptionService } from './subscriptions/service.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
 import { RequestRateLimit } from './limits/request-limit.js';
+import { WebSessions } from './portal/sessions.js';
+import { WebSessionStore } from './portal/store.js';
+import { PortalService } from './portal/service.js';
+import { OverviewService } from './ops/overview.js';
 
 export interface Deps {
   config: Config;
@@ -60,6 +64,10 @@ export interface Services {
   lists: ListService;
   structure: StructureService;
   deliveries: DeliveryService;
+  /** Partner-portal links and browser sessions (portal and operator console). */
+  webSessions: WebSessions;
+  portal: PortalService;
+  overview: OverviewService;
   /** A delivery worker that is not started (tests drive it with runOnce()). */
   createDeliveryWorker: DeliveryServices['createDeliveryWorker'];
   /** Starts the webhook delivery worker in this process; the outbox wakes it on new deliveries. */
@@ -111,8 +119,32 @@ export async function createServices(deps: Deps): Promise<Services> {
 
   const rateLimit = new RequestRateLimit(config, clock);
   const authFailures = new AuthFailureLimit(config, clock);
+  const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config);
+  const overview = new OverviewService(db, clock);
+  const portal = new PortalService(clients, subscriptions, delivery.deliveries);
 
-  return { deps, clients, tokens, signingKeys, adminAuth, hasher, metrics, rateLimit, authFailures, outbox, offers, subscriptions, schools, lists, structure, ...delivery, generatedAdminToken };
+  return {
+    deps,
+    clients,
+    tokens,
+    signingKeys,
+    adminAuth,
+    hasher,
+    metrics,
+    rateLimit,
+    authFailures,
+    outbox,
+    offers,
+    subscriptions,
+    schools,
+    lists,
+    structure,
+    ...delivery,
+    webSessions,
+    portal,
+    overview,
+    generatedAdminToken,
+  };
 }
 
 /** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */

@@ -163,6 +163,55 @@ const deliveryLeases: Migration = {
 };
 
 /**
+ * Browser sign-in: one-time portal links (stored as hashes only) and the sessions of the partner
+ * portal and the operator console (keyed by the hash of the cookie value, so a database leak hands
+ * out no live session).
+ */
+const webSessions: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('portal_links')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('client_ref', 'text', (c) => c.notNull().references('clients.id'))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('used_at', 'bigint')
+      .execute();
+    await db.schema
+      .createTable('web_sessions')
+      .addColumn('id_hash', 'text', (c) => c.primaryKey())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('client_ref', 'text', (c) => c.references('clients.id'))
+      .addColumn('csrf_token', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('web_sessions_last_seen').on('web_sessions').column('last_seen_at').execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('web_sessions').ifExists().execute();
+    await db.schema.dropTable('portal_links').ifExists().execute();
+  },
+};
+
+/**
+ * `offers import` finds the offers of an earlier run of the same file by each row's stable key
+ * (see README: CLI). A table of its own, so the offers table keeps its shape.
+ */
+const offerImportKeys: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('offer_import_keys')
+      .addColumn('import_key', 'text', (c) => c.primaryKey())
+      .addColumn('offer_id', 'integer', (c) => c.notNull().references('offers.id').onDelete('cascade'))
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('offer_import_keys').ifExists().execute();
+  },
+};
+
+/**
  * The offers change log feeds the in-process offers read model of every node (src/offers/read-model.ts).
  * Triggers write it in the same transaction as the offer change, so no write path (API, CLI import,
  * hand-written SQL) can change an offer without every node learning of it. On PostgreSQL the trigger
@@ -237,6 +286,8 @@ function migrations(engine: Engine): [string, Migration][] {
     ['0002_delivery_leases', deliveryLeases],
     ['0003_offer_changes', offerChanges(engine)],
     ['0004_idempotency_keys', idempotencyKeys],
+    ['0005_web_sessions', webSessions],
+    ['0006_offer_import_keys', offerImportKeys],
   ];
 }
 

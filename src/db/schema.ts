@@ -159,6 +159,32 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+export interface PortalLinksTable {
+  /** SHA-256 of the one-time token; the token itself is never stored. */
+  token_hash: string;
+  client_ref: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface WebSessionsTable {
+  /** SHA-256 of the cookie value. */
+  id_hash: string;
+  /** 'portal' (one client) or 'console' (the operator). */
+  kind: string;
+  client_ref: string | null;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
+/** Set by `offers import`: a row's stable key, so a second run updates instead of duplicating. */
+export interface OfferImportKeysTable {
+  import_key: string;
+  offer_id: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   signing_keys: SigningKeysTable;
@@ -172,6 +198,9 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  portal_links: PortalLinksTable;
+  web_sessions: WebSessionsTable;
+  offer_import_keys: OfferImportKeysTable;
 }
 
 export type ClientRow = Selectable<ClientsTable>;
@@ -186,3 +215,4 @@ export type EventRow = Selectable<EventsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+export type WebSessionRow = Selectable<WebSessionsTable>;

@@ -24,6 +24,9 @@ export interface DeliveryFilter {
   event?: string | undefined;
   /** Restrict to one client's subscriptions. */
   clientRef?: string | undefined;
+  /** Created at or after / before these instants (epoch ms). */
+  createdFrom?: number | undefined;
+  createdBefore?: number | undefined;
 }
 
 export class DeliveryQueryStore {
@@ -58,6 +61,8 @@ export class DeliveryQueryStore {
       const clientRef = filter.clientRef;
       query = query.where('d.subscription_id', 'in', (eb) => eb.selectFrom('subscriptions').select('id').where('client_ref', '=', clientRef));
     }
+    if (filter.createdFrom !== undefined) query = query.where('d.created_at', '>=', filter.createdFrom);
+    if (filter.createdBefore !== undefined) query = query.where('d.created_at', '<', filter.createdBefore);
     if (after !== undefined) {
       query = query.where((eb) => eb.or([eb('d.created_at', '<', after.created_at), eb.and([eb('d.created_at', '=', after.created_at), eb('d.id', '<', after.id)])]));
     }

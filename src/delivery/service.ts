@@ -58,6 +58,16 @@ export interface DeliveryQuery {
   event?: string | undefined;
   limit?: number | undefined;
   starting_after?: string | undefined;
+  /** ISO 8601 bounds on createdAt: from inclusive, until exclusive. */
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+function instant(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new Problem('validation-failed', `${name} must be an ISO 8601 date-time`);
+  return ms;
 }
 
 export function toDeliveryView(row: DeliveryListRow): DeliveryView {
@@ -96,7 +106,14 @@ export class DeliveryService {
       if (row === undefined) throw new Problem('validation-failed', 'starting_after does not name a delivery');
       after = { id: row.id, created_at: Number(row.created_at) };
     }
-    const filter: DeliveryFilter = { status: query.status, subscriptionId: query.subscriptionId, event, clientRef };
+    const filter: DeliveryFilter = {
+      status: query.status,
+      subscriptionId: query.subscriptionId,
+      event,
+      clientRef,
+      createdFrom: instant('since', query.since),
+      createdBefore: instant('until', query.until),
+    };
     const rows = await this.store.list(filter, limit, after);
     return toPage(rows, limit, toDeliveryView);
   }
@@ -149,6 +166,28 @@ export class DeliveryService {
     const requeued = await this.store.recover(subscriptionId, sinceMs, this.clock.now());
     if (requeued > 0) this.outbox.onDeliveriesCreated();
     return { requeued };
+  }
+
+  /** One delivery of one client's subscriptions; another client's delivery is "not found". */
+  async getOwn(id: string, clientRef: string): Promise<DeliveryView & { attempts: AttemptView[] }> {
+    await this.ownDelivery(id, clientRef);
+    return this.get(id);
+  }
+
+  async retryOwn(id: string, clientRef: string): Promise<DeliveryView> {
+    await this.ownDelivery(id, clientRef);
+    return this.retry(id);
+  }
+
+  async recoverOwn(subscriptionId: string, clientRef: string, since: string): Promise<{ requeued: number }> {
+    await this.ownSubscription(subscriptionId, clientRef);
+    return this.recover(subscriptionId, since);
+  }
+
+  private async ownDelivery(id: string, clientRef: string): Promise<void> {
+    const row = await this.store.get(id);
+    const subscription = row === undefined ? undefined : await this.store.subscription(row.subscription_id);
+    if (subscription?.client_ref !== clientRef) throw notFound(`delivery ${id}`);
   }
 
   /** Sends a `ping` event to one subscription, so an integrator can test their receiver. */

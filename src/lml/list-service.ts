@@ -3,7 +3,7 @@
  * the transactional outbox, so the change and its list.* events commit together or not at all.
  */
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { ListRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
 import type { Emit, Outbox } from '../events/outbox.js';
@@ -54,36 +54,13 @@ export class ListService {
   }
 
   async create(input: ListInput): Promise<ListView> {
-    const tags = normaliseTags(input.tags ?? []);
-    const items = normaliseItems(input.items ?? []);
-    const name = requiredText(input.name, 'name');
+    // Validated before the first attempt, so bad input fails fast and the same way every time.
+    normaliseTags(input.tags ?? []);
+    normaliseItems(input.items ?? []);
+    requiredText(input.name, 'name');
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.outbox.transaction(async (trx, emit) => {
-          const school = isResourceIdentifier(input.school) ? await new SchoolStore(trx).find(input.school) : undefined;
-          if (school === undefined) throw fieldProblem('/school', `names no school: ${input.school}`);
-          const store = new ListStore(trx);
-          const now = this.clock.now();
-          const row: ListRow = {
-            identifier: ids.resourceIdentifier(),
-            slug: await this.freeSlug(store),
-            school_identifier: school.identifier,
-            name,
-            comment: optionalText(input.comment),
-            school_year: schoolYear(input.schoolYear),
-            duo_code: optionalText(input.duoCode),
-            tags: JSON.stringify(tags),
-            status: 'created',
-            imported: input.imported === true ? 1 : 0,
-            items: JSON.stringify(items),
-            created_at: now,
-            updated_at: now,
-          };
-          await store.insert(row);
-          emit({ name: 'list.created', type: 'created', resource: 'list', identifier: row.identifier });
-          emit({ name: 'list.status', type: 'created', resource: 'list', identifier: row.identifier });
-          return listView({ ...row, school_name: school.name });
-        });
+        return await this.outbox.transaction((trx, emit) => this.createIn(trx, emit, input));
       } catch (error) {
         // Another writer took the slug between our check and our insert: the whole transaction
         // rolled back (nothing of it is kept), so simply try again with a new slug.
@@ -93,34 +70,67 @@ export class ListService {
     }
   }
 
+  /** create() inside a caller's outbox transaction (bulk import: many lists, one transaction per batch). */
+  async createIn(trx: Executor, emit: Emit, input: ListInput): Promise<ListView> {
+    const tags = normaliseTags(input.tags ?? []);
+    const items = normaliseItems(input.items ?? []);
+    const name = requiredText(input.name, 'name');
+    const school = isResourceIdentifier(input.school) ? await new SchoolStore(trx).find(input.school) : undefined;
+    if (school === undefined) throw fieldProblem('/school', `names no school: ${input.school}`);
+    const store = new ListStore(trx);
+    const now = this.clock.now();
+    const row: ListRow = {
+      identifier: ids.resourceIdentifier(),
+      slug: await this.freeSlug(store),
+      school_identifier: school.identifier,
+      name,
+      comment: optionalText(input.comment),
+      school_year: schoolYear(input.schoolYear),
+      duo_code: optionalText(input.duoCode),
+      tags: JSON.stringify(tags),
+      status: 'created',
+      imported: input.imported === true ? 1 : 0,
+      items: JSON.stringify(items),
+      created_at: now,
+      updated_at: now,
+    };
+    await store.insert(row);
+    emit({ name: 'list.created', type: 'created', resource: 'list', identifier: row.identifier });
+    emit({ name: 'list.status', type: 'created', resource: 'list', identifier: row.identifier });
+    return listView({ ...row, school_name: school.name });
+  }
+
   /** Applies content changes; emits list.updated only when something really changes. */
   async update(identifier: string, patch: ListPatch): Promise<ListView> {
-    return this.outbox.transaction(async (trx, emit) => {
-      const store = new ListStore(trx);
-      const current = await findOr404(store, identifier);
-      const next: ListWithSchool = {
-        ...current,
-        ...(patch.name === undefined ? {} : { name: requiredText(patch.name, 'name') }),
-        ...(patch.comment === undefined ? {} : { comment: optionalText(patch.comment) }),
-        ...(patch.schoolYear === undefined ? {} : { school_year: schoolYear(patch.schoolYear) }),
-        ...(patch.duoCode === undefined ? {} : { duo_code: optionalText(patch.duoCode) }),
-        ...(patch.tags === undefined ? {} : { tags: JSON.stringify(normaliseTags(patch.tags)) }),
-        ...(patch.items === undefined ? {} : { items: JSON.stringify(normaliseItems(patch.items)) }),
-      };
-      const changed =
-        next.name !== current.name ||
-        next.comment !== current.comment ||
-        next.school_year !== current.school_year ||
-        next.duo_code !== current.duo_code ||
-        canonicalTags(next.tags) !== canonicalTags(current.tags) ||
-        canonicalItems(next.items) !== canonicalItems(current.items);
-      if (!changed) return listView(current);
-      next.updated_at = this.clock.now();
-      const { name, comment, school_year, duo_code, tags, items, updated_at } = next;
-      await store.update(identifier, { name, comment, school_year, duo_code, tags, items, updated_at });
-      emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: current.identifier });
-      return listView(next);
-    });
+    return this.outbox.transaction((trx, emit) => this.updateIn(trx, emit, identifier, patch));
+  }
+
+  /** update() inside a caller's outbox transaction. */
+  async updateIn(trx: Executor, emit: Emit, identifier: string, patch: ListPatch): Promise<ListView> {
+    const store = new ListStore(trx);
+    const current = await findOr404(store, identifier);
+    const next: ListWithSchool = {
+      ...current,
+      ...(patch.name === undefined ? {} : { name: requiredText(patch.name, 'name') }),
+      ...(patch.comment === undefined ? {} : { comment: optionalText(patch.comment) }),
+      ...(patch.schoolYear === undefined ? {} : { school_year: schoolYear(patch.schoolYear) }),
+      ...(patch.duoCode === undefined ? {} : { duo_code: optionalText(patch.duoCode) }),
+      ...(patch.tags === undefined ? {} : { tags: JSON.stringify(normaliseTags(patch.tags)) }),
+      ...(patch.items === undefined ? {} : { items: JSON.stringify(normaliseItems(patch.items)) }),
+    };
+    const changed =
+      next.name !== current.name ||
+      next.comment !== current.comment ||
+      next.school_year !== current.school_year ||
+      next.duo_code !== current.duo_code ||
+      canonicalTags(next.tags) !== canonicalTags(current.tags) ||
+      canonicalItems(next.items) !== canonicalItems(current.items);
+    if (!changed) return listView(current);
+    next.updated_at = this.clock.now();
+    const { name, comment, school_year, duo_code, tags, items, updated_at } = next;
+    await store.update(identifier, { name, comment, school_year, duo_code, tags, items, updated_at });
+    emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: current.identifier });
+    return listView(next);
   }
 
   /**
@@ -130,19 +140,22 @@ export class ListService {
   async changeStatus(identifier: string, word: string): Promise<ListView> {
     const target = canonicalStatus(word);
     if (target === undefined) throw fieldProblem('/status', `must be one of ${LIST_STATUS_INPUTS.join(', ')}`);
-    return this.outbox.transaction(async (trx, emit) => {
-      const store = new ListStore(trx);
-      const current = await findOr404(store, identifier);
-      const from = storedStatus(current);
-      if (from === target) return listView(current);
-      assertTransition(from, target);
-      const now = this.clock.now();
-      if (!(await store.changeStatus(current.identifier, from, target, now))) {
-        throw new Problem('conflict', 'the list status was changed by another request at the same time; read it and try again');
-      }
-      emitStatus(emit, current.identifier, target);
-      return listView({ ...current, status: target, updated_at: now });
-    });
+    return this.outbox.transaction((trx, emit) => this.changeStatusIn(trx, emit, identifier, target));
+  }
+
+  /** changeStatus() inside a caller's outbox transaction. */
+  async changeStatusIn(trx: Executor, emit: Emit, identifier: string, target: ListStatus): Promise<ListView> {
+    const store = new ListStore(trx);
+    const current = await findOr404(store, identifier);
+    const from = storedStatus(current);
+    if (from === target) return listView(current);
+    assertTransition(from, target);
+    const now = this.clock.now();
+    if (!(await store.changeStatus(current.identifier, from, target, now))) {
+      throw new Problem('conflict', 'the list status was changed by another request at the same time; read it and try again');
+    }
+    emitStatus(emit, current.identifier, target);
+    return listView({ ...current, status: target, updated_at: now });
   }
 
   /** By identifier, or by slug (case-insensitive). Archived lists are found too. */

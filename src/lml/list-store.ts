@@ -34,6 +34,11 @@ export class ListStore {
     return this.joined().where('lists.identifier', '=', identifier).executeTakeFirst();
   }
 
+  /** Lists of one school with this name (bulk import matches them by school, tags and name). */
+  findByName(school: string, name: string): Promise<ListWithSchool[]> {
+    return this.joined().where('lists.school_identifier', '=', school).where('lists.name', '=', name).execute();
+  }
+
   findBySlug(slug: string): Promise<ListWithSchool | undefined> {
     return this.joined().where('lists.slug', '=', slug).executeTakeFirst();
   }

@@ -21,7 +21,7 @@ export const LIST_STATUS_INPUTS = [...LIST_STATUSES, 'concept'] as const;
  * Moving to the status a list already has is not a transition: the service answers 200 with the list
  * unchanged and emits no event, so a retried request is harmless.
  */
-const TRANSITIONS: Readonly<Record<ListStatus, readonly ListStatus[]>> = {
+export const TRANSITIONS: Readonly<Record<ListStatus, readonly ListStatus[]>> = {
   created: ['validated', 'published', 'archived'],
   validated: ['published', 'created'],
   published: ['archived', 'validated'],

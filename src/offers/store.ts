@@ -83,4 +83,31 @@ export class OfferStore {
   async pruneChanges(recordedBefore: number): Promise<void> {
     await this.db.deleteFrom('offer_changes').where('changed_at', '<', recordedBefore).execute();
   }
+
+  /** The offers of earlier imports with these keys, with their key. */
+  findByImportKeys(keys: readonly string[]): Promise<(OfferRow & { import_key: string })[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('offer_import_keys as k')
+      .innerJoin('offers as o', 'o.id', 'k.offer_id')
+      .selectAll('o')
+      .select('k.import_key')
+      .where('k.import_key', 'in', keys)
+      .execute();
+  }
+
+  /**
+   * Inserts offers in one statement and records their import keys. The ids come back sorted: a
+   * multi-row INSERT draws its ids in row order (SQLite's rowid, PostgreSQL's sequence), whatever
+   * order RETURNING lists them in, so the i-th smallest id is the i-th row.
+   */
+  async insertImported(offers: readonly NewOffer[], keys: readonly string[]): Promise<void> {
+    if (offers.length === 0) return;
+    const inserted = await this.db.insertInto('offers').values([...offers]).returning('id').execute();
+    const ids = inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
+    await this.db
+      .insertInto('offer_import_keys')
+      .values(keys.map((key, i) => ({ import_key: key, offer_id: ids[i] ?? 0 })))
+      .execute();
+  }
 }

@@ -12,6 +12,7 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'invalid-token': 'The bearer token is garbled, forged, signed by an unknown key, or belongs to a revoked client or a reset secret. Obtain a new token.',
   'token-expired': 'The access token has expired (tokens live one hour by default). Obtain a new one at /api/auth/token.',
   'insufficient-scope': 'The token was issued without the scope this endpoint requires. Request a token with that scope.',
+  'csrf-rejected': 'A browser session (portal or console) sent a state change without its CSRF token. Reload the page and try again.',
   'not-found': 'The resource does not exist, is not visible to your client, or is not published.',
   'route-not-found': 'No endpoint answers this method and path. See /docs for the reference.',
   conflict: 'The request conflicts with the current state of the resource; fetch it again and retry.',

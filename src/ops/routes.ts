@@ -64,5 +64,5 @@ export const opsRoutes =
     );
 
     await app.register(docsRoutes);
-    await app.register(dashboardRoutes);
+    await app.register(dashboardRoutes(services));
   };

@@ -41,6 +41,7 @@ describe('config', () => {
       corsOrigins: [],
       corsTokenEndpoint: false,
       compressMinBytes: 1024,
+      sessionIdleSeconds: 1800,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

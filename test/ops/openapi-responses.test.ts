@@ -193,6 +193,10 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/admin/v1/clients/:id', { id: other.id }, { headers: admin });
     await call('POST', '/api/admin/v1/clients/:id/secret', { id: other.id }, { headers: admin });
     await call('POST', '/api/admin/v1/clients/:id/webhook-secret', { id: other.id }, { headers: admin });
+    await call('POST', '/api/admin/v1/clients/:id/portal-link', { id: other.id }, { headers: admin });
+    await call('POST', '/api/admin/v1/clients/:id/portal-link', { id: 'cli_missing' }, { headers: admin });
+    await call('GET', '/api/admin/v1/overview', {}, { headers: admin });
+    await call('GET', '/api/admin/v1/subscription-health', {}, { headers: admin });
     await call('GET', '/api/admin/v1/clients', {}, {});
 
     // deletes last

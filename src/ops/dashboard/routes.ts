@@ -1,29 +1,52 @@
 /**
- * The operator dashboard: one HTML page plus its script and stylesheet, all from this process
- * (no CDN, no build step). The page itself holds no data and needs no auth; it calls the admin API
- * with the token the operator types in, so the admin API stays the only guarded surface.
+ * The operator console: one HTML page plus its script and stylesheet, all from this process
+ * (no CDN, no build step), and the sign-in that exchanges the admin token for an HttpOnly session
+ * cookie. The page calls the admin API with that cookie (and the CSRF header on state changes), so
+ * the admin API stays the only place where operator rules run.
  */
-import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
-import { PAGE_HEADERS } from '../html.js';
-import { DASHBOARD_CSP, DASHBOARD_CSS, DASHBOARD_HTML } from './page.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { Problem } from '../../errors.js';
+import { requireSession, setSessionCookie } from '../../portal/guard.js';
+import { CONSOLE_COOKIE } from '../../portal/sessions.js';
+import type { Services } from '../../services.js';
+import { CSS, HTML, JS, serveAssets } from '../web-assets.js';
+import { WEB_CSS } from '../web-common.js';
+import { DASHBOARD_HTML } from './page.js';
 import { DASHBOARD_JS } from './script.js';
 
-// Assets change only with a deploy: a content hash lets browsers revalidate cheaply.
-const etag = (body: string): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+export const dashboardRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    serveAssets(app, [
+      { url: '/dashboard', type: HTML, body: DASHBOARD_HTML },
+      { url: '/dashboard/app.js', type: JS, body: DASHBOARD_JS },
+      { url: '/dashboard/app.css', type: CSS, body: WEB_CSS },
+    ]);
+    const schema = { hide: true } as const;
 
-export const dashboardRoutes: FastifyPluginAsync = async (app) => {
-  const assets = [
-    { url: '/dashboard', type: 'text/html; charset=utf-8', body: DASHBOARD_HTML },
-    { url: '/dashboard/app.js', type: 'text/javascript; charset=utf-8', body: DASHBOARD_JS },
-    { url: '/dashboard/app.css', type: 'text/css; charset=utf-8', body: DASHBOARD_CSS },
-  ];
-  for (const asset of assets) {
-    const tag = etag(asset.body);
-    app.get(asset.url, { schema: { hide: true } }, async (request, reply) => {
-      void reply.headers({ ...PAGE_HEADERS, 'content-security-policy': DASHBOARD_CSP, 'cache-control': 'no-cache', etag: tag }).type(asset.type);
-      if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-      return asset.body;
+    app.post('/dashboard/api/session', { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } }, async (request, reply) => {
+      if (!(await services.adminAuth.verifyFresh(request.body.token))) throw new Problem('unauthenticated', 'the admin token is wrong');
+      const { sessionId, session } = await services.webSessions.startConsole();
+      setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
+      void reply.header('cache-control', 'no-store');
+      return { csrfToken: session.csrfToken };
     });
-  }
-};
+
+    // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
+    app.get('/dashboard/api/session', { schema }, async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const session = await services.webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
+      return session === undefined ? { signedIn: false } : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
+    });
+
+    const guarded: FastifyPluginAsyncTypebox = async (scope) => {
+      scope.addHook('onRequest', requireSession(services, CONSOLE_COOKIE, 'console'));
+      scope.post('/dashboard/api/sign-out', { schema }, async (request, reply) => {
+        await services.webSessions.end(request.cookies[CONSOLE_COOKIE]);
+        void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
+        return reply.code(204).send();
+      });
+    };
+    await app.register(guarded);
+  };

@@ -1,226 +1,305 @@
 /**
- * The dashboard's browser script, served as /dashboard/app.js (same origin, so the CSP needs no
- * 'unsafe-inline'). Kept as a string so it ships inside dist/ with no build step or asset copying.
- * Rules it follows: every server value is rendered with textContent/createTextNode (never innerHTML);
- * the admin token lives in sessionStorage only (gone when the tab closes); an endpoint that answers
- * 404 route-not-found is shown as "not available", so the page works whatever capabilities exist.
- * (No backticks or dollar-brace inside: this is a template literal.)
+ * The operator console's browser script, served as /dashboard/app.js (same origin, so the CSP needs
+ * no 'unsafe-inline'). The admin token is typed once and exchanged for an HttpOnly session cookie;
+ * the script keeps only the session's CSRF token, in memory. Allowed list status changes come from
+ * the server's own table (lml/status.ts), embedded below, so the rule exists once.
+ * (No backticks or dollar-brace inside the script: it is a template literal.)
  */
-export const DASHBOARD_JS = String.raw`'use strict';
+import { TRANSITIONS } from '../../lml/status.js';
+import { SCHOOL_TYPES } from '../../lml/views.js';
+import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../offers/model.js';
+import { COMMON_JS } from '../web-common.js';
+
+export const DASHBOARD_JS =
+  String.raw`'use strict';
 (function () {
-  const API = '/api/admin/v1';
-  const TOKEN_KEY = 'shelfmark.adminToken';
-  const OFFER_STATUSES = ['draft', 'published', 'reserved', 'sold', 'withdrawn'];
-  const CONDITIONS = ['excellent', 'good', 'acceptable'];
-  const LIST_STATUSES = ['created', 'validated', 'published', 'archived'];
-  const DELIVERY_STATUSES = ['', 'pending', 'succeeded', 'failed'];
-  const main = document.getElementById('main');
-  const nav = document.getElementById('nav');
-  const noticeBox = document.getElementById('notice');
+  const TRANSITIONS = ` +
+  JSON.stringify(TRANSITIONS) +
+  `;
+  const SCHOOL_TYPES = ` +
+  JSON.stringify(SCHOOL_TYPES) +
+  `;
+  const OFFER_STATUSES = ` +
+  JSON.stringify(OFFER_STATUSES) +
+  `;
+  const CONDITIONS = ` +
+  JSON.stringify(OFFER_CONDITIONS) +
+  `;
+` +
+  COMMON_JS +
+  String.raw`
+  let csrfToken = '';
+  let current = 'overview';
+  const filters = {};
+  const api = makeApi('/api/admin/v1', () => csrfToken, () => signIn('Your session ended; sign in again.'));
+  const session = makeApi('/dashboard/api', () => csrfToken);
 
-  function h(tag, props, children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-      else if (key === 'className') node.className = value;
-      else node.setAttribute(key, value === true ? '' : String(value));
-    }
-    for (const child of [].concat(children === undefined ? [] : children)) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
-  function notice(text, isError) {
-    noticeBox.textContent = text || '';
-    noticeBox.className = isError ? 'error' : '';
-  }
-
-  const token = () => sessionStorage.getItem(TOKEN_KEY) || '';
-
-  async function api(method, path, body) {
-    const headers = { authorization: 'Bearer ' + token() };
-    const init = { method: method, headers: headers };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(API + path, init);
-    } catch (error) {
-      return { status: 0, ok: false, missing: false, data: { title: 'Network error', detail: String(error) } };
-    }
-    const type = response.headers.get('content-type') || '';
-    let data = null;
-    if (response.status !== 204) data = type.includes('json') ? await response.json().catch(() => null) : await response.text();
-    if (response.status === 401) signOut('The admin token was refused; sign in again.');
-    const missing = response.status === 405 || (response.status === 404 && data !== null && data.code === 'route-not-found');
-    return { status: response.status, ok: response.ok, missing: missing, data: data };
-  }
-
-  function problemText(result) {
-    const data = result.data;
-    if (data && typeof data === 'object') {
-      const parts = [data.title || 'HTTP ' + result.status, data.detail].filter(Boolean);
-      if (Array.isArray(data.errors)) parts.push(data.errors.map((e) => (e.path || '') + ' ' + (e.message || '')).join('; '));
-      return parts.join(': ');
-    }
-    return 'HTTP ' + result.status;
-  }
-
-  /** Runs a mutating call, reports the outcome, then re-renders the current section. */
-  async function act(label, method, path, body, onDone) {
+  /** Runs a mutating call and reports the outcome in the notice bar; re-renders unless told not to. */
+  async function act(label, method, path, body, options) {
     const result = await api(method, path, body);
-    if (result.missing) notice(label + ': not available on this server.', true);
-    else if (!result.ok) notice(label + ' failed: ' + problemText(result), true);
+    if (!result.ok) notice(label + ' failed: ' + problemText(result), true);
     else {
-      notice(label + ': done.');
-      if (onDone) onDone(result.data);
+      notice(label + ': done.' + (options && options.events ? ' Events emitted: ' + (options.events(result.data) || 'none') + '.' : ''));
+      if (!(options && options.stay)) await show(current, true);
     }
-    if (result.ok && !onDone) show(current);
     return result;
   }
 
-  const rowsOf = (data) => (Array.isArray(data) ? data : data && Array.isArray(data.data) ? data.data : []);
+  const euro = (value) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(value);
 
-  function cell(value) {
-    if (value === null || value === undefined) return '';
-    if (typeof value === 'object') {
-      const text = JSON.stringify(value);
-      return text.length > 120 ? text.slice(0, 117) + '...' : text;
+  function chart(buckets) {
+    // Drawn at the size it is shown (clamped), so its text stays legible on a phone as on a desktop.
+    const width = Math.max(320, Math.min(720, main.clientWidth - 60)), height = width < 500 ? 180 : 220, left = 30, bottom = 28, top = 10;
+    const labelEvery = width < 500 ? 6 : 4;
+    const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
+    const step = (width - left - 8) / buckets.length;
+    const y = (value) => top + (height - top - bottom) * (1 - value / max);
+    const parts = [];
+    for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
+      parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
+      parts.push(s('text', { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5f6b7a' }, String(tick)));
     }
-    return String(value);
+    buckets.forEach((b, i) => {
+      const x = left + i * step + 2;
+      const w = Math.max(2, step - 4);
+      const label = new Date(b.hour).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) + ': ' + b.succeeded + ' succeeded, ' + b.failed + ' failed';
+      const group = s('g', {}, [s('title', {}, label)]);
+      if (b.succeeded > 0) group.append(s('rect', { x: x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
+      if (b.failed > 0) group.append(s('rect', { x: x, y: y(b.succeeded + b.failed), width: w, height: y(b.succeeded) - y(b.succeeded + b.failed), fill: '#f04438' }));
+      parts.push(group);
+      if (i % labelEvery === 0) parts.push(s('text', { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#5f6b7a' }, new Date(b.hour).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })));
+    });
+    const total = buckets.reduce((sum, b) => sum + b.succeeded + b.failed, 0);
+    return h('figure', { className: 'chart' }, [
+      s('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'Delivery attempts per hour over the last 24 hours: ' + total + ' in total' }, parts),
+      h('figcaption', { className: 'legend' }, [h('span', {}, [h('span', { className: 'swatch ok' }), 'succeeded']), h('span', {}, [h('span', { className: 'swatch fail' }), 'failed']), h('span', {}, total === 0 ? 'No attempts in the last 24 hours.' : total + ' attempts in the last 24 hours')]),
+    ]);
   }
 
-  function table(rows, columns, actions) {
-    if (rows.length === 0) return h('p', { className: 'muted' }, 'Nothing here.');
-    const cols = columns || Object.keys(rows[0]).slice(0, 9);
-    const head = h('tr', {}, cols.map((col) => h('th', {}, col)).concat(actions ? [h('th', {}, '')] : []));
-    const body = rows.map((row) =>
-      h('tr', {}, cols.map((col) => h('td', {}, cell(row[col]))).concat(actions ? [h('td', { className: 'actions' }, actions(row))] : [])),
-    );
-    return h('table', {}, [h('thead', {}, head), h('tbody', {}, body)]);
+  function card(label, value, bad) {
+    return h('div', { className: 'card' + (bad ? ' bad' : '') }, [h('div', { className: 'value' }, String(value)), h('div', { className: 'label' }, label)]);
   }
 
-  /** GETs a collection and renders it, or says the endpoint is not available. */
-  async function listing(path, columns, actions) {
-    const result = await api('GET', path);
-    if (result.missing) return h('p', { className: 'unavailable' }, 'Not available on this server (' + path.split('?')[0] + ').');
-    if (!result.ok) return h('p', { className: 'unavailable' }, 'Could not load: ' + problemText(result));
-    return table(rowsOf(result.data), columns, actions);
-  }
-
-  const select = (options, value) => h('select', {}, options.map((option) => h('option', { value: option, selected: option === value }, option || 'any')));
-  const confirmThen = (question, run) => () => { if (window.confirm(question)) run(); };
-
-  function secretBox(title, value) {
-    return h('div', {}, [h('h3', {}, title), h('p', {}, 'Shown once: copy it now. It cannot be displayed again.'), h('pre', { className: 'secret' }, JSON.stringify(value, null, 2))]);
-  }
-
-  function inlineForm(fields, label, submit) {
-    return h('form', { className: 'inline', onsubmit: (event) => { event.preventDefault(); submit(); } }, fields.concat([h('button', { type: 'submit' }, label)]));
+  function listEvents(from, to) {
+    if (from === to) return '';
+    return to === 'published' ? 'list.status, list.published' : 'list.status';
   }
 
   const sections = {
-    async clients(root) {
-      const name = h('input', { placeholder: 'client name', required: true, maxlength: 200 });
-      const created = h('div');
-      root.append(h('h2', {}, 'API clients'), inlineForm([name], 'Create client', () =>
-        act('Create client', 'POST', '/clients', { name: name.value }, (data) => { created.replaceChildren(secretBox('New client credentials', data)); refresh(); })), created);
-      const holder = h('div');
-      root.append(holder);
-      async function refresh() {
-        holder.replaceChildren(await listing('/clients', ['id', 'clientId', 'name', 'status', 'scopes', 'createdAt'], (client) => [
-          h('button', { className: 'secondary', disabled: client.status === 'revoked', onclick: confirmThen('Reset the secret of ' + client.name + '? Its current secret and tokens stop working.', () =>
-            act('Reset secret', 'POST', '/clients/' + encodeURIComponent(client.id) + '/secret', undefined, (data) => created.replaceChildren(secretBox('New client secret for ' + client.name, data)))) }, 'Reset secret'),
-          h('button', { className: 'secondary', disabled: client.status === 'revoked', onclick: confirmThen('Rotate the webhook secret of ' + client.name + '?', () =>
-            act('Rotate webhook secret', 'POST', '/clients/' + encodeURIComponent(client.id) + '/webhook-secret', undefined, (data) => created.replaceChildren(secretBox('New webhook secret for ' + client.name, data)))) }, 'Rotate webhook secret'),
-          h('button', { className: 'danger', disabled: client.status === 'revoked', onclick: confirmThen('Revoke ' + client.name + '? This cannot be undone.', () =>
-            act('Revoke client', 'DELETE', '/clients/' + encodeURIComponent(client.id))) }, 'Revoke'),
-        ]));
-      }
-      await refresh();
+    async overview(root) {
+      root.append(h('h1', {}, 'Overview'));
+      const result = await api('GET', '/overview');
+      if (!result.ok) { root.append(empty('Could not load: ' + problemText(result))); return; }
+      const o = result.data;
+      root.append(h('div', { className: 'cards' }, [
+        card('active clients', o.clients), card('subscriptions', o.subscriptions), card('published lists', o.publishedLists), card('published offers', o.publishedOffers),
+        card('deliveries queued', o.queueDepth), card('failed in last 24 h', o.failedLast24h, o.failedLast24h > 0), card('p95 commit → delivery (24 h)', ms(o.p95DeliveryLatencyMs)),
+      ]));
+      root.append(h('h2', {}, 'Delivery attempts per hour, last 24 hours'), chart(o.attemptsPerHour));
+      if (o.clients === 0) root.append(empty('No clients yet. Create one under Clients, then send its portal link to the partner.'));
+      root.append(h('p', { className: 'muted' }, ['Updated ', when(o.generatedAt), '.']));
     },
 
-    async offers(root) {
-      const ean = h('input', { placeholder: 'EAN', required: true, inputmode: 'numeric', size: 15 });
-      const price = h('input', { placeholder: 'seller price (EUR)', required: true, type: 'number', step: '0.01', min: '0' });
-      const condition = select(CONDITIONS, 'good');
-      const remarks = h('input', { placeholder: 'remarks (optional)' });
-      const status = select(OFFER_STATUSES, 'published');
-      root.append(h('h2', {}, 'Offers'), inlineForm([ean, price, condition, remarks, status], 'Create offer', () =>
-        act('Create offer', 'POST', '/offers', { ean: ean.value.trim(), price: Number(price.value), condition: condition.value, status: status.value, ...(remarks.value ? { remarks: remarks.value } : {}) })));
-      root.append(await listing('/offers', undefined, (offer) => {
-        const next = select(OFFER_STATUSES, offer.status);
-        return [next, h('button', { className: 'secondary', onclick: () => act('Change offer status', 'PATCH', '/offers/' + encodeURIComponent(offer.id), { status: next.value }) }, 'Set status')];
-      }));
+    async clients(root) {
+      root.append(h('h1', {}, 'API clients'));
+      const name = h('input', { name: 'name', placeholder: 'e.g. Boekhandel Noord', required: true, maxlength: 200 });
+      const out = h('div', { id: 'client-output' });
+      root.append(inlineForm([field('New client name', name)], 'Create client', async () => {
+        const result = await act('Create client', 'POST', '/clients', { name: name.value.trim() }, { stay: true });
+        if (result.ok) {
+          await show('clients', true);
+          document.getElementById('client-output').replaceChildren(
+            secretBox('Client secret of ' + result.data.name + ' (client id ' + result.data.clientId + ')', result.data.clientSecret),
+            secretBox('Webhook secret of ' + result.data.name, result.data.webhookSecret));
+        }
+      }), out);
+      const result = await api('GET', '/clients');
+      if (!result.ok) { root.append(empty('Could not load: ' + problemText(result))); return; }
+      root.append(table(rowsOf(result.data), [
+        ['Name', (c) => h('strong', {}, c.name)],
+        ['Client ID', (c) => h('span', { className: 'id' }, c.clientId)],
+        ['Scopes', (c) => c.scopes.join(', ')],
+        ['Status', (c) => badge(c.status)],
+        ['Created', (c) => when(c.createdAt)],
+        ['Actions', (c) => c.status === 'revoked' ? h('span', { className: 'muted' }, 'revoked') : [
+          h('button', { type: 'button', onclick: async () => {
+            const r = await act('Create portal link', 'POST', '/clients/' + encodeURIComponent(c.id) + '/portal-link', undefined, { stay: true });
+            if (r.ok) document.getElementById('client-output').replaceChildren(secretBox('Portal sign-in link for ' + c.name, r.data.url, h('p', {}, ['Works once, until ', when(r.data.expiresAt), '. Send it to the partner over a channel you trust.'])));
+          } }, 'Portal link'),
+          h('button', { type: 'button', className: 'secondary', onclick: confirmThen('Reset the client secret of ' + c.name + '? Its current secret and all its tokens stop working at once.', async () => {
+            const r = await act('Reset secret of ' + c.name, 'POST', '/clients/' + encodeURIComponent(c.id) + '/secret', undefined, { stay: true });
+            if (r.ok) document.getElementById('client-output').replaceChildren(secretBox('New client secret of ' + c.name, r.data.clientSecret));
+          }) }, 'Reset secret'),
+          h('button', { type: 'button', className: 'secondary', onclick: confirmThen('Rotate the webhook secret of ' + c.name + '? The old one keeps signing during the overlap.', async () => {
+            const r = await act('Rotate webhook secret of ' + c.name, 'POST', '/clients/' + encodeURIComponent(c.id) + '/webhook-secret', undefined, { stay: true });
+            if (r.ok) document.getElementById('client-output').replaceChildren(secretBox('New webhook secret of ' + c.name, r.data.webhookSecret, h('p', {}, ['The old secret still signs until ', when(r.data.previousSecretValidUntil), '.'])));
+          }) }, 'Rotate webhook secret'),
+          h('button', { type: 'button', className: 'danger', onclick: confirmThen('Revoke ' + c.name + '? Its credentials and tokens stop working. This cannot be undone.', () => act('Revoke ' + c.name, 'DELETE', '/clients/' + encodeURIComponent(c.id))) }, 'Revoke'),
+        ], 'actions'],
+      ], 'No clients yet. Create one above: its secrets are shown once, then send the partner a portal link.'));
     },
 
     async lml(root) {
-      root.append(h('h2', {}, 'Schools'), await listing('/schools'));
-      root.append(h('h2', {}, 'Lists'), await listing('/lists', ['identifier', 'slug', 'name', 'school', 'status', 'updatedAt'], (list) => {
-        const next = select(LIST_STATUSES, list.status);
-        return [next, h('button', { className: 'secondary', onclick: () => act('Change list status', 'POST', '/lists/' + encodeURIComponent(list.identifier) + '/status', { status: next.value }) }, 'Set status')];
-      }));
+      root.append(h('h1', {}, 'Schools & lists'));
+      const [schoolsResult, listsResult] = await Promise.all([api('GET', '/schools?limit=200'), api('GET', '/lists?limit=200')]);
+      if (!schoolsResult.ok || !listsResult.ok) { root.append(empty('Could not load: ' + problemText(schoolsResult.ok ? listsResult : schoolsResult))); return; }
+      const schools = rowsOf(schoolsResult.data);
+      const lists = rowsOf(listsResult.data);
+      const schoolName = h('input', { name: 'schoolName', required: true, maxlength: 200, placeholder: 'e.g. Hogeschool Amstelland' });
+      const schoolType = select(SCHOOL_TYPES, 'HBO', 'School type');
+      const location = h('input', { name: 'location', maxlength: 200, placeholder: 'e.g. Amsterdam' });
+      root.append(h('h2', {}, 'New school'), inlineForm([field('Name', schoolName), field('Type', schoolType), field('Location (optional)', location)], 'Create school', () =>
+        act('Create school ' + schoolName.value.trim(), 'POST', '/schools', { name: schoolName.value.trim(), type: schoolType.value, location: location.value.trim() || null }, { events: () => 'school.created' })));
+      if (schools.length > 0) {
+        const school = select(schools.map((x) => [x.identifier, x.name]), schools[0].identifier, 'School');
+        const listName = h('input', { name: 'listName', required: true, maxlength: 200, placeholder: 'e.g. ICT year 1' });
+        const tags = h('input', { name: 'tags', placeholder: 'e.g. Amsterdam, 2026-2027, ICT' });
+        root.append(h('h2', {}, 'New list'), inlineForm([field('School', school), field('List name', listName), field('Tags (comma-separated levels)', tags)], 'Create list', () =>
+          act('Create list ' + listName.value.trim(), 'POST', '/lists', { school: school.value, name: listName.value.trim(), tags: tags.value.split(',').map((t) => t.trim()).filter(Boolean) }, { events: () => 'list.created, list.status' })));
+      }
+      root.append(h('h2', {}, 'Tree'));
+      if (schools.length === 0) { root.append(empty('No schools yet. Create a school above, then add its lists.')); return; }
+      const tree = h('ul');
+      for (const school of schools) {
+        const own = lists.filter((l) => l.school.identifier === school.identifier);
+        const nodes = {};
+        const top = h('ul');
+        for (const list of own) {
+          let parent = top, key = '';
+          // The breadcrumb is school name, tags..., list name: the tags are the levels in between.
+          for (const tag of (list.breadcrumb || []).slice(1, -1)) {
+            key += '/' + tag;
+            if (!nodes[key]) { const inner = h('ul'); nodes[key] = inner; parent.append(h('li', {}, [h('span', { className: 'muted' }, tag), inner])); }
+            parent = nodes[key];
+          }
+          parent.append(h('li', {}, listNode(list)));
+        }
+        tree.append(h('li', {}, [h('strong', {}, school.name), ' ', h('span', { className: 'muted' }, school.type + (school.location ? ' · ' + school.location : '')), own.length === 0 ? h('p', { className: 'muted' }, 'No lists yet: create one above.') : top]));
+      }
+      root.append(h('div', { className: 'tree panel' }, tree));
     },
 
-    async deliveries(root) {
-      const status = select(DELIVERY_STATUSES, filters.deliveryStatus || '');
-      const subscription = h('input', { placeholder: 'subscription id (optional)', value: filters.subscriptionId || '' });
-      const attempts = h('div');
-      root.append(h('h2', {}, 'Webhook deliveries'), inlineForm([status, subscription], 'Filter', () => {
-        filters.deliveryStatus = status.value;
-        filters.subscriptionId = subscription.value.trim();
-        show('deliveries');
-      }));
-      const query = new URLSearchParams();
-      if (filters.deliveryStatus) query.set('status', filters.deliveryStatus);
-      if (filters.subscriptionId) query.set('subscriptionId', filters.subscriptionId);
-      const qs = query.toString();
-      root.append(await listing('/deliveries' + (qs ? '?' + qs : ''), ['id', 'subscriptionId', 'event', 'status', 'attemptCount', 'nextAttemptAt', 'lastStatusCode', 'lastErrorClass', 'createdAt'], (delivery) => [
-        h('button', { className: 'secondary', disabled: delivery.status === 'pending', onclick: () => act('Retry delivery', 'POST', '/deliveries/' + encodeURIComponent(delivery.id) + '/retry') }, 'Retry'),
-        h('button', { className: 'secondary', onclick: async () => {
-          attempts.replaceChildren(h('h3', {}, 'Attempts of ' + delivery.id));
-          const result = await api('GET', '/deliveries/' + encodeURIComponent(delivery.id));
-          const rows = result.ok && result.data && Array.isArray(result.data.attempts) ? result.data.attempts : [];
-          attempts.append(result.ok ? table(rows) : h('p', { className: 'unavailable' }, result.missing ? 'Not available on this server.' : problemText(result)));
-        } }, 'Attempts'),
-      ]), attempts);
+    async offers(root) {
+      root.append(h('h1', {}, 'Offers'));
+      const search = h('input', { name: 'ean', inputmode: 'numeric', placeholder: 'EAN or ISBN-13', value: filters.ean || '' });
+      root.append(inlineForm([field('Search by EAN/ISBN', search)], 'Search', () => { filters.ean = search.value.replace(/[^0-9]/g, ''); show('offers'); }));
+      const ean = h('input', { name: 'newEan', required: true, inputmode: 'numeric', size: 15, placeholder: '9789001891442' });
+      const price = h('input', { name: 'price', required: true, type: 'number', step: '0.01', min: '0.01', placeholder: '12.50' });
+      const condition = select(CONDITIONS, 'good', 'Condition');
+      const status = select(OFFER_STATUSES, 'published', 'Status');
+      root.append(h('h2', {}, 'New offer'), inlineForm([field('EAN/ISBN', ean), field('Seller price (EUR)', price), field('Condition', condition), field('Status', status)], 'Create offer', () =>
+        act('Create offer', 'POST', '/offers', { ean: ean.value.replace(/[^0-9]/g, ''), price: Number(price.value), condition: condition.value, status: status.value })));
+      const query = new URLSearchParams({ limit: '100' });
+      if (filters.ean) query.set('ean', filters.ean);
+      const result = await api('GET', '/offers?' + query.toString());
+      if (!result.ok) { root.append(empty('Could not load: ' + problemText(result))); return; }
+      root.append(h('h2', {}, filters.ean ? 'Offers for ' + filters.ean : 'Offers'), table(rowsOf(result.data), [
+        ['EAN', (o) => h('span', { className: 'id' }, o.ean)],
+        ['Seller price', (o) => euro(o.sellerPrice)],
+        ['Buyer pays', (o) => euro(o.price)],
+        ['Condition', (o) => o.condition],
+        ['Status', (o) => badge(o.status)],
+        ['Updated', (o) => when(o.updatedAt)],
+        ['Actions', (o) => {
+          const next = select(OFFER_STATUSES, o.status, 'New status');
+          return [next,
+            h('button', { type: 'button', className: 'secondary', onclick: () => act('Set offer status to ' + next.value, 'PATCH', '/offers/' + o.id, { status: next.value }) }, 'Set status'),
+            h('button', { type: 'button', className: 'secondary', onclick: () => {
+              const value = window.prompt('New seller price in euros for ' + o.ean, String(o.sellerPrice));
+              if (value !== null) act('Change price', 'PATCH', '/offers/' + o.id, { price: Number(value.replace(',', '.')) });
+            } }, 'Edit price')];
+        }, 'actions'],
+      ], filters.ean ? 'No offer for this EAN. Create one above.' : 'No offers yet. Create one above or import a CSV with npx shelfmark offers import.'));
     },
 
     async subscriptions(root) {
-      root.append(h('h2', {}, 'Webhook subscriptions'), await listing('/subscriptions', undefined, (subscription) =>
-        subscription.status === 'active' ? [] : [h('button', { className: 'secondary', onclick: () => act('Re-enable subscription', 'POST', '/subscriptions/' + encodeURIComponent(subscription.id) + '/enable') }, 'Re-enable')]));
+      root.append(h('h1', {}, 'Webhook subscriptions'));
+      const [result, health] = await Promise.all([api('GET', '/subscriptions?limit=100'), api('GET', '/subscription-health')]);
+      if (!result.ok) { root.append(empty('Could not load: ' + problemText(result))); return; }
+      const byId = {};
+      for (const row of rowsOf(health.data)) byId[row.subscriptionId] = row;
+      root.append(table(rowsOf(result.data), [
+        ['Client', (x) => h('strong', {}, x.client.name)],
+        ['Receiver', (x) => x.notificationUrl],
+        ['Event', (x) => eventName(x.canonicalEvent)],
+        ['Health', (x) => x.status === 'disabled' ? [badge('disabled'), ' ', x.disabledReason || ''] : x.failingSince ? [badge('failing', 'failed'), ' since ', when(x.failingSince)] : badge('active')],
+        ['Last success', (x) => when(byId[x.id] && byId[x.id].lastSuccessAt)],
+        ['Failures in a row', (x) => String(byId[x.id] ? byId[x.id].consecutiveFailures : 0)],
+        ['Actions', (x) => [
+          h('button', { type: 'button', className: 'secondary', onclick: () => { filters.subscriptionId = x.id; show('deliveries'); } }, 'Deliveries'),
+          x.status === 'disabled' ? h('button', { type: 'button', onclick: () => act('Re-enable subscription', 'POST', '/subscriptions/' + encodeURIComponent(x.id) + '/enable') }, 'Re-enable') : null,
+        ], 'actions'],
+      ], 'No subscriptions yet. Partners add them in their portal (send them a portal link from Clients).'));
+    },
+
+    async deliveries(root) {
+      root.append(h('h1', {}, 'Delivery log'));
+      const status = select([['', 'any status'], ['pending', 'pending'], ['succeeded', 'delivered'], ['failed', 'failed']], filters.status || '', 'Status');
+      root.append(inlineForm([field('Status', status)], 'Filter', () => { filters.status = status.value; show('deliveries'); }));
+      if (filters.subscriptionId) root.append(h('p', { className: 'muted' }, ['One subscription only. ', h('button', { type: 'button', className: 'secondary', onclick: () => { filters.subscriptionId = ''; show('deliveries'); } }, 'Show all')]));
+      const query = new URLSearchParams({ limit: '50' });
+      if (filters.status) query.set('status', filters.status);
+      if (filters.subscriptionId) query.set('subscriptionId', filters.subscriptionId);
+      const [result, subs] = await Promise.all([api('GET', '/deliveries?' + query.toString()), api('GET', '/subscriptions?limit=100')]);
+      if (!result.ok) { root.append(empty('Could not load: ' + problemText(result))); return; }
+      const subscriptions = {};
+      for (const x of rowsOf(subs.data)) subscriptions[x.id] = x;
+      const detail = h('div');
+      root.append(table(rowsOf(result.data), [
+        ['Created', (d) => when(d.createdAt)],
+        ['Client', (d) => subscriptions[d.subscriptionId] ? subscriptions[d.subscriptionId].client.name : 'deleted subscription'],
+        ['Receiver', (d) => subscriptions[d.subscriptionId] ? subscriptions[d.subscriptionId].notificationUrl : '—'],
+        ['Event', (d) => eventName(d.event)],
+        ['Attempts', (d) => String(d.attemptCount)],
+        ['Outcome', (d) => outcome(d)],
+        ['Actions', (d) => [
+          h('button', { type: 'button', className: 'secondary', onclick: async () => {
+            const r = await api('GET', '/deliveries/' + encodeURIComponent(d.id));
+            detail.replaceChildren(h('div', { className: 'panel' }, [h('h2', {}, 'Attempts of ' + eventName(d.event) + ' to ' + (subscriptions[d.subscriptionId] ? subscriptions[d.subscriptionId].notificationUrl : d.subscriptionId)), r.ok ? attemptsTable(r.data.attempts) : empty(problemText(r))]));
+          } }, 'Attempts'),
+          h('button', { type: 'button', className: 'secondary', disabled: d.status === 'pending', onclick: () => act('Retry delivery', 'POST', '/deliveries/' + encodeURIComponent(d.id) + '/retry') }, 'Retry'),
+        ], 'actions'],
+      ], 'No deliveries match. Deliveries appear when an event happens for a subscription.'), detail);
     },
   };
 
-  const filters = {};
-  let current = 'clients';
+  function listNode(list) {
+    const allowed = TRANSITIONS[list.status] || [];
+    return h('span', { className: 'row' }, [
+      h('span', {}, list.name), badge(list.status), h('span', { className: 'muted' }, (list.items ? list.items.length : 0) + ' items · updated '), when(list.updatedAt),
+      h('button', { type: 'button', className: 'secondary', onclick: () => {
+        const value = window.prompt('New name for ' + list.name, list.name);
+        if (value !== null && value.trim() !== '' && value.trim() !== list.name) act('Rename list', 'PATCH', '/lists/' + encodeURIComponent(list.identifier), { name: value.trim() }, { events: () => 'list.updated' });
+      } }, 'Rename'),
+    ].concat(allowed.map((to) => h('button', { type: 'button', className: to === 'archived' ? 'danger' : 'secondary', onclick: () => {
+      const run = () => act('List ' + list.name + ' is now ' + to, 'POST', '/lists/' + encodeURIComponent(list.identifier) + '/status', { status: to }, { events: () => listEvents(list.status, to) });
+      if (to === 'archived') confirmThen('Archive ' + list.name + '? It disappears from the public lists.', run)(); else run();
+    } }, to === 'published' ? 'Publish' : to === 'validated' ? 'Mark validated' : to === 'archived' ? 'Archive' : 'Back to draft'))));
+  }
 
-  async function show(name) {
+  async function show(name, keepNotice) {
     current = name;
-    for (const button of nav.querySelectorAll('button[data-section]')) button.classList.toggle('active', button.dataset.section === name);
-    const root = h('section');
-    main.replaceChildren(h('p', { className: 'muted' }, 'Loading...'));
+    if (!keepNotice) notice('');
+    setActive(name);
+    const root = h('section', { 'aria-label': name });
     await sections[name](root);
-    if (token()) main.replaceChildren(root);
+    if (csrfToken) main.replaceChildren(root);
   }
 
   function signIn(message) {
+    csrfToken = '';
     nav.hidden = true;
-    const input = h('input', { type: 'password', autocomplete: 'off', placeholder: 'ADMIN_TOKEN', required: true });
+    const input = h('input', { type: 'password', name: 'token', autocomplete: 'off', placeholder: 'ADMIN_TOKEN', required: true, 'aria-label': 'Admin token' });
+    const error = h('p', { className: 'error-text', role: 'alert' }, message || '');
     main.replaceChildren(h('div', { className: 'signin' }, [
-      h('h2', {}, 'Sign in'),
-      h('p', { className: 'muted' }, 'Paste the admin token. It is kept in this tab only (sessionStorage).'),
-      message ? h('p', { className: 'unavailable' }, message) : null,
+      h('h1', {}, 'Sign in'),
+      h('p', { className: 'muted' }, 'Paste the admin token. It is exchanged for a session cookie and never stored in the browser.'),
+      error,
       h('form', { onsubmit: async (event) => {
         event.preventDefault();
-        sessionStorage.setItem(TOKEN_KEY, input.value.trim());
-        const probe = await api('GET', '/clients');
-        if (probe.status === 401) return;
+        const result = await session('POST', '/session', { token: input.value.trim() });
+        if (!result.ok) { error.textContent = result.status === 401 ? 'The admin token was refused.' : problemText(result); return; }
+        csrfToken = result.data.csrfToken;
         notice('');
         nav.hidden = false;
         show(current);
@@ -229,14 +308,16 @@ export const DASHBOARD_JS = String.raw`'use strict';
     input.focus();
   }
 
-  function signOut(message) {
-    sessionStorage.removeItem(TOKEN_KEY);
-    signIn(message);
-  }
+  for (const button of nav.querySelectorAll('[data-section]')) button.addEventListener('click', () => show(button.dataset.section));
+  document.getElementById('sign-out').addEventListener('click', async () => {
+    await session('POST', '/sign-out');
+    notice('Signed out.');
+    signIn();
+  });
 
-  for (const button of nav.querySelectorAll('button[data-section]')) button.addEventListener('click', () => { notice(''); show(button.dataset.section); });
-  document.getElementById('sign-out').addEventListener('click', () => { notice(''); signOut(); });
-
-  if (token()) { nav.hidden = false; show(current); } else signIn();
+  (async function start() {
+    const result = await session('GET', '/session');
+    if (result.ok && result.data.signedIn) { csrfToken = result.data.csrfToken; nav.hidden = false; show(current); } else signIn();
+  })();
 })();
 `;

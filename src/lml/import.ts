@@ -1,0 +1,196 @@
+/**
+ * `lists import <file.json>`: a JSON array of lists, each shaped like the admin API's POST /lists
+ * body plus an optional target `status`. Every entry is validated first (the same schema, EAN and
+ * school checks and status table as the API), and nothing is written when any entry is bad; then the
+ * lists are written in batches, each batch in one outbox transaction with its events.
+ *
+ * Stable key: a list is the same list when its school, tags and name are the same. A second run of
+ * the same file finds those lists and changes only what differs (no event when nothing changes).
+ */
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { Db } from '../db/database.js';
+import { Problem } from '../errors.js';
+import type { Outbox } from '../events/outbox.js';
+import type { RowError } from '../offers/import.js';
+import { normaliseItems, normaliseTags } from './items.js';
+import type { ListInput, ListService } from './list-service.js';
+import { ListStore } from './list-store.js';
+import { ListCreateBody } from './schemas.js';
+import { assertTransition, canonicalStatus, isListStatus, type ListStatus } from './status.js';
+import { parseTags } from './views.js';
+
+export const LIST_IMPORT_BATCH_SIZE = 100;
+
+const ImportEntry = Type.Object(
+  { ...ListCreateBody.properties, status: Type.Optional(Type.String({ description: 'target status, e.g. published' })) },
+  { additionalProperties: false },
+);
+
+export interface ListImportRow {
+  line: number;
+  input: ListInput;
+  status: ListStatus | undefined;
+  /** The list this entry matches from an earlier run, if any. */
+  existing: { identifier: string; status: ListStatus } | undefined;
+}
+
+export interface ListImportSummary {
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  statusChanged: number;
+}
+
+/** The 1-based line on which each top-level array element starts. */
+export function elementLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let expectingValue = false;
+  for (const char of text) {
+    if (char === '\n') line++;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (char === '\\') escaped = true;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (/\s/.test(char)) continue;
+    if (depth === 1 && expectingValue && char !== ']') {
+      lines.push(line);
+      expectingValue = false;
+    }
+    if (char === '"') inString = true;
+    else if (char === '[' || char === '{') {
+      depth++;
+      if (depth === 1) expectingValue = true;
+    } else if (char === ']' || char === '}') depth--;
+    else if (char === ',' && depth === 1) expectingValue = true;
+  }
+  return lines;
+}
+
+const problemText = (error: unknown): string => {
+  if (error instanceof Problem) {
+    const details = Array.isArray(error.extensions.errors)
+      ? (error.extensions.errors as { path?: string; message?: string }[]).map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim()).join('; ')
+      : '';
+    return [error.detail ?? error.message, details].filter((part) => part !== '').join(': ');
+  }
+  return error instanceof Error ? error.message : String(error);
+};
+
+export class ListImporter {
+  constructor(
+    private readonly db: Db,
+    private readonly outbox: Outbox,
+    private readonly lists: ListService,
+  ) {}
+
+  /** Parses and validates the whole file against the database as it is now. */
+  async validate(text: string): Promise<{ rows: ListImportRow[]; errors: RowError[] }> {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      return { rows: [], errors: [{ line: 1, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+    }
+    if (!Array.isArray(data)) return { rows: [], errors: [{ line: 1, reason: 'expected a JSON array of lists' }] };
+    if (data.length === 0) return { rows: [], errors: [{ line: 1, reason: 'the array is empty' }] };
+    const lines = elementLines(text);
+    const store = new ListStore(this.db.kysely);
+    const schools = new Set((await this.db.kysely.selectFrom('schools').select('identifier').execute()).map((row) => row.identifier));
+    const rows: ListImportRow[] = [];
+    const errors: RowError[] = [];
+    const seen = new Map<string, number>();
+    for (const [index, entry] of data.entries()) {
+      const line = lines[index] ?? 1;
+      if (!Value.Check(ImportEntry, entry)) {
+        // The first complaint per property is the useful one (TypeBox adds follow-ups such as "Expected string").
+        const byPath = new Map<string, string>();
+        for (const e of Value.Errors(ImportEntry, entry)) if (!byPath.has(e.path)) byPath.set(e.path, `${e.path === '' ? 'entry' : e.path.slice(1)} ${e.message}`);
+        errors.push({ line, reason: [...byPath.values()].slice(0, 5).join('; ') });
+        continue;
+      }
+      const { status: statusWord, ...input } = entry;
+      const reasons: string[] = [];
+      if (!schools.has(input.school)) reasons.push(`school ${JSON.stringify(input.school)} does not exist`);
+      let tags: string[] = [];
+      try {
+        tags = normaliseTags(input.tags ?? []);
+        normaliseItems(input.items ?? []);
+      } catch (error) {
+        reasons.push(problemText(error));
+      }
+      const status = statusWord === undefined ? undefined : canonicalStatus(statusWord);
+      if (statusWord !== undefined && status === undefined) reasons.push(`status ${JSON.stringify(statusWord)} is not a list status`);
+      const key = JSON.stringify([input.school, tags, input.name.trim()]);
+      const earlier = seen.get(key);
+      if (earlier !== undefined) reasons.push(`the same school, tags and name as line ${earlier}`);
+      seen.set(key, line);
+      let existing: ListImportRow['existing'];
+      if (reasons.length === 0) {
+        const match = (await store.findByName(input.school, input.name.trim())).find((row) => JSON.stringify(parseTags(row.tags)) === JSON.stringify(tags));
+        if (match !== undefined && isListStatus(match.status)) existing = { identifier: match.identifier, status: match.status };
+        const from: ListStatus = existing?.status ?? 'created';
+        if (status !== undefined && status !== from) {
+          try {
+            assertTransition(from, status);
+          } catch (error) {
+            reasons.push(problemText(error));
+          }
+        }
+      }
+      if (reasons.length > 0) errors.push({ line, reason: reasons.join('; ') });
+      else rows.push({ line, input, status, existing });
+    }
+    return { rows, errors };
+  }
+
+  async import(rows: readonly ListImportRow[], onProgress: (done: number, total: number) => void = () => undefined, batchSize = LIST_IMPORT_BATCH_SIZE): Promise<ListImportSummary> {
+    const summary: ListImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0, statusChanged: 0 };
+    for (let start = 0; start < rows.length; start += batchSize) {
+      const batch = rows.slice(start, start + batchSize);
+      const counts = await this.outbox.transaction(async (trx, emit) => {
+        const c = { created: 0, updated: 0, unchanged: 0, statusChanged: 0 };
+        for (const row of batch) {
+          let identifier: string;
+          let from: ListStatus;
+          if (row.existing === undefined) {
+            const created = await this.lists.createIn(trx, emit, row.input);
+            identifier = created.identifier;
+            from = 'created';
+            c.created++;
+          } else {
+            identifier = row.existing.identifier;
+            from = row.existing.status;
+            const { school: _school, imported: _imported, ...patch } = row.input;
+            // The service emits list.updated exactly when the content really changed.
+            let changed = false;
+            await this.lists.updateIn(trx, (event) => {
+              if (event.name === 'list.updated') changed = true;
+              emit(event);
+            }, identifier, patch);
+            if (changed) c.updated++;
+            else c.unchanged++;
+          }
+          if (row.status !== undefined && row.status !== from) {
+            await this.lists.changeStatusIn(trx, emit, identifier, row.status);
+            c.statusChanged++;
+          }
+        }
+        return c;
+      });
+      summary.created += counts.created;
+      summary.updated += counts.updated;
+      summary.unchanged += counts.unchanged;
+      summary.statusChanged += counts.statusChanged;
+      onProgress(Math.min(start + batchSize, rows.length), rows.length);
+    }
+    return summary;
+  }
+}

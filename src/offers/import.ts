@@ -1,0 +1,148 @@
+/**
+ * `offers import <file.csv>`: every row is validated before anything is written (one bad row and
+ * nothing is imported), then rows are written in batches, each batch in one transaction.
+ *
+ * Columns (header row required, any order): ean, price (seller price in euros, dot decimals),
+ * condition, and optionally status (default published), remarks, key.
+ * Each row has a stable key: the `key` column when given, else `<ean>#<n>` for the n-th row with
+ * that EAN in the file. A second run of the same file finds its offers by these keys and updates
+ * them (or leaves them unchanged) instead of adding duplicates.
+ */
+import { parse } from 'csv-parse/sync';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import type { NewOffer } from '../db/schema.js';
+import { Problem } from '../errors.js';
+import { validateEan } from './ean.js';
+import { OFFER_CONDITIONS, OFFER_STATUSES, type OfferCondition, type OfferStatus } from './model.js';
+import { DEFAULT_OFFER_STATUS, toCents } from './service.js';
+import { OfferStore } from './store.js';
+
+export const IMPORT_BATCH_SIZE = 500;
+const COLUMNS = ['ean', 'price', 'condition', 'status', 'remarks', 'key'] as const;
+const REQUIRED = ['ean', 'price', 'condition'] as const;
+
+export interface RowError {
+  line: number;
+  reason: string;
+}
+
+export interface OfferImportRow {
+  line: number;
+  key: string;
+  ean: string;
+  priceCents: number;
+  condition: OfferCondition;
+  status: OfferStatus;
+  remarks: string | null;
+}
+
+export interface ImportSummary {
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+export type Progress = (done: number, total: number) => void;
+
+const isCondition = (value: string): value is OfferCondition => (OFFER_CONDITIONS as readonly string[]).includes(value);
+const isStatus = (value: string): value is OfferStatus => (OFFER_STATUSES as readonly string[]).includes(value);
+
+/** Parses and validates the whole file; `errors` lists every bad row with its line number. */
+export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: RowError[] } {
+  let records: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    records = parse(text, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, info: true }) as typeof records;
+  } catch (error) {
+    const line = typeof error === 'object' && error !== null && 'lines' in error && typeof error.lines === 'number' ? error.lines : 1;
+    return { rows: [], errors: [{ line, reason: `not valid CSV: ${error instanceof Error ? error.message.replace(/^Invalid Record Length: |^Invalid Opening Quote: /, '') : String(error)}` }] };
+  }
+  const header = records[0] === undefined ? [] : Object.keys(records[0].record);
+  const unknown = header.filter((column) => !(COLUMNS as readonly string[]).includes(column));
+  const missing = REQUIRED.filter((column) => !header.includes(column));
+  if (records.length === 0) return { rows: [], errors: [{ line: 1, reason: 'the file has no data rows (a header row, then one offer per line)' }] };
+  if (unknown.length > 0 || missing.length > 0) {
+    const parts = [...(missing.length > 0 ? [`missing column(s) ${missing.join(', ')}`] : []), ...(unknown.length > 0 ? [`unknown column(s) ${unknown.join(', ')}`] : [])];
+    return { rows: [], errors: [{ line: 1, reason: `${parts.join('; ')}; expected ${COLUMNS.join(', ')}` }] };
+  }
+
+  const rows: OfferImportRow[] = [];
+  const errors: RowError[] = [];
+  const seenKeys = new Map<string, number>();
+  const perEan = new Map<string, number>();
+  for (const { record, info } of records) {
+    const line = info.lines;
+    const reasons: string[] = [];
+    const ean = record.ean ?? '';
+    const check = validateEan(ean);
+    if (!check.valid) reasons.push(`ean ${JSON.stringify(ean)} ${check.reason}`);
+    let priceCents = 0;
+    const rawPrice = record.price ?? '';
+    if (!/^\d+(\.\d+)?$/.test(rawPrice)) reasons.push(`price ${JSON.stringify(rawPrice)} is not an amount in euros like 12.50`);
+    else {
+      try {
+        priceCents = toCents(Number(rawPrice));
+      } catch (error) {
+        reasons.push(error instanceof Problem && error.detail !== undefined ? error.detail : `price ${rawPrice} is invalid`);
+      }
+    }
+    const condition = (record.condition ?? '').toLowerCase();
+    if (!isCondition(condition)) reasons.push(`condition ${JSON.stringify(record.condition ?? '')} is not one of ${OFFER_CONDITIONS.join(', ')}`);
+    const status = (record.status ?? '').toLowerCase() || DEFAULT_OFFER_STATUS;
+    if (!isStatus(status)) reasons.push(`status ${JSON.stringify(record.status ?? '')} is not one of ${OFFER_STATUSES.join(', ')}`);
+    const remarks = (record.remarks ?? '').trim();
+    if (remarks.length > 1000) reasons.push('remarks are longer than 1000 characters');
+    const occurrence = (perEan.get(ean) ?? 0) + 1;
+    perEan.set(ean, occurrence);
+    const key = record.key !== undefined && record.key !== '' ? record.key : `${ean}#${occurrence}`;
+    if (key.length > 200) reasons.push('key is longer than 200 characters');
+    const earlier = seenKeys.get(key);
+    if (earlier !== undefined) reasons.push(`key ${JSON.stringify(key)} is already used on line ${earlier}`);
+    seenKeys.set(key, line);
+    if (reasons.length > 0 || !isCondition(condition) || !isStatus(status)) errors.push({ line, reason: reasons.join('; ') });
+    else rows.push({ line, key, ean, priceCents, condition, status, remarks: remarks === '' ? null : remarks });
+  }
+  return { rows, errors };
+}
+
+/** Writes validated rows in batches of IMPORT_BATCH_SIZE, each in one transaction. */
+export class OfferImporter {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async import(rows: readonly OfferImportRow[], onProgress: Progress = () => undefined, batchSize = IMPORT_BATCH_SIZE): Promise<ImportSummary> {
+    const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0 };
+    for (let start = 0; start < rows.length; start += batchSize) {
+      const batch = rows.slice(start, start + batchSize);
+      const counts = await this.db.kysely.transaction().execute(async (trx) => {
+        const store = new OfferStore(trx);
+        const existing = new Map((await store.findByImportKeys(batch.map((row) => row.key))).map((row) => [row.import_key, row]));
+        const now = this.clock.now();
+        const fresh: NewOffer[] = [];
+        const freshKeys: string[] = [];
+        let updated = 0;
+        let unchanged = 0;
+        for (const row of batch) {
+          const found = existing.get(row.key);
+          if (found === undefined) {
+            fresh.push({ ean: row.ean, price_cents: row.priceCents, condition: row.condition, remarks: row.remarks, status: row.status, created_at: now, updated_at: now });
+            freshKeys.push(row.key);
+          } else if (found.ean !== row.ean || found.price_cents !== row.priceCents || found.condition !== row.condition || found.remarks !== row.remarks || found.status !== row.status) {
+            await store.update(found.id, { ean: row.ean, price_cents: row.priceCents, condition: row.condition, remarks: row.remarks, status: row.status, updated_at: now });
+            updated++;
+          } else unchanged++;
+        }
+        await store.insertImported(fresh, freshKeys);
+        return { created: fresh.length, updated, unchanged };
+      });
+      summary.created += counts.created;
+      summary.updated += counts.updated;
+      summary.unchanged += counts.unchanged;
+      onProgress(Math.min(start + batchSize, rows.length), rows.length);
+    }
+    return summary;
+  }
+}

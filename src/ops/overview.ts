@@ -1,0 +1,74 @@
+/**
+ * The operator console's overview: what exists, how deep the queue is, and how deliveries went in
+ * the last 24 hours (failures, p95 commit-to-delivery latency, attempts per hour by outcome).
+ */
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { OverviewStore } from './overview-store.js';
+
+const HOUR = 3_600_000;
+/** The p95 is computed over at most this many of the newest successes, bounding the work per request. */
+const LATENCY_SAMPLE = 5000;
+
+export interface Overview {
+  clients: number;
+  subscriptions: number;
+  publishedLists: number;
+  publishedOffers: number;
+  queueDepth: number;
+  failedLast24h: number;
+  /** null when nothing was delivered in the last 24 hours. */
+  p95DeliveryLatencyMs: number | null;
+  /** 24 hourly buckets, oldest first; `hour` is the bucket's start. */
+  attemptsPerHour: { hour: string; succeeded: number; failed: number }[];
+  generatedAt: string;
+}
+
+export interface SubscriptionHealth {
+  subscriptionId: string;
+  lastSuccessAt: string | null;
+  consecutiveFailures: number;
+}
+
+export function percentile(values: number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+}
+
+export class OverviewService {
+  private readonly store: OverviewStore;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.store = new OverviewStore(db);
+  }
+
+  async get(): Promise<Overview> {
+    const now = this.clock.now();
+    const since = now - 24 * HOUR;
+    const currentHour = now - (now % HOUR);
+    const firstHour = currentHour - 23 * HOUR;
+    const [counts, failedLast24h, latencies, attempts] = await Promise.all([
+      this.store.counts(),
+      this.store.failedSince(since),
+      this.store.latencies(since, LATENCY_SAMPLE),
+      this.store.attemptsByHour(firstHour),
+    ]);
+    const buckets = Array.from({ length: 24 }, (_, i) => ({ hour: isoTime(firstHour + i * HOUR), succeeded: 0, failed: 0 }));
+    for (const row of attempts) {
+      const bucket = buckets[Math.round((row.hour * HOUR - firstHour) / HOUR)];
+      if (bucket === undefined) continue;
+      if (row.ok) bucket.succeeded += row.count;
+      else bucket.failed += row.count;
+    }
+    return { ...counts, failedLast24h, p95DeliveryLatencyMs: percentile(latencies, 95), attemptsPerHour: buckets, generatedAt: isoTime(now) };
+  }
+
+  async health(): Promise<SubscriptionHealth[]> {
+    return (await this.store.health()).map((row) => ({ ...row, lastSuccessAt: row.lastSuccessAt === null ? null : isoTime(row.lastSuccessAt) }));
+  }
+}

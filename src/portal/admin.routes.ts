@@ -1,0 +1,35 @@
+/** Admin: one-time partner-portal sign-in links (the operator hands the link to the partner). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Services } from '../services.js';
+
+export const PortalLinkSchema = Type.Object(
+  {
+    clientId: Type.String(),
+    path: Type.String({ description: '/portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log' }),
+    url: Type.String({ description: 'Absolute link (PUBLIC_BASE_URL, or the host this request was made to)' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'PortalLink' },
+);
+
+export const adminPortalRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/clients/:id/portal-link',
+      {
+        schema: {
+          tags: ['admin: clients'],
+          summary: "Create a one-time sign-in link to the client's partner portal (valid 15 minutes, single use)",
+          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+          response: { 201: PortalLinkSchema },
+        },
+      },
+      async (request, reply) => {
+        const base = services.deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+        void reply.code(201).header('cache-control', 'no-store');
+        return services.webSessions.createPortalLink(request.params.id, base);
+      },
+    );
+  };

@@ -1,0 +1,76 @@
+/**
+ * Cookie-session guards for the browser surfaces. A session cookie alone never authorises a state
+ * change: unsafe methods must echo the session's CSRF token in X-CSRF-Token (SameSite=Strict is the
+ * second line of defence, not the only one).
+ */
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {} from '@fastify/cookie';
+import { Problem } from '../errors.js';
+import type { Services } from '../services.js';
+import { CONSOLE_COOKIE, CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const attached = new WeakMap<FastifyRequest, WebSession>();
+
+export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    // Secure whenever the page was reached over HTTPS (directly, or via a proxy Fastify trusts).
+    secure: request.protocol === 'https',
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  };
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string): void {
+  void reply.setCookie(name, value, cookieOptions(request));
+}
+
+async function check(services: Services, request: FastifyRequest, cookie: string, kind: SessionKind): Promise<WebSession> {
+  const session = await services.webSessions.resolve(request.cookies[cookie], kind);
+  if (session === undefined) throw new Problem('unauthenticated', kind === 'portal' ? 'sign in with the link your operator sent you' : 'sign in with the admin token');
+  if (!SAFE_METHODS.has(request.method) && !WebSessions.csrfMatches(session, request.headers[CSRF_HEADER])) {
+    throw new Problem('csrf-rejected', `send the session's CSRF token in ${CSRF_HEADER}`);
+  }
+  attached.set(request, session);
+  return session;
+}
+
+/** Requires a live session of `kind` (and the CSRF token on unsafe methods). */
+export const requireSession =
+  (services: Services, cookie: string, kind: SessionKind): onRequestAsyncHookHandler =>
+  async (request) => {
+    await check(services, request, cookie, kind);
+  };
+
+/** The session a request was admitted with (after requireSession). */
+export function sessionOf(request: FastifyRequest): WebSession {
+  const session = attached.get(request);
+  if (session === undefined) throw new Problem('unauthenticated');
+  return session;
+}
+
+/** The portal client of a request that passed requireSession(…, 'portal'). */
+export function portalClientOf(request: FastifyRequest): string {
+  const clientRef = attached.get(request)?.clientRef;
+  if (clientRef === undefined || clientRef === null) throw new Problem('unauthenticated');
+  return clientRef;
+}
+
+/**
+ * The admin API's guard: Bearer <ADMIN_TOKEN> as before, or the operator console's session cookie
+ * (with CSRF on state changes). Without either, the bearer guard's 401 answers, unchanged.
+ */
+export const adminOrConsole =
+  (services: Services): onRequestAsyncHookHandler =>
+  async (request, reply) => {
+    if (request.headers.authorization === undefined && request.cookies[CONSOLE_COOKIE] !== undefined) {
+      const session = await services.webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
+      if (session !== undefined) {
+        await check(services, request, CONSOLE_COOKIE, 'console');
+        return;
+      }
+    }
+    await services.adminAuth.guard.call(request.server, request, reply);
+  };

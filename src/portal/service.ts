@@ -1,0 +1,85 @@
+/**
+ * What a signed-in partner may do, always scoped to its own client. Every operation delegates to the
+ * service the public and admin APIs use (client secrets, subscriptions with the SSRF rule, the
+ * delivery log), so no rule exists twice; this file only adds the partner's scoping and the
+ * attempt's request headers, shown with their signatures masked.
+ */
+import type { ClientService, ClientView } from '../auth/client-service.js';
+import { signedHeaders } from '../delivery/signer.js';
+import type { AttemptView, DeliveryQuery, DeliveryService, DeliveryView } from '../delivery/service.js';
+import type { Page } from '../paging.js';
+import type { SubscriptionService, SubscriptionView } from '../subscriptions/service.js';
+
+const MASK = '•••••••• (masked)';
+const SIGNATURE_HEADERS = new Set(['x-hook-signature', 'webhook-signature']);
+
+export interface PortalAttempt extends AttemptView {
+  /** The headers the request carried, signatures masked (the signing secret is never shown). */
+  requestHeaders: Record<string, string>;
+}
+
+export class PortalService {
+  constructor(
+    private readonly clients: ClientService,
+    private readonly subscriptions: SubscriptionService,
+    private readonly deliveries: DeliveryService,
+  ) {}
+
+  me(clientRef: string): Promise<ClientView> {
+    return this.clients.get(clientRef);
+  }
+
+  /** Through the client service: the old secret and every token minted with it are refused at once. */
+  resetSecret(clientRef: string): Promise<{ clientSecret: string }> {
+    return this.clients.resetSecret(clientRef);
+  }
+
+  rotateWebhookSecret(clientRef: string): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
+    return this.clients.rotateWebhookSecret(clientRef);
+  }
+
+  listSubscriptions(clientRef: string, limit: number, startingAfter?: string): Promise<Page<SubscriptionView>> {
+    return this.subscriptions.list(clientRef, { limit, startingAfter });
+  }
+
+  createSubscription(clientRef: string, input: { notificationUrl: string; event: string }) {
+    return this.subscriptions.create(clientRef, input);
+  }
+
+  deleteSubscription(clientRef: string, id: string): Promise<void> {
+    return this.subscriptions.delete(clientRef, id);
+  }
+
+  enableSubscription(clientRef: string, id: string): Promise<SubscriptionView> {
+    return this.subscriptions.reenableOwn(clientRef, id);
+  }
+
+  ping(clientRef: string, subscriptionId: string): Promise<{ deliveryId: string }> {
+    return this.deliveries.ping(subscriptionId, clientRef);
+  }
+
+  recover(clientRef: string, subscriptionId: string, since: string): Promise<{ requeued: number }> {
+    return this.deliveries.recoverOwn(subscriptionId, clientRef, since);
+  }
+
+  listDeliveries(clientRef: string, query: DeliveryQuery): Promise<Page<DeliveryView>> {
+    return this.deliveries.list(query, clientRef);
+  }
+
+  async delivery(clientRef: string, id: string): Promise<DeliveryView & { attempts: PortalAttempt[] }> {
+    const delivery = await this.deliveries.getOwn(id, clientRef);
+    const body = JSON.stringify(delivery.payload);
+    return {
+      ...delivery,
+      attempts: delivery.attempts.map((attempt) => {
+        const headers = signedHeaders({ deliveryId: delivery.id, now: Date.parse(attempt.startedAt), body, eventName: delivery.event, secrets: { current: 'whsec_', previous: undefined } });
+        for (const name of SIGNATURE_HEADERS) if (name in headers) headers[name] = MASK;
+        return { ...attempt, requestHeaders: headers };
+      }),
+    };
+  }
+
+  retry(clientRef: string, id: string): Promise<DeliveryView> {
+    return this.deliveries.retryOwn(id, clientRef);
+  }
+}
