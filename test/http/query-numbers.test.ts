@@ -1,0 +1,34 @@
+/** Numbers in query strings must be finite: "1e999" is a 400 naming the parameter, never a 500 (found by the fuzzer). */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeEachEngine } from '../support/engines.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+
+describeEachEngine('non-finite query numbers', (engine) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness(engine);
+  });
+  afterEach(async () => h.close());
+
+  it.each(['1e999', '-1e999', '1E400'])('limit=%s → 400 validation-failed on every paged collection', async (value) => {
+    const client = await createClientWithToken(h);
+    for (const [url, headers] of [
+      ['/api/lml/v1/subscriptions', client.bearer],
+      ['/api/lml/v1/schools', client.bearer],
+      ['/api/lml/v1/lists', client.bearer],
+      ['/api/admin/v1/offers', h.admin],
+    ] as const) {
+      const response = await h.app.inject({ method: 'GET', url: `${url}?limit=${value}`, headers });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toMatchObject({ code: 'validation-failed', errors: [{ location: 'querystring', path: '/limit', message: 'must be a finite number' }] });
+    }
+  });
+
+  it('ordinary numbers still pass and out-of-range ones keep their message', async () => {
+    const client = await createClientWithToken(h);
+    expect((await h.app.inject({ method: 'GET', url: '/api/lml/v1/schools?limit=5', headers: client.bearer })).statusCode).toBe(200);
+    const tooMany = await h.app.inject({ method: 'GET', url: '/api/lml/v1/schools?limit=1e3', headers: client.bearer });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json<{ detail: string }>().detail).toMatch(/querystring limit must be <= \d+/);
+  });
+});
