@@ -9,6 +9,7 @@ import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
 import { addSubscription, attemptRows, emit, type Receiver, startReceiver } from '../delivery/support.js';
+import { routeCatalog } from '../../src/ops/instrument.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, basic, createClientWithToken, type Harness } from '../support/harness.js';
 import { capturedLogLines, rememberSecrets, secretsSeen, securityHarness } from './support.js';
@@ -306,6 +307,46 @@ describeEachEngine('credential-guarded route groups', (engine) => {
       expect(await h.database.db.kysely.selectFrom('clients').selectAll().execute()).toEqual(before);
     });
   }
+});
+
+describeEachEngine('partner portal sessions', (engine) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await securityHarness(engine);
+  });
+  afterEach(async () => h.close());
+
+  it('every portal API route refuses a missing or forged session, an admin token or a bearer token with 401; the sign-in link works once and never reaches a log line', async () => {
+    const shop = await client(h);
+    const issued = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${shop.id}/portal-link`, headers: h.admin });
+    expect(issued.statusCode).toBe(201);
+    const token = issued.json<{ path: string }>().path.split('#')[1] ?? '';
+    rememberSecrets(token);
+    const signIn = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    expect(signIn.statusCode).toBe(200);
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0] ?? '';
+    const csrf = signIn.json<{ csrfToken: string }>().csrfToken;
+    rememberSecrets(cookie.split('=')[1], csrf);
+    // Used once: the same link is refused.
+    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(401);
+
+    // sign-in takes a link, and GET session answers {signedIn:false} to anyone without a session.
+    const routes = routeCatalog(h.app).filter((route) => route.url.startsWith('/portal/api/') && !['/portal/api/sign-in', '/portal/api/session'].includes(route.url));
+    expect(routes.length).toBeGreaterThan(8);
+    const forged = `${cookie.split('=')[0] ?? 'session'}=forged-${'x'.repeat(40)}`;
+    for (const route of routes) {
+      const call = { method: route.method as 'GET' | 'POST' | 'PATCH' | 'DELETE', url: route.url.replace(/:[a-zA-Z]+/g, 'x1') };
+      for (const headers of [{}, { cookie: forged, 'x-csrf-token': csrf }, { authorization: `Bearer ${ADMIN_TOKEN}` }, shop.bearer]) {
+        const response = await h.app.inject({ ...call, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+        expect(response.statusCode, `${call.method} ${call.url}`).toBe(401);
+      }
+    }
+    // Signed out, the old cookie is worth nothing.
+    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-out', headers: { cookie, 'x-csrf-token': csrf } })).statusCode).toBeLessThan(300);
+    const after = await h.app.inject({ method: 'GET', url: '/portal/api/session', headers: { cookie } });
+    expect(after.json()).toEqual({ signedIn: false });
+    expect((await h.app.inject({ method: 'GET', url: '/portal/api/subscriptions', headers: { cookie } })).statusCode).toBe(401);
+  });
 });
 
 describe('brute force over a real socket', () => {
