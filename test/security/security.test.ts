@@ -349,6 +349,27 @@ describeEachEngine('partner portal sessions', (engine) => {
   });
 });
 
+describe('console sign-in brute force', () => {
+  it('after the allowed failures from one address the console sign-in answers 429 + Retry-After, even for the right token', async () => {
+    const h = await securityHarness('sqlite', { authFailuresPerClientAddress: 3, authFailuresPerAddress: 50 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const response = await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: `wrong-admin-token-${i}-0000000000` } });
+        statuses.push(response.statusCode);
+        if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      expect((await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } })).statusCode).toBe(429);
+      // Once the window has passed, the operator signs in.
+      h.clock.advance(601_000);
+      expect((await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } })).statusCode).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('brute force over a real socket', () => {
   let h: Harness;
   let base: string;

@@ -26,7 +26,13 @@ export const dashboardRoutes =
     const schema = { hide: true } as const;
 
     app.post('/dashboard/api/session', { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } }, async (request, reply) => {
-      if (!(await services.adminAuth.verifyFresh(request.body.token))) throw new Problem('unauthenticated', 'the admin token is wrong');
+      // The same brute-force allowance as the token endpoint, for the pseudo-client "console".
+      const wait = services.authFailures.retryAfter('(console)', request.ip);
+      if (wait > 0) throw new Problem('rate-limited', `too many failed sign-ins from this address; retry after ${wait} s`, {}, { 'retry-after': String(wait) });
+      if (!(await services.adminAuth.verifyFresh(request.body.token))) {
+        services.authFailures.recordFailure('(console)', request.ip);
+        throw new Problem('unauthenticated', 'the admin token is wrong');
+      }
       const { sessionId, session } = await services.webSessions.startConsole();
       setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
       void reply.header('cache-control', 'no-store');
