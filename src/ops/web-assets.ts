@@ -41,3 +41,50 @@ export function serveAssets(app: FastifyInstance, assets: Asset[]): void {
     });
   }
 }
+
+export interface PageShell {
+  /** Text after "Shelfmark " in the title and beside the brand, e.g. "partner portal". */
+  name: string;
+  /** Where app.css and app.js are served, e.g. "/portal". */
+  base: string;
+  /** Extra header markup after the name (static text only). */
+  header?: string;
+  /** Section buttons: [data-section, label (already escaped)]. */
+  sections: readonly (readonly [string, string])[];
+  noscript: string;
+  footer: string;
+}
+
+/**
+ * The HTML shell both browser faces share: static text only; each page's app.js renders all data with
+ * DOM APIs, so nothing here needs escaping and the CSP can forbid inline script and style.
+ */
+export function pageShell(page: PageShell): string {
+  const buttons = page.sections.map(([section, label]) => `    <button type="button" data-section="${section}">${label}</button>\n`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Shelfmark ${page.name}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${page.base}/app.css">
+<script src="${page.base}/app.js" defer></script>
+</head>
+<body>
+<header>
+  <span class="brand">Shelfmark</span> <span class="muted">${page.name}</span>${page.header ?? ''}
+  <nav id="nav" aria-label="Sections" hidden>
+${buttons}    <button type="button" id="sign-out" class="secondary">Sign out</button>
+  </nav>
+</header>
+<div id="notice" role="status" aria-live="polite"></div>
+<main id="main">
+  <noscript>${page.noscript}</noscript>
+</main>
+<footer class="muted">${page.footer}</footer>
+</body>
+</html>
+`;
+}
