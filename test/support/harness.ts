@@ -27,13 +27,15 @@ export interface HarnessOptions {
   file?: boolean;
   /** Extra injected parts, e.g. a fake DNS lookup. */
   deps?: Pick<Deps, 'dnsLookup' | 'sender'>;
+  /** Log lines go here (at the config's LOG_LEVEL) instead of being switched off. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function createHarness(engine: Engine, overrides: Partial<Config> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const database = await freshDatabase(engine, options);
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
   const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
-  const app = await buildApp({ config, db: database.db, clock, ...options.deps }, { logger: false });
+  const app = await buildApp({ config, db: database.db, clock, ...options.deps }, options.logStream === undefined ? { logger: false } : { logStream: options.logStream });
   await app.ready();
   return {
     app,
