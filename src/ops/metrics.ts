@@ -81,17 +81,17 @@ export class Metrics {
   queueState: (() => Promise<{ pending: number; oldestCreatedAt: number | null; now: number }>) | undefined;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
-    const counts = (): (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined => this.deliveryCounts;
+    // Each database read feeds two gauges; one query per scrape serves both (the first collect starts it).
+    const readCounts = oncePerScrape(() => this.deliveryCounts);
+    const readQueue = oncePerScrape(() => this.queueState);
     this.deliveriesByStatus = new Gauge({
       name: 'shelfmark_webhook_deliveries',
       help: 'Webhook deliveries in the database by status',
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const source = counts();
-        if (source === undefined) return;
         // A scrape must not fail because the database is briefly away: report nothing instead.
-        const rows = await source().catch(() => undefined);
+        const rows = await readCounts();
         this.reset();
         for (const [status, count] of rows ?? []) this.set({ status }, count);
       },
@@ -102,25 +102,12 @@ export class Metrics {
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const source = counts();
-        if (source === undefined) return;
-        const rows = await source().catch(() => undefined);
+        const rows = await readCounts();
         if (rows === undefined) return;
         for (const status of DELIVERY_STATUSES) this.set({ status }, 0);
         for (const [status, count] of rows) this.set({ status }, count);
       },
     });
-    const queue = (): Metrics['queueState'] => this.queueState;
-    let snapshot: Promise<{ pending: number; oldestCreatedAt: number | null; now: number } | undefined> | undefined;
-    // Both gauges come from one query per scrape: the first collect starts it, the second reuses it.
-    const readQueue = () => {
-      const source = queue();
-      if (source === undefined) return Promise.resolve(undefined);
-      snapshot ??= source()
-        .catch(() => undefined)
-        .finally(() => setImmediate(() => (snapshot = undefined)));
-      return snapshot;
-    };
     this.queueDepth = new Gauge({
       name: 'shelfmark_webhook_queue_depth',
       help: 'Webhook deliveries waiting to be delivered (status pending, including scheduled retries)',
@@ -146,4 +133,22 @@ export class Metrics {
       collectDefaultMetrics({ register: this.registry, prefix: 'shelfmark_' });
     }
   }
+}
+
+/**
+ * Wraps a scrape-time database read so that every collect of one scrape shares a single query; errors
+ * read as undefined (the gauge then reports nothing rather than failing the scrape).
+ */
+function oncePerScrape<T>(source: () => (() => Promise<T>) | undefined): () => Promise<T | undefined> {
+  let pending: Promise<T | undefined> | undefined;
+  return () => {
+    const read = source();
+    if (read === undefined) return Promise.resolve(undefined);
+    pending ??= read()
+      .catch(() => undefined)
+      // Collects of one scrape start together (prom-client gathers every metric at once), so the
+      // read is shared while it runs and forgotten when it settles: the next scrape reads afresh.
+      .finally(() => (pending = undefined));
+    return pending;
+  };
 }
