@@ -17,7 +17,14 @@ import { load, startReceiver } from './lib/measure.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
 import { machine, readmeBlock, table, targetTable, updateReadme, writeResults } from './lib/report.js';
-import { accessToken, createClient, freshDatabase, postgresReachable, type Server, startServer } from './lib/shelfmark.js';
+import {
+  accessToken,
+  createClient,
+  freshDatabase,
+  postgresReachable,
+  type Server,
+  startServer,
+} from './lib/shelfmark.js';
 import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
 import { deliveryScenario, shelfmarkDelivery } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
@@ -36,7 +43,7 @@ type ScenarioName = keyof typeof SCENARIOS;
 const PROFILES = ['offers', 'token', 'delivery'] as const;
 type ProfileName = (typeof PROFILES)[number];
 
-const log = (line: string): void => void process.stdout.write(line + '\n');
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function option(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -78,7 +85,9 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
   const postgres = await postgresReachable();
   const settings = settingsFromEnv(postgres);
   const host = machine();
-  log(`Shelfmark bench${settings.quick ? ' (BENCH_QUICK: short, figures not judged)' : ''}: ${host.cpuModel}, ${host.cores} cores, node ${host.node}, load average ${host.loadAverage1m}`);
+  log(
+    `Shelfmark bench${settings.quick ? ' (BENCH_QUICK: short, figures not judged)' : ''}: ${host.cpuModel}, ${host.cores} cores, node ${host.node}, load average ${host.loadAverage1m}`,
+  );
   log(`${settings.rounds} round(s), ${settings.seconds} s per load run, every party in its own process`);
   if (!postgres) log('PostgreSQL is not reachable at 127.0.0.1:5432: the PostgreSQL parties are skipped');
   const rows: Row[] = [];
@@ -100,13 +109,14 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
   const seconds = Math.round((Date.now() - started) / 1000);
   log(`\nResults (median of ${settings.rounds} interleaved round(s), min–max in brackets; ${seconds} s in all)\n`);
   log(table(rows));
-  if (targets.length > 0) log('\n' + targetTable(targets));
+  if (targets.length > 0) log(`\n${targetTable(targets)}`);
   for (const note of notes) log(`- ${note}`);
   const result = {
     when: new Date().toISOString(),
     mode: settings.quick ? 'quick' : only === undefined ? 'full' : `only ${only}`,
     machine: host,
-    separateProcesses: 'server (node dist/server.js), autocannon, webhook receiver, baselines and peers each in their own process',
+    separateProcesses:
+      'server (node dist/server.js), autocannon, webhook receiver, baselines and peers each in their own process',
     settings,
     durationSeconds: seconds,
     loadAverage1mAtEnd: machine().loadAverage1m,
@@ -117,18 +127,38 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
   };
   const subtitle = `${host.cpuModel}, ${host.cores} cores, node ${host.node}, ${result.when.slice(0, 10)}; median of ${settings.rounds} rounds; every party in its own process`;
   const full = !settings.quick && only === undefined;
-  const files = full ? writeResults(result, targets, subtitle, true) : writePartial(result, settings.quick ? 'quick' : `only-${only ?? 'all'}`);
+  const files = full
+    ? writeResults(result, targets, subtitle, true)
+    : writePartial(result, settings.quick ? 'quick' : `only-${only ?? 'all'}`);
   if (full) {
-    const readme = updateReadme(readmeBlock({ when: result.when, host, seconds, loadAtEnd: result.loadAverage1mAtEnd, rows, targets, notes, rounds: settings.rounds }));
+    const readme = updateReadme(
+      readmeBlock({
+        when: result.when,
+        host,
+        seconds,
+        loadAtEnd: result.loadAverage1mAtEnd,
+        rows,
+        targets,
+        notes,
+        rounds: settings.rounds,
+      }),
+    );
     if (readme !== undefined) files.push(readme);
   }
-  log(`\nwritten: ${files.map((file) => file.replace(ROOT + '/', '')).join(', ')}`);
+  log(`\nwritten: ${files.map((file) => file.replace(`${ROOT}/`, '')).join(', ')}`);
 }
 
 /** A quick or single-scenario run never replaces the figures of the last full run. */
 function writePartial(result: Record<string, unknown>, name: string): string[] {
   const file = join(ROOT, 'bench', 'results', `${name}.json`);
-  writeFileSync(file, JSON.stringify(result, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2) + '\n');
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      result,
+      (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value),
+      2,
+    )}\n`,
+  );
   return [file];
 }
 
@@ -138,7 +168,9 @@ async function profile(name: ProfileName): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   const seconds = envNumber('BENCH_SECONDS', settings.quick ? 2 : 10);
-  log(`CPU profile of the compiled server under the ${name} load (${name === 'delivery' ? `${settings.deliveries} deliveries` : `${seconds} s, 50 connections`})`);
+  log(
+    `CPU profile of the compiled server under the ${name} load (${name === 'delivery' ? `${settings.deliveries} deliveries` : `${seconds} s, 50 connections`})`,
+  );
   if (name === 'delivery') {
     const receiver = await startReceiver();
     try {
@@ -153,11 +185,15 @@ async function profile(name: ProfileName): Promise<void> {
     try {
       server = await startServer(db, { nodeArgs });
       const client = await createClient(server, ['offers:read']);
-      let result;
+      let result: Awaited<ReturnType<typeof load>>;
       if (name === 'offers') {
         await seedOffers(server);
         const token = await accessToken(server, client);
-        result = await load({ url: `${server.url}${offersPath}`, headers: { authorization: `Bearer ${token}` }, seconds });
+        result = await load({
+          url: `${server.url}${offersPath}`,
+          headers: { authorization: `Bearer ${token}` },
+          seconds,
+        });
       } else {
         result = await load({ url: `${server.url}/api/auth/token`, headers: { authorization: client.basic }, seconds });
       }
@@ -173,9 +209,13 @@ async function profile(name: ProfileName): Promise<void> {
   }
   const files = readdirSync(dir).filter((file) => file.endsWith('.cpuprofile'));
   if (files.length === 0) throw new Error(`no .cpuprofile was written to ${dir}: the server did not exit cleanly`);
-  const newest = files.map((file) => join(dir, file)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] as string;
+  const newest = files
+    .map((file) => join(dir, file))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] as string;
   const { totalMs, idleMs, top } = topSelfTime(newest, 25);
-  log(`\nprofile: ${newest.replace(ROOT + '/', '')} (${totalMs} ms sampled, ${idleMs} ms idle, ${totalMs - idleMs} ms busy)`);
+  log(
+    `\nprofile: ${newest.replace(`${ROOT}/`, '')} (${totalMs} ms sampled, ${idleMs} ms idle, ${totalMs - idleMs} ms busy)`,
+  );
   log('top 25 functions by self time:\n');
   log('| self ms | % of samples | function | location |\n|---:|---:|---|---|');
   for (const entry of top) log(`| ${entry.selfMs} | ${entry.share} | ${entry.function} | ${entry.location} |`);
@@ -184,8 +224,10 @@ async function profile(name: ProfileName): Promise<void> {
 async function main(): Promise<void> {
   const only = option('--only');
   const profiled = option('--profile');
-  if (only !== undefined && !(only in SCENARIOS)) throw new Error(`--only: expected one of ${Object.keys(SCENARIOS).join(', ')}, got "${only}"`);
-  if (profiled !== undefined && !(PROFILES as readonly string[]).includes(profiled)) throw new Error(`--profile: expected one of ${PROFILES.join(', ')}, got "${profiled}"`);
+  if (only !== undefined && !(only in SCENARIOS))
+    throw new Error(`--only: expected one of ${Object.keys(SCENARIOS).join(', ')}, got "${only}"`);
+  if (profiled !== undefined && !(PROFILES as readonly string[]).includes(profiled))
+    throw new Error(`--profile: expected one of ${PROFILES.join(', ')}, got "${profiled}"`);
   build();
   if (profiled !== undefined) await profile(profiled as ProfileName);
   else await runAll(only as ScenarioName | undefined);

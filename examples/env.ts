@@ -22,4 +22,5 @@ export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): ShelfmarkCl
 }
 
 /** True when this module is the script node was started with (not imported by a test). */
-export const isMain = (moduleUrl: string): boolean => process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === moduleUrl;
+export const isMain = (moduleUrl: string): boolean =>
+  process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === moduleUrl;

@@ -21,12 +21,17 @@ export async function listOffers(client: ShelfmarkClient, listRef?: string): Pro
   }
   if (list === undefined) return ['no published list found'];
   const offers = await client.offers.byEans(list.items.map((item) => item.ean));
-  const lines = [`${list.name} (${list.breadcrumb.join(' › ')}; ${list.status}, ${list.items.length} books, list ${list.identifier})`];
+  const lines = [
+    `${list.name} (${list.breadcrumb.join(' › ')}; ${list.status}, ${list.items.length} books, list ${list.identifier})`,
+  ];
   for (const item of list.items) {
     const forItem = offers.filter((offer) => offer.ean === item.ean).sort((a, b) => a.price - b.price);
     lines.push(`  ${item.ean}  ${item.title}${item.mandatory ? '' : ' (optional)'}`);
     if (forItem.length === 0) lines.push('      no offers');
-    for (const offer of forItem) lines.push(`      #${offer.id}  ${euro(offer.price)}  ${offer.condition}${offer.remarks === null ? '' : `  ${offer.remarks}`}`);
+    for (const offer of forItem)
+      lines.push(
+        `      #${offer.id}  ${euro(offer.price)}  ${offer.condition}${offer.remarks === null ? '' : `  ${offer.remarks}`}`,
+      );
   }
   return lines;
 }

@@ -58,8 +58,15 @@ export async function startReceiver(options: ReceiverOptions): Promise<{ url: st
 }
 
 if (isMain(import.meta.url)) {
-  const secrets = [process.env.WEBHOOK_SECRET ?? DEMO_WEBHOOK_SECRET, process.env.WEBHOOK_PREVIOUS_SECRET].filter((secret): secret is string => secret !== undefined && secret !== '');
-  const receiver = await startReceiver({ port: Number(process.env.PORT ?? 8080), ...(process.env.HOST === undefined ? {} : { host: process.env.HOST }), secrets, client: clientFromEnv() });
+  const secrets = [process.env.WEBHOOK_SECRET ?? DEMO_WEBHOOK_SECRET, process.env.WEBHOOK_PREVIOUS_SECRET].filter(
+    (secret): secret is string => secret !== undefined && secret !== '',
+  );
+  const receiver = await startReceiver({
+    port: Number(process.env.PORT ?? 8080),
+    ...(process.env.HOST === undefined ? {} : { host: process.env.HOST }),
+    secrets,
+    client: clientFromEnv(),
+  });
   console.log(`receiving webhooks at ${receiver.url}`);
   const stop = (): void => void receiver.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

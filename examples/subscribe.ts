@@ -10,7 +10,11 @@
 import type { PingResult, ShelfmarkClient, Subscription } from '@shelfmark/client';
 import { clientFromEnv, isMain } from './env.js';
 
-export async function setUpSubscription(client: ShelfmarkClient, notificationUrl: string, event = 'list-published'): Promise<{ subscription: Subscription; ping: PingResult; all: Subscription[] }> {
+export async function setUpSubscription(
+  client: ShelfmarkClient,
+  notificationUrl: string,
+  event = 'list-published',
+): Promise<{ subscription: Subscription; ping: PingResult; all: Subscription[] }> {
   const subscription = await client.subscriptions.create({ notificationUrl, event });
   const ping = await client.subscriptions.ping(subscription.id);
   const all: Subscription[] = [];
@@ -25,7 +29,9 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const { subscription, ping, all } = await setUpSubscription(clientFromEnv(), url, process.argv[3]);
-  console.log(`subscription ${subscription.id}: ${subscription.event} -> ${subscription.notificationUrl} (${subscription.status})`);
+  console.log(
+    `subscription ${subscription.id}: ${subscription.event} -> ${subscription.notificationUrl} (${subscription.status})`,
+  );
   console.log(`test ping queued as delivery ${ping.deliveryId}`);
   console.log(`you have ${all.length} subscription${all.length === 1 ? '' : 's'}:`);
   for (const each of all) console.log(`  ${each.id}  ${each.event}  ${each.notificationUrl}  ${each.status}`);

@@ -8,7 +8,13 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import pino from 'pino';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyReply,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
 import { toProblem } from './to-problem.js';
@@ -46,8 +52,13 @@ export const LOG_REDACT = [
 const ajvPool = AjvCompiler();
 const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true } as const;
 // Fastify types the factory after ajv-compiler's declarations, which do not match its runtime contract.
-type FastifyValidatorFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>;
-type ValidatorFactory = (externalSchemas: Record<string, unknown>, options?: object) => (route: FastifyRouteSchemaDef<unknown>) => unknown;
+type FastifyValidatorFactory = NonNullable<
+  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
+>;
+type ValidatorFactory = (
+  externalSchemas: Record<string, unknown>,
+  options?: object,
+) => (route: FastifyRouteSchemaDef<unknown>) => unknown;
 
 /**
  * Query strings, params and headers arrive as text, so they are coerced to their schema types; JSON
@@ -57,7 +68,8 @@ function buildValidatorPerPart(externalSchemas: Record<string, unknown>, serverO
   const pool = ajvPool as unknown as ValidatorFactory;
   const coercing = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } });
   const strict = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
-  return (route: FastifyRouteSchemaDef<unknown>) => (route.httpPart === 'body' ? strict(route) : finiteOnly(coercing(route) as AjvValidate)) as FastifyValidationResult;
+  return (route: FastifyRouteSchemaDef<unknown>) =>
+    (route.httpPart === 'body' ? strict(route) : finiteOnly(coercing(route) as AjvValidate)) as FastifyValidationResult;
 }
 
 interface AjvValidate {
@@ -77,7 +89,9 @@ function finiteOnly(validate: AjvValidate): AjvValidate {
     if (!ok || data === null || typeof data !== 'object') return ok;
     const bad = Object.entries(data).find(([, value]) => typeof value === 'number' && !Number.isFinite(value));
     if (bad === undefined) return ok;
-    checked.errors = [{ instancePath: `/${bad[0]}`, schemaPath: '#', keyword: 'type', params: {}, message: 'must be a finite number' }];
+    checked.errors = [
+      { instancePath: `/${bad[0]}`, schemaPath: '#', keyword: 'type', params: {}, message: 'must be a finite number' },
+    ];
     return false;
   };
   if (validate.schemaEnv !== undefined) checked.schemaEnv = validate.schemaEnv;
@@ -90,7 +104,10 @@ function finiteOnly(validate: AjvValidate): AjvValidate {
  * the line; the code and message say what failed.
  */
 export function logError(error: Error): { type: string; message: string; stack: string; code?: string } {
-  const code = 'code' in error && (typeof error.code === 'string' || typeof error.code === 'number') ? String(error.code) : undefined;
+  const code =
+    'code' in error && (typeof error.code === 'string' || typeof error.code === 'number')
+      ? String(error.code)
+      : undefined;
   // Only the frame that threw (file and line), which is enough to find the code.
   const where = /\n\s+at (.*)/.exec(error.stack ?? '')?.[1] ?? '';
   return { type: error.name, message: error.message, stack: where, ...(code === undefined ? {} : { code }) };
@@ -137,7 +154,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
             : toProblem(error);
       // The option is typed generically over every route's reply; this reply answers no route.
       const raw = reply as unknown as FastifyReply;
-      void raw.code(problem.status).headers(problem.headers).header('x-request-id', request.id).type('application/problem+json');
+      void raw
+        .code(problem.status)
+        .headers(problem.headers)
+        .header('x-request-id', request.id)
+        .type('application/problem+json');
       void raw.send(problemBody(problem, request.id));
     },
     // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
@@ -147,7 +168,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    schemaController: { compilersFactory: { buildValidator: buildValidatorPerPart as unknown as FastifyValidatorFactory } },
+    schemaController: {
+      compilersFactory: { buildValidator: buildValidatorPerPart as unknown as FastifyValidatorFactory },
+    },
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -197,7 +220,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     },
     transformObject: (built) => ('openapiObject' in built ? documentObject(built.openapiObject) : built.swaggerObject),
     // Shared schemas appear under their $id (e.g. #/components/schemas/Offer) instead of def-N.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -227,7 +252,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).type('application/problem+json');
-    return problemBody(new Problem('route-not-found', `${request.method} ${request.url.split('?')[0] ?? ''} does not exist`), request.id);
+    return problemBody(
+      new Problem('route-not-found', `${request.method} ${request.url.split('?')[0] ?? ''} does not exist`),
+      request.id,
+    );
   });
 
   await registerRoutes(app, services);

@@ -17,7 +17,11 @@ function duration(seconds: number): string {
   return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
 }
 
-export function progressReporter(sink: ProgressSink, label: string, now: () => number = Date.now): (done: number, total: number) => void {
+export function progressReporter(
+  sink: ProgressSink,
+  label: string,
+  now: () => number = Date.now,
+): (done: number, total: number) => void {
   const started = now();
   let lastDecile = -1;
   return (done, total) => {
@@ -28,7 +32,9 @@ export function progressReporter(sink: ProgressSink, label: string, now: () => n
     const percent = Math.floor(share * 100);
     if (sink.tty) {
       const filled = Math.round(share * WIDTH);
-      sink.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${done}/${total} ${percent}% ${Math.round(rate)} rows/s ETA ${duration(eta)}  `);
+      sink.write(
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${done}/${total} ${percent}% ${Math.round(rate)} rows/s ETA ${duration(eta)}  `,
+      );
       if (done >= total) sink.write('\n');
       return;
     }

@@ -39,17 +39,26 @@ Configuration comes from the environment (DATABASE_URL, ADMIN_TOKEN, ...), as fo
 
 /** Per-command help: `shelfmark <command> [sub] --help`. */
 const HELP: Record<string, string> = {
-  serve: 'Usage: shelfmark serve [--role api|worker|all]\n\nRuns the HTTP API and/or the webhook delivery worker (ROLE, default all).',
+  serve:
+    'Usage: shelfmark serve [--role api|worker|all]\n\nRuns the HTTP API and/or the webhook delivery worker (ROLE, default all).',
   migrate: 'Usage: shelfmark migrate\n\nApplies pending database migrations and exits.',
   seed: 'Usage: shelfmark seed\n\nLoads the demo data into an empty database (nothing when clients exist). Prints a JSON summary.',
-  'clients list': 'Usage: shelfmark clients list [--json]\n\nLists API clients: a table on a terminal, JSON otherwise or with --json.',
-  'clients create': 'Usage: shelfmark clients create <name> [--scopes a,b]\n\nCreates a client and prints its credentials as JSON. The secrets are shown only now.',
-  'clients reset-secret': 'Usage: shelfmark clients reset-secret <id>\n\nResets the client secret; the old secret and every token minted with it stop working at once.',
-  'clients rotate-webhook-secret': 'Usage: shelfmark clients rotate-webhook-secret <id>\n\nRotates the webhook secret; the previous one keeps signing during WEBHOOK_SECRET_OVERLAP_SECONDS.',
-  'clients revoke': 'Usage: shelfmark clients revoke <id>\n\nRevokes a client: its credentials, tokens and portal sessions stop working.',
-  'clients portal-link': 'Usage: shelfmark clients portal-link <id> [--json]\n\nPrints a one-time sign-in link to the client\'s partner portal, valid 15 minutes, usable once.\nThe link is absolute when PUBLIC_BASE_URL is set. Send it to the partner over a channel you trust.',
-  'admin-token': 'Usage: shelfmark admin-token --reset\n\nReplaces the generated admin token and prints the new one (not when ADMIN_TOKEN is set).',
-  'deliveries list': 'Usage: shelfmark deliveries list [--status pending|succeeded|failed] [--subscription <id>] [--limit n] [--json]\n\nLists webhook deliveries, newest first.',
+  'clients list':
+    'Usage: shelfmark clients list [--json]\n\nLists API clients: a table on a terminal, JSON otherwise or with --json.',
+  'clients create':
+    'Usage: shelfmark clients create <name> [--scopes a,b]\n\nCreates a client and prints its credentials as JSON. The secrets are shown only now.',
+  'clients reset-secret':
+    'Usage: shelfmark clients reset-secret <id>\n\nResets the client secret; the old secret and every token minted with it stop working at once.',
+  'clients rotate-webhook-secret':
+    'Usage: shelfmark clients rotate-webhook-secret <id>\n\nRotates the webhook secret; the previous one keeps signing during WEBHOOK_SECRET_OVERLAP_SECONDS.',
+  'clients revoke':
+    'Usage: shelfmark clients revoke <id>\n\nRevokes a client: its credentials, tokens and portal sessions stop working.',
+  'clients portal-link':
+    "Usage: shelfmark clients portal-link <id> [--json]\n\nPrints a one-time sign-in link to the client's partner portal, valid 15 minutes, usable once.\nThe link is absolute when PUBLIC_BASE_URL is set. Send it to the partner over a channel you trust.",
+  'admin-token':
+    'Usage: shelfmark admin-token --reset\n\nReplaces the generated admin token and prints the new one (not when ADMIN_TOKEN is set).',
+  'deliveries list':
+    'Usage: shelfmark deliveries list [--status pending|succeeded|failed] [--subscription <id>] [--limit n] [--json]\n\nLists webhook deliveries, newest first.',
   'deliveries retry': 'Usage: shelfmark deliveries retry <id>\n\nRe-queues a finished delivery now.',
   'offers import':
     'Usage: shelfmark offers import <file.csv> [--json]\n\n' +
@@ -105,7 +114,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 export async function runCli(argv: readonly string[], io: Io = processIo): Promise<Outcome> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
@@ -146,7 +155,8 @@ export async function runCli(argv: readonly string[], io: Io = processIo): Promi
 
 async function serve(values: Values): Promise<Outcome> {
   const role = values.role ?? undefined;
-  if (role !== undefined && role !== 'api' && role !== 'worker' && role !== 'all') throw new UsageError(`--role: expected api, worker or all, got "${role}"`);
+  if (role !== undefined && role !== 'api' && role !== 'worker' && role !== 'all')
+    throw new UsageError(`--role: expected api, worker or all, got "${role}"`);
   // Imported lazily: the server module pulls in the whole HTTP stack, which other commands do not need.
   const { main } = await import('./server.js');
   await main(role === undefined ? [] : ['--role', role]);
@@ -154,7 +164,8 @@ async function serve(values: Values): Promise<Outcome> {
 }
 
 async function withServices(command: string, io: Io, run: (services: Services) => Promise<number>): Promise<number> {
-  if (!['migrate', 'seed', 'clients', 'admin-token', 'deliveries', 'offers', 'lists'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!['migrate', 'seed', 'clients', 'admin-token', 'deliveries', 'offers', 'lists'].includes(command))
+    throw new UsageError(`unknown command "${command}"`);
   const config: Config = loadConfig();
   const db: Db = await connectDatabase(config.databaseUrl);
   try {
@@ -165,7 +176,9 @@ async function withServices(command: string, io: Io, run: (services: Services) =
     }
     const services = await createServices({ config, db, clock: systemClock });
     if (services.generatedAdminToken !== undefined && command !== 'admin-token') {
-      io.err(`Admin token (generated now, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`);
+      io.err(
+        `Admin token (generated now, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`,
+      );
     }
     return await run(services);
   } finally {
@@ -184,7 +197,14 @@ function limitOf(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-async function dispatch(services: Services, command: string, sub: string | undefined, rest: string[], values: Values, io: Io): Promise<number> {
+async function dispatch(
+  services: Services,
+  command: string,
+  sub: string | undefined,
+  rest: string[],
+  values: Values,
+  io: Io,
+): Promise<number> {
   const json = (data: unknown): number => {
     io.out(JSON.stringify(data, null, 2));
     return 0;
@@ -203,13 +223,19 @@ async function dispatch(services: Services, command: string, sub: string | undef
     }
     case 'clients list': {
       const clients = await services.clients.list();
-      return listing(clients, clients.map((c) => ({ ...c, scopes: c.scopes.join(' ') })), ['id', 'name', 'clientId', 'status', 'scopes', 'createdAt']);
+      return listing(
+        clients,
+        clients.map((c) => ({ ...c, scopes: c.scopes.join(' ') })),
+        ['id', 'name', 'clientId', 'status', 'scopes', 'createdAt'],
+      );
     }
     case 'clients portal-link': {
       const link = await services.webSessions.createPortalLink(required(rest[0], 'client id'));
       if (values.json === true || io.outTty !== true) return json(link);
       io.out(link.url);
-      io.err(`valid until ${link.expiresAt}, usable once${services.deps.config.publicBaseUrl === undefined ? '; set PUBLIC_BASE_URL to get an absolute link' : ''}`);
+      io.err(
+        `valid until ${link.expiresAt}, usable once${services.deps.config.publicBaseUrl === undefined ? '; set PUBLIC_BASE_URL to get an absolute link' : ''}`,
+      );
       return 0;
     }
     case 'offers import':
@@ -227,7 +253,10 @@ async function dispatch(services: Services, command: string, sub: string | undef
       });
     case 'clients create': {
       const name = required(rest.join(' '), 'client name');
-      const scopes = values.scopes?.split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
+      const scopes = values.scopes
+        ?.split(',')
+        .map((scope) => scope.trim())
+        .filter((scope) => scope !== '');
       const created = await services.clients.create({ name, scopes });
       io.err('client created; its secrets are shown only now');
       return json(created);
@@ -253,8 +282,16 @@ async function dispatch(services: Services, command: string, sub: string | undef
       return 0;
     }
     case 'deliveries list': {
-      const page = await services.deliveries.list({ status: values.status, subscriptionId: values.subscription, limit: limitOf(values.limit) });
-      return listing(page, page.data.map((d) => ({ ...d })), ['id', 'subscriptionId', 'event', 'status', 'attemptCount', 'lastStatusCode', 'createdAt']);
+      const page = await services.deliveries.list({
+        status: values.status,
+        subscriptionId: values.subscription,
+        limit: limitOf(values.limit),
+      });
+      return listing(
+        page,
+        page.data.map((d) => ({ ...d })),
+        ['id', 'subscriptionId', 'event', 'status', 'attemptCount', 'lastStatusCode', 'createdAt'],
+      );
     }
     case 'deliveries retry':
       return json(await services.deliveries.retry(required(rest[0], 'delivery id')));
@@ -268,11 +305,18 @@ function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
   const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => text(row[column]).length)));
-  const render = (cells: string[]): string => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const render = (cells: string[]): string =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [render(columns), ...rows.map((row) => render(columns.map((column) => text(row[column]))))].join('\n');
 }
 
-type ImportRun = (text: string, progress: (done: number, total: number) => void) => Promise<{ errors: RowError[] } | { summary: object }>;
+type ImportRun = (
+  text: string,
+  progress: (done: number, total: number) => void,
+) => Promise<{ errors: RowError[] } | { summary: object }>;
 
 /**
  * Shared shape of the import commands: read the file (a missing file is bad usage, exit 2), validate
@@ -287,7 +331,10 @@ async function importFile(path: string, io: Io, values: Values, run: ImportRun):
     throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const tty = io.errTty === true && io.errWrite !== undefined;
-  const progress = progressReporter({ tty, write: (chunk) => io.errWrite?.(chunk), line: (line) => io.err(line) }, 'importing');
+  const progress = progressReporter(
+    { tty, write: (chunk) => io.errWrite?.(chunk), line: (line) => io.err(line) },
+    'importing',
+  );
   const result = await run(text, progress);
   if ('errors' in result) {
     for (const error of result.errors) io.err(`line ${error.line}: ${error.reason}`);
@@ -296,6 +343,11 @@ async function importFile(path: string, io: Io, values: Values, run: ImportRun):
     return 1;
   }
   if (values.json === true || io.outTty !== true) io.out(JSON.stringify(result.summary, null, 2));
-  else io.out(Object.entries(result.summary).map(([key, value]) => `${key}: ${String(value)}`).join(', '));
+  else
+    io.out(
+      Object.entries(result.summary)
+        .map(([key, value]) => `${key}: ${String(value)}`)
+        .join(', '),
+    );
   return 0;
 }

@@ -120,7 +120,10 @@ function retrySchedule(env: Env): number[] {
   if (raw === undefined) return [...DEFAULT_RETRY_SCHEDULE];
   const parts = raw.split(',').map((part) => part.trim());
   if (parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) {
-    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `expected seconds separated by commas (e.g. "5,300,1800"), got "${raw}"`);
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE',
+      `expected seconds separated by commas (e.g. "5,300,1800"), got "${raw}"`,
+    );
   }
   const seconds = parts.map(Number);
   if (seconds.length > 50) throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'at most 50 retries');
@@ -130,7 +133,10 @@ function retrySchedule(env: Env): number[] {
 function databaseUrl(env: Env): string {
   const raw = text(env, 'DATABASE_URL') ?? 'sqlite:./data/shelfmark.sqlite';
   if (raw.startsWith('sqlite:') || raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return raw;
-  throw new ConfigError('DATABASE_URL', `expected sqlite:<path> or postgres://..., got "${raw.replace(/\/\/[^@]*@/, '//***@')}"`);
+  throw new ConfigError(
+    'DATABASE_URL',
+    `expected sqlite:<path> or postgres://..., got "${raw.replace(/\/\/[^@]*@/, '//***@')}"`,
+  );
 }
 
 function baseUrl(env: Env): string | undefined {
@@ -149,7 +155,8 @@ function limits(env: Env) {
   const rateLimitRate = integer(env, 'RATE_LIMIT_RATE', 100, 0, 1_000_000);
   const maxHeaderBytes = integer(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024);
   const maxUrlLength = integer(env, 'MAX_URL_LENGTH', 8 * 1024, 256, 1024 * 1024);
-  if (maxUrlLength >= maxHeaderBytes) throw new ConfigError('MAX_URL_LENGTH', `must be below MAX_HEADER_BYTES (${maxHeaderBytes}), got ${maxUrlLength}`);
+  if (maxUrlLength >= maxHeaderBytes)
+    throw new ConfigError('MAX_URL_LENGTH', `must be below MAX_HEADER_BYTES (${maxHeaderBytes}), got ${maxUrlLength}`);
   return {
     rateLimitRate,
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', Math.max(1, rateLimitRate * 2), 1, 10_000_000),
@@ -168,11 +175,18 @@ const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
 function trustedProxies(env: Env): string[] {
   const raw = text(env, 'TRUSTED_PROXIES');
   if (raw === undefined) return [];
-  const entries = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const entries = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   for (const entry of entries) {
     if (PROXY_KEYWORDS.includes(entry)) continue;
     const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
-    if (!valid) throw new ConfigError('TRUSTED_PROXIES', `expected IP addresses, CIDR ranges or ${PROXY_KEYWORDS.join('/')}, separated by commas; got "${entry}"`);
+    if (!valid)
+      throw new ConfigError(
+        'TRUSTED_PROXIES',
+        `expected IP addresses, CIDR ranges or ${PROXY_KEYWORDS.join('/')}, separated by commas; got "${entry}"`,
+      );
   }
   return entries;
 }
@@ -180,7 +194,10 @@ function trustedProxies(env: Env): string[] {
 function corsOrigins(env: Env): string[] {
   const raw = text(env, 'CORS_ORIGINS');
   if (raw === undefined) return [];
-  const entries = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const entries = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   for (const entry of entries) {
     if (entry === '*') continue;
     let origin: string;
@@ -190,7 +207,11 @@ function corsOrigins(env: Env): string[] {
       origin = 'null';
     }
     // An origin is scheme://host[:port] exactly, as browsers send it in the Origin header.
-    if (origin === 'null' || origin !== entry.replace(/\/$/, '')) throw new ConfigError('CORS_ORIGINS', `expected origins like https://shop.example (or *), separated by commas; got "${entry}"`);
+    if (origin === 'null' || origin !== entry.replace(/\/$/, ''))
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `expected origins like https://shop.example (or *), separated by commas; got "${entry}"`,
+      );
   }
   return entries.map((entry) => entry.replace(/\/$/, ''));
 }
@@ -242,5 +263,8 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** A config for tests and tools: defaults plus overrides, without touching process.env. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return Object.freeze({ ...loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SEED: 'none' }), ...overrides });
+  return Object.freeze({
+    ...loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SEED: 'none' }),
+    ...overrides,
+  });
 }

@@ -34,12 +34,12 @@ export const ids = {
 
 export const secrets = {
   /** Public client identifier. */
-  clientId: () => 'smc_' + base62(22),
+  clientId: () => `smc_${base62(22)}`,
   /** ~256 bits; shown once, stored only as a keyed hash. */
-  clientSecret: () => 'sms_' + base62(43),
+  clientSecret: () => `sms_${base62(43)}`,
   /** Standard Webhooks format: whsec_ + base64 of the 32-byte HMAC key. */
-  webhookSecret: () => 'whsec_' + randomBytes(32).toString('base64'),
-  adminToken: () => 'sma_' + base62(43),
+  webhookSecret: () => `whsec_${randomBytes(32).toString('base64')}`,
+  adminToken: () => `sma_${base62(43)}`,
   pepper: () => randomBytes(32).toString('base64'),
 };
 

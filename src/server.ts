@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadConfig, type Role } from './config.js';
+import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations.js';
 import { Metrics } from './ops/metrics.js';
@@ -23,7 +23,7 @@ function roleFromArgs(args: readonly string[], fallback: Role): Role {
 }
 
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -58,9 +58,13 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
     app.log.info({ address: shown }, 'cluster child listening');
   } else {
     const serving = role === 'worker' ? 'worker' : `listening on ${shown}`;
-    const lines = [`Shelfmark ${serving} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''})`];
+    const lines = [
+      `Shelfmark ${serving} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''})`,
+    ];
     if (services.generatedAdminToken !== undefined) {
-      lines.push(`Admin token (generated on first start, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`);
+      lines.push(
+        `Admin token (generated on first start, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`,
+      );
     }
     if (seed?.seeded === true) {
       lines.push(

@@ -105,7 +105,14 @@ export async function createServices(deps: Deps): Promise<Services> {
   const tokens = new TokenService(signingKeys, clients, clock, config);
   // A generated token lives in the database; re-read it on a miss so a reset by the CLI or another node applies here too.
   const adminAuth =
-    config.adminToken === undefined ? new AdminAuth(hasher, adminTokenHash, () => getSetting(kysely, ADMIN_TOKEN_SETTING), () => clock.now()) : new AdminAuth(hasher, adminTokenHash);
+    config.adminToken === undefined
+      ? new AdminAuth(
+          hasher,
+          adminTokenHash,
+          () => getSetting(kysely, ADMIN_TOKEN_SETTING),
+          () => clock.now(),
+        )
+      : new AdminAuth(hasher, adminTokenHash);
 
   const metrics = deps.metrics ?? new Metrics();
   const outbox = new Outbox(db, clock);
@@ -115,7 +122,15 @@ export async function createServices(deps: Deps): Promise<Services> {
   const schools = new SchoolService(db, outbox, clock);
   const lists = new ListService(db, outbox, clock);
   const structure = new StructureService(db);
-  const delivery = createDeliveryServices({ config, db, clock, metrics, outbox, sender: deps.sender, dnsLookup: deps.dnsLookup });
+  const delivery = createDeliveryServices({
+    config,
+    db,
+    clock,
+    metrics,
+    outbox,
+    sender: deps.sender,
+    dnsLookup: deps.dnsLookup,
+  });
 
   const rateLimit = new RequestRateLimit(config, clock);
   const authFailures = new AuthFailureLimit(config, clock);

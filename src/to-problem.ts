@@ -10,7 +10,8 @@ import { isDatabaseUnavailable } from './limits/db-unavailable.js';
 export function toProblem(error: FastifyError | Problem): Problem {
   if (error instanceof Problem) return error;
   // The database is down or restarting: a retryable 503, not a 500 (the pool reconnects by itself).
-  if (isDatabaseUnavailable(error)) return new Problem('unavailable', 'the database cannot be reached; retry shortly', {}, { 'retry-after': '5' });
+  if (isDatabaseUnavailable(error))
+    return new Problem('unavailable', 'the database cannot be reached; retry shortly', {}, { 'retry-after': '5' });
   if (error.validation !== undefined) {
     const errors = error.validation.map((issue) => ({
       location: error.validationContext ?? 'request',
@@ -19,7 +20,11 @@ export function toProblem(error: FastifyError | Problem): Problem {
       ...(issue.params && 'missingProperty' in issue.params ? { property: issue.params.missingProperty } : {}),
       ...(issue.params && 'additionalProperty' in issue.params ? { property: issue.params.additionalProperty } : {}),
     }));
-    return new Problem('validation-failed', `${error.validationContext ?? 'request'} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`, { errors });
+    return new Problem(
+      'validation-failed',
+      `${error.validationContext ?? 'request'} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`,
+      { errors },
+    );
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -34,11 +39,12 @@ export function toProblem(error: FastifyError | Problem): Problem {
       break;
   }
   // PostgreSQL refusing a character its text type cannot hold (NUL, invalid UTF-8): bad input, not our bug.
-  if (error.code === '22021' || error.code === '22P05') return new Problem('malformed-request', 'the request contains characters that cannot be stored');
-  if (error instanceof SyntaxError || error.statusCode === 400) return new Problem('malformed-body', 'the request could not be parsed');
+  if (error.code === '22021' || error.code === '22P05')
+    return new Problem('malformed-request', 'the request contains characters that cannot be stored');
+  if (error instanceof SyntaxError || error.statusCode === 400)
+    return new Problem('malformed-body', 'the request could not be parsed');
   if (error.statusCode === 413) return new Problem('body-too-large');
   if (error.statusCode === 415) return new Problem('unsupported-media-type');
   if (error.statusCode === 503) return new Problem('unavailable');
   return new Problem('internal', 'an unexpected error occurred; quote the instance id when reporting it');
 }
-

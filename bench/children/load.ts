@@ -33,6 +33,8 @@ const summary = {
   non2xx: result.non2xx,
   bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
   // Which answers the non-2xx were (e.g. {"503": 6}): a failing server must be told from a slow one.
-  statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0])),
+  statusCodes: Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]),
+  ),
 };
 process.stdout.write(`RESULT ${JSON.stringify(summary)}\n`);

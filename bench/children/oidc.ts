@@ -35,11 +35,19 @@ const provider = new Provider(`http://127.0.0.1:${args.port}`, {
       enabled: true,
       defaultResource: () => AUDIENCE,
       useGrantedResource: () => true,
-      getResourceServerInfo: () => ({ scope: 'offers:read', audience: AUDIENCE, accessTokenTTL: 3600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
+      getResourceServerInfo: () => ({
+        scope: 'offers:read',
+        audience: AUDIENCE,
+        accessTokenTTL: 3600,
+        accessTokenFormat: 'jwt',
+        jwt: { sign: { alg: 'ES256' } },
+      }),
     },
   },
 });
-const server = provider.listen(args.port, '127.0.0.1', () => process.stdout.write(`READY ${JSON.stringify({ port: args.port })}\n`));
+const server = provider.listen(args.port, '127.0.0.1', () =>
+  process.stdout.write(`READY ${JSON.stringify({ port: args.port })}\n`),
+);
 const stop = (): void => void server.close(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -28,9 +28,15 @@ interface HookJob {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
-const secrets = { current: 'whsec_' + Buffer.alloc(32, 7).toString('base64'), previous: undefined };
+const secrets = { current: `whsec_${Buffer.alloc(32, 7).toString('base64')}`, previous: undefined };
 const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
-const boss = new PgBoss({ connectionString: args.databaseUrl, schema: args.schema, max: 10, supervise: false, schedule: false });
+const boss = new PgBoss({
+  connectionString: args.databaseUrl,
+  schema: args.schema,
+  max: 10,
+  supervise: false,
+  schedule: false,
+});
 boss.on('error', (error: Error) => process.stderr.write(`pg-boss: ${error.message}\n`));
 const QUEUE = 'webhooks';
 
@@ -57,13 +63,22 @@ await boss.start();
 await boss.createQueue(QUEUE);
 const jobs = Array.from({ length: args.total }, () => ({
   name: QUEUE,
-  data: { url: args.url, body: webhookPayload({ type: 'created', resource: 'school', identifier: randomUUID().replaceAll('-', '') }) } satisfies HookJob,
+  data: {
+    url: args.url,
+    body: webhookPayload({ type: 'created', resource: 'school', identifier: randomUUID().replaceAll('-', '') }),
+  } satisfies HookJob,
 }));
 for (let i = 0; i < jobs.length; i += 1000) await boss.insert(jobs.slice(i, i + 1000));
 process.stdout.write(`READY ${JSON.stringify({ queued: args.total })}\n`);
 
 async function post(job: { id: string; data: HookJob }): Promise<void> {
-  const headers = signedHeaders({ deliveryId: job.id, eventName: 'school.created', body: job.data.body, now: Date.now(), secrets });
+  const headers = signedHeaders({
+    deliveryId: job.id,
+    eventName: 'school.created',
+    body: job.data.body,
+    now: Date.now(),
+    secrets,
+  });
   const response = await request(job.data.url, { method: 'POST', dispatcher: agent, body: job.data.body, headers });
   await response.body.dump();
   // A failed POST fails the job, so pg-boss retries it, as a delivery queue must.

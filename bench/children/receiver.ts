@@ -20,7 +20,13 @@ let arrivals = new Map<string, number>();
 let waiters: { n: number; wake: () => void }[] = [];
 
 function stats(n: number): Record<string, number | null> {
-  return { count, distinct: times.length, first: times[0] ?? null, nth: times[n - 1] ?? null, last: times[times.length - 1] ?? null };
+  return {
+    count,
+    distinct: times.length,
+    first: times[0] ?? null,
+    nth: times[n - 1] ?? null,
+    last: times[times.length - 1] ?? null,
+  };
 }
 
 const server = createServer((req, res) => {
@@ -36,7 +42,8 @@ const server = createServer((req, res) => {
     const query = new URL(req.url, 'http://x').searchParams;
     const n = Number(query.get('n') ?? '0');
     const wait = Number(query.get('wait') ?? '0');
-    const answer = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats(n)));
+    const answer = (): void =>
+      void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats(n)));
     if (times.length >= n || wait <= 0) return answer();
     const timer = setTimeout(() => {
       waiters = waiters.filter((waiter) => waiter.wake !== wake);

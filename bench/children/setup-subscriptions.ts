@@ -10,11 +10,20 @@ import { connectDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations.js';
 import { createServices } from '../../src/services.js';
 
-const args = JSON.parse(process.argv[2] ?? '{}') as { databaseUrl: string; receiverUrl: string; count: number; event: string };
+const args = JSON.parse(process.argv[2] ?? '{}') as {
+  databaseUrl: string;
+  receiverUrl: string;
+  count: number;
+  event: string;
+};
 const db = await connectDatabase(args.databaseUrl);
 await migrateToLatest(db);
 // One client holds every subscription, so its cap is raised the way an operator would (MAX_SUBSCRIPTIONS_PER_CLIENT).
-const services = await createServices({ config: testConfig({ webhookAllowPrivate: true, maxSubscriptionsPerClient: args.count }), db, clock: systemClock });
+const services = await createServices({
+  config: testConfig({ webhookAllowPrivate: true, maxSubscriptionsPerClient: args.count }),
+  db,
+  clock: systemClock,
+});
 const client = await services.clients.create({ name: 'bench fan-out', scopes: ['webhooks:manage'] });
 for (let i = 0; i < args.count; i++) {
   await services.subscriptions.create(client.id, { notificationUrl: `${args.receiverUrl}?s=${i}`, event: args.event });

@@ -86,10 +86,16 @@ export async function startReceiver(): Promise<Receiver> {
       await fetch(`${url}/_reset`, { method: 'POST', signal: AbortSignal.timeout(5000) });
     },
     waitFor: async (n, waitMs) => {
-      const response = await fetch(`${url}/_stats?n=${n}&wait=${waitMs}`, { signal: AbortSignal.timeout(waitMs + 10_000) });
+      const response = await fetch(`${url}/_stats?n=${n}&wait=${waitMs}`, {
+        signal: AbortSignal.timeout(waitMs + 10_000),
+      });
       return (await response.json()) as ReceiverStats;
     },
-    arrivals: async () => (await (await fetch(`${url}/_arrivals`, { signal: AbortSignal.timeout(10_000) })).json()) as Record<string, number>,
+    arrivals: async () =>
+      (await (await fetch(`${url}/_arrivals`, { signal: AbortSignal.timeout(10_000) })).json()) as Record<
+        string,
+        number
+      >,
     stop: async () => {
       await child.stop('SIGTERM', 5000);
     },
@@ -116,7 +122,8 @@ export function spread(values: readonly number[]): Spread {
   const sorted = [...finite].sort((a, b) => a - b);
   if (sorted.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, values: [...values] };
   const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const median =
+    sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number, values: [...values] };
 }
 

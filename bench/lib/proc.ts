@@ -114,10 +114,17 @@ export function spawnNode(name: string, file: string, args: string[] = [], optio
     new Promise((resolve, reject) => {
       const found = lines.find((candidate) => candidate.startsWith(prefix));
       if (found !== undefined) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`${name}: no "${prefix}" line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${name}: no "${prefix}" line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)),
+        timeoutMs,
+      );
       const onExit = (): void => {
         clearTimeout(timer);
-        reject(new Error(`${name} exited (${String(exitValue)}) before printing "${prefix}"; stderr: ${stderr.slice(-2000)}`));
+        reject(
+          new Error(
+            `${name} exited (${String(exitValue)}) before printing "${prefix}"; stderr: ${stderr.slice(-2000)}`,
+          ),
+        );
       };
       if (exitValue !== undefined) return onExit();
       exitWaiters.push(() => {
@@ -152,13 +159,19 @@ export function spawnNode(name: string, file: string, args: string[] = [], optio
 
 /** A bench child written in TypeScript (bench/children/<name>.ts), run by node with the tsx loader. */
 export function spawnChild(name: string, args: string[] = [], options: SpawnOptions = {}): Child {
-  return spawnNode(name, join('bench', 'children', `${name}.ts`), args, { ...options, nodeArgs: ['--import', 'tsx', ...(options.nodeArgs ?? [])] });
+  return spawnNode(name, join('bench', 'children', `${name}.ts`), args, {
+    ...options,
+    nodeArgs: ['--import', 'tsx', ...(options.nodeArgs ?? [])],
+  });
 }
 
 /** Throws if a child that should still run has ended (crashed, or killed from outside). */
 export function assertRunning(child: Child): void {
   const ended = child.ended();
-  if (ended !== undefined) throw new Error(`${child.name} (pid ${child.pid}) ended during the run (${String(ended)}); stderr: ${child.stderr().slice(-1500)}`);
+  if (ended !== undefined)
+    throw new Error(
+      `${child.name} (pid ${child.pid}) ended during the run (${String(ended)}); stderr: ${child.stderr().slice(-1500)}`,
+    );
 }
 
 export async function freePort(): Promise<number> {

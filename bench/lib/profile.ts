@@ -42,13 +42,18 @@ export function topSelfTime(file: string, limit = 25): { totalMs: number; idleMs
   }
   const all = [...totals.values()];
   const totalMicros = all.reduce((sum, entry) => sum + entry.micros, 0);
-  const idleMicros = all.filter((entry) => entry.frame.functionName === '(idle)').reduce((sum, entry) => sum + entry.micros, 0);
+  const idleMicros = all
+    .filter((entry) => entry.frame.functionName === '(idle)')
+    .reduce((sum, entry) => sum + entry.micros, 0);
   const top = all
     .sort((a, b) => b.micros - a.micros)
     .slice(0, limit)
     .map((entry) => ({
       function: entry.frame.functionName === '' ? '(anonymous)' : entry.frame.functionName,
-      location: entry.frame.url === '' ? '' : `${entry.frame.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'node_modules/')}:${entry.frame.lineNumber + 1}`,
+      location:
+        entry.frame.url === ''
+          ? ''
+          : `${entry.frame.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'node_modules/')}:${entry.frame.lineNumber + 1}`,
       selfMs: Math.round(entry.micros / 100) / 10,
       share: totalMicros === 0 ? 0 : Math.round((entry.micros / totalMicros) * 1000) / 10,
     }));

@@ -8,7 +8,14 @@ import { round, type Row, type Target } from './types.js';
 
 export function machine(): Record<string, string | number> {
   const cpu = cpus();
-  return { cpuModel: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, loadAverage1m: Math.round((loadavg()[0] ?? 0) * 10) / 10 };
+  return {
+    cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverage1m: Math.round((loadavg()[0] ?? 0) * 10) / 10,
+  };
 }
 
 const fmt = (value: number, unit: string): string => {
@@ -26,13 +33,17 @@ export function cell(spread: Spread, unit: string): string {
 /** Markdown table: scenario | party | metric | median (min–max). */
 export function table(rows: readonly Row[]): string {
   const lines = ['| scenario | party (own process) | metric | median (min–max) | unit |', '|---|---|---|---|---|'];
-  for (const row of rows) lines.push(`| ${row.scenario} | ${row.party} | ${row.metric} | ${cell(row.spread, row.unit)} | ${row.unit} |`);
+  for (const row of rows)
+    lines.push(`| ${row.scenario} | ${row.party} | ${row.metric} | ${cell(row.spread, row.unit)} | ${row.unit} |`);
   return lines.join('\n');
 }
 
 export function targetTable(targets: readonly Target[]): string {
   const lines = ['| target (issue 6 §2) | measured (median) | verdict |', '|---|---|---|'];
-  for (const t of targets) lines.push(`| ${t.label} | ${fmt(t.value, t.unit)}${t.unit === '%' || t.unit === '×' ? '' : ` ${t.unit}`} | ${t.met ? '✅' : '❌'} ${t.verdict} |`);
+  for (const t of targets)
+    lines.push(
+      `| ${t.label} | ${fmt(t.value, t.unit)}${t.unit === '%' || t.unit === '×' ? '' : ` ${t.unit}`} | ${t.met ? '✅' : '❌'} ${t.verdict} |`,
+    );
   return lines.join('\n');
 }
 
@@ -42,7 +53,7 @@ export function score(t: Target): number {
   return t.kind === 'atLeast' ? t.value / t.target : t.target / t.value;
 }
 
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Horizontal bars, one per target: the measured value as a share of its target, a line at 100 %. */
 export function svg(targets: readonly Target[], subtitle: string): string {
@@ -58,28 +69,45 @@ export function svg(targets: readonly Target[], subtitle: string): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="16" y="24" font-size="16" font-weight="600">Shelfmark bench: measured ÷ target (issue 6), ≥ 100 % = met</text>`,
-    `<text x="16" y="44" fill="#555">${escape(subtitle)}</text>`,
+    `<text x="16" y="44" fill="#555">${escapeXml(subtitle)}</text>`,
   ];
   targets.forEach((t, index) => {
     const y = top + index * rowHeight;
     const s = score(t);
     const colour = t.met ? '#2e7d32' : '#c62828';
-    parts.push(`<text x="16" y="${y + 16}">${escape(t.label)}</text>`);
-    parts.push(`<rect x="${labelWidth}" y="${y + 4}" width="${Math.max(1, x(s) - labelWidth).toFixed(1)}" height="16" fill="${colour}" opacity="0.85"/>`);
-    parts.push(`<text x="${(x(s) + 6).toFixed(1)}" y="${y + 16}" fill="#222">${Math.round(s * 100)} %${s > max ? ' ▸' : ''}</text>`);
+    parts.push(`<text x="16" y="${y + 16}">${escapeXml(t.label)}</text>`);
+    parts.push(
+      `<rect x="${labelWidth}" y="${y + 4}" width="${Math.max(1, x(s) - labelWidth).toFixed(1)}" height="16" fill="${colour}" opacity="0.85"/>`,
+    );
+    parts.push(
+      `<text x="${(x(s) + 6).toFixed(1)}" y="${y + 16}" fill="#222">${Math.round(s * 100)} %${s > max ? ' ▸' : ''}</text>`,
+    );
   });
   const line = x(1).toFixed(1);
-  parts.push(`<line x1="${line}" y1="${top - 6}" x2="${line}" y2="${top + targets.length * rowHeight}" stroke="#000" stroke-dasharray="4 3"/>`);
-  parts.push(`<text x="${line}" y="${top + targets.length * rowHeight + 18}" text-anchor="middle" fill="#000">target</text>`);
+  parts.push(
+    `<line x1="${line}" y1="${top - 6}" x2="${line}" y2="${top + targets.length * rowHeight}" stroke="#000" stroke-dasharray="4 3"/>`,
+  );
+  parts.push(
+    `<text x="${line}" y="${top + targets.length * rowHeight + 18}" text-anchor="middle" fill="#000">target</text>`,
+  );
   parts.push('</svg>');
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }
 
-export function writeResults(result: Record<string, unknown>, targets: readonly Target[], subtitle: string, writeChart: boolean): string[] {
+export function writeResults(
+  result: Record<string, unknown>,
+  targets: readonly Target[],
+  subtitle: string,
+  writeChart: boolean,
+): string[] {
   const dir = join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const date = new Date().toISOString().slice(0, 10);
-  const text = JSON.stringify(result, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2) + '\n';
+  const text = `${JSON.stringify(
+    result,
+    (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value),
+    2,
+  )}\n`;
   const files = [join(dir, `${date}.json`), join(dir, 'latest.json')];
   for (const file of files) writeFileSync(file, text);
   if (writeChart) {

@@ -11,7 +11,8 @@ import pg from 'pg';
 import { type Child, freePort, onInterrupt, ROOT, sleep, spawnNode } from './proc.js';
 
 export type Engine = 'sqlite' | 'postgres';
-export const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
 export async function postgresReachable(): Promise<boolean> {
@@ -53,7 +54,11 @@ export async function freshDatabase(engine: Engine): Promise<Database> {
   const tag = randomBytes(4).toString('hex');
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'shelfmark-bench-'));
-    return { engine, url: `sqlite:${join(dir, 'bench.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      engine,
+      url: `sqlite:${join(dir, 'bench.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const schema = `bench_${tag}`;
   await pgQuery(`create schema "${schema}"`);
@@ -94,7 +99,10 @@ export function clusterSupported(): boolean {
   if (!existsSync(dist)) return false;
   const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
   const read = (file: string): string => readFileSync(join(dist, file), 'utf8');
-  return files.some((file) => read(file).includes('CLUSTER_WORKERS')) && files.some((file) => /from ['"](node:)?cluster['"]/.test(read(file)));
+  return (
+    files.some((file) => read(file).includes('CLUSTER_WORKERS')) &&
+    files.some((file) => /from ['"](node:)?cluster['"]/.test(read(file)))
+  );
 }
 
 export function serverEntry(): string {
@@ -146,7 +154,10 @@ async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
 }
 
 /** A JSON call with a bounded time; throws with the body on an unexpected status. */
-export async function call<T>(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; expect?: number[] } = {}): Promise<T> {
+export async function call<T>(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; expect?: number[] } = {},
+): Promise<T> {
   const response = await fetch(url, {
     method: init.method ?? 'GET',
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
@@ -154,7 +165,8 @@ export async function call<T>(url: string, init: { method?: string; headers?: Re
     signal: AbortSignal.timeout(15_000),
   });
   const text = await response.text();
-  if (!(init.expect ?? [200, 201]).includes(response.status)) throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 500)}`);
+  if (!(init.expect ?? [200, 201]).includes(response.status))
+    throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 500)}`);
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
@@ -168,17 +180,29 @@ export interface BenchClient {
 }
 
 export async function createClient(server: { url: string }, scopes: string[]): Promise<BenchClient> {
-  const created = await admin<{ clientId: string; clientSecret: string }>(server, '/clients', 'POST', { name: 'bench', scopes });
-  return { ...created, basic: `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}` };
+  const created = await admin<{ clientId: string; clientSecret: string }>(server, '/clients', 'POST', {
+    name: 'bench',
+    scopes,
+  });
+  return {
+    ...created,
+    basic: `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`,
+  };
 }
 
 export async function accessToken(server: { url: string }, client: BenchClient): Promise<string> {
-  const token = await call<{ access_token: string }>(`${server.url}/api/auth/token`, { headers: { authorization: client.basic } });
+  const token = await call<{ access_token: string }>(`${server.url}/api/auth/token`, {
+    headers: { authorization: client.basic },
+  });
   return token.access_token;
 }
 
 /** Runs `task` over `items` with at most `concurrency` in flight. */
-export async function pool<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function pool<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < items.length) {

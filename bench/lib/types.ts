@@ -46,10 +46,18 @@ export interface ScenarioResult {
   raw: Record<string, unknown>;
 }
 
-export function target(scenario: string, label: string, value: number, goal: number, unit: string, kind: Target['kind']): Target {
+export function target(
+  scenario: string,
+  label: string,
+  value: number,
+  goal: number,
+  unit: string,
+  kind: Target['kind'],
+): Target {
   const met = Number.isFinite(value) && (kind === 'atLeast' ? value >= goal : value <= goal);
   const gap = Math.abs(value - goal);
-  const amount = unit === '%' ? `${gap.toFixed(1)} points` : unit === '×' ? `${gap.toFixed(2)}×` : `${round(gap)} ${unit}`;
+  const amount =
+    unit === '%' ? `${gap.toFixed(1)} points` : unit === '×' ? `${gap.toFixed(2)}×` : `${round(gap)} ${unit}`;
   const verdict = !Number.isFinite(value) ? 'not measured' : met ? `met (${amount} to spare)` : `missed by ${amount}`;
   return { scenario, label, value: round(value), target: goal, unit, kind, met, verdict };
 }

@@ -8,7 +8,18 @@
  */
 import { arrivalRate, type Receiver, ratios, spread, startReceiver } from '../lib/measure.js';
 import { onInterrupt, spawnChild } from '../lib/proc.js';
-import { accessToken, admin, call, createClient, dropSchema, type Engine, freshDatabase, pool, POSTGRES_URL, startServer } from '../lib/shelfmark.js';
+import {
+  accessToken,
+  admin,
+  call,
+  createClient,
+  dropSchema,
+  type Engine,
+  freshDatabase,
+  pool,
+  POSTGRES_URL,
+  startServer,
+} from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
 import { randomBytes } from 'node:crypto';
 
@@ -24,7 +35,12 @@ async function drainTimeout(total: number): Promise<number> {
 }
 
 /** Queues `total` deliveries through a `--role api` server, stops it, then times a `--role worker` draining them. */
-export async function shelfmarkDelivery(engine: Engine, total: number, receiver: Receiver, workerNodeArgs: string[] = []): Promise<number> {
+export async function shelfmarkDelivery(
+  engine: Engine,
+  total: number,
+  receiver: Receiver,
+  workerNodeArgs: string[] = [],
+): Promise<number> {
   const db = await freshDatabase(engine);
   try {
     const api = await startServer(db, { role: 'api' });
@@ -32,7 +48,11 @@ export async function shelfmarkDelivery(engine: Engine, total: number, receiver:
       const client = await createClient(api, ['webhooks:manage']);
       const token = await accessToken(api, client);
       for (let i = 0; i < SUBSCRIPTIONS; i++) {
-        await call(`${api.url}/api/lml/v1/subscriptions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { notificationUrl: `${receiver.hookUrl}?s=${i}`, event: 'school.created' } });
+        await call(`${api.url}/api/lml/v1/subscriptions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: { notificationUrl: `${receiver.hookUrl}?s=${i}`, event: 'school.created' },
+        });
       }
       const schools = Array.from({ length: Math.ceil(total / SUBSCRIPTIONS) }, (_, i) => i);
       await pool(schools, 8, async (i) => {
@@ -42,15 +62,21 @@ export async function shelfmarkDelivery(engine: Engine, total: number, receiver:
       await api.stop();
     }
     await receiver.reset();
-    const worker = await startServer(db, { role: 'worker', env: { WEBHOOK_CONCURRENCY: String(CONCURRENCY) }, nodeArgs: workerNodeArgs });
+    const worker = await startServer(db, {
+      role: 'worker',
+      env: { WEBHOOK_CONCURRENCY: String(CONCURRENCY) },
+      nodeArgs: workerNodeArgs,
+    });
+    let stats: Awaited<ReturnType<Receiver['waitFor']>>;
+    let exitCode: number | string;
     try {
-      const stats = await receiver.waitFor(total, await drainTimeout(total));
-      if (stats.distinct < total) throw new Error(`Shelfmark (${engine}) delivered ${stats.distinct} of ${total}`);
-      return arrivalRate(stats, total);
+      stats = await receiver.waitFor(total, await drainTimeout(total));
     } finally {
-      const code = await worker.stop();
-      if (code !== 0) throw new Error(`the worker exited with ${String(code)}`);
+      exitCode = await worker.stop();
     }
+    if (exitCode !== 0) throw new Error(`the worker exited with ${String(exitCode)}`);
+    if (stats.distinct < total) throw new Error(`Shelfmark (${engine}) delivered ${stats.distinct} of ${total}`);
+    return arrivalRate(stats, total);
   } finally {
     await db.drop();
   }
@@ -58,7 +84,9 @@ export async function shelfmarkDelivery(engine: Engine, total: number, receiver:
 
 async function bareLoop(total: number, receiver: Receiver): Promise<number> {
   await receiver.reset();
-  const child = spawnChild('signed-loop', [JSON.stringify({ url: `${receiver.hookUrl}?s=bare`, total, concurrency: CONCURRENCY })]);
+  const child = spawnChild('signed-loop', [
+    JSON.stringify({ url: `${receiver.hookUrl}?s=bare`, total, concurrency: CONCURRENCY }),
+  ]);
   try {
     await child.result(await drainTimeout(total));
     const stats = await receiver.waitFor(total, 10_000);
@@ -71,7 +99,9 @@ async function bareLoop(total: number, receiver: Receiver): Promise<number> {
 async function pgBoss(total: number, receiver: Receiver): Promise<number> {
   await receiver.reset();
   const schema = `pgboss_${randomBytes(4).toString('hex')}`;
-  const child = spawnChild('pgboss', [JSON.stringify({ databaseUrl: POSTGRES_URL, schema, url: `${receiver.hookUrl}?s=pgboss`, total, ...PGBOSS })]);
+  const child = spawnChild('pgboss', [
+    JSON.stringify({ databaseUrl: POSTGRES_URL, schema, url: `${receiver.hookUrl}?s=pgboss`, total, ...PGBOSS }),
+  ]);
   // Interrupted, the child is killed before it can drop its schema: the orchestrator drops it then.
   const forget = onInterrupt(() => dropSchema(schema));
   try {
@@ -90,7 +120,12 @@ async function pgBoss(total: number, receiver: Receiver): Promise<number> {
 export async function deliveryScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
   const total = settings.deliveries;
   const receiver = await startReceiver();
-  const runs: Record<PartyName, number[]> = { 'bare signed-POST loop': [], 'Shelfmark, SQLite': [], 'Shelfmark, PostgreSQL': [], 'pg-boss (PostgreSQL)': [] };
+  const runs: Record<PartyName, number[]> = {
+    'bare signed-POST loop': [],
+    'Shelfmark, SQLite': [],
+    'Shelfmark, PostgreSQL': [],
+    'pg-boss (PostgreSQL)': [],
+  };
   const parties: { name: PartyName; run: () => Promise<number> }[] = [
     { name: 'bare signed-POST loop', run: () => bareLoop(total, receiver) },
     { name: 'Shelfmark, SQLite', run: () => shelfmarkDelivery('sqlite', total, receiver) },
@@ -113,7 +148,14 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
   }
   const rows: Row[] = [];
   const targets: Target[] = [];
-  for (const party of parties) rows.push({ scenario: 'delivery', party: party.name, metric: 'deliveries/s', unit: '/s', spread: spread(runs[party.name]) });
+  for (const party of parties)
+    rows.push({
+      scenario: 'delivery',
+      party: party.name,
+      metric: 'deliveries/s',
+      unit: '/s',
+      spread: spread(runs[party.name]),
+    });
   const bare = runs['bare signed-POST loop'];
   const boss = runs['pg-boss (PostgreSQL)'];
   for (const [name, label] of [
@@ -122,8 +164,23 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
   ] as const) {
     if (runs[name].length === 0) continue;
     const ofBare = ratios(runs[name], bare);
-    rows.push({ scenario: 'delivery', party: name, metric: 'of bare loop', unit: '%', spread: spread(ofBare.values.map((value) => value * 100)) });
-    targets.push(target('delivery', `delivery ${label} ≥ 50 % of the bare signed-POST loop`, ofBare.median * 100, 50, '%', 'atLeast'));
+    rows.push({
+      scenario: 'delivery',
+      party: name,
+      metric: 'of bare loop',
+      unit: '%',
+      spread: spread(ofBare.values.map((value) => value * 100)),
+    });
+    targets.push(
+      target(
+        'delivery',
+        `delivery ${label} ≥ 50 % of the bare signed-POST loop`,
+        ofBare.median * 100,
+        50,
+        '%',
+        'atLeast',
+      ),
+    );
     if (boss.length > 0) {
       const ofBoss = ratios(runs[name], boss);
       rows.push({ scenario: 'delivery', party: name, metric: '× pg-boss', unit: '×', spread: ofBoss });

@@ -22,7 +22,11 @@ export async function latencyScenario(settings: Settings, log: (line: string) =>
     const api = server;
     const client = await createClient(api, ['webhooks:manage']);
     const token = await accessToken(api, client);
-    await call(`${api.url}/api/lml/v1/subscriptions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { notificationUrl: receiver.hookUrl, event: 'school.created' } });
+    await call(`${api.url}/api/lml/v1/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: { notificationUrl: receiver.hookUrl, event: 'school.created' },
+    });
     const total = Math.round(settings.latencyRate * settings.latencySeconds);
     for (let round = 0; round < settings.rounds; round++) {
       await receiver.reset();
@@ -35,7 +39,10 @@ export async function latencyScenario(settings: Settings, log: (line: string) =>
         if (wait > 1) await sleep(wait);
         const sentAt = epochNow();
         calls.push(
-          admin<{ identifier: string }>(api, '/schools', 'POST', { name: `Latency school ${round}-${i}`, type: 'PO' }).then((school) => {
+          admin<{ identifier: string }>(api, '/schools', 'POST', {
+            name: `Latency school ${round}-${i}`,
+            type: 'PO',
+          }).then((school) => {
             sent.set(school.identifier, sentAt);
           }),
         );
@@ -45,12 +52,16 @@ export async function latencyScenario(settings: Settings, log: (line: string) =>
       const stats = await receiver.waitFor(total, 30_000);
       if (stats.distinct < total) throw new Error(`latency: ${stats.distinct} of ${total} delivered`);
       const arrivals = await receiver.arrivals();
-      const latencies = [...sent].map(([identifier, at]) => (arrivals[identifier] ?? Number.NaN) - at).sort((a, b) => a - b);
+      const latencies = [...sent]
+        .map(([identifier, at]) => (arrivals[identifier] ?? Number.NaN) - at)
+        .sort((a, b) => a - b);
       const p50 = percentile(latencies, 0.5);
       const p99 = percentile(latencies, 0.99);
       p50s.push(p50);
       p99s.push(p99);
-      log(`  round ${round + 1}: ${total} schools at ${settings.latencyRate}/s offered: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+      log(
+        `  round ${round + 1}: ${total} schools at ${settings.latencyRate}/s offered: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`,
+      );
     }
   } finally {
     await server?.stop();
@@ -61,14 +72,40 @@ export async function latencyScenario(settings: Settings, log: (line: string) =>
   const p99 = spread(p99s);
   return {
     rows: [
-      { scenario: 'latency', party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`, metric: 'commit → first attempt p50', unit: 'ms', spread: p50 },
-      { scenario: 'latency', party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`, metric: 'commit → first attempt p99', unit: 'ms', spread: p99 },
-      { scenario: 'latency', party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`, metric: 'create calls answered', unit: '/s', spread: spread(achieved) },
+      {
+        scenario: 'latency',
+        party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`,
+        metric: 'commit → first attempt p50',
+        unit: 'ms',
+        spread: p50,
+      },
+      {
+        scenario: 'latency',
+        party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`,
+        metric: 'commit → first attempt p99',
+        unit: 'ms',
+        spread: p99,
+      },
+      {
+        scenario: 'latency',
+        party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`,
+        metric: 'create calls answered',
+        unit: '/s',
+        spread: spread(achieved),
+      },
     ],
-    targets: [target('latency', 'commit → first attempt p50 ≤ 20 ms at 200 events/s', p50.median, 20, 'ms', 'atMost'), target('latency', 'commit → first attempt p99 ≤ 100 ms at 200 events/s', p99.median, 100, 'ms', 'atMost')],
+    targets: [
+      target('latency', 'commit → first attempt p50 ≤ 20 ms at 200 events/s', p50.median, 20, 'ms', 'atMost'),
+      target('latency', 'commit → first attempt p99 ≤ 100 ms at 200 events/s', p99.median, 100, 'ms', 'atMost'),
+    ],
     notes: [
-      ...(Math.min(...achieved) < settings.latencyRate * 0.9 ? [`latency: the server answered fewer create calls than offered (${achieved.join(', ')}/s of ${settings.latencyRate}/s), so a backlog built up`] : []),
-      `latency: ${settings.latencySeconds} s at ${settings.latencyRate} school.created events/s offered per round (open loop), measured from the create call being sent`],
+      ...(Math.min(...achieved) < settings.latencyRate * 0.9
+        ? [
+            `latency: the server answered fewer create calls than offered (${achieved.join(', ')}/s of ${settings.latencyRate}/s), so a backlog built up`,
+          ]
+        : []),
+      `latency: ${settings.latencySeconds} s at ${settings.latencyRate} school.created events/s offered per round (open loop), measured from the create call being sent`,
+    ],
     raw: { p50Ms: p50s, p99Ms: p99s, achievedRate: achieved },
   };
 }

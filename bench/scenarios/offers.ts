@@ -9,7 +9,18 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, type LoadResult, ratios, sampleRss, spread } from '../lib/measure.js';
 import { assertRunning, childPids, freePort, sleep, spawnChild, type Child } from '../lib/proc.js';
-import { accessToken, admin, clusterSupported, createClient, type Database, type Engine, freshDatabase, pool, type Server, startServer } from '../lib/shelfmark.js';
+import {
+  accessToken,
+  admin,
+  clusterSupported,
+  createClient,
+  type Database,
+  type Engine,
+  freshDatabase,
+  pool,
+  type Server,
+  startServer,
+} from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
 /** An ISBN-13 (EAN-13) with a correct check digit, from a serial. */
@@ -27,10 +38,17 @@ export async function seedOffers(server: Server): Promise<void> {
   const offers: { ean: string; price: number; condition: string; status: string; remarks?: string }[] = [];
   for (const [e, ean] of TARGET_EANS.entries()) {
     for (let o = 0; o < 5; o++) {
-      offers.push({ ean, price: 5 + ((e * 7 + o * 13) % 30) + 0.5, condition: ['excellent', 'good', 'acceptable'][o % 3] ?? 'good', status: o === 4 ? 'sold' : 'published', ...(o === 0 ? { remarks: 'Some highlighting' } : {}) });
+      offers.push({
+        ean,
+        price: 5 + ((e * 7 + o * 13) % 30) + 0.5,
+        condition: ['excellent', 'good', 'acceptable'][o % 3] ?? 'good',
+        status: o === 4 ? 'sold' : 'published',
+        ...(o === 0 ? { remarks: 'Some highlighting' } : {}),
+      });
     }
   }
-  for (const ean of OTHER_EANS) for (let o = 0; o < 3; o++) offers.push({ ean, price: 9.95 + o, condition: 'good', status: 'published' });
+  for (const ean of OTHER_EANS)
+    for (let o = 0; o < 3; o++) offers.push({ ean, price: 9.95 + o, condition: 'good', status: 'published' });
   await pool(offers, 8, async (offer) => {
     await admin(server, '/offers', 'POST', offer);
   });
@@ -51,7 +69,12 @@ interface Party {
   stop(): Promise<void>;
 }
 
-async function shelfmarkParty(name: string, engine: Engine, env: Record<string, string>, sample: boolean): Promise<{ party: Party; body: string }> {
+async function shelfmarkParty(
+  name: string,
+  engine: Engine,
+  env: Record<string, string>,
+  sample: boolean,
+): Promise<{ party: Party; body: string }> {
   const db: Database = await freshDatabase(engine);
   let server: Server | undefined;
   try {
@@ -60,7 +83,8 @@ async function shelfmarkParty(name: string, engine: Engine, env: Record<string, 
       const pid = server.child.pid;
       const deadline = Date.now() + 10_000;
       while (childPids(pid).length === 0 && Date.now() < deadline) await sleep(100);
-      if (childPids(pid).length === 0) throw new Error(`CLUSTER_WORKERS=${env.CLUSTER_WORKERS}: the server started no worker processes`);
+      if (childPids(pid).length === 0)
+        throw new Error(`CLUSTER_WORKERS=${env.CLUSTER_WORKERS}: the server started no worker processes`);
     }
     await seedOffers(server);
     const client = await createClient(server, ['offers:read']);
@@ -122,7 +146,9 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
     writeFileSync(bodyFile, sqlite.body);
     const offerCount = (JSON.parse(sqlite.body) as unknown[]).length;
     log(`  offers answer: ${offerCount} offers, ${sqlite.body.length} bytes`);
-    notes.push(`offers: 10 EANs, ${offerCount} offers in the answer (${sqlite.body.length} bytes), 50 connections, ${settings.seconds} s per run`);
+    notes.push(
+      `offers: 10 EANs, ${offerCount} offers in the answer (${sqlite.body.length} bytes), 50 connections, ${settings.seconds} s per run`,
+    );
     parties.push(await helloParty('Fastify hello-world'));
     parties.push(sqlite.party);
     parties.push(await helloParty('bare Fastify, same body', bodyFile));
@@ -143,7 +169,9 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
       log('  one process per core (CLUSTER_WORKERS): not supported by this build');
       notes.push('offers with one process per core (CLUSTER_WORKERS): not supported by this build');
     }
-    if (settings.warmupSeconds > 0) for (const party of parties) await load({ url: party.url, headers: party.headers, seconds: settings.warmupSeconds });
+    if (settings.warmupSeconds > 0)
+      for (const party of parties)
+        await load({ url: party.url, headers: party.headers, seconds: settings.warmupSeconds });
     for (let round = 0; round < settings.rounds; round++) {
       // A B A B: every round runs every party once, the order reversed on odd rounds so no party always goes first.
       const order = round % 2 === 0 ? parties : [...parties].reverse();
@@ -153,7 +181,9 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
         if (sampler !== undefined) party.rss.push(sampler.stop());
         party.children.forEach(assertRunning);
         party.results.push(result);
-        log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : ''}`);
+        log(
+          `  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : ''}`,
+        );
       }
     }
   } finally {
@@ -164,10 +194,23 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
   const rows: Row[] = [];
   for (const party of parties) {
     rows.push({ scenario: 'offers', party: party.name, metric: 'req/s', unit: 'req/s', spread: spread(rps(party)) });
-    rows.push({ scenario: 'offers', party: party.name, metric: 'p99', unit: 'ms', spread: spread(party.results.map((result) => result.p99Ms)) });
+    rows.push({
+      scenario: 'offers',
+      party: party.name,
+      metric: 'p99',
+      unit: 'ms',
+      spread: spread(party.results.map((result) => result.p99Ms)),
+    });
     const failed = party.results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
-    const codes = party.results.flatMap((result) => Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}×${count}`));
-    if (failed > 0) notes.push(`offers: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`);
+    const codes = party.results.flatMap((result) =>
+      Object.entries(result.statusCodes)
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, count]) => `${code}×${count}`),
+    );
+    if (failed > 0)
+      notes.push(
+        `offers: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
+      );
   }
   const hello = byName('Fastify hello-world');
   const sameBody = byName('bare Fastify, same body');
@@ -176,29 +219,71 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
     if (hello !== undefined) {
       const ratio = ratios(rps(party), rps(hello));
       rows.push({ scenario: 'offers', party: party.name, metric: 'of hello-world', unit: '%', spread: scale(ratio) });
-      if (party.name === 'Shelfmark, SQLite') targets.push(target('offers', 'offers SQLite ≥ 60 % of hello-world', ratio.median * 100, 60, '%', 'atLeast'));
-      if (party.name === 'Shelfmark, PostgreSQL') targets.push(target('offers', 'offers PostgreSQL ≥ 50 % of hello-world', ratio.median * 100, 50, '%', 'atLeast'));
+      if (party.name === 'Shelfmark, SQLite')
+        targets.push(target('offers', 'offers SQLite ≥ 60 % of hello-world', ratio.median * 100, 60, '%', 'atLeast'));
+      if (party.name === 'Shelfmark, PostgreSQL')
+        targets.push(
+          target('offers', 'offers PostgreSQL ≥ 50 % of hello-world', ratio.median * 100, 50, '%', 'atLeast'),
+        );
     }
     if (sameBody !== undefined) {
       const ratio = ratios(rps(party), rps(sameBody));
       rows.push({ scenario: 'offers', party: party.name, metric: 'of same-body', unit: '%', spread: scale(ratio) });
-      if (party.name === 'Shelfmark, SQLite') targets.push(target('offers', 'offers SQLite ≥ 70 % of the same-body baseline', ratio.median * 100, 70, '%', 'atLeast'));
+      if (party.name === 'Shelfmark, SQLite')
+        targets.push(
+          target('offers', 'offers SQLite ≥ 70 % of the same-body baseline', ratio.median * 100, 70, '%', 'atLeast'),
+        );
     }
   }
   const sqliteParty = byName('Shelfmark, SQLite');
   if (sqliteParty !== undefined) {
-    targets.push(target('offers', 'offers SQLite p99 ≤ 10 ms at 50 connections', spread(sqliteParty.results.map((result) => result.p99Ms)).median, 10, 'ms', 'atMost'));
+    targets.push(
+      target(
+        'offers',
+        'offers SQLite p99 ≤ 10 ms at 50 connections',
+        spread(sqliteParty.results.map((result) => result.p99Ms)).median,
+        10,
+        'ms',
+        'atMost',
+      ),
+    );
     const peak = spread(sqliteParty.rss.map((sample) => sample.peakMiB));
     const end = spread(sqliteParty.rss.map((sample) => sample.lastMiB));
-    rows.push({ scenario: 'memory', party: 'Shelfmark, SQLite, under the offers load', metric: 'RSS peak', unit: 'MiB', spread: peak });
-    rows.push({ scenario: 'memory', party: 'Shelfmark, SQLite, under the offers load', metric: 'RSS at the end', unit: 'MiB', spread: end });
-    targets.push(target('memory', 'RSS of the service under the offers load ≤ 150 MB', Math.max(...sqliteParty.rss.map((sample) => sample.peakMiB)) * 1.048576, 150, 'MB', 'atMost'));
+    rows.push({
+      scenario: 'memory',
+      party: 'Shelfmark, SQLite, under the offers load',
+      metric: 'RSS peak',
+      unit: 'MiB',
+      spread: peak,
+    });
+    rows.push({
+      scenario: 'memory',
+      party: 'Shelfmark, SQLite, under the offers load',
+      metric: 'RSS at the end',
+      unit: 'MiB',
+      spread: end,
+    });
+    targets.push(
+      target(
+        'memory',
+        'RSS of the service under the offers load ≤ 150 MB',
+        Math.max(...sqliteParty.rss.map((sample) => sample.peakMiB)) * 1.048576,
+        150,
+        'MB',
+        'atMost',
+      ),
+    );
   }
   return {
     rows,
     targets,
     notes,
-    raw: Object.fromEntries(parties.map((party) => [party.name, { url: party.url.replace(/127\.0\.0\.1:\d+/, 'HOST'), runs: party.results, rss: party.rss }])),
+    raw: Object.fromEntries(
+      parties.map((party) => [
+        party.name,
+        { url: party.url.replace(/127\.0\.0\.1:\d+/, 'HOST'), runs: party.results, rss: party.rss },
+      ]),
+    ),
   };
 }
 

@@ -22,7 +22,11 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
   try {
     server = await startServer(db);
     const client = await createClient(server, ['offers:read']);
-    parties.push({ name: 'Shelfmark GET /api/auth/token', args: { url: `${server.url}/api/auth/token`, headers: { authorization: client.basic } }, results: [] });
+    parties.push({
+      name: 'Shelfmark GET /api/auth/token',
+      args: { url: `${server.url}/api/auth/token`, headers: { authorization: client.basic } },
+      results: [],
+    });
 
     const helloPort = await freePort();
     const hello = spawnChild('hello', [String(helloPort)]);
@@ -40,23 +44,34 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
       args: {
         url: `http://127.0.0.1:${oidcPort}/token`,
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`bench:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization: `Basic ${Buffer.from(`bench:${secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: 'grant_type=client_credentials&scope=offers%3Aread',
       },
       results: [],
     });
     for (const party of parties) {
-      const probe = await fetch(party.args.url, { method: party.args.method ?? 'GET', headers: party.args.headers ?? {}, ...(party.args.body === undefined ? {} : { body: party.args.body }) });
-      if (probe.status !== 200) throw new Error(`${party.name} probe answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+      const probe = await fetch(party.args.url, {
+        method: party.args.method ?? 'GET',
+        headers: party.args.headers ?? {},
+        ...(party.args.body === undefined ? {} : { body: party.args.body }),
+      });
+      if (probe.status !== 200)
+        throw new Error(`${party.name} probe answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
     }
-    if (settings.warmupSeconds > 0) for (const party of parties) await load({ ...party.args, seconds: settings.warmupSeconds });
+    if (settings.warmupSeconds > 0)
+      for (const party of parties) await load({ ...party.args, seconds: settings.warmupSeconds });
     for (let round = 0; round < settings.rounds; round++) {
       const order = round % 2 === 0 ? parties : [...parties].reverse();
       for (const party of order) {
         const result = await load({ ...party.args, seconds: settings.seconds });
         for (const child of [...children, ...(server === undefined ? [] : [server.child])]) assertRunning(child);
         party.results.push(result);
-        log(`  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : ''}`);
+        log(
+          `  round ${round + 1} ${party.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : ''}`,
+        );
       }
     }
   } finally {
@@ -70,16 +85,35 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
   const notes: string[] = [];
   for (const party of parties) {
     rows.push({ scenario: 'token', party: party.name, metric: 'req/s', unit: 'req/s', spread: spread(rps(party)) });
-    rows.push({ scenario: 'token', party: party.name, metric: 'p99', unit: 'ms', spread: spread(party.results.map((result) => result.p99Ms)) });
+    rows.push({
+      scenario: 'token',
+      party: party.name,
+      metric: 'p99',
+      unit: 'ms',
+      spread: spread(party.results.map((result) => result.p99Ms)),
+    });
     const failed = party.results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
-    const codes = party.results.flatMap((result) => Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, count]) => `${code}×${count}`));
-    if (failed > 0) notes.push(`token: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`);
+    const codes = party.results.flatMap((result) =>
+      Object.entries(result.statusCodes)
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, count]) => `${code}×${count}`),
+    );
+    if (failed > 0)
+      notes.push(
+        `token: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
+      );
   }
   const targets = [];
   if (hello !== undefined && shelfmark !== undefined && oidc !== undefined) {
     const ofHello = ratios(rps(shelfmark), rps(hello));
     const ofOidc = ratios(rps(shelfmark), rps(oidc));
-    rows.push({ scenario: 'token', party: shelfmark.name, metric: 'of hello-world', unit: '%', spread: spread(ofHello.values.map((value) => value * 100)) });
+    rows.push({
+      scenario: 'token',
+      party: shelfmark.name,
+      metric: 'of hello-world',
+      unit: '%',
+      spread: spread(ofHello.values.map((value) => value * 100)),
+    });
     rows.push({ scenario: 'token', party: shelfmark.name, metric: '× node-oidc-provider', unit: '×', spread: ofOidc });
     targets.push(target('token', 'token ≥ 25 % of hello-world', ofHello.median * 100, 25, '%', 'atLeast'));
     targets.push(target('token', 'token ≥ 3× node-oidc-provider', ofOidc.median, 3, '×', 'atLeast'));

@@ -17,9 +17,12 @@ const ClientView = Type.Object(
   },
   { $id: 'AdminClient' },
 );
-const CreatedClient = Type.Composite([ClientView, Type.Object({ clientSecret: Type.String(), webhookSecret: Type.String() })], {
-  $id: 'AdminCreatedClient',
-});
+const CreatedClient = Type.Composite(
+  [ClientView, Type.Object({ clientSecret: Type.String(), webhookSecret: Type.String() })],
+  {
+    $id: 'AdminCreatedClient',
+  },
+);
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export const adminClientRoutes =
@@ -35,7 +38,9 @@ export const adminClientRoutes =
           body: Type.Object(
             {
               name: Type.String({ minLength: 1, maxLength: 200 }),
-              scopes: Type.Optional(Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { uniqueItems: true })),
+              scopes: Type.Optional(
+                Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { uniqueItems: true }),
+              ),
             },
             { additionalProperties: false },
           ),
@@ -47,11 +52,19 @@ export const adminClientRoutes =
         return services.clients.create(request.body);
       },
     );
-    app.get('/clients', { schema: { tags, summary: 'List API clients', response: { 200: Type.Object({ data: Type.Array(ClientView) }) } } }, async () => ({
-      data: await services.clients.list(),
-    }));
-    app.get('/clients/:id', { schema: { tags, summary: 'One API client', params: IdParams, response: { 200: ClientView } } }, (request) =>
-      services.clients.get(request.params.id),
+    app.get(
+      '/clients',
+      {
+        schema: { tags, summary: 'List API clients', response: { 200: Type.Object({ data: Type.Array(ClientView) }) } },
+      },
+      async () => ({
+        data: await services.clients.list(),
+      }),
+    );
+    app.get(
+      '/clients/:id',
+      { schema: { tags, summary: 'One API client', params: IdParams, response: { 200: ClientView } } },
+      (request) => services.clients.get(request.params.id),
     );
     app.post(
       '/clients/:id/secret',
@@ -75,7 +88,12 @@ export const adminClientRoutes =
           tags,
           summary: 'Rotate the webhook secret; the previous one keeps signing (webhook-signature) during the overlap',
           params: IdParams,
-          response: { 200: Type.Object({ webhookSecret: Type.String(), previousSecretValidUntil: Type.String({ format: 'date-time' }) }) },
+          response: {
+            200: Type.Object({
+              webhookSecret: Type.String(),
+              previousSecretValidUntil: Type.String({ format: 'date-time' }),
+            }),
+          },
         },
       },
       async (request, reply) => {
@@ -83,8 +101,12 @@ export const adminClientRoutes =
         return services.clients.rotateWebhookSecret(request.params.id);
       },
     );
-    app.delete('/clients/:id', { schema: { tags, summary: 'Revoke a client: its tokens and credentials stop working', params: IdParams } }, async (request, reply) => {
-      await services.clients.revoke(request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete(
+      '/clients/:id',
+      { schema: { tags, summary: 'Revoke a client: its tokens and credentials stop working', params: IdParams } },
+      async (request, reply) => {
+        await services.clients.revoke(request.params.id);
+        return reply.code(204).send();
+      },
+    );
   };

@@ -1,7 +1,13 @@
 /** Admin: the webhook delivery log, one-off re-sends and bulk recovery of a subscription's failures. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AdminDeliveryQuerySchema, DeliveryDetailSchema, DeliveryPageSchema, DeliverySchema, IdParams } from '../delivery/schemas.js';
+import {
+  AdminDeliveryQuerySchema,
+  DeliveryDetailSchema,
+  DeliveryPageSchema,
+  DeliverySchema,
+  IdParams,
+} from '../delivery/schemas.js';
 import type { Services } from '../services.js';
 
 export const adminDeliveryRoutes =
@@ -24,7 +30,15 @@ export const adminDeliveryRoutes =
     );
     app.get(
       '/deliveries/:id',
-      { schema: { tags, security, summary: 'One delivery with every attempt (status, duration, error class, first 4 KB of the answer)', params: IdParams, response: { 200: DeliveryDetailSchema } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One delivery with every attempt (status, duration, error class, first 4 KB of the answer)',
+          params: IdParams,
+          response: { 200: DeliveryDetailSchema },
+        },
+      },
       (request) => services.deliveries.get(request.params.id),
     );
     app.post(
@@ -34,7 +48,8 @@ export const adminDeliveryRoutes =
           tags,
           security,
           summary: 'Send a failed or succeeded delivery again now',
-          description: 'One more attempt with the same webhook-id. 409 when it is already pending or its subscription is disabled.',
+          description:
+            'One more attempt with the same webhook-id. 409 when it is already pending or its subscription is disabled.',
           params: IdParams,
           response: { 202: DeliverySchema },
         },
@@ -53,7 +68,10 @@ export const adminDeliveryRoutes =
           security,
           summary: 'Re-enable a subscription and re-send its deliveries that failed, created since a moment',
           params: IdParams,
-          body: Type.Object({ since: Type.String({ format: 'date-time', examples: ['2026-09-01T00:00:00Z'] }) }, { additionalProperties: false }),
+          body: Type.Object(
+            { since: Type.String({ format: 'date-time', examples: ['2026-09-01T00:00:00Z'] }) },
+            { additionalProperties: false },
+          ),
           response: { 200: Type.Object({ requeued: Type.Integer() }) },
         },
       },

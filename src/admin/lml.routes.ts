@@ -1,6 +1,15 @@
 /** Admin: curating schools and learning-material lists. Every change is announced through the outbox. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdentifierParams, ListCreateBody, ListPatchBody, ListSchema, SchoolCreateBody, SchoolPatchBody, SchoolSchema, StatusBody } from '../lml/schemas.js';
+import {
+  IdentifierParams,
+  ListCreateBody,
+  ListPatchBody,
+  ListSchema,
+  SchoolCreateBody,
+  SchoolPatchBody,
+  SchoolSchema,
+  StatusBody,
+} from '../lml/schemas.js';
 import { lmlReadRoutes } from '../lml/read-routes.js';
 import type { Services } from '../services.js';
 
@@ -14,7 +23,15 @@ export const adminLmlRoutes =
 
     app.post(
       '/schools',
-      { schema: { tags: schoolTags, security, summary: 'Create a school (emits school.created)', body: SchoolCreateBody, response: { 201: SchoolSchema } } },
+      {
+        schema: {
+          tags: schoolTags,
+          security,
+          summary: 'Create a school (emits school.created)',
+          body: SchoolCreateBody,
+          response: { 201: SchoolSchema },
+        },
+      },
       async (request, reply) => {
         const school = await services.schools.create(request.body);
         void reply.code(201);
@@ -73,7 +90,8 @@ export const adminLmlRoutes =
         schema: {
           tags: listTags,
           security,
-          summary: 'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
+          summary:
+            'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
           params: IdentifierParams,
           body: StatusBody,
           response: { 200: ListSchema },

@@ -8,7 +8,9 @@ const ListQuery = Type.Object({
   ean: Type.Optional(Type.String({ maxLength: 32, description: 'Only offers for this EAN' })),
   status: Type.Optional(StatusSchema),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  starting_after: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'The last id of the previous page' })),
+  starting_after: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'The last id of the previous page' }),
+  ),
 });
 
 export const adminOfferRoutes =
@@ -47,11 +49,26 @@ export const adminOfferRoutes =
         },
       },
       (request) =>
-        services.offers.list({ ean: request.query.ean, status: request.query.status, limit: request.query.limit, startingAfter: request.query.starting_after }),
+        services.offers.list({
+          ean: request.query.ean,
+          status: request.query.status,
+          limit: request.query.limit,
+          startingAfter: request.query.starting_after,
+        }),
     );
 
-    app.get('/offers/:id', { schema: { tags, security, summary: 'One offer in any status', params: OfferIdParams, response: { 200: AdminOfferSchema } } }, (request) =>
-      services.offers.get(request.params.id),
+    app.get(
+      '/offers/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One offer in any status',
+          params: OfferIdParams,
+          response: { 200: AdminOfferSchema },
+        },
+      },
+      (request) => services.offers.get(request.params.id),
     );
 
     app.patch(
@@ -69,8 +86,12 @@ export const adminOfferRoutes =
       (request) => services.offers.update(request.params.id, request.body),
     );
 
-    app.delete('/offers/:id', { schema: { tags, security, summary: 'Delete an offer (204)', params: OfferIdParams } }, async (request, reply) => {
-      await services.offers.remove(request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete(
+      '/offers/:id',
+      { schema: { tags, security, summary: 'Delete an offer (204)', params: OfferIdParams } },
+      async (request, reply) => {
+        await services.offers.remove(request.params.id);
+        return reply.code(204).send();
+      },
+    );
   };

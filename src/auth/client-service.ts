@@ -149,8 +149,13 @@ export class ClientService {
   /** The secrets to sign a webhook for this client with, at this instant. */
   static signingSecrets(row: ClientRow, now: number): WebhookSigningSecrets {
     const previousValid =
-      row.previous_webhook_secret !== null && row.previous_webhook_secret_expires_at !== null && row.previous_webhook_secret_expires_at > now;
-    return { current: row.webhook_secret, previous: previousValid ? (row.previous_webhook_secret ?? undefined) : undefined };
+      row.previous_webhook_secret !== null &&
+      row.previous_webhook_secret_expires_at !== null &&
+      row.previous_webhook_secret_expires_at > now;
+    return {
+      current: row.webhook_secret,
+      previous: previousValid ? (row.previous_webhook_secret ?? undefined) : undefined,
+    };
   }
 
   private async require(id: string): Promise<ClientRow> {

@@ -39,7 +39,12 @@ export class ClientStore {
   async replaceSecret(id: string, secretHash: string, now: number): Promise<void> {
     await this.db
       .updateTable('clients')
-      .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1), tokens_valid_after: now, updated_at: now }))
+      .set((eb) => ({
+        secret_hash: secretHash,
+        secret_version: eb('secret_version', '+', 1),
+        tokens_valid_after: now,
+        updated_at: now,
+      }))
       .where('id', '=', id)
       .execute();
   }
@@ -63,7 +68,10 @@ export class ClientStore {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('clients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }

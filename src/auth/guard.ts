@@ -12,7 +12,11 @@ declare module 'fastify' {
 }
 
 /** Verifies the bearer token and its scope, then spends one request of the client's rate limit. */
-export function requireScope(tokens: TokenService, scope: Scope, rateLimit: RequestRateLimit): preHandlerAsyncHookHandler {
+export function requireScope(
+  tokens: TokenService,
+  scope: Scope,
+  rateLimit: RequestRateLimit,
+): preHandlerAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = parseBearer(request.headers.authorization);
     if (token === undefined) {

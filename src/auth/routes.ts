@@ -14,7 +14,9 @@ import { issuerFor } from './issuer.js';
 import { type IssuedToken, TOKEN_AUDIENCE } from './token-service.js';
 
 const tokenFields = {
-  access_token: Type.String({ description: `A JWT (RFC 9068) with aud "${TOKEN_AUDIENCE}" and the issuer of the metadata document` }),
+  access_token: Type.String({
+    description: `A JWT (RFC 9068) with aud "${TOKEN_AUDIENCE}" and the issuer of the metadata document`,
+  }),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ examples: [3600] }),
 };
@@ -22,22 +24,50 @@ const tokenFields = {
 const TokenResponse = Type.Object(tokenFields, { $id: 'TokenResponse' });
 /** RFC 6749 §5.1 (POST): `scope` whenever the granted scopes differ from the requested ones. */
 const GrantResponse = Type.Object(
-  { ...tokenFields, scope: Type.Optional(Type.String({ description: 'Granted scopes, space-separated; left out when exactly the requested ones' })) },
+  {
+    ...tokenFields,
+    scope: Type.Optional(
+      Type.String({ description: 'Granted scopes, space-separated; left out when exactly the requested ones' }),
+    ),
+  },
   { $id: 'GrantResponse' },
 );
 const OAuthError = Type.Object(
   {
-    error: Type.String({ enum: ['invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_grant_type', 'too_many_attempts', 'server_error', 'temporarily_unavailable'] }),
+    error: Type.String({
+      enum: [
+        'invalid_request',
+        'invalid_client',
+        'invalid_scope',
+        'unsupported_grant_type',
+        'too_many_attempts',
+        'server_error',
+        'temporarily_unavailable',
+      ],
+    }),
     error_description: Type.String(),
   },
   { $id: 'OAuthError' },
 );
 const oauthErrors = {
-  400: { ...OAuthError, description: 'RFC 6749 §5.2: invalid_request (also for any malformed body), invalid_scope, unsupported_grant_type' },
-  401: { ...OAuthError, description: 'invalid_client: unknown client, wrong secret, revoked client, or no credentials' },
-  429: { ...OAuthError, description: 'too_many_attempts: too many failed authentications for this client id from this address, or from this address (Retry-After says when to try again)' },
+  400: {
+    ...OAuthError,
+    description: 'RFC 6749 §5.2: invalid_request (also for any malformed body), invalid_scope, unsupported_grant_type',
+  },
+  401: {
+    ...OAuthError,
+    description: 'invalid_client: unknown client, wrong secret, revoked client, or no credentials',
+  },
+  429: {
+    ...OAuthError,
+    description:
+      'too_many_attempts: too many failed authentications for this client id from this address, or from this address (Retry-After says when to try again)',
+  },
   500: { ...OAuthError, description: 'server_error: the service failed (never caused by the request)' },
-  503: { ...OAuthError, description: 'temporarily_unavailable: the database cannot be reached; retry after Retry-After seconds' },
+  503: {
+    ...OAuthError,
+    description: 'temporarily_unavailable: the database cannot be reached; retry after Retry-After seconds',
+  },
 };
 
 class OAuthFailure extends Error {
@@ -85,7 +115,10 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
   }
   request.log.error({ err: error }, 'token request failed');
   void reply.code(500);
-  return { error: 'server_error', error_description: 'an unexpected error occurred; quote the x-request-id header when reporting it' };
+  return {
+    error: 'server_error',
+    error_description: 'an unexpected error occurred; quote the x-request-id header when reporting it',
+  };
 }
 
 function describeMalformed(error: FastifyError): string {
@@ -102,7 +135,8 @@ function describeMalformed(error: FastifyError): string {
   }
   if (error.validation !== undefined) {
     const issue = error.validation[0];
-    if (issue === undefined || issue.instancePath === '') return 'send grant_type=client_credentials as an application/x-www-form-urlencoded body';
+    if (issue === undefined || issue.instancePath === '')
+      return 'send grant_type=client_credentials as an application/x-www-form-urlencoded body';
     return `${issue.instancePath.slice(1)} ${issue.message ?? 'is invalid'} (each parameter once, as text)`;
   }
   return 'the request could not be parsed';
@@ -117,12 +151,29 @@ function requestedScopes(scope: string | undefined): Scope[] | undefined {
   if (scope === undefined || scope.trim() === '') return undefined;
   const names = scope.trim().split(/\s+/);
   const unknown = names.filter((name) => !isScope(name));
-  if (unknown.length > 0) throw new OAuthFailure(400, 'invalid_scope', `unknown scope(s): ${unknown.join(', ')}; accepted: ${SCOPES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new OAuthFailure(
+      400,
+      'invalid_scope',
+      `unknown scope(s): ${unknown.join(', ')}; accepted: ${SCOPES.join(', ')}`,
+    );
   return [...new Set(names.filter(isScope))];
 }
 
 const Jwks = Type.Object(
-  { keys: Type.Array(Type.Object({ kty: Type.Optional(Type.String()), kid: Type.Optional(Type.String()), alg: Type.Optional(Type.String()), use: Type.Optional(Type.String()) }, { additionalProperties: true })) },
+  {
+    keys: Type.Array(
+      Type.Object(
+        {
+          kty: Type.Optional(Type.String()),
+          kid: Type.Optional(Type.String()),
+          alg: Type.Optional(Type.String()),
+          use: Type.Optional(Type.String()),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+  },
   { description: 'JSON Web Key Set (RFC 7517); public keys only' },
 );
 const ServerMetadata = Type.Object({
@@ -134,18 +185,34 @@ const ServerMetadata = Type.Object({
   scopes_supported: Type.Array(Type.String()),
   response_types_supported: Type.Array(Type.String()),
   service_documentation: Type.String({ format: 'uri' }),
-  audience: Type.String({ description: 'The `aud` of every access token (an extension member; RFC 8414 names none for it)' }),
+  audience: Type.String({
+    description: 'The `aud` of every access token (an extension member; RFC 8414 names none for it)',
+  }),
 });
 
 /** A POST client sent its credentials in the body (client_secret_post). */
 function usedPost(request: FastifyRequest): boolean {
   const body = request.body;
-  return request.method === 'POST' && typeof body === 'object' && body !== null && ('client_id' in body || 'client_secret' in body);
+  return (
+    request.method === 'POST' &&
+    typeof body === 'object' &&
+    body !== null &&
+    ('client_id' in body || 'client_secret' in body)
+  );
 }
 
 /** RFC 6749 §5.1: `scope` is required when the grant differs from the request, optional when identical (then left out). */
 function grant(token: IssuedToken, requested: string | undefined): IssuedToken | Omit<IssuedToken, 'scope'> {
-  const asked = [...new Set((requested ?? '').trim().split(/\s+/).filter((name) => name !== ''))].sort().join(' ');
+  const asked = [
+    ...new Set(
+      (requested ?? '')
+        .trim()
+        .split(/\s+/)
+        .filter((name) => name !== ''),
+    ),
+  ]
+    .sort()
+    .join(' ');
   if (asked !== '' && asked === token.scope.split(' ').sort().join(' ')) {
     const { scope: _granted, ...rest } = token;
     return rest;
@@ -156,7 +223,11 @@ function grant(token: IssuedToken, requested: string | undefined): IssuedToken |
 export const authRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const respond = async <T>(request: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T | OAuthErrorBody> => {
+    const respond = async <T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      run: () => Promise<T>,
+    ): Promise<T | OAuthErrorBody> => {
       void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       try {
         return await run();
@@ -172,13 +243,23 @@ export const authRoutes =
       }
     };
 
-    const issueFor = async (request: FastifyRequest, clientId: string, clientSecret: string, scope: string | undefined): Promise<IssuedToken> => {
+    const issueFor = async (
+      request: FastifyRequest,
+      clientId: string,
+      clientSecret: string,
+      scope: string | undefined,
+    ): Promise<IssuedToken> => {
       // The brute-force limit is checked before the secret is hashed (see limits/auth-failures.ts).
       const wait = services.authFailures.retryAfter(clientId, request.ip);
       if (wait > 0) {
-        throw new OAuthFailure(429, 'too_many_attempts', `too many failed authentications for this client from this address; retry after ${wait} s`, {
-          'retry-after': String(wait),
-        });
+        throw new OAuthFailure(
+          429,
+          'too_many_attempts',
+          `too many failed authentications for this client from this address; retry after ${wait} s`,
+          {
+            'retry-after': String(wait),
+          },
+        );
       }
       const client = await services.clients.authenticate(clientId, clientSecret);
       if (client === undefined) {
@@ -188,7 +269,8 @@ export const authRoutes =
       const scopes = requestedScopes(scope);
       const allowed = client.scopes.split(' ');
       const excess = (scopes ?? []).filter((name) => !allowed.includes(name));
-      if (excess.length > 0) throw new OAuthFailure(400, 'invalid_scope', `the client may not request: ${excess.join(', ')}`);
+      if (excess.length > 0)
+        throw new OAuthFailure(400, 'invalid_scope', `the client may not request: ${excess.join(', ')}`);
       return services.tokens.issue(client, scopes, issuerFor(services.deps.config, request));
     };
 
@@ -215,7 +297,13 @@ export const authRoutes =
           summary: 'Obtain an access token (HTTP Basic client credentials)',
           description: 'The form of the original API. Unknown query parameters such as `take` are ignored.',
           security: [{ basic: [] }],
-          response: { 200: TokenResponse, 401: oauthErrors[401], 429: oauthErrors[429], 500: oauthErrors[500], 503: oauthErrors[503] },
+          response: {
+            200: TokenResponse,
+            401: oauthErrors[401],
+            429: oauthErrors[429],
+            500: oauthErrors[500],
+            503: oauthErrors[503],
+          },
         },
       },
       (request, reply) =>
@@ -239,7 +327,14 @@ export const authRoutes =
           security: [{ basic: [] }, {}],
           consumes: ['application/x-www-form-urlencoded', 'application/json'],
           body: TokenForm,
-          response: { 200: GrantResponse, 400: oauthErrors[400], 401: oauthErrors[401], 429: oauthErrors[429], 500: oauthErrors[500], 503: oauthErrors[503] },
+          response: {
+            200: GrantResponse,
+            400: oauthErrors[400],
+            401: oauthErrors[401],
+            429: oauthErrors[429],
+            500: oauthErrors[500],
+            503: oauthErrors[503],
+          },
         },
       },
       (request, reply) =>
@@ -251,7 +346,11 @@ export const authRoutes =
           }
           const inBody = form.client_id !== undefined || form.client_secret !== undefined;
           if (inBody && request.headers.authorization !== undefined) {
-            throw new OAuthFailure(400, 'invalid_request', 'send client credentials either in the Authorization header or in the body, not both');
+            throw new OAuthFailure(
+              400,
+              'invalid_request',
+              'send client credentials either in the Authorization header or in the body, not both',
+            );
           }
           if (inBody) {
             if (form.client_id === undefined || form.client_secret === undefined) {
@@ -264,10 +363,14 @@ export const authRoutes =
         }),
     );
 
-    app.get('/.well-known/jwks.json', { schema: { tags: ['auth'], summary: 'Public keys that verify access tokens', response: { 200: Jwks } } }, async (_request, reply) => {
-      void reply.header('cache-control', 'public, max-age=300');
-      return services.signingKeys.jwks();
-    });
+    app.get(
+      '/.well-known/jwks.json',
+      { schema: { tags: ['auth'], summary: 'Public keys that verify access tokens', response: { 200: Jwks } } },
+      async (_request, reply) => {
+        void reply.header('cache-control', 'public, max-age=300');
+        return services.signingKeys.jwks();
+      },
+    );
 
     app.get(
       '/.well-known/oauth-authorization-server',

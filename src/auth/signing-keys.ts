@@ -135,7 +135,9 @@ export class SigningKeys {
         publicJwk,
         publicKey: await importJWK(publicJwk, TOKEN_ALG),
         signingKey: createPrivateKey({ key: JSON.parse(row.private_jwk) as JWK & { kty: string }, format: 'jwk' }),
-        encodedHeader: Buffer.from(JSON.stringify({ alg: TOKEN_ALG, kid: row.kid, typ: 'at+jwt' })).toString('base64url'),
+        encodedHeader: Buffer.from(JSON.stringify({ alg: TOKEN_ALG, kid: row.kid, typ: 'at+jwt' })).toString(
+          'base64url',
+        ),
       });
     }
     this.keys = next;

@@ -51,13 +51,36 @@ const bearerChallenge = (error: string, description: string): Record<string, str
 });
 
 export const tokenProblems = {
-  missing: () => new Problem('unauthenticated', 'send Authorization: Bearer <access token>', {}, { 'www-authenticate': 'Bearer realm="shelfmark"' }),
-  invalid: () => new Problem('invalid-token', 'the access token is malformed, forged or no longer valid', {}, bearerChallenge('invalid_token', 'invalid token')),
-  expired: () => new Problem('token-expired', 'the access token has expired; obtain a new one from /api/auth/token', {}, bearerChallenge('invalid_token', 'token expired')),
+  missing: () =>
+    new Problem(
+      'unauthenticated',
+      'send Authorization: Bearer <access token>',
+      {},
+      { 'www-authenticate': 'Bearer realm="shelfmark"' },
+    ),
+  invalid: () =>
+    new Problem(
+      'invalid-token',
+      'the access token is malformed, forged or no longer valid',
+      {},
+      bearerChallenge('invalid_token', 'invalid token'),
+    ),
+  expired: () =>
+    new Problem(
+      'token-expired',
+      'the access token has expired; obtain a new one from /api/auth/token',
+      {},
+      bearerChallenge('invalid_token', 'token expired'),
+    ),
   scope: (scope: Scope) =>
-    new Problem('insufficient-scope', `this call needs the scope ${scope}`, { requiredScope: scope }, {
-      'www-authenticate': `Bearer realm="shelfmark", error="insufficient_scope", scope="${scope}"`,
-    }),
+    new Problem(
+      'insufficient-scope',
+      `this call needs the scope ${scope}`,
+      { requiredScope: scope },
+      {
+        'www-authenticate': `Bearer realm="shelfmark", error="insufficient_scope", scope="${scope}"`,
+      },
+    ),
 };
 
 export class TokenService {
@@ -82,7 +105,11 @@ export class TokenService {
   }
 
   /** `issuer` is the origin the request came in on; the configured issuer wins when set. */
-  async issue(client: ClientRow, requestedScopes?: Scope[], issuer = this.issuer ?? 'urn:shelfmark'): Promise<IssuedToken> {
+  async issue(
+    client: ClientRow,
+    requestedScopes?: Scope[],
+    issuer = this.issuer ?? 'urn:shelfmark',
+  ): Promise<IssuedToken> {
     const key = await this.keys.active();
     const now = this.clock.now();
     const iat = Math.floor(now / 1000);
@@ -104,7 +131,12 @@ export class TokenService {
     // jose still verifies every token, so an encoding mistake here could not go unnoticed.
     const signingInput = `${key.encodedHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     const signature = sign('sha256', Buffer.from(signingInput), { key: key.signingKey, dsaEncoding: 'ieee-p1363' });
-    return { access_token: `${signingInput}.${signature.toString('base64url')}`, token_type: 'Bearer', expires_in: ttl, scope: claims.scope };
+    return {
+      access_token: `${signingInput}.${signature.toString('base64url')}`,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope: claims.scope,
+    };
   }
 
   /** Resolves a bearer token to its principal or throws the matching 401/403 problem. */
@@ -121,7 +153,8 @@ export class TokenService {
       throw tokenProblems.expired();
     }
     const state = await this.clientState(entry.principal.clientId, now);
-    if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion) throw tokenProblems.invalid();
+    if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion)
+      throw tokenProblems.invalid();
     return entry.principal;
   }
 
@@ -139,7 +172,14 @@ export class TokenService {
           if (key === undefined) throw new joseErrors.JWKSNoMatchingKey();
           return key;
         },
-        { algorithms: [TOKEN_ALG], ...(this.issuer === undefined ? {} : { issuer: this.issuer }), audience: TOKEN_AUDIENCE, typ: 'at+jwt', currentDate: new Date(this.clock.now()), requiredClaims: ['exp', 'iat', 'sub'] },
+        {
+          algorithms: [TOKEN_ALG],
+          ...(this.issuer === undefined ? {} : { issuer: this.issuer }),
+          audience: TOKEN_AUDIENCE,
+          typ: 'at+jwt',
+          currentDate: new Date(this.clock.now()),
+          requiredClaims: ['exp', 'iat', 'sub'],
+        },
       ));
     } catch (error) {
       // jose checks the signature before the claims, so an expired token here is a genuine one.
@@ -148,7 +188,8 @@ export class TokenService {
     }
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
     const secretVersion = typeof payload.sv === 'number' ? payload.sv : undefined;
-    if (clientId === undefined || secretVersion === undefined || payload.exp === undefined) throw tokenProblems.invalid();
+    if (clientId === undefined || secretVersion === undefined || payload.exp === undefined)
+      throw tokenProblems.invalid();
     const state = await this.clientState(clientId, this.clock.now());
     if (state === undefined) throw tokenProblems.invalid();
     return {
@@ -170,7 +211,12 @@ export class TokenService {
       this.clientStates.delete(clientId);
       return undefined;
     }
-    const state = { clientRef: row.id, secretVersion: row.secret_version, revoked: row.revoked_at !== null, loadedAt: now };
+    const state = {
+      clientRef: row.id,
+      secretVersion: row.secret_version,
+      revoked: row.revoked_at !== null,
+      loadedAt: now,
+    };
     this.clientStates.set(clientId, state);
     return state;
   }

@@ -69,7 +69,10 @@ function connectSqlite(path: string): Db {
   database.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock instead of failing.
   database.pragma('busy_timeout = 5000');
-  return handle(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), 'sqlite');
+  return handle(
+    new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    'sqlite',
+  );
 }
 
 function handle(kysely: Kysely<Database>, engine: Engine): Db {
@@ -152,7 +155,11 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   let relaxed: Kysely<Database> | undefined;
   const relaxedPool = (): Kysely<Database> => {
     if (relaxed !== undefined) return relaxed;
-    const extra = new pg.Pool({ connectionString: url, max: Math.min(4, options.poolSize ?? 10), ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }) });
+    const extra = new pg.Pool({
+      connectionString: url,
+      max: Math.min(4, options.poolSize ?? 10),
+      ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
+    });
     extra.on('error', () => undefined);
     // Set per session as each connection opens (a URL's own `options` would override a startup option).
     extra.on('connect', (client) => {

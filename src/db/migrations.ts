@@ -10,7 +10,11 @@ type AnyDb = Kysely<unknown>;
 function initial(engine: Engine): Migration {
   return {
     async up(db: AnyDb) {
-      await db.schema.createTable('settings').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
 
       await db.schema
         .createTable('signing_keys')
@@ -99,7 +103,11 @@ function initial(engine: Engine): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addUniqueConstraint('subscriptions_unique', ['client_ref', 'notification_url', 'event'])
         .execute();
-      await db.schema.createIndex('subscriptions_event_status').on('subscriptions').columns(['event', 'status']).execute();
+      await db.schema
+        .createIndex('subscriptions_event_status')
+        .on('subscriptions')
+        .columns(['event', 'status'])
+        .execute();
 
       await db.schema
         .createTable('events')
@@ -127,8 +135,16 @@ function initial(engine: Engine): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('completed_at', 'bigint')
         .execute();
-      await db.schema.createIndex('deliveries_due').on('deliveries').columns(['status', 'attempt_count', 'next_attempt_at', 'id']).execute();
-      await db.schema.createIndex('deliveries_subscription').on('deliveries').columns(['subscription_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('deliveries_due')
+        .on('deliveries')
+        .columns(['status', 'attempt_count', 'next_attempt_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('deliveries_subscription')
+        .on('deliveries')
+        .columns(['subscription_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('delivery_attempts')
@@ -142,10 +158,25 @@ function initial(engine: Engine): Migration {
         .addColumn('error_message', 'text')
         .addColumn('response_body', 'text')
         .execute();
-      await db.schema.createIndex('delivery_attempts_delivery').on('delivery_attempts').columns(['delivery_id', 'attempt_no']).execute();
+      await db.schema
+        .createIndex('delivery_attempts_delivery')
+        .on('delivery_attempts')
+        .columns(['delivery_id', 'attempt_no'])
+        .execute();
     },
     async down(db: AnyDb) {
-      for (const table of ['delivery_attempts', 'deliveries', 'events', 'subscriptions', 'lists', 'schools', 'offers', 'clients', 'signing_keys', 'settings']) {
+      for (const table of [
+        'delivery_attempts',
+        'deliveries',
+        'events',
+        'subscriptions',
+        'lists',
+        'schools',
+        'offers',
+        'clients',
+        'signing_keys',
+        'settings',
+      ]) {
         await db.schema.dropTable(table).ifExists().execute();
       }
     },
@@ -155,7 +186,11 @@ function initial(engine: Engine): Migration {
 /** Live leases per subscription are counted from this index alone when claiming (per-subscription caps). */
 const deliveryLeases: Migration = {
   async up(db: AnyDb) {
-    await db.schema.createIndex('deliveries_lease').on('deliveries').columns(['lease_until', 'subscription_id']).execute();
+    await db.schema
+      .createIndex('deliveries_lease')
+      .on('deliveries')
+      .columns(['lease_until', 'subscription_id'])
+      .execute();
   },
   async down(db: AnyDb) {
     await db.schema.dropIndex('deliveries_lease').ifExists().execute();
@@ -221,7 +256,9 @@ function offerChanges(engine: Engine): Migration {
   return {
     async up(db: AnyDb) {
       if (engine === 'postgres') {
-        await sql`create table offer_changes (id bigserial primary key, ean text not null, changed_at bigint not null)`.execute(db);
+        await sql`create table offer_changes (id bigserial primary key, ean text not null, changed_at bigint not null)`.execute(
+          db,
+        );
         await sql`create function shelfmark_offer_changed() returns trigger language plpgsql as $$
           declare
             at bigint := (extract(epoch from clock_timestamp()) * 1000)::bigint;
@@ -235,23 +272,33 @@ function offerChanges(engine: Engine): Migration {
             perform pg_notify('shelfmark_offers', '');
             return null;
           end $$`.execute(db);
-        await sql`create trigger offers_changed after insert or update or delete on offers for each row execute function shelfmark_offer_changed()`.execute(db);
+        await sql`create trigger offers_changed after insert or update or delete on offers for each row execute function shelfmark_offer_changed()`.execute(
+          db,
+        );
       } else {
-        await sql`create table offer_changes (id integer primary key autoincrement, ean text not null, changed_at integer not null)`.execute(db);
+        await sql`create table offer_changes (id integer primary key autoincrement, ean text not null, changed_at integer not null)`.execute(
+          db,
+        );
         const now = sql.raw(`cast((julianday('now') - 2440587.5) * 86400000 as integer)`);
-        await sql`create trigger offers_changed_insert after insert on offers begin insert into offer_changes (ean, changed_at) values (new.ean, ${now}); end`.execute(db);
+        await sql`create trigger offers_changed_insert after insert on offers begin insert into offer_changes (ean, changed_at) values (new.ean, ${now}); end`.execute(
+          db,
+        );
         await sql`create trigger offers_changed_update after update on offers begin
           insert into offer_changes (ean, changed_at) values (old.ean, ${now});
           insert into offer_changes (ean, changed_at) select new.ean, ${now} where new.ean <> old.ean;
         end`.execute(db);
-        await sql`create trigger offers_changed_delete after delete on offers begin insert into offer_changes (ean, changed_at) values (old.ean, ${now}); end`.execute(db);
+        await sql`create trigger offers_changed_delete after delete on offers begin insert into offer_changes (ean, changed_at) values (old.ean, ${now}); end`.execute(
+          db,
+        );
       }
       await db.schema.createIndex('offer_changes_changed_at').on('offer_changes').column('changed_at').execute();
     },
     async down(db: AnyDb) {
       await sql`drop table if exists offer_changes`.execute(db);
       if (engine === 'postgres') await sql`drop function if exists shelfmark_offer_changed() cascade`.execute(db);
-      else for (const name of ['insert', 'update', 'delete']) await sql.raw(`drop trigger if exists offers_changed_${name}`).execute(db);
+      else
+        for (const name of ['insert', 'update', 'delete'])
+          await sql.raw(`drop trigger if exists offers_changed_${name}`).execute(db);
     },
   };
 }

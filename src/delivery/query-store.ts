@@ -52,21 +52,36 @@ export class DeliveryQueryStore {
   }
 
   /** Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more exist. */
-  async list(filter: DeliveryFilter, limit: number, after?: { id: string; created_at: number }): Promise<DeliveryListRow[]> {
+  async list(
+    filter: DeliveryFilter,
+    limit: number,
+    after?: { id: string; created_at: number },
+  ): Promise<DeliveryListRow[]> {
     let query = this.base();
     if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
     if (filter.subscriptionId !== undefined) query = query.where('d.subscription_id', '=', filter.subscriptionId);
     if (filter.event !== undefined) query = query.where('e.name', '=', filter.event);
     if (filter.clientRef !== undefined) {
       const clientRef = filter.clientRef;
-      query = query.where('d.subscription_id', 'in', (eb) => eb.selectFrom('subscriptions').select('id').where('client_ref', '=', clientRef));
+      query = query.where('d.subscription_id', 'in', (eb) =>
+        eb.selectFrom('subscriptions').select('id').where('client_ref', '=', clientRef),
+      );
     }
     if (filter.createdFrom !== undefined) query = query.where('d.created_at', '>=', filter.createdFrom);
     if (filter.createdBefore !== undefined) query = query.where('d.created_at', '<', filter.createdBefore);
     if (after !== undefined) {
-      query = query.where((eb) => eb.or([eb('d.created_at', '<', after.created_at), eb.and([eb('d.created_at', '=', after.created_at), eb('d.id', '<', after.id)])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('d.created_at', '<', after.created_at),
+          eb.and([eb('d.created_at', '=', after.created_at), eb('d.id', '<', after.id)]),
+        ]),
+      );
     }
-    return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit + 1).execute();
+    return query
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .limit(limit + 1)
+      .execute();
   }
 
   get(id: string): Promise<DeliveryListRow | undefined> {
@@ -74,14 +89,26 @@ export class DeliveryQueryStore {
   }
 
   attempts(deliveryId: string): Promise<DeliveryAttemptRow[]> {
-    return this.db.kysely.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_no').execute();
+    return this.db.kysely
+      .selectFrom('delivery_attempts')
+      .selectAll()
+      .where('delivery_id', '=', deliveryId)
+      .orderBy('attempt_no')
+      .execute();
   }
 
   /** Makes a finished delivery due now; false when it is pending (or gone). */
   async requeue(id: string, now: number): Promise<boolean> {
     const result = await this.db.kysely
       .updateTable('deliveries')
-      .set({ status: 'pending', next_attempt_at: now, lease_owner: null, lease_until: null, completed_at: null, updated_at: now })
+      .set({
+        status: 'pending',
+        next_attempt_at: now,
+        lease_owner: null,
+        lease_until: null,
+        completed_at: null,
+        updated_at: now,
+      })
       .where('id', '=', id)
       .where('status', 'in', ['failed', 'succeeded'])
       .executeTakeFirst();
@@ -98,7 +125,14 @@ export class DeliveryQueryStore {
         .execute();
       const result = await trx
         .updateTable('deliveries')
-        .set({ status: 'pending', next_attempt_at: now, lease_owner: null, lease_until: null, completed_at: null, updated_at: now })
+        .set({
+          status: 'pending',
+          next_attempt_at: now,
+          lease_owner: null,
+          lease_until: null,
+          completed_at: null,
+          updated_at: now,
+        })
         .where('subscription_id', '=', subscriptionId)
         .where('status', '=', 'failed')
         .where('created_at', '>=', since)
@@ -112,13 +146,23 @@ export class DeliveryQueryStore {
     const deliveryId = ids.delivery();
     await this.db.kysely.transaction().execute(async (trx) => {
       const eventId = ids.event();
-      await trx.insertInto('events').values({ id: eventId, name: 'ping', resource: 'subscription', identifier, payload, created_at: now }).execute();
-      await trx.insertInto('deliveries').values(newDelivery(eventId, subscriptionId, now, deliveryId)).execute();
+      await trx
+        .insertInto('events')
+        .values({ id: eventId, name: 'ping', resource: 'subscription', identifier, payload, created_at: now })
+        .execute();
+      await trx
+        .insertInto('deliveries')
+        .values(newDelivery(eventId, subscriptionId, now, deliveryId))
+        .execute();
     });
     return deliveryId;
   }
 
   subscription(id: string): Promise<{ id: string; client_ref: string; status: string } | undefined> {
-    return this.db.kysely.selectFrom('subscriptions').select(['id', 'client_ref', 'status']).where('id', '=', id).executeTakeFirst();
+    return this.db.kysely
+      .selectFrom('subscriptions')
+      .select(['id', 'client_ref', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 }

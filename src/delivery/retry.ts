@@ -27,7 +27,8 @@ export interface DecideInput {
   random: () => number;
 }
 
-export const isSuccess = (result: SendResult): boolean => result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
+export const isSuccess = (result: SendResult): boolean =>
+  result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
 
 export function errorClassOf(result: SendResult): ErrorClass | null {
   if (result.kind === 'error') return result.errorClass;
@@ -43,7 +44,8 @@ export function decide(input: DecideInput): Decision {
   const base = input.scheduleSeconds[input.attemptNo - 1];
   if (base === undefined) return { status: 'failed' };
   let delay = base * 1000 * (1 + (input.random() * 2 - 1) * JITTER);
-  if (statusCode === 429 || (result.kind === 'error' && result.errorClass === 'timeout')) delay = Math.max(delay, MIN_BACKOFF_MS);
+  if (statusCode === 429 || (result.kind === 'error' && result.errorClass === 'timeout'))
+    delay = Math.max(delay, MIN_BACKOFF_MS);
   if (result.kind === 'response' && (statusCode === 429 || statusCode === 503)) {
     const asked = retryAfterMs(result.headers['retry-after'], now);
     if (asked !== undefined) delay = Math.max(delay, Math.min(asked, MAX_RETRY_AFTER_MS));

@@ -25,13 +25,15 @@ export const deliveryRoutes =
           tags,
           security,
           summary: "A subscription's webhook deliveries, newest first",
-          description: 'Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.',
+          description:
+            'Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.',
           params: IdParams,
           querystring: DeliveryQuerySchema,
           response: { 200: DeliveryPageSchema },
         },
       },
-      (request) => services.deliveries.listForSubscription(request.params.id, principalOf(request).clientRef, request.query),
+      (request) =>
+        services.deliveries.listForSubscription(request.params.id, principalOf(request).clientRef, request.query),
     );
 
     app.post(
@@ -42,7 +44,8 @@ export const deliveryRoutes =
           tags,
           security,
           summary: 'Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription',
-          description: 'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',
+          description:
+            'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',
           params: IdParams,
           response: { 202: Type.Object({ deliveryId: Type.String() }) },
         },

@@ -4,12 +4,18 @@ import { DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, MAX_DELIVERY_PAGE } from './s
 
 const ErrorClassSchema = Type.Union(
   ['timeout', 'dns', 'connect', 'tls', 'http', 'blocked'].map((name) => Type.Literal(name)),
-  { description: 'Why the last attempt failed: timeout, dns, connect, tls, http (a non-2xx answer, redirects included) or blocked (SSRF policy)' },
+  {
+    description:
+      'Why the last attempt failed: timeout, dns, connect, tls, http (a non-2xx answer, redirects included) or blocked (SSRF policy)',
+  },
 );
 
 export const DeliverySchema = Type.Object(
   {
-    id: Type.String({ description: 'Also sent as the webhook-id header; stable across retries', examples: ['dlv_7Qm2kX9pLr4TzB0cW8nVa1y'] }),
+    id: Type.String({
+      description: 'Also sent as the webhook-id header; stable across retries',
+      examples: ['dlv_7Qm2kX9pLr4TzB0cW8nVa1y'],
+    }),
     subscriptionId: Type.String(),
     event: Type.String({ description: 'Canonical event name (ping for test pings)', examples: ['list.published'] }),
     payload: Type.Object(
@@ -18,7 +24,9 @@ export const DeliverySchema = Type.Object(
     ),
     status: Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status))),
     attemptCount: Type.Integer(),
-    nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Only while pending' }),
+    nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'Only while pending',
+    }),
     lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
     lastErrorClass: Type.Union([ErrorClassSchema, Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
@@ -40,17 +48,25 @@ export const AttemptSchema = Type.Object(
   { $id: 'DeliveryAttempt' },
 );
 
-export const DeliveryDetailSchema = Type.Composite([DeliverySchema, Type.Object({ attempts: Type.Array(AttemptSchema) })], { $id: 'DeliveryDetail' });
+export const DeliveryDetailSchema = Type.Composite(
+  [DeliverySchema, Type.Object({ attempts: Type.Array(AttemptSchema) })],
+  { $id: 'DeliveryDetail' },
+);
 
 export const DeliveryPageSchema = Type.Object({ has_more: Type.Boolean(), data: Type.Array(DeliverySchema) });
 
 const pageFields = {
   limit: Type.Integer({ minimum: 1, maximum: MAX_DELIVERY_PAGE, default: DEFAULT_DELIVERY_PAGE }),
-  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last delivery of the previous page' })),
+  starting_after: Type.Optional(
+    Type.String({ maxLength: 64, description: 'The id of the last delivery of the previous page' }),
+  ),
   status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status)))),
   event: Type.Optional(Type.String({ maxLength: 100, description: 'Event name, either spelling, or ping' })),
 };
 
 export const DeliveryQuerySchema = Type.Object(pageFields);
-export const AdminDeliveryQuerySchema = Type.Object({ ...pageFields, subscriptionId: Type.Optional(Type.String({ maxLength: 64 })) });
+export const AdminDeliveryQuerySchema = Type.Object({
+  ...pageFields,
+  subscriptionId: Type.Optional(Type.String({ maxLength: 64 })),
+});
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -17,7 +17,12 @@ export interface WebhookRequest {
 }
 
 export type SendResult =
-  | { kind: 'response'; statusCode: number; headers: Record<string, string | string[] | undefined>; bodySnippet: string }
+  | {
+      kind: 'response';
+      statusCode: number;
+      headers: Record<string, string | string[] | undefined>;
+      bodySnippet: string;
+    }
   | { kind: 'error'; errorClass: Exclude<ErrorClass, 'http'>; message: string };
 
 export interface WebhookSender {
@@ -49,8 +54,15 @@ export class UndiciSender implements WebhookSender {
           resolveAndCheck(connectOptions.hostname, { allowPrivate: false }, options.lookup).then(
             ({ address }) => {
               // Dial the vetted address; TLS still verifies the certificate against the original name (SNI from `host`).
-              const servername = connectOptions.servername ?? (isIP(stripBrackets(connectOptions.hostname)) === 0 ? stripBrackets(connectOptions.hostname) : undefined);
-              base({ ...connectOptions, hostname: address, ...(servername === undefined ? {} : { servername }) }, callback);
+              const servername =
+                connectOptions.servername ??
+                (isIP(stripBrackets(connectOptions.hostname)) === 0
+                  ? stripBrackets(connectOptions.hostname)
+                  : undefined);
+              base(
+                { ...connectOptions, hostname: address, ...(servername === undefined ? {} : { servername }) },
+                callback,
+              );
             },
             (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
           );
@@ -110,13 +122,25 @@ async function readSnippet(body: ReadableBody): Promise<string> {
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA', 'ESERVFAIL']);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL_|HOSTNAME_MISMATCH)/;
 
 /** Maps a failed request to an error class, looking through wrapped causes. */
-export function classify(error: unknown, timedOut: boolean): { errorClass: Exclude<ErrorClass, 'http'>; message: string } {
+export function classify(
+  error: unknown,
+  timedOut: boolean,
+): { errorClass: Exclude<ErrorClass, 'http'>; message: string } {
   const chain: unknown[] = [];
-  for (let current: unknown = error; current !== undefined && current !== null && chain.length < 5; current = current instanceof Error ? current.cause : undefined) {
+  for (
+    let current: unknown = error;
+    current !== undefined && current !== null && chain.length < 5;
+    current = current instanceof Error ? current.cause : undefined
+  ) {
     chain.push(current);
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -128,9 +152,11 @@ export function classify(error: unknown, timedOut: boolean): { errorClass: Exclu
   for (const item of chain) {
     if (!(item instanceof Error)) continue;
     const code = 'code' in item && typeof item.code === 'string' ? item.code : '';
-    if (item.name === 'TimeoutError' || TIMEOUT_CODES.has(code)) return { errorClass: 'timeout', message: item.message };
+    if (item.name === 'TimeoutError' || TIMEOUT_CODES.has(code))
+      return { errorClass: 'timeout', message: item.message };
     if (DNS_CODES.has(code)) return { errorClass: 'dns', message: item.message };
-    if (TLS_CODE.test(code) || /certificate|tls|ssl/i.test(item.message)) return { errorClass: 'tls', message: item.message };
+    if (TLS_CODE.test(code) || /certificate|tls|ssl/i.test(item.message))
+      return { errorClass: 'tls', message: item.message };
   }
   return { errorClass: 'connect', message };
 }

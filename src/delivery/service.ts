@@ -17,7 +17,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 const ERROR_CLASSES: readonly string[] = ['timeout', 'dns', 'connect', 'tls', 'http', 'blocked'] satisfies ErrorClass[];
 
 const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';
-const asErrorClass = (value: string | null): ErrorClass | null => (value !== null && ERROR_CLASSES.includes(value) ? (value as ErrorClass) : null);
+const asErrorClass = (value: string | null): ErrorClass | null =>
+  value !== null && ERROR_CLASSES.includes(value) ? (value as ErrorClass) : null;
 
 export interface WebhookPayload {
   type: string;
@@ -98,7 +99,8 @@ export class DeliveryService {
     let event = query.event;
     if (event !== undefined && event !== 'ping') {
       event = canonicalEvent(event);
-      if (event === undefined) throw new Problem('validation-failed', `event ${JSON.stringify(query.event)} is not a known event`);
+      if (event === undefined)
+        throw new Problem('validation-failed', `event ${JSON.stringify(query.event)} is not a known event`);
     }
     let after: { id: string; created_at: number } | undefined;
     if (query.starting_after !== undefined) {
@@ -119,7 +121,11 @@ export class DeliveryService {
   }
 
   /** One client's view of one of its subscriptions' deliveries. */
-  async listForSubscription(subscriptionId: string, clientRef: string, query: DeliveryQuery): Promise<Page<DeliveryView>> {
+  async listForSubscription(
+    subscriptionId: string,
+    clientRef: string,
+    query: DeliveryQuery,
+  ): Promise<Page<DeliveryView>> {
     await this.ownSubscription(subscriptionId, clientRef);
     return this.list({ ...query, subscriptionId }, clientRef);
   }
@@ -146,12 +152,17 @@ export class DeliveryService {
   async retry(id: string): Promise<DeliveryView> {
     const row = await this.store.get(id);
     if (row === undefined) throw notFound(`delivery ${id}`);
-    if (row.status === 'pending') throw new Problem('conflict', 'the delivery is already pending; it will be attempted when due');
+    if (row.status === 'pending')
+      throw new Problem('conflict', 'the delivery is already pending; it will be attempted when due');
     const subscription = await this.store.subscription(row.subscription_id);
     if (subscription?.status !== 'active') {
-      throw new Problem('conflict', 'the subscription is disabled; recover it (POST /subscriptions/{id}/recover) to re-enable it and re-send what failed');
+      throw new Problem(
+        'conflict',
+        'the subscription is disabled; recover it (POST /subscriptions/{id}/recover) to re-enable it and re-send what failed',
+      );
     }
-    if (!(await this.store.requeue(id, this.clock.now()))) throw new Problem('conflict', 'the delivery is already pending');
+    if (!(await this.store.requeue(id, this.clock.now())))
+      throw new Problem('conflict', 'the delivery is already pending');
     this.outbox.onDeliveriesCreated();
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);

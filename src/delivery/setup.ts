@@ -44,9 +44,24 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
 
   const createDeliveryWorker = (options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
     const given = options.sender ?? deps.sender;
-    const sender = given ?? new UndiciSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookConnectionsPerHost, lookup: deps.dnsLookup });
+    const sender =
+      given ??
+      new UndiciSender({
+        timeoutMs: config.webhookTimeoutMs,
+        allowPrivate: config.webhookAllowPrivate,
+        connectionsPerHost: config.webhookConnectionsPerHost,
+        lookup: deps.dnsLookup,
+      });
     const worker: DeliveryWorker = new DeliveryWorker(
-      { store, sender, clock, config, metrics, ownsSender: given === undefined, onStopped: () => workers.delete(worker) },
+      {
+        store,
+        sender,
+        clock,
+        config,
+        metrics,
+        ownsSender: given === undefined,
+        onStopped: () => workers.delete(worker),
+      },
       options,
     );
     workers.add(worker);
@@ -61,7 +76,10 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   const startWorker = (options: WorkerOptions = {}): { stop(): Promise<void>; listening: Promise<void> } => {
     const worker = createDeliveryWorker(options).start();
     started++;
-    unlisten ??= db.listen === undefined ? Promise.resolve(undefined) : db.listen(DELIVERIES_CHANNEL, wakeAll).catch(() => undefined);
+    unlisten ??=
+      db.listen === undefined
+        ? Promise.resolve(undefined)
+        : db.listen(DELIVERIES_CHANNEL, wakeAll).catch(() => undefined);
     return {
       listening: unlisten.then(() => undefined),
       stop: async () => {

@@ -36,13 +36,16 @@ export function standardKey(secret: string): Buffer {
 
 /** One `v1,<base64>` entry of the Standard Webhooks `webhook-signature` header. */
 export function standardSignature(id: string, timestampSeconds: number, body: string, secret: string): string {
-  const mac = createHmac('sha256', standardKey(secret)).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
+  const mac = createHmac('sha256', standardKey(secret))
+    .update(`${id}.${timestampSeconds}.${body}`, 'utf8')
+    .digest('base64');
   return `v1,${mac}`;
 }
 
 export function signedHeaders(input: SignInput): Record<string, string> {
   const timestamp = Math.floor(input.now / 1000);
-  const keys = input.secrets.previous === undefined ? [input.secrets.current] : [input.secrets.current, input.secrets.previous];
+  const keys =
+    input.secrets.previous === undefined ? [input.secrets.current] : [input.secrets.current, input.secrets.previous];
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,

@@ -25,7 +25,10 @@ export class SsrfBlockedError extends Error {
 }
 
 export class UnresolvableHostError extends Error {
-  constructor(readonly hostname: string, detail?: string) {
+  constructor(
+    readonly hostname: string,
+    detail?: string,
+  ) {
     super(`host ${hostname} does not resolve${detail === undefined ? '' : ` (${detail})`}`);
     this.name = 'UnresolvableHostError';
   }
@@ -134,7 +137,10 @@ function checkV6(address: ipaddr.IPv6): AddressVerdict {
   // ::/96 (IPv4-compatible, e.g. ::127.0.0.1) and other unassigned space fall outside 2000::/3.
   if (p.slice(0, 6).every((part) => part === 0)) {
     const inner = checkV4(v4From(p[6] ?? 0, p[7] ?? 0));
-    return { allowed: false, reason: `IPv4-compatible IPv6 address ${text}${inner.allowed ? '' : ` (${inner.reason})`}` };
+    return {
+      allowed: false,
+      reason: `IPv4-compatible IPv6 address ${text}${inner.allowed ? '' : ` (${inner.reason})`}`,
+    };
   }
   if (!address.match(GLOBAL_UNICAST_V6)) return { allowed: false, reason: `non-global IPv6 address ${text}` };
   return { allowed: true };
@@ -166,7 +172,17 @@ function dottedTailToHex(literal: string): string {
 
 const systemLookup: LookupFn = async (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
-const UNRESOLVABLE_CODES = new Set(['ENOTFOUND', 'ENODATA', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ESERVFAIL', 'ENOTIMP', 'EREFUSED', 'EBADNAME']);
+const UNRESOLVABLE_CODES = new Set([
+  'ENOTFOUND',
+  'ENODATA',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'ESERVFAIL',
+  'ENOTIMP',
+  'EREFUSED',
+  'EBADNAME',
+]);
 
 /**
  * Resolves a host name (or takes an IP literal as is) and vets every address it resolves to. If ANY is
@@ -199,7 +215,8 @@ export async function resolveAndCheck(
     if (family === 0) throw new SsrfBlockedError(`${bare} resolves to a malformed address`);
     if (!policy.allowPrivate) {
       const verdict = checkAddress(answer.address);
-      if (!verdict.allowed) throw new SsrfBlockedError(literalFamily !== 0 ? verdict.reason : `${bare} resolves to ${verdict.reason}`);
+      if (!verdict.allowed)
+        throw new SsrfBlockedError(literalFamily !== 0 ? verdict.reason : `${bare} resolves to ${verdict.reason}`);
     }
     vetted.push({ address: answer.address, family: family === 4 ? 4 : 6 });
   }

@@ -145,11 +145,22 @@ export class DeliveryStore {
       .selectFrom('deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .innerJoin('subscriptions as s', 's.id', 'd.subscription_id')
-      .select(['d.id', 'd.attempt_count', 'd.created_at', 'e.name', 'e.payload', 's.id as subscription_id', 's.status as subscription_status', 's.notification_url', 's.client_ref'])
+      .select([
+        'd.id',
+        'd.attempt_count',
+        'd.created_at',
+        'e.name',
+        'e.payload',
+        's.id as subscription_id',
+        's.status as subscription_status',
+        's.notification_url',
+        's.client_ref',
+      ])
       .where('d.id', 'in', deliveryIds)
       .execute();
     const refs = [...new Set(rows.map((row) => row.client_ref))];
-    const clients = refs.length === 0 ? [] : await this.db.kysely.selectFrom('clients').selectAll().where('id', 'in', refs).execute();
+    const clients =
+      refs.length === 0 ? [] : await this.db.kysely.selectFrom('clients').selectAll().where('id', 'in', refs).execute();
     const byRef = new Map(clients.map((client) => [client.id, client]));
     const contexts: SendContext[] = [];
     for (const row of rows) {
@@ -186,7 +197,10 @@ export class DeliveryStore {
    */
   async completeMany(inputs: readonly Completion[]): Promise<CompletionResult[]> {
     if (inputs.length === 0) return [];
-    if (this.db.engine === 'postgres' && inputs.every((input) => input.status === 'succeeded' && input.owner === inputs[0]?.owner)) {
+    if (
+      this.db.engine === 'postgres' &&
+      inputs.every((input) => input.status === 'succeeded' && input.owner === inputs[0]?.owner)
+    ) {
       // The common case on PostgreSQL: one statement instead of three, without waiting for the WAL flush.
       const recorded = await completeSucceededInOneStatement(this.bookkeeping, inputs);
       return inputs.map((input) => ({ recorded: recorded.has(input.id), failed: 0, subscriptionDisabled: false }));
@@ -199,8 +213,13 @@ export class DeliveryStore {
       const successes = inputs.filter((input) => input.status === 'succeeded');
       // A subscription's health follows its latest attempt in the batch: a later failure keeps it failing.
       const lastOutcome = new Map(inputs.map((input) => [input.subscriptionId, input.status]));
-      const recorded = await completeSucceeded(trx, successes, (subscriptionId) => lastOutcome.get(subscriptionId) === 'succeeded');
-      for (const input of successes) results.set(input, { recorded: recorded.has(input.id), failed: 0, subscriptionDisabled: false });
+      const recorded = await completeSucceeded(
+        trx,
+        successes,
+        (subscriptionId) => lastOutcome.get(subscriptionId) === 'succeeded',
+      );
+      for (const input of successes)
+        results.set(input, { recorded: recorded.has(input.id), failed: 0, subscriptionDisabled: false });
       return inputs.map((input) => results.get(input) ?? { recorded: false, failed: 0, subscriptionDisabled: false });
     });
   }
@@ -231,7 +250,11 @@ export class DeliveryStore {
 }
 
 /** Successful completions of one owner, written with one statement per table; returns the ids recorded. */
-async function completeSucceeded(trx: Db['kysely'], inputs: readonly Completion[], healthy: (subscriptionId: string) => boolean): Promise<Set<string>> {
+async function completeSucceeded(
+  trx: Db['kysely'],
+  inputs: readonly Completion[],
+  healthy: (subscriptionId: string) => boolean,
+): Promise<Set<string>> {
   if (inputs.length === 0) return new Set();
   const recorded = new Set<string>();
   for (const [owner, group] of groupBy(inputs, (input) => input.owner)) {
@@ -252,11 +275,19 @@ async function completeSucceeded(trx: Db['kysely'], inputs: readonly Completion[
   }
   const written = inputs.filter((input) => recorded.has(input.id));
   if (written.length === 0) return recorded;
-  await trx.insertInto('delivery_attempts').values(written.map((input) => attemptRow(input))).execute();
+  await trx
+    .insertInto('delivery_attempts')
+    .values(written.map((input) => attemptRow(input)))
+    .execute();
   const subscriptions = [...new Set(written.map((input) => input.subscriptionId))].filter(healthy);
   if (subscriptions.length > 0) {
     const now = Math.max(...written.map((input) => input.now));
-    await trx.updateTable('subscriptions').set({ failing_since: null, updated_at: now }).where('id', 'in', subscriptions).where('failing_since', 'is not', null).execute();
+    await trx
+      .updateTable('subscriptions')
+      .set({ failing_since: null, updated_at: now })
+      .where('id', 'in', subscriptions)
+      .where('failing_since', 'is not', null)
+      .execute();
   }
   return recorded;
 }
@@ -351,10 +382,20 @@ async function completeOne(trx: Db['kysely'], input: Completion): Promise<Comple
 
   let failed = input.status === 'failed' ? 1 : 0;
   if (input.status === 'succeeded') {
-    await trx.updateTable('subscriptions').set({ failing_since: null, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is not', null).execute();
+    await trx
+      .updateTable('subscriptions')
+      .set({ failing_since: null, updated_at: now })
+      .where('id', '=', input.subscriptionId)
+      .where('failing_since', 'is not', null)
+      .execute();
     return { recorded: true, failed, subscriptionDisabled: false };
   }
-  await trx.updateTable('subscriptions').set({ failing_since: now, updated_at: now }).where('id', '=', input.subscriptionId).where('failing_since', 'is', null).execute();
+  await trx
+    .updateTable('subscriptions')
+    .set({ failing_since: now, updated_at: now })
+    .where('id', '=', input.subscriptionId)
+    .where('failing_since', 'is', null)
+    .execute();
   const reason = input.disableReason ?? 'every delivery attempt failed for 5 days';
   let disable = trx
     .updateTable('subscriptions')

@@ -14,7 +14,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import { decide, DISABLE_AFTER_FAILING_MS, errorClassOf } from './retry.js';
-import type { WebhookSender } from './sender.js';
+import type { SendResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signer.js';
 import type { ClaimedDelivery, Completion, CompletionResult, DeliveryStore, SendContext } from './store.js';
 
@@ -70,7 +70,11 @@ export class DeliveryWorker {
    */
   private readonly queue: { context: SendContext; claimedAt: number }[] = [];
   private readonly prefetch: number;
-  private completions: { completion: Completion; resolve: (result: CompletionResult) => void; reject: (error: unknown) => void }[] = [];
+  private completions: {
+    completion: Completion;
+    resolve: (result: CompletionResult) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   private flushing: Promise<void> | undefined;
   private retryLaneIdleUntil = 0;
   private running = false;
@@ -89,12 +93,15 @@ export class DeliveryWorker {
     this.perSubscription = options.perSubscription ?? Math.max(4, Math.ceil(this.concurrency / 4));
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     // The lease must outlive the request (bounded by the timeout) plus signing and recording it.
-    this.leaseMs = options.leaseMs ?? config.webhookTimeoutMs + Math.min(5000, Math.max(1000, config.webhookTimeoutMs / 2));
+    this.leaseMs =
+      options.leaseMs ?? config.webhookTimeoutMs + Math.min(5000, Math.max(1000, config.webhookTimeoutMs / 2));
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.refill = Math.max(1, Math.floor(this.concurrency / 4));
     this.prefetch = options.prefetch ?? this.concurrency;
     this.random = options.random ?? Math.random;
-    this.onError = options.onError ?? ((error, what) => console.error(`[delivery] ${what}:`, error instanceof Error ? error.message : error));
+    this.onError =
+      options.onError ??
+      ((error, what) => console.error(`[delivery] ${what}:`, error instanceof Error ? error.message : error));
   }
 
   start(): this {
@@ -124,7 +131,10 @@ export class DeliveryWorker {
     await this.loopDone;
     // Hand back what was claimed but never sent, so another worker need not wait for the leases to expire.
     const unsent = this.queue.splice(0).map((entry) => entry.context.id);
-    if (unsent.length > 0) await this.deps.store.release(unsent, this.owner, this.deps.clock.now()).catch((error: unknown) => this.onError(error, 'releasing unsent deliveries failed (their leases expire)'));
+    if (unsent.length > 0)
+      await this.deps.store
+        .release(unsent, this.owner, this.deps.clock.now())
+        .catch((error: unknown) => this.onError(error, 'releasing unsent deliveries failed (their leases expire)'));
     await Promise.race([Promise.allSettled([...this.inFlight]), sleep(this.stopTimeoutMs)]);
     if (this.deps.ownsSender === true) await this.deps.sender.close();
     this.deps.onStopped?.();
@@ -185,7 +195,14 @@ export class DeliveryWorker {
     const free = slots - fromQueue + ahead - this.queue.length;
     if (free <= 0) return fromQueue;
     const claim = (lane: 'first' | 'retry', limit: number): Promise<ClaimedDelivery[]> =>
-      this.deps.store.claim({ owner: this.owner, now: this.deps.clock.now(), leaseMs: this.leaseMs, limit, perSubscription: this.perSubscription, lane });
+      this.deps.store.claim({
+        owner: this.owner,
+        now: this.deps.clock.now(),
+        leaseMs: this.leaseMs,
+        limit,
+        perSubscription: this.perSubscription,
+        lane,
+      });
     // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
     // after a poll interval instead of on every refill; meanwhile first attempts may take every slot.
     const retryLaneOpen = this.deps.clock.now() >= this.retryLaneIdleUntil;
@@ -207,7 +224,8 @@ export class DeliveryWorker {
     const contexts = await this.deps.store.contexts(claimed.map((row) => row.id));
     const found = new Set(contexts.map((context) => context.id));
     for (const row of claimed) {
-      if (!found.has(row.id)) this.track(this.deps.store.abandon(row.id, this.owner, this.deps.clock.now()).then(() => undefined));
+      if (!found.has(row.id))
+        this.track(this.deps.store.abandon(row.id, this.owner, this.deps.clock.now()).then(() => undefined));
     }
     const claimedAt = this.deps.clock.now();
     for (const context of contexts) this.queue.push({ context, claimedAt });
@@ -268,13 +286,19 @@ export class DeliveryWorker {
 
   private track(task: Promise<void>): void {
     const tracked = task
-      .catch((error: unknown) => this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)'))
+      .catch((error: unknown) =>
+        this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)'),
+      )
       .finally(() => {
         this.inFlight.delete(tracked);
         // A freed slot takes the next queued delivery at once; claim again once the queue runs low and
         // enough slots are free (or all are), not once per finished request.
         if (this.running && this.queue.length > 0) this.startQueued(this.concurrency - this.inFlight.size);
-        if (this.queue.length < this.refill && (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill)) this.signal();
+        if (
+          this.queue.length < this.refill &&
+          (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill)
+        )
+          this.signal();
       });
     this.inFlight.add(tracked);
   }
@@ -295,7 +319,7 @@ export class DeliveryWorker {
     });
     metrics.deliveriesInFlight.inc();
     const started = performance.now();
-    let result;
+    let result: SendResult;
     try {
       result = await sender.send({ url: context.notificationUrl, headers, body: context.payload });
     } finally {
@@ -308,7 +332,13 @@ export class DeliveryWorker {
 
     const now = clock.now();
     const attemptNo = context.attemptCount + 1;
-    const decision = decide({ attemptNo, now, result, scheduleSeconds: config.webhookRetryScheduleSeconds, random: this.random });
+    const decision = decide({
+      attemptNo,
+      now,
+      result,
+      scheduleSeconds: config.webhookRetryScheduleSeconds,
+      random: this.random,
+    });
     const outcome = await this.record({
       id: context.id,
       owner: this.owner,
@@ -320,7 +350,12 @@ export class DeliveryWorker {
         durationMs,
         statusCode: result.kind === 'response' ? result.statusCode : null,
         errorClass,
-        errorMessage: result.kind === 'error' ? result.message.slice(0, 1000) : errorClass === null ? null : `HTTP ${result.statusCode}`,
+        errorMessage:
+          result.kind === 'error'
+            ? result.message.slice(0, 1000)
+            : errorClass === null
+              ? null
+              : `HTTP ${result.statusCode}`,
         responseBody: result.kind === 'response' ? result.bodySnippet : null,
       },
       status: decision.status,
@@ -329,6 +364,7 @@ export class DeliveryWorker {
       failingCutoff: now - DISABLE_AFTER_FAILING_MS,
     });
     if (outcome.failed > 0) metrics.deliveriesFailed.inc(outcome.failed);
-    if (decision.status === 'succeeded' && outcome.recorded) metrics.deliveryEndToEnd.observe(Math.max(0, now - context.createdAt) / 1000);
+    if (decision.status === 'succeeded' && outcome.recorded)
+      metrics.deliveryEndToEnd.observe(Math.max(0, now - context.createdAt) / 1000);
   }
 }

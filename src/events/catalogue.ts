@@ -2,10 +2,20 @@
  * The events a subscription can ask for. Names are accepted dotted (school.created, as the webhooks
  * page lists them) or hyphenated (list-published, as the subscription examples use), and stored dotted.
  */
-export const EVENT_NAMES = ['school.created', 'school.modified', 'list.created', 'list.updated', 'list.status', 'list.published'] as const;
+export const EVENT_NAMES = [
+  'school.created',
+  'school.modified',
+  'list.created',
+  'list.updated',
+  'list.status',
+  'list.published',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-export const ACCEPTED_EVENT_SPELLINGS: readonly string[] = EVENT_NAMES.flatMap((name) => [name, name.replace('.', '-')]);
+export const ACCEPTED_EVENT_SPELLINGS: readonly string[] = EVENT_NAMES.flatMap((name) => [
+  name,
+  name.replace('.', '-'),
+]);
 
 /** The canonical dotted name for either spelling, or undefined for an unknown event. */
 export function canonicalEvent(name: string): EventName | undefined {

@@ -34,7 +34,8 @@ export class Outbox {
       const value = await work(trx, (event) => events.push(event));
       created = await recordEvents(trx, this.clock.now(), events);
       // Delivered to every listening node when (and only if) this transaction commits.
-      if (created > 0 && this.db.engine === 'postgres') await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
+      if (created > 0 && this.db.engine === 'postgres')
+        await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
       return value;
     });
     if (created > 0) this.onDeliveriesCreated();
@@ -56,18 +57,39 @@ export async function recordEvents(trx: Executor, now: number, events: readonly 
     payload: webhookPayload(event),
     created_at: now,
   }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('events').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+    await trx
+      .insertInto('events')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
   const names = [...new Set(events.map((event) => event.name))];
-  const subscriptions = await trx.selectFrom('subscriptions').select(['id', 'event']).where('event', 'in', names).where('status', '=', 'active').execute();
-  const deliveries = rows.flatMap((row) => subscriptions.filter((subscription) => subscription.event === row.name).map((subscription) => newDelivery(row.id, subscription.id, now)));
+  const subscriptions = await trx
+    .selectFrom('subscriptions')
+    .select(['id', 'event'])
+    .where('event', 'in', names)
+    .where('status', '=', 'active')
+    .execute();
+  const deliveries = rows.flatMap((row) =>
+    subscriptions
+      .filter((subscription) => subscription.event === row.name)
+      .map((subscription) => newDelivery(row.id, subscription.id, now)),
+  );
   for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
-    await trx.insertInto('deliveries').values(deliveries.slice(i, i + INSERT_CHUNK)).execute();
+    await trx
+      .insertInto('deliveries')
+      .values(deliveries.slice(i, i + INSERT_CHUNK))
+      .execute();
   }
   return deliveries.length;
 }
 
 /** A delivery due at once, not yet attempted. */
-export function newDelivery(eventId: string, subscriptionId: string, now: number, id: string = ids.delivery()): DeliveriesTable {
+export function newDelivery(
+  eventId: string,
+  subscriptionId: string,
+  now: number,
+  id: string = ids.delivery(),
+): DeliveriesTable {
   return {
     id,
     event_id: eventId,

@@ -8,7 +8,11 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 
-const ETAG_ROUTES = [/^\/api\/v1\/offers(\/|$)/, /^\/api\/(lml|admin)\/v1\/(schools|lists)(\/|$)/, /^\/api\/lml\/v1\/structure$/];
+const ETAG_ROUTES = [
+  /^\/api\/v1\/offers(\/|$)/,
+  /^\/api\/(lml|admin)\/v1\/(schools|lists)(\/|$)/,
+  /^\/api\/lml\/v1\/structure$/,
+];
 
 export const hasEtag = (route: Pick<RouteOptions, 'method' | 'url'>): boolean => {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -21,7 +25,9 @@ function matches(header: string | undefined, tag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   // Weak comparison (RFC 9110 §13.1.2): W/ prefixes and encoding suffixes do not matter.
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '').replace(ENCODING_SUFFIX, '"') === tag);
+  return header
+    .split(',')
+    .some((candidate) => candidate.trim().replace(/^W\//, '').replace(ENCODING_SUFFIX, '"') === tag);
 }
 
 // Callback hooks and the one-shot hash: these run on the hottest route, where a promise per hook and a
@@ -40,7 +46,8 @@ const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply
 const tagEncoding: onSendHookHandler = (_request, reply, payload: unknown, done) => {
   const encoding = reply.getHeader('content-encoding');
   const tag = reply.getHeader('etag');
-  if (typeof encoding === 'string' && typeof tag === 'string' && !ENCODING_SUFFIX.test(tag)) void reply.header('etag', `${tag.slice(0, -1)}-${encoding}"`);
+  if (typeof encoding === 'string' && typeof tag === 'string' && !ENCODING_SUFFIX.test(tag))
+    void reply.header('etag', `${tag.slice(0, -1)}-${encoding}"`);
   done(null, payload);
 };
 

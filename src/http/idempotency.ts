@@ -5,7 +5,14 @@
  * update after. The owner is the authenticated client (or the operator), so keys never collide
  * between clients. The rules are in src/idempotency/service.ts.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import { Problem } from '../errors.js';
 import { IdempotencyService, requestHash } from '../idempotency/service.js';
 
@@ -30,14 +37,18 @@ function ownerOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function append<K extends 'preHandler' | 'onSend'>(route: RouteOptions, name: K, hook: K extends 'preHandler' ? preHandlerHookHandler : onSendHookHandler): void {
+function append<K extends 'preHandler' | 'onSend'>(
+  route: RouteOptions,
+  name: K,
+  hook: K extends 'preHandler' ? preHandlerHookHandler : onSendHookHandler,
+): void {
   const current = route[name] as unknown;
   const list = current === undefined ? [] : Array.isArray(current) ? current : [current];
   (route as unknown as Record<string, unknown>)[name] = [...list, hook];
 }
 
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
-  const before: preHandlerHookHandler = async function (request: FastifyRequest, reply: FastifyReply) {
+  const before: preHandlerHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || !IdempotencyService.validKey(header)) {
@@ -56,7 +67,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     return reply.send(body);
   };
 
-  const after: onSendHookHandler = async function (request, reply, payload: unknown) {
+  const after: onSendHookHandler = async (request, reply, payload: unknown) => {
     const claim = claims.get(request);
     if (claim === undefined) return payload;
     claims.delete(request);
@@ -66,7 +77,13 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       if (typeof value === 'string') headers[name] = value;
     }
     const secret = String(reply.getHeader('cache-control') ?? '').includes('no-store');
-    const body = secret ? null : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const body = secret
+      ? null
+      : typeof payload === 'string'
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? payload.toString('utf8')
+          : '';
     await service.finish(claim.owner, claim.key, { statusCode: reply.statusCode, headers, body });
     return payload;
   };

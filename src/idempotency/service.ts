@@ -27,7 +27,9 @@ export interface StoredAnswer {
 export type Begin = { kind: 'run' } | { kind: 'replay'; answer: StoredAnswer };
 
 export const requestHash = (method: string, path: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('base64url');
+  createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('base64url');
 
 export class IdempotencyService {
   private lastPurge = 0;
@@ -52,15 +54,31 @@ export class IdempotencyService {
     // Deleted between the two statements by a concurrent purge: treat as in use; the retry will run.
     if (existing === undefined || existing.request_hash !== hash) {
       if (existing === undefined) throw new Problem('idempotency-key-in-use', 'retry with the same key');
-      throw new Problem('idempotency-key-reused', 'this Idempotency-Key was used for a different request in the last 24 hours; use a new key for a new request');
+      throw new Problem(
+        'idempotency-key-reused',
+        'this Idempotency-Key was used for a different request in the last 24 hours; use a new key for a new request',
+      );
     }
-    if (existing.status_code === null) throw new Problem('idempotency-key-in-use', 'the first request with this Idempotency-Key has not finished; retry shortly', {}, { 'retry-after': '1' });
+    if (existing.status_code === null)
+      throw new Problem(
+        'idempotency-key-in-use',
+        'the first request with this Idempotency-Key has not finished; retry shortly',
+        {},
+        { 'retry-after': '1' },
+      );
     if (existing.response_body === null) {
-      throw new Problem('conflict', 'the request with this Idempotency-Key already ran; its answer carried a secret, which is shown once and never stored');
+      throw new Problem(
+        'conflict',
+        'the request with this Idempotency-Key already ran; its answer carried a secret, which is shown once and never stored',
+      );
     }
     return {
       kind: 'replay',
-      answer: { statusCode: existing.status_code, headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>, body: existing.response_body },
+      answer: {
+        statusCode: existing.status_code,
+        headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>,
+        body: existing.response_body,
+      },
     };
   }
 

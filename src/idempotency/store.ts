@@ -6,7 +6,9 @@ export class IdempotencyStore {
   constructor(private readonly db: Executor) {}
 
   /** Claims (owner, key) for a new request; false when a row already exists. */
-  async claim(row: Pick<IdempotencyRow, 'owner' | 'key' | 'request_hash' | 'created_at' | 'expires_at'>): Promise<boolean> {
+  async claim(
+    row: Pick<IdempotencyRow, 'owner' | 'key' | 'request_hash' | 'created_at' | 'expires_at'>,
+  ): Promise<boolean> {
     const result = await this.db
       .insertInto('idempotency_keys')
       .values({ ...row, status_code: null, response_headers: null, response_body: null })
@@ -16,7 +18,12 @@ export class IdempotencyStore {
   }
 
   async find(owner: string, key: string): Promise<IdempotencyRow | undefined> {
-    return this.db.selectFrom('idempotency_keys').selectAll().where('owner', '=', owner).where('key', '=', key).executeTakeFirst();
+    return this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('owner', '=', owner)
+      .where('key', '=', key)
+      .executeTakeFirst();
   }
 
   async complete(owner: string, key: string, statusCode: number, headers: string, body: string | null): Promise<void> {
@@ -31,7 +38,12 @@ export class IdempotencyStore {
 
   /** Removes a claim whose request failed on our side, so the client's retry runs afresh. */
   async release(owner: string, key: string): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('owner', '=', owner).where('key', '=', key).where('status_code', 'is', null).execute();
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('owner', '=', owner)
+      .where('key', '=', key)
+      .where('status_code', 'is', null)
+      .execute();
   }
 
   /** Deletes one row if it is expired or an abandoned claim (its request died before answering). */
@@ -40,7 +52,12 @@ export class IdempotencyStore {
       .deleteFrom('idempotency_keys')
       .where('owner', '=', owner)
       .where('key', '=', key)
-      .where((eb) => eb.or([eb('expires_at', '<=', expiredBefore), eb.and([eb('status_code', 'is', null), eb('created_at', '<=', abandonedBefore)])]))
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '<=', expiredBefore),
+          eb.and([eb('status_code', 'is', null), eb('created_at', '<=', abandonedBefore)]),
+        ]),
+      )
       .execute();
   }
 

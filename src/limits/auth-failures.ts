@@ -19,15 +19,27 @@ export class AuthFailureLimit {
   private readonly perPair: TokenBuckets;
   private readonly perAddress: TokenBuckets;
 
-  constructor(config: Pick<Config, 'authFailuresPerClientAddress' | 'authFailuresPerAddress' | 'authFailureWindowSeconds'>, clock: Clock) {
+  constructor(
+    config: Pick<Config, 'authFailuresPerClientAddress' | 'authFailuresPerAddress' | 'authFailureWindowSeconds'>,
+    clock: Clock,
+  ) {
     const window = config.authFailureWindowSeconds;
-    this.perPair = new TokenBuckets({ burst: config.authFailuresPerClientAddress, ratePerSecond: config.authFailuresPerClientAddress / window }, clock);
-    this.perAddress = new TokenBuckets({ burst: config.authFailuresPerAddress, ratePerSecond: config.authFailuresPerAddress / window }, clock);
+    this.perPair = new TokenBuckets(
+      { burst: config.authFailuresPerClientAddress, ratePerSecond: config.authFailuresPerClientAddress / window },
+      clock,
+    );
+    this.perAddress = new TokenBuckets(
+      { burst: config.authFailuresPerAddress, ratePerSecond: config.authFailuresPerAddress / window },
+      clock,
+    );
   }
 
   /** Seconds the caller must wait before another attempt is even checked; 0 when it may try now. */
   retryAfter(clientId: string, address: string): number {
-    return Math.max(this.perPair.secondsUntilToken(pairKey(clientId, address)), this.perAddress.secondsUntilToken(address));
+    return Math.max(
+      this.perPair.secondsUntilToken(pairKey(clientId, address)),
+      this.perAddress.secondsUntilToken(address),
+    );
   }
 
   recordFailure(clientId: string, address: string): void {

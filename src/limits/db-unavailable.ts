@@ -19,7 +19,12 @@ const CODES = new Set([
   'SQLITE_LOCKED',
 ]);
 
-const MESSAGES = [/Connection terminated/i, /connection timeout/i, /Client has encountered a connection error/i, /the database system is (starting up|shutting down)/i];
+const MESSAGES = [
+  /Connection terminated/i,
+  /connection timeout/i,
+  /Client has encountered a connection error/i,
+  /the database system is (starting up|shutting down)/i,
+];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -22,14 +22,21 @@ function rawProblem(code: ProblemCode, detail: string): RawAnswer {
 
 /** Fastify's clientErrorHandler: the parser rejected the request before any route could run. */
 export function clientErrorHandler(maxHeaderBytes: number) {
-  const headersTooLarge = rawProblem('headers-too-large', `the request line and headers exceed ${maxHeaderBytes} bytes`);
+  const headersTooLarge = rawProblem(
+    'headers-too-large',
+    `the request line and headers exceed ${maxHeaderBytes} bytes`,
+  );
   const timeout = rawProblem('request-timeout', 'the request was not received in time');
   const malformed = rawProblem('malformed-request', 'the request is not valid HTTP/1.1');
   return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
     // A reset socket has no one left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const answer =
-      error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? timeout : malformed;
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? headersTooLarge
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? timeout
+          : malformed;
     const isHead = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
     // As Node's own handler: never write after a response already begun on this socket (e.g. the unread
     // rest of a refused request's body failing to parse as the next request).

@@ -39,9 +39,15 @@ export class RequestRateLimit {
         'rate-limited',
         `this client sent more than ${buckets.shape.burst} requests in a burst or more than ${buckets.shape.ratePerSecond} per second; retry after ${retryAfter} s`,
         { retryAfter },
-        { 'retry-after': String(retryAfter), 'ratelimit-policy': this.policyHeader, ratelimit: `"${POLICY}";r=0;t=${retryAfter}` },
+        {
+          'retry-after': String(retryAfter),
+          'ratelimit-policy': this.policyHeader,
+          ratelimit: `"${POLICY}";r=0;t=${retryAfter}`,
+        },
       );
     }
-    void reply.header('ratelimit-policy', this.policyHeader).header('ratelimit', `"${POLICY}";r=${Math.floor(left)};t=${buckets.secondsUntilFull(left)}`);
+    void reply
+      .header('ratelimit-policy', this.policyHeader)
+      .header('ratelimit', `"${POLICY}";r=${Math.floor(left)};t=${buckets.secondsUntilFull(left)}`);
   }
 }

@@ -72,7 +72,7 @@ export class TokenBuckets {
   private refill(bucket: Bucket, now: number): number {
     // A clock that steps back never mints tokens.
     const elapsed = now > bucket.updatedAt ? now - bucket.updatedAt : 0;
-    bucket.updatedAt = now > bucket.updatedAt ? now : bucket.updatedAt;
+    bucket.updatedAt = Math.max(now, bucket.updatedAt);
     bucket.tokens = Math.min(this.shape.burst, bucket.tokens + elapsed * this.perMs);
     return bucket.tokens;
   }

@@ -17,10 +17,20 @@ const book = (ean: string): ListItemInput => {
 
 /** Extra titles for the HBO and MBO lists: valid ISBN-13 check digits, not real catalogue numbers. */
 const HBO_ICT: ListItemInput[] = [
-  { ean: '9789043036801', title: 'Computernetwerken, een praktische inleiding', author: 'P. de Boer', publisher: 'Pearson Benelux' },
+  {
+    ean: '9789043036801',
+    title: 'Computernetwerken, een praktische inleiding',
+    author: 'P. de Boer',
+    publisher: 'Pearson Benelux',
+  },
   { ean: '9789006951219', title: 'Programmeren in Java, deel 1', author: 'M. Jansen', publisher: 'ThiemeMeulenhoff' },
   { ...book('9781108740623'), remarks: 'Also used in year 2' },
-  { ean: '9789001234560', title: 'Discrete wiskunde voor informatici', mandatory: false, remarks: 'Recommended, not required' },
+  {
+    ean: '9789001234560',
+    title: 'Discrete wiskunde voor informatici',
+    mandatory: false,
+    remarks: 'Recommended, not required',
+  },
 ];
 
 interface DemoList {
@@ -76,7 +86,10 @@ const DEMO_LISTS: readonly DemoList[] = [
     tags: ['Nijmegen', '2026-2027', 'Techniek & ICT'],
     schoolYear: 2026,
     duoCode: '25604',
-    items: [{ ean: '9789401487788', title: 'Basisboek programmeren', publisher: 'Boom beroepsonderwijs' }, book('9780194837125')],
+    items: [
+      { ean: '9789401487788', title: 'Basisboek programmeren', publisher: 'Boom beroepsonderwijs' },
+      book('9780194837125'),
+    ],
     path: ['published'],
   },
   {
@@ -84,7 +97,12 @@ const DEMO_LISTS: readonly DemoList[] = [
     name: 'vwo 4',
     tags: ['2026-2027', 'vwo'],
     schoolYear: 2026,
-    items: [book('9789001891442'), book('9789001865122'), book('9780194837125'), { ...book('9789001774363'), mandatory: false, remarks: 'Only for the history profile' }],
+    items: [
+      book('9789001891442'),
+      book('9789001865122'),
+      book('9780194837125'),
+      { ...book('9789001774363'), mandatory: false, remarks: 'Only for the history profile' },
+    ],
     path: ['published'],
   },
   {

@@ -23,7 +23,10 @@ import { parseTags } from './views.js';
 export const LIST_IMPORT_BATCH_SIZE = 100;
 
 const ImportEntry = Type.Object(
-  { ...ListCreateBody.properties, status: Type.Optional(Type.String({ description: 'target status, e.g. published' })) },
+  {
+    ...ListCreateBody.properties,
+    status: Type.Optional(Type.String({ description: 'target status, e.g. published' })),
+  },
   { additionalProperties: false },
 );
 
@@ -77,7 +80,9 @@ export function elementLines(text: string): number[] {
 const problemText = (error: unknown): string => {
   if (error instanceof Problem) {
     const details = Array.isArray(error.extensions.errors)
-      ? (error.extensions.errors as { path?: string; message?: string }[]).map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim()).join('; ')
+      ? (error.extensions.errors as { path?: string; message?: string }[])
+          .map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim())
+          .join('; ')
       : '';
     return [error.detail ?? error.message, details].filter((part) => part !== '').join(': ');
   }
@@ -97,13 +102,18 @@ export class ListImporter {
     try {
       data = JSON.parse(text);
     } catch (error) {
-      return { rows: [], errors: [{ line: 1, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+      return {
+        rows: [],
+        errors: [{ line: 1, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }],
+      };
     }
     if (!Array.isArray(data)) return { rows: [], errors: [{ line: 1, reason: 'expected a JSON array of lists' }] };
     if (data.length === 0) return { rows: [], errors: [{ line: 1, reason: 'the array is empty' }] };
     const lines = elementLines(text);
     const store = new ListStore(this.db.kysely);
-    const schools = new Set((await this.db.kysely.selectFrom('schools').select('identifier').execute()).map((row) => row.identifier));
+    const schools = new Set(
+      (await this.db.kysely.selectFrom('schools').select('identifier').execute()).map((row) => row.identifier),
+    );
     const rows: ListImportRow[] = [];
     const errors: RowError[] = [];
     const seen = new Map<string, number>();
@@ -112,7 +122,8 @@ export class ListImporter {
       if (!Value.Check(ImportEntry, entry)) {
         // The first complaint per property is the useful one (TypeBox adds follow-ups such as "Expected string").
         const byPath = new Map<string, string>();
-        for (const e of Value.Errors(ImportEntry, entry)) if (!byPath.has(e.path)) byPath.set(e.path, `${e.path === '' ? 'entry' : e.path.slice(1)} ${e.message}`);
+        for (const e of Value.Errors(ImportEntry, entry))
+          if (!byPath.has(e.path)) byPath.set(e.path, `${e.path === '' ? 'entry' : e.path.slice(1)} ${e.message}`);
         errors.push({ line, reason: [...byPath.values()].slice(0, 5).join('; ') });
         continue;
       }
@@ -127,15 +138,19 @@ export class ListImporter {
         reasons.push(problemText(error));
       }
       const status = statusWord === undefined ? undefined : canonicalStatus(statusWord);
-      if (statusWord !== undefined && status === undefined) reasons.push(`status ${JSON.stringify(statusWord)} is not a list status`);
+      if (statusWord !== undefined && status === undefined)
+        reasons.push(`status ${JSON.stringify(statusWord)} is not a list status`);
       const key = JSON.stringify([input.school, tags, input.name.trim()]);
       const earlier = seen.get(key);
       if (earlier !== undefined) reasons.push(`the same school, tags and name as line ${earlier}`);
       seen.set(key, line);
       let existing: ListImportRow['existing'];
       if (reasons.length === 0) {
-        const match = (await store.findByName(input.school, input.name.trim())).find((row) => JSON.stringify(parseTags(row.tags)) === JSON.stringify(tags));
-        if (match !== undefined && isListStatus(match.status)) existing = { identifier: match.identifier, status: match.status };
+        const match = (await store.findByName(input.school, input.name.trim())).find(
+          (row) => JSON.stringify(parseTags(row.tags)) === JSON.stringify(tags),
+        );
+        if (match !== undefined && isListStatus(match.status))
+          existing = { identifier: match.identifier, status: match.status };
         const from: ListStatus = existing?.status ?? 'created';
         if (status !== undefined && status !== from) {
           try {
@@ -151,7 +166,11 @@ export class ListImporter {
     return { rows, errors };
   }
 
-  async import(rows: readonly ListImportRow[], onProgress: (done: number, total: number) => void = () => undefined, batchSize = LIST_IMPORT_BATCH_SIZE): Promise<ListImportSummary> {
+  async import(
+    rows: readonly ListImportRow[],
+    onProgress: (done: number, total: number) => void = () => undefined,
+    batchSize = LIST_IMPORT_BATCH_SIZE,
+  ): Promise<ListImportSummary> {
     const summary: ListImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0, statusChanged: 0 };
     for (let start = 0; start < rows.length; start += batchSize) {
       const batch = rows.slice(start, start + batchSize);
@@ -171,10 +190,15 @@ export class ListImporter {
             const { school: _school, imported: _imported, ...patch } = row.input;
             // The service emits list.updated exactly when the content really changed.
             let changed = false;
-            await this.lists.updateIn(trx, (event) => {
-              if (event.name === 'list.updated') changed = true;
-              emit(event);
-            }, identifier, patch);
+            await this.lists.updateIn(
+              trx,
+              (event) => {
+                if (event.name === 'list.updated') changed = true;
+                emit(event);
+              },
+              identifier,
+              patch,
+            );
             if (changed) c.updated++;
             else c.unchanged++;
           }

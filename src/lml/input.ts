@@ -7,7 +7,9 @@ export const badCursor = (value: string, what: string): Problem =>
   });
 
 export function fieldProblem(path: string, message: string): Problem {
-  return new Problem('validation-failed', `body ${path.slice(1)} ${message}`, { errors: [{ location: 'body', path, message }] });
+  return new Problem('validation-failed', `body ${path.slice(1)} ${message}`, {
+    errors: [{ location: 'body', path, message }],
+  });
 }
 
 /** Trimmed, non-empty text. */
@@ -22,4 +24,3 @@ export function optionalText(value: string | null | undefined): string | null {
   const text = value?.trim() ?? '';
   return text === '' ? null : text;
 }
-

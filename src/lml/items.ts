@@ -21,7 +21,8 @@ export interface ListItemInput {
 }
 
 export function normaliseItems(input: readonly ListItemInput[]): ListItem[] {
-  if (input.length > MAX_ITEMS) throw fieldProblem('/items', `must not have more than ${MAX_ITEMS} items (got ${input.length})`);
+  if (input.length > MAX_ITEMS)
+    throw fieldProblem('/items', `must not have more than ${MAX_ITEMS} items (got ${input.length})`);
   const errors: { location: string; path: string; message: string }[] = [];
   const invalidEans: { ean: string; reason: string }[] = [];
   const seen = new Map<string, number>();
@@ -29,10 +30,18 @@ export function normaliseItems(input: readonly ListItemInput[]): ListItem[] {
     const ean = item.ean.trim();
     const check = validateEan(ean);
     if (!check.valid) {
-      errors.push({ location: 'body', path: `/items/${index}/ean`, message: `${ean === '' ? '""' : ean}: ${check.reason}` });
+      errors.push({
+        location: 'body',
+        path: `/items/${index}/ean`,
+        message: `${ean === '' ? '""' : ean}: ${check.reason}`,
+      });
       invalidEans.push({ ean, reason: check.reason });
     } else if (seen.has(ean)) {
-      errors.push({ location: 'body', path: `/items/${index}/ean`, message: `${ean} is already item ${seen.get(ean)}` });
+      errors.push({
+        location: 'body',
+        path: `/items/${index}/ean`,
+        message: `${ean} is already item ${seen.get(ean)}`,
+      });
     } else {
       seen.set(ean, index);
     }
@@ -50,7 +59,11 @@ export function normaliseItems(input: readonly ListItemInput[]): ListItem[] {
     throw new Problem('invalid-ean', `invalid item EAN: ${named}`, { errors, invalidEans });
   }
   if (errors.length > 0) {
-    throw new Problem('validation-failed', `a list names each EAN once: ${errors.map((error) => `${error.path.slice(1)} ${error.message}`).join('; ')}`, { errors });
+    throw new Problem(
+      'validation-failed',
+      `a list names each EAN once: ${errors.map((error) => `${error.path.slice(1)} ${error.message}`).join('; ')}`,
+      { errors },
+    );
   }
   return items;
 }

@@ -14,7 +14,14 @@ import { ListStore } from './list-store.js';
 import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
 import { SchoolStore } from './school-store.js';
-import { LIST_STATUSES, LIST_STATUS_INPUTS, type ListStatus, assertTransition, canonicalStatus, isListStatus } from './status.js';
+import {
+  LIST_STATUSES,
+  LIST_STATUS_INPUTS,
+  type ListStatus,
+  assertTransition,
+  canonicalStatus,
+  isListStatus,
+} from './status.js';
 import { type ListView, type ListWithSchool, listView, parseItems, parseTags } from './views.js';
 
 export interface ListInput {
@@ -152,7 +159,10 @@ export class ListService {
     assertTransition(from, target);
     const now = this.clock.now();
     if (!(await store.changeStatus(current.identifier, from, target, now))) {
-      throw new Problem('conflict', 'the list status was changed by another request at the same time; read it and try again');
+      throw new Problem(
+        'conflict',
+        'the list status was changed by another request at the same time; read it and try again',
+      );
     }
     emitStatus(emit, current.identifier, target);
     return listView({ ...current, status: target, updated_at: now });
@@ -175,14 +185,18 @@ export class ListService {
       const status = canonicalStatus(query.status);
       if (status === undefined) {
         throw new Problem('validation-failed', `status ${query.status} is not a list status`, {
-          errors: [{ location: 'querystring', path: '/status', message: `must be one of ${LIST_STATUS_INPUTS.join(', ')}` }],
+          errors: [
+            { location: 'querystring', path: '/status', message: `must be one of ${LIST_STATUS_INPUTS.join(', ')}` },
+          ],
         });
       }
       statuses = [status];
     }
     let after: { createdAt: number; identifier: string } | undefined;
     if (query.startingAfter !== undefined) {
-      const cursor = isResourceIdentifier(query.startingAfter) ? await this.reader.find(query.startingAfter) : undefined;
+      const cursor = isResourceIdentifier(query.startingAfter)
+        ? await this.reader.find(query.startingAfter)
+        : undefined;
       if (cursor === undefined) throw badCursor(query.startingAfter, 'list');
       after = { createdAt: cursor.created_at, identifier: cursor.identifier };
     }
@@ -218,7 +232,8 @@ const canonicalItems = (json: string): string => JSON.stringify(parseItems(json)
 /** The start year of the school year, e.g. 2026 for 2026-2027. */
 function schoolYear(value: number | null | undefined): number | null {
   if (value === undefined || value === null) return null;
-  if (!Number.isInteger(value) || value < 1900 || value > 2200) throw fieldProblem('/schoolYear', 'must be a start year between 1900 and 2200');
+  if (!Number.isInteger(value) || value < 1900 || value > 2200)
+    throw fieldProblem('/schoolYear', 'must be a start year between 1900 and 2200');
   return value;
 }
 

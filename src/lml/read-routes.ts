@@ -24,12 +24,30 @@ export const lmlReadRoutes =
 
     app.get(
       '/schools',
-      { ...guard, schema: { tags: schoolTags, security, summary: 'Schools, oldest first, cursor-paged', querystring: PageQuerySchema, response: { 200: pageOf(SchoolSchema) } } },
+      {
+        ...guard,
+        schema: {
+          tags: schoolTags,
+          security,
+          summary: 'Schools, oldest first, cursor-paged',
+          querystring: PageQuerySchema,
+          response: { 200: pageOf(SchoolSchema) },
+        },
+      },
       (request) => services.schools.page({ limit: request.query.limit, startingAfter: request.query.starting_after }),
     );
     app.get(
       '/schools/:identifier',
-      { ...guard, schema: { tags: schoolTags, security, summary: 'One school', params: IdentifierParams, response: { 200: SchoolSchema } } },
+      {
+        ...guard,
+        schema: {
+          tags: schoolTags,
+          security,
+          summary: 'One school',
+          params: IdentifierParams,
+          response: { 200: SchoolSchema },
+        },
+      },
       (request) => services.schools.get(request.params.identifier),
     );
     app.get(
@@ -45,7 +63,12 @@ export const lmlReadRoutes =
         },
       },
       (request) =>
-        services.lists.page({ limit: request.query.limit, startingAfter: request.query.starting_after, school: request.query.school, status: request.query.status }),
+        services.lists.page({
+          limit: request.query.limit,
+          startingAfter: request.query.starting_after,
+          school: request.query.school,
+          status: request.query.status,
+        }),
     );
     app.get(
       '/lists/:identifier',

@@ -25,7 +25,10 @@ export const lmlRoutes =
           tags,
           security,
           summary: 'One level of the tree: schools without parent, then tags and lists below a school or tag node',
-          querystring: Type.Object({ parent: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
+          querystring: Type.Object(
+            { parent: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
+            { additionalProperties: false },
+          ),
           response: { 200: Type.Array(StructureNodeSchema) },
         },
       },

@@ -22,17 +22,15 @@ const stringEnum = <T extends string>(values: readonly T[], description?: string
 const Identifier = Type.String({ pattern: '^[0-9a-f]{32}$', description: '32 lower-case hexadecimal characters' });
 const Time = Type.String({ format: 'date-time' });
 
-export const SchoolSchema = Type.Object(
-  {
-    identifier: Identifier,
-    name: Type.String(),
-    type: Type.String({ description: SCHOOL_TYPES.join(', ') }),
-    location: nullable(Type.String()),
-    brin: nullable(Type.String()),
-    createdAt: Time,
-    updatedAt: Time,
-  },
-);
+export const SchoolSchema = Type.Object({
+  identifier: Identifier,
+  name: Type.String(),
+  type: Type.String({ description: SCHOOL_TYPES.join(', ') }),
+  location: nullable(Type.String()),
+  brin: nullable(Type.String()),
+  createdAt: Time,
+  updatedAt: Time,
+});
 
 export const ListItemSchema = Type.Object({
   ean: Type.String(),
@@ -43,29 +41,31 @@ export const ListItemSchema = Type.Object({
   remarks: nullable(Type.String()),
 });
 
-export const ListSchema = Type.Object(
-  {
-    identifier: Identifier,
-    slug: Type.String({ description: 'Short code for deep links and QR codes, e.g. BL4K7Q2M' }),
-    name: Type.String(),
-    comment: nullable(Type.String()),
-    school: Type.Object({ identifier: Identifier, name: Type.String() }),
-    schoolYear: nullable(Type.Integer({ description: 'Start year of the school year' })),
-    duoCode: nullable(Type.String()),
-    breadcrumb: Type.Array(Type.String(), { description: 'School name, the tags, the list name' }),
-    status: Type.String({ description: LIST_STATUSES.join(', ') }),
-    imported: Type.Boolean(),
-    items: Type.Array(ListItemSchema),
-    createdAt: Time,
-    updatedAt: Time,
-  },
-);
+export const ListSchema = Type.Object({
+  identifier: Identifier,
+  slug: Type.String({ description: 'Short code for deep links and QR codes, e.g. BL4K7Q2M' }),
+  name: Type.String(),
+  comment: nullable(Type.String()),
+  school: Type.Object({ identifier: Identifier, name: Type.String() }),
+  schoolYear: nullable(Type.Integer({ description: 'Start year of the school year' })),
+  duoCode: nullable(Type.String()),
+  breadcrumb: Type.Array(Type.String(), { description: 'School name, the tags, the list name' }),
+  status: Type.String({ description: LIST_STATUSES.join(', ') }),
+  imported: Type.Boolean(),
+  items: Type.Array(ListItemSchema),
+  createdAt: Time,
+  updatedAt: Time,
+});
 
 export const StructureNodeSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   model: stringEnum(['SCHOOL', 'TAG', 'LIST'] as const),
-  resource: Type.Union([Type.Object({ type: Type.String() }), Type.Object({ slug: Type.String(), status: Type.String() }), Type.Null()]),
+  resource: Type.Union([
+    Type.Object({ type: Type.String() }),
+    Type.Object({ slug: Type.String(), status: Type.String() }),
+    Type.Null(),
+  ]),
 });
 
 export const pageOf = <T extends TSchema>(item: T) => Type.Object({ has_more: Type.Boolean(), data: Type.Array(item) });
@@ -73,7 +73,9 @@ export const pageOf = <T extends TSchema>(item: T) => Type.Object({ has_more: Ty
 export const PageQuerySchema = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
-    starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'identifier of the last item of the previous page' })),
+    starting_after: Type.Optional(
+      Type.String({ maxLength: 64, description: 'identifier of the last item of the previous page' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -82,7 +84,9 @@ export const ListQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
     school: Type.Optional(Identifier),
-    status: Type.Optional(stringEnum(LIST_STATUS_INPUTS, 'archived lists are listed only when asked for explicitly; concept = created')),
+    status: Type.Optional(
+      stringEnum(LIST_STATUS_INPUTS, 'archived lists are listed only when asked for explicitly; concept = created'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -107,7 +111,11 @@ export const SchoolPatchBody = Type.Partial(SchoolCreateBody, { additionalProper
 
 const ItemInput = Type.Object(
   {
-    ean: Type.String({ minLength: 1, maxLength: 32, description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit' }),
+    ean: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit',
+    }),
     title: Text(500),
     author: Type.Optional(nullable(Type.String({ maxLength: 300 }))),
     publisher: Type.Optional(nullable(Type.String({ maxLength: 300 }))),
@@ -120,14 +128,25 @@ const ItemInput = Type.Object(
 const listContent = {
   name: Text(200),
   comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
-  schoolYear: Type.Optional(nullable(Type.Integer({ minimum: 1900, maximum: 2200, description: 'start year, e.g. 2026 for 2026-2027' }))),
+  schoolYear: Type.Optional(
+    nullable(Type.Integer({ minimum: 1900, maximum: 2200, description: 'start year, e.g. 2026 for 2026-2027' })),
+  ),
   duoCode: Type.Optional(nullable(Type.String({ maxLength: 32 }))),
-  tags: Type.Optional(Type.Array(Text(100), { maxItems: MAX_TAGS, description: 'levels between school and list, e.g. location, school year, academy' })),
+  tags: Type.Optional(
+    Type.Array(Text(100), {
+      maxItems: MAX_TAGS,
+      description: 'levels between school and list, e.g. location, school year, academy',
+    }),
+  ),
   items: Type.Optional(Type.Array(ItemInput, { maxItems: MAX_ITEMS })),
 };
 
 export const ListCreateBody = Type.Object(
-  { school: Type.String({ maxLength: 64, description: 'identifier of an existing school' }), ...listContent, imported: Type.Optional(Type.Boolean()) },
+  {
+    school: Type.String({ maxLength: 64, description: 'identifier of an existing school' }),
+    ...listContent,
+    imported: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 

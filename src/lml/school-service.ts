@@ -67,10 +67,20 @@ export class SchoolService {
         ...(patch.location === undefined ? {} : { location: optionalText(patch.location) }),
         ...(patch.brin === undefined ? {} : { brin: brin(patch.brin) }),
       };
-      const changed = next.name !== current.name || next.type !== current.type || next.location !== current.location || next.brin !== current.brin;
+      const changed =
+        next.name !== current.name ||
+        next.type !== current.type ||
+        next.location !== current.location ||
+        next.brin !== current.brin;
       if (!changed) return schoolView(current);
       next.updated_at = this.clock.now();
-      await store.update(identifier, { name: next.name, type: next.type, location: next.location, brin: next.brin, updated_at: next.updated_at });
+      await store.update(identifier, {
+        name: next.name,
+        type: next.type,
+        location: next.location,
+        brin: next.brin,
+        updated_at: next.updated_at,
+      });
       emit({ name: 'school.modified', type: 'modified', resource: 'school', identifier });
       return schoolView(next);
     });
@@ -83,7 +93,9 @@ export class SchoolService {
   async page(query: PageQuery): Promise<Page<SchoolView>> {
     let after: { createdAt: number; identifier: string } | undefined;
     if (query.startingAfter !== undefined) {
-      const cursor = isResourceIdentifier(query.startingAfter) ? await this.reader.find(query.startingAfter) : undefined;
+      const cursor = isResourceIdentifier(query.startingAfter)
+        ? await this.reader.find(query.startingAfter)
+        : undefined;
       if (cursor === undefined) throw badCursor(query.startingAfter, 'school');
       after = { createdAt: cursor.created_at, identifier: cursor.identifier };
     }
@@ -100,12 +112,14 @@ async function findOr404(store: SchoolStore, identifier: string): Promise<School
 
 function schoolType(value: string): string {
   const type = value.trim().toUpperCase();
-  if (!(SCHOOL_TYPES as readonly string[]).includes(type)) throw fieldProblem('/type', `must be one of ${SCHOOL_TYPES.join(', ')}`);
+  if (!(SCHOOL_TYPES as readonly string[]).includes(type))
+    throw fieldProblem('/type', `must be one of ${SCHOOL_TYPES.join(', ')}`);
   return type;
 }
 
 function brin(value: string | null | undefined): string | null {
   const code = optionalText(value)?.toUpperCase() ?? null;
-  if (code !== null && !BRIN.test(code)) throw fieldProblem('/brin', 'must be a BRIN code: two digits and two letters or digits, e.g. 27PZ');
+  if (code !== null && !BRIN.test(code))
+    throw fieldProblem('/brin', 'must be a BRIN code: two digits and two letters or digits, e.g. 27PZ');
   return code;
 }

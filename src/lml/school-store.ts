@@ -30,7 +30,10 @@ export class SchoolStore {
     const after = request.after;
     if (after !== undefined) {
       query = query.where((eb) =>
-        eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('identifier', '>', after.identifier)])]),
+        eb.or([
+          eb('created_at', '>', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('identifier', '>', after.identifier)]),
+        ]),
       );
     }
     return query.orderBy('created_at').orderBy('identifier').limit(request.limit).execute();

@@ -47,9 +47,13 @@ export function allowedTargets(from: ListStatus): readonly ListStatus[] {
 export function assertTransition(from: ListStatus, to: ListStatus): void {
   const allowed = TRANSITIONS[from];
   if (allowed.includes(to)) return;
-  throw new Problem('illegal-transition', `the list is ${from} and cannot become ${to}; allowed: ${allowed.join(', ')}`, {
-    from,
-    to,
-    allowed: [...allowed],
-  });
+  throw new Problem(
+    'illegal-transition',
+    `the list is ${from} and cannot become ${to}; allowed: ${allowed.join(', ')}`,
+    {
+      from,
+      to,
+      allowed: [...allowed],
+    },
+  );
 }

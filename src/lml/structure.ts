@@ -21,7 +21,9 @@ const TAG_ID = /^tag_([0-9a-f]{32})([0-9a-f]{24})$/;
 
 export function tagId(schoolIdentifier: string, path: readonly string[]): string {
   // JSON keeps the path unambiguous even when a tag itself contains a slash.
-  const digest = createHash('sha256').update(`${schoolIdentifier}/${JSON.stringify(path)}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${schoolIdentifier}/${JSON.stringify(path)}`)
+    .digest('hex');
   return `tag_${schoolIdentifier}${digest.slice(0, 24)}`;
 }
 
@@ -42,7 +44,14 @@ export class StructureService {
     if (parent === undefined) {
       const schools = await this.schools.all();
       return schools
-        .map((school): StructureNode => ({ id: school.identifier, name: school.name, model: 'SCHOOL', resource: { type: school.type } }))
+        .map(
+          (school): StructureNode => ({
+            id: school.identifier,
+            name: school.name,
+            model: 'SCHOOL',
+            resource: { type: school.type },
+          }),
+        )
         .sort(byName);
     }
     const tag = TAG_ID.exec(parent);
@@ -72,14 +81,23 @@ function findPath(schoolIdentifier: string, id: string, lists: readonly { tags: 
 }
 
 /** Below `path`: one TAG node per distinct next tag, then the lists whose path ends here. */
-function level(schoolIdentifier: string, path: readonly string[], lists: readonly { row: ListNodeRow; tags: string[] }[]): StructureNode[] {
+function level(
+  schoolIdentifier: string,
+  path: readonly string[],
+  lists: readonly { row: ListNodeRow; tags: string[] }[],
+): StructureNode[] {
   const tags = new Map<string, StructureNode>();
   const leaves: StructureNode[] = [];
   for (const { row, tags: listTags } of lists) {
     if (listTags.length < path.length || !path.every((tag, index) => listTags[index] === tag)) continue;
     const next = listTags[path.length];
     if (next === undefined) {
-      leaves.push({ id: row.identifier, name: row.name, model: 'LIST', resource: { slug: row.slug, status: row.status } });
+      leaves.push({
+        id: row.identifier,
+        name: row.name,
+        model: 'LIST',
+        resource: { slug: row.slug, status: row.status },
+      });
     } else if (!tags.has(next)) {
       tags.set(next, { id: tagId(schoolIdentifier, [...path, next]), name: next, model: 'TAG', resource: null });
     }

@@ -40,7 +40,9 @@ export const isValidEan = (ean: string): boolean => validateEan(ean).valid;
 /** The problem for one or more bad codes: the detail names each, `invalidEans` lists them for programs. */
 export function invalidEanProblem(invalid: readonly InvalidEan[]): Problem {
   const named = invalid.map(({ ean, reason }) => `${ean === '' ? '""' : ean} (${reason})`).join(', ');
-  return new Problem('invalid-ean', `invalid EAN code${invalid.length === 1 ? '' : 's'}: ${named}`, { invalidEans: invalid });
+  return new Problem('invalid-ean', `invalid EAN code${invalid.length === 1 ? '' : 's'}: ${named}`, {
+    invalidEans: invalid,
+  });
 }
 
 /** Throws invalid-ean (400) when the code is not a valid EAN-8, EAN-13 or GTIN-14. */
@@ -54,11 +56,23 @@ export function assertEan(ean: string): void {
  * empties dropped, duplicates collapsed keeping the first occurrence's position.
  */
 export function parseEanList(raw: string | undefined): string[] {
-  if (raw === undefined) throw new Problem('validation-failed', 'eans is required: a comma-separated list of EAN codes');
-  const eans = [...new Set(raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))];
-  if (eans.length === 0) throw new Problem('validation-failed', 'eans must name at least one EAN code (comma-separated)');
+  if (raw === undefined)
+    throw new Problem('validation-failed', 'eans is required: a comma-separated list of EAN codes');
+  const eans = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+  ];
+  if (eans.length === 0)
+    throw new Problem('validation-failed', 'eans must name at least one EAN code (comma-separated)');
   if (eans.length > MAX_EANS_PER_QUERY) {
-    throw new Problem('validation-failed', `eans names ${eans.length} distinct codes; at most ${MAX_EANS_PER_QUERY} per request`);
+    throw new Problem(
+      'validation-failed',
+      `eans names ${eans.length} distinct codes; at most ${MAX_EANS_PER_QUERY} per request`,
+    );
   }
   const invalid: InvalidEan[] = [];
   for (const ean of eans) {

@@ -53,17 +53,41 @@ const isStatus = (value: string): value is OfferStatus => (OFFER_STATUSES as rea
 export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: RowError[] } {
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
-    records = parse(text, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, info: true }) as typeof records;
+    records = parse(text, {
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }) as typeof records;
   } catch (error) {
-    const line = typeof error === 'object' && error !== null && 'lines' in error && typeof error.lines === 'number' ? error.lines : 1;
-    return { rows: [], errors: [{ line, reason: `not valid CSV: ${error instanceof Error ? error.message.replace(/^Invalid Record Length: |^Invalid Opening Quote: /, '') : String(error)}` }] };
+    const line =
+      typeof error === 'object' && error !== null && 'lines' in error && typeof error.lines === 'number'
+        ? error.lines
+        : 1;
+    return {
+      rows: [],
+      errors: [
+        {
+          line,
+          reason: `not valid CSV: ${error instanceof Error ? error.message.replace(/^Invalid Record Length: |^Invalid Opening Quote: /, '') : String(error)}`,
+        },
+      ],
+    };
   }
   const header = records[0] === undefined ? [] : Object.keys(records[0].record);
   const unknown = header.filter((column) => !(COLUMNS as readonly string[]).includes(column));
   const missing = REQUIRED.filter((column) => !header.includes(column));
-  if (records.length === 0) return { rows: [], errors: [{ line: 1, reason: 'the file has no data rows (a header row, then one offer per line)' }] };
+  if (records.length === 0)
+    return {
+      rows: [],
+      errors: [{ line: 1, reason: 'the file has no data rows (a header row, then one offer per line)' }],
+    };
   if (unknown.length > 0 || missing.length > 0) {
-    const parts = [...(missing.length > 0 ? [`missing column(s) ${missing.join(', ')}`] : []), ...(unknown.length > 0 ? [`unknown column(s) ${unknown.join(', ')}`] : [])];
+    const parts = [
+      ...(missing.length > 0 ? [`missing column(s) ${missing.join(', ')}`] : []),
+      ...(unknown.length > 0 ? [`unknown column(s) ${unknown.join(', ')}`] : []),
+    ];
     return { rows: [], errors: [{ line: 1, reason: `${parts.join('; ')}; expected ${COLUMNS.join(', ')}` }] };
   }
 
@@ -79,18 +103,23 @@ export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: 
     if (!check.valid) reasons.push(`ean ${JSON.stringify(ean)} ${check.reason}`);
     let priceCents = 0;
     const rawPrice = record.price ?? '';
-    if (!/^\d+(\.\d+)?$/.test(rawPrice)) reasons.push(`price ${JSON.stringify(rawPrice)} is not an amount in euros like 12.50`);
+    if (!/^\d+(\.\d+)?$/.test(rawPrice))
+      reasons.push(`price ${JSON.stringify(rawPrice)} is not an amount in euros like 12.50`);
     else {
       try {
         priceCents = toCents(Number(rawPrice));
       } catch (error) {
-        reasons.push(error instanceof Problem && error.detail !== undefined ? error.detail : `price ${rawPrice} is invalid`);
+        reasons.push(
+          error instanceof Problem && error.detail !== undefined ? error.detail : `price ${rawPrice} is invalid`,
+        );
       }
     }
     const condition = (record.condition ?? '').toLowerCase();
-    if (!isCondition(condition)) reasons.push(`condition ${JSON.stringify(record.condition ?? '')} is not one of ${OFFER_CONDITIONS.join(', ')}`);
+    if (!isCondition(condition))
+      reasons.push(`condition ${JSON.stringify(record.condition ?? '')} is not one of ${OFFER_CONDITIONS.join(', ')}`);
     const status = (record.status ?? '').toLowerCase() || DEFAULT_OFFER_STATUS;
-    if (!isStatus(status)) reasons.push(`status ${JSON.stringify(record.status ?? '')} is not one of ${OFFER_STATUSES.join(', ')}`);
+    if (!isStatus(status))
+      reasons.push(`status ${JSON.stringify(record.status ?? '')} is not one of ${OFFER_STATUSES.join(', ')}`);
     const remarks = (record.remarks ?? '').trim();
     if (remarks.length > 1000) reasons.push('remarks are longer than 1000 characters');
     const occurrence = (perEan.get(ean) ?? 0) + 1;
@@ -100,7 +129,8 @@ export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: 
     const earlier = seenKeys.get(key);
     if (earlier !== undefined) reasons.push(`key ${JSON.stringify(key)} is already used on line ${earlier}`);
     seenKeys.set(key, line);
-    if (reasons.length > 0 || !isCondition(condition) || !isStatus(status)) errors.push({ line, reason: reasons.join('; ') });
+    if (reasons.length > 0 || !isCondition(condition) || !isStatus(status))
+      errors.push({ line, reason: reasons.join('; ') });
     else rows.push({ line, key, ean, priceCents, condition, status, remarks: remarks === '' ? null : remarks });
   }
   return { rows, errors };
@@ -113,13 +143,19 @@ export class OfferImporter {
     private readonly clock: Clock,
   ) {}
 
-  async import(rows: readonly OfferImportRow[], onProgress: Progress = () => undefined, batchSize = IMPORT_BATCH_SIZE): Promise<ImportSummary> {
+  async import(
+    rows: readonly OfferImportRow[],
+    onProgress: Progress = () => undefined,
+    batchSize = IMPORT_BATCH_SIZE,
+  ): Promise<ImportSummary> {
     const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0 };
     for (let start = 0; start < rows.length; start += batchSize) {
       const batch = rows.slice(start, start + batchSize);
       const counts = await this.db.kysely.transaction().execute(async (trx) => {
         const store = new OfferStore(trx);
-        const existing = new Map((await store.findByImportKeys(batch.map((row) => row.key))).map((row) => [row.import_key, row]));
+        const existing = new Map(
+          (await store.findByImportKeys(batch.map((row) => row.key))).map((row) => [row.import_key, row]),
+        );
         const now = this.clock.now();
         const fresh: NewOffer[] = [];
         const freshKeys: string[] = [];
@@ -128,10 +164,31 @@ export class OfferImporter {
         for (const row of batch) {
           const found = existing.get(row.key);
           if (found === undefined) {
-            fresh.push({ ean: row.ean, price_cents: row.priceCents, condition: row.condition, remarks: row.remarks, status: row.status, created_at: now, updated_at: now });
+            fresh.push({
+              ean: row.ean,
+              price_cents: row.priceCents,
+              condition: row.condition,
+              remarks: row.remarks,
+              status: row.status,
+              created_at: now,
+              updated_at: now,
+            });
             freshKeys.push(row.key);
-          } else if (found.ean !== row.ean || found.price_cents !== row.priceCents || found.condition !== row.condition || found.remarks !== row.remarks || found.status !== row.status) {
-            await store.update(found.id, { ean: row.ean, price_cents: row.priceCents, condition: row.condition, remarks: row.remarks, status: row.status, updated_at: now });
+          } else if (
+            found.ean !== row.ean ||
+            found.price_cents !== row.priceCents ||
+            found.condition !== row.condition ||
+            found.remarks !== row.remarks ||
+            found.status !== row.status
+          ) {
+            await store.update(found.id, {
+              ean: row.ean,
+              price_cents: row.priceCents,
+              condition: row.condition,
+              remarks: row.remarks,
+              status: row.status,
+              updated_at: now,
+            });
             updated++;
           } else unchanged++;
         }

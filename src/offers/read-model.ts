@@ -83,7 +83,9 @@ export class OfferReadModel {
     } else {
       this.misses++;
       const filled = await this.fill(missing);
-      sorted.forEach((ean, index) => (found[index] ??= filled.get(ean)));
+      sorted.forEach((ean, index) => {
+        found[index] ??= filled.get(ean);
+      });
     }
     let json = '[';
     let tags = '';
@@ -138,7 +140,9 @@ export class OfferReadModel {
       this.timer.unref();
       if (listen !== undefined) {
         // Without the listener the poll still bounds staleness; it only costs promptness.
-        this.unlisten = await listen('shelfmark_offers', () => void this.sync().catch(() => this.clear())).catch(() => undefined);
+        this.unlisten = await listen('shelfmark_offers', () => void this.sync().catch(() => this.clear())).catch(
+          () => undefined,
+        );
       }
     })();
     return this.starting;

@@ -35,7 +35,9 @@ export const offerRoutes =
             'EAN-8, EAN-13 (ISBN-13) or GTIN-14 codes. Blanks around codes are ignored and duplicates collapse. ' +
             'The answer is a bare array ordered by EAN, then price, then id; EANs without offers simply contribute nothing. ' +
             'Any invalid code makes the whole request a 400 invalid-ean problem that lists each bad code. Other query parameters are ignored.',
-          querystring: Type.Object({ eans: Type.String({ description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125' }) }),
+          querystring: Type.Object({
+            eans: Type.String({ description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125' }),
+          }),
           response: { 200: Type.Array(PublicOfferSchema) },
         },
       },
@@ -56,7 +58,8 @@ export const offerRoutes =
           tags,
           security,
           summary: 'One published offer',
-          description: 'Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.',
+          description:
+            'Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.',
           params: OfferIdParams,
           response: { 200: PublicOfferSchema },
         },

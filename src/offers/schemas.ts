@@ -14,7 +14,10 @@ export const StatusSchema = Type.Union(
 const publicFields = {
   id: Type.Integer({ examples: [1042] }),
   ean: Type.String({ description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14', examples: ['9789001891442'] }),
-  price: Type.Number({ description: 'What the buyer pays in euros: the seller price plus the service fee', examples: [14.49] }),
+  price: Type.Number({
+    description: 'What the buyer pays in euros: the seller price plus the service fee',
+    examples: [14.49],
+  }),
   serviceFee: Type.Number({ description: 'Service fee in euros, included in price', examples: [1.99] }),
   currency: Type.Literal('EUR'),
   condition: ConditionSchema,
@@ -40,7 +43,9 @@ const Price = Type.Number({
   description: "The seller's price in euros, at most 2 decimals; the public price adds the service fee",
   examples: [12.5],
 });
-const Remarks = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'Free text for the buyer, e.g. "some highlighting"' });
+const Remarks = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
+  description: 'Free text for the buyer, e.g. "some highlighting"',
+});
 
 export const CreateOfferBody = Type.Object(
   {
@@ -48,7 +53,12 @@ export const CreateOfferBody = Type.Object(
     price: Price,
     condition: ConditionSchema,
     remarks: Type.Optional(Remarks),
-    status: Type.Optional(Type.Union(OFFER_STATUSES.map((status) => Type.Literal(status)), { description: 'Defaults to published' })),
+    status: Type.Optional(
+      Type.Union(
+        OFFER_STATUSES.map((status) => Type.Literal(status)),
+        { description: 'Defaults to published' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -63,4 +73,6 @@ export const UpdateOfferBody = Type.Object(
   { additionalProperties: false, description: 'At least one field' },
 );
 
-export const OfferIdParams = Type.Object({ id: Type.String({ description: 'The offer id, a positive integer', examples: ['1042'] }) });
+export const OfferIdParams = Type.Object({
+  id: Type.String({ description: 'The offer id, a positive integer', examples: ['1042'] }),
+});

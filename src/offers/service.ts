@@ -127,7 +127,12 @@ export class OfferService {
   }
 
   async update(rawId: string, patch: UpdateOfferInput): Promise<AdminOffer> {
-    if (patch.price === undefined && patch.condition === undefined && patch.remarks === undefined && patch.status === undefined) {
+    if (
+      patch.price === undefined &&
+      patch.condition === undefined &&
+      patch.remarks === undefined &&
+      patch.status === undefined
+    ) {
       throw new Problem('validation-failed', 'send at least one of price, condition, remarks, status');
     }
     const id = parseOfferId(rawId);

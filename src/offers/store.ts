@@ -61,7 +61,10 @@ export class OfferStore {
 
   /** The newest change-log id (0 when empty): where a node that has cached nothing starts reading. */
   async lastChangeId(): Promise<number> {
-    const row = await this.db.selectFrom('offer_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('offer_changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
     return Number(row?.id ?? 0);
   }
 
@@ -103,7 +106,11 @@ export class OfferStore {
    */
   async insertImported(offers: readonly NewOffer[], keys: readonly string[]): Promise<void> {
     if (offers.length === 0) return;
-    const inserted = await this.db.insertInto('offers').values([...offers]).returning('id').execute();
+    const inserted = await this.db
+      .insertInto('offers')
+      .values([...offers])
+      .returning('id')
+      .execute();
     const ids = inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
     await this.db
       .insertInto('offer_import_keys')

@@ -19,7 +19,16 @@ export class AccessLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) {
-      reply.log.error({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime, err: error }, 'request errored');
+      reply.log.error(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          responseTime: reply.elapsedTime,
+          err: error,
+        },
+        'request errored',
+      );
     } else if (this.mode === 'all' || (this.mode === 'errors' && reply.statusCode >= 400)) {
       // In `errors` mode there was no incoming line, so this one names the request too.
       const what = this.mode === 'all' ? {} : { method: request.method, url: request.url };

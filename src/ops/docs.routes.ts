@@ -15,7 +15,8 @@ const DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
 
-const PROBLEM_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PROBLEM_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const isProblemCode = (code: string): code is ProblemCode => Object.hasOwn(PROBLEMS, code);
 
@@ -72,7 +73,10 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { code } = request.params;
       if (!isProblemCode(code)) throw new Problem('not-found', `there is no problem type "${code.slice(0, 64)}"`);
-      void reply.type('text/html; charset=utf-8').header('content-security-policy', PROBLEM_CSP).header('cache-control', 'public, max-age=3600');
+      void reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', PROBLEM_CSP)
+        .header('cache-control', 'public, max-age=3600');
       return problemPage(code);
     },
   );

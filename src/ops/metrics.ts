@@ -123,7 +123,8 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         const state = await readQueue();
-        if (state !== undefined) this.set(state.oldestCreatedAt === null ? 0 : Math.max(0, state.now - state.oldestCreatedAt) / 1000);
+        if (state !== undefined)
+          this.set(state.oldestCreatedAt === null ? 0 : Math.max(0, state.now - state.oldestCreatedAt) / 1000);
       },
     });
     if (options.defaultMetrics === true) {

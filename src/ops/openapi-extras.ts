@@ -98,7 +98,11 @@ const ROUTE_PROBLEMS: Readonly<Record<string, ProblemCode[]>> = {
 type Responses = Record<string, unknown>;
 type Parameter = Record<string, unknown>;
 
-export function documentRoute(schema: FastifySchema | undefined, url: string, method: string): FastifySchema | undefined {
+export function documentRoute(
+  schema: FastifySchema | undefined,
+  url: string,
+  method: string,
+): FastifySchema | undefined {
   if (schema === undefined || schema.hide === true) return schema;
   const responses: Responses = { ...((schema.response ?? {}) as Responses) };
   const problems: Record<string, ProblemCode[]> = {};
@@ -129,15 +133,22 @@ export function documentRoute(schema: FastifySchema | undefined, url: string, me
     }
   }
   if (url === '/problems/:code' && responses['200'] === undefined) {
-    responses['200'] = { description: 'A page explaining the problem type', content: { 'text/html': { schema: { type: 'string' } } } };
+    responses['200'] = {
+      description: 'A page explaining the problem type',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    };
   }
   if (url === '/metrics' && responses['200'] === undefined) {
-    responses['200'] = { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } };
+    responses['200'] = {
+      description: 'Prometheus text exposition format 0.0.4',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    };
   }
   const hasSuccess = Object.keys(responses).some((status) => /^2/.test(status));
   if (!hasSuccess && method === 'DELETE') responses['204'] = { description: 'Done; no content', type: 'null' };
   const etag = hasEtag({ method, url });
-  if (etag) responses['304'] = { description: 'Not modified: the If-None-Match tag still matches; no body', type: 'null' };
+  if (etag)
+    responses['304'] = { description: 'Not modified: the If-None-Match tag still matches; no body', type: 'null' };
 
   const headers: Parameter = { type: 'object', properties: {} as Record<string, unknown> };
   const props = headers.properties as Record<string, unknown>;
@@ -146,14 +157,22 @@ export function documentRoute(schema: FastifySchema | undefined, url: string, me
       type: 'string',
       minLength: 1,
       maxLength: 255,
-      description: 'Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422.',
+      description:
+        'Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422.',
     };
   }
-  if (etag) props['if-none-match'] = { type: 'string', description: 'An ETag from an earlier answer: 304 when unchanged' };
+  if (etag)
+    props['if-none-match'] = { type: 'string', description: 'An ETag from an earlier answer: 304 when unchanged' };
   const withHeaders = Object.keys(props).length > 0 && schema.headers === undefined ? { headers } : {};
   const security = schema.security === undefined && securityFor(url) === undefined ? { security: [] } : {};
 
-  return { ...schema, ...withHeaders, ...security, operationId: operationIdFor(method, url), response: responses } as FastifySchema;
+  return {
+    ...schema,
+    ...withHeaders,
+    ...security,
+    operationId: operationIdFor(method, url),
+    response: responses,
+  } as FastifySchema;
 }
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -161,7 +180,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   offers: 'Published school-book offers by EAN (scope offers:read)',
   lml: 'Learning-material lists: schools, lists, structure (scope lml:read) and webhook subscriptions (scope webhooks:manage)',
   operations: 'Health, readiness, metrics and problem type pages',
-  subscriptions: 'Webhook subscriptions and their deliveries (scope webhooks:manage); the events are described under webhooks',
+  subscriptions:
+    'Webhook subscriptions and their deliveries (scope webhooks:manage); the events are described under webhooks',
 };
 
 const EVENT_TYPES: Readonly<Record<EventName, readonly string[]>> = {
@@ -174,15 +194,40 @@ const EVENT_TYPES: Readonly<Record<EventName, readonly string[]>> = {
 };
 
 const signatureHeaders = (event: EventName) => [
-  { name: 'x-hook-signature', in: 'header', required: true, description: 'base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued)', schema: { type: 'string' } },
-  { name: 'x-hook-event', in: 'header', required: true, description: 'The event name', schema: { type: 'string', enum: [event] } },
-  { name: 'webhook-id', in: 'header', required: true, description: 'Standard Webhooks: the delivery id, stable across retries (de-duplicate on it)', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Standard Webhooks: Unix seconds of this attempt', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'x-hook-signature',
+    in: 'header',
+    required: true,
+    description: 'base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued)',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'x-hook-event',
+    in: 'header',
+    required: true,
+    description: 'The event name',
+    schema: { type: 'string', enum: [event] },
+  },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: the delivery id, stable across retries (de-duplicate on it)',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: Unix seconds of this attempt',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
-    description: 'Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap)',
+    description:
+      'Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap)',
     schema: { type: 'string' },
   },
 ];
@@ -193,7 +238,10 @@ function webhooks(): Record<string, unknown> {
     const resource = event.split('.')[0] ?? '';
     out[event] = {
       post: {
-        operationId: `on${event.split('.').map((part) => part[0]?.toUpperCase() + part.slice(1)).join('')}`,
+        operationId: `on${event
+          .split('.')
+          .map((part) => part[0]?.toUpperCase() + part.slice(1))
+          .join('')}`,
         tags: ['lml'],
         summary: `${event}: sent to subscriptions for this event`,
         description:
@@ -239,14 +287,24 @@ interface OpenApiObject {
 export function documentObject<T extends object>(openapiObject: T): T {
   const doc = openapiObject as OpenApiObject;
   const tagNames = new Set<string>();
-  for (const item of Object.values(doc.paths ?? {})) for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) tagNames.add(tag);
+  for (const item of Object.values(doc.paths ?? {}))
+    for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) tagNames.add(tag);
   tagNames.add('lml');
-  const tags = [...tagNames].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operator API (ADMIN_TOKEN): ${name.replace(/^admin: /, '')}` }));
+  const tags = [...tagNames].sort().map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `Operator API (ADMIN_TOKEN): ${name.replace(/^admin: /, '')}`,
+  }));
   const schemes = { ...(doc.components?.securitySchemes ?? {}) };
   schemes.bearer = {
     type: 'oauth2',
-    description: 'Access token from the token endpoint (client credentials), sent as Authorization: Bearer <token>. In /docs, "Authorize" fetches one.',
-    flows: { clientCredentials: { tokenUrl: '/api/auth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) } },
+    description:
+      'Access token from the token endpoint (client credentials), sent as Authorization: Bearer <token>. In /docs, "Authorize" fetches one.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: '/api/auth/token',
+        scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+      },
+    },
   };
   return {
     ...openapiObject,

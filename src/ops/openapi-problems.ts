@@ -21,7 +21,10 @@ const problemSchema = {
   additionalProperties: true,
 };
 
-export function problemResponse(codes: ProblemCode[]): { description: string; content: Record<string, { schema: object }> } {
+export function problemResponse(codes: ProblemCode[]): {
+  description: string;
+  content: Record<string, { schema: object }>;
+} {
   return {
     description: codes.map((code) => `${code}: ${PROBLEMS[code].title}`).join('; '),
     content: { 'application/problem+json': { schema: problemSchema } },
@@ -35,7 +38,8 @@ export function withProblemResponses(schema: FastifySchema | undefined, url: str
   const add = (status: number, code: ProblemCode): void => {
     problems[status] = [...(problems[status] ?? []), code];
   };
-  if (schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined) add(400, 'validation-failed');
+  if (schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined)
+    add(400, 'validation-failed');
   if (schema.body !== undefined) add(400, 'malformed-body');
   const scheme = securityFor(url);
   if (scheme === 'bearer') {

@@ -7,14 +7,39 @@ const count = (row: { count: number | string | bigint } | undefined): number => 
 export class OverviewStore {
   constructor(private readonly db: Db) {}
 
-  async counts(): Promise<{ clients: number; subscriptions: number; publishedLists: number; publishedOffers: number; queueDepth: number }> {
+  async counts(): Promise<{
+    clients: number;
+    subscriptions: number;
+    publishedLists: number;
+    publishedOffers: number;
+    queueDepth: number;
+  }> {
     const k = this.db.kysely;
     const [clients, subscriptions, publishedLists, publishedOffers, queueDepth] = await Promise.all([
-      k.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('count')).where('revoked_at', 'is', null).executeTakeFirst(),
-      k.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
-      k.selectFrom('lists').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', 'published').executeTakeFirst(),
-      k.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', 'published').executeTakeFirst(),
-      k.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', 'pending').executeTakeFirst(),
+      k
+        .selectFrom('clients')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+      k
+        .selectFrom('subscriptions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirst(),
+      k
+        .selectFrom('lists')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', '=', 'published')
+        .executeTakeFirst(),
+      k
+        .selectFrom('offers')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', '=', 'published')
+        .executeTakeFirst(),
+      k
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst(),
     ]);
     return {
       clients: count(clients),
@@ -56,7 +81,13 @@ export class OverviewStore {
       .select((eb) => [
         // Integer division spelled the same way on both engines: (t - t % h) / h.
         sql<number>`(started_at - (started_at % ${sql.lit(hourMs)})) / ${sql.lit(hourMs)}`.as('hour'),
-        eb.case().when(eb.and([eb('status_code', '>=', 200), eb('status_code', '<', 300)])).then(1).else(0).end().as('ok'),
+        eb
+          .case()
+          .when(eb.and([eb('status_code', '>=', 200), eb('status_code', '<', 300)]))
+          .then(1)
+          .else(0)
+          .end()
+          .as('ok'),
         eb.fn.countAll<number>().as('count'),
       ])
       .where('started_at', '>=', since)
@@ -75,11 +106,17 @@ export class OverviewStore {
       .groupBy('subscription_id')
       .execute();
     const last = new Map(successes.map((row) => [row.subscription_id, Number(row.last)]));
-    const failures = await k.selectFrom('deliveries').select(['subscription_id', 'completed_at']).where('status', '=', 'failed').execute();
+    const failures = await k
+      .selectFrom('deliveries')
+      .select(['subscription_id', 'completed_at'])
+      .where('status', '=', 'failed')
+      .execute();
     const ids = new Set([...last.keys(), ...failures.map((row) => row.subscription_id)]);
     return [...ids].map((subscriptionId) => {
       const lastSuccess = last.get(subscriptionId);
-      const consecutiveFailures = failures.filter((row) => row.subscription_id === subscriptionId && Number(row.completed_at) > (lastSuccess ?? -1)).length;
+      const consecutiveFailures = failures.filter(
+        (row) => row.subscription_id === subscriptionId && Number(row.completed_at) > (lastSuccess ?? -1),
+      ).length;
       return { subscriptionId, lastSuccessAt: lastSuccess ?? null, consecutiveFailures };
     });
   }

@@ -11,8 +11,12 @@ const OverviewSchema = Type.Object(
     publishedOffers: Type.Integer(),
     queueDepth: Type.Integer({ description: 'Pending deliveries' }),
     failedLast24h: Type.Integer(),
-    p95DeliveryLatencyMs: Type.Union([Type.Number(), Type.Null()], { description: 'Commit to successful delivery, last 24 h' }),
-    attemptsPerHour: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time' }), succeeded: Type.Integer(), failed: Type.Integer() })),
+    p95DeliveryLatencyMs: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Commit to successful delivery, last 24 h',
+    }),
+    attemptsPerHour: Type.Array(
+      Type.Object({ hour: Type.String({ format: 'date-time' }), succeeded: Type.Integer(), failed: Type.Integer() }),
+    ),
     generatedAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'Overview' },
@@ -20,7 +24,11 @@ const OverviewSchema = Type.Object(
 
 const HealthSchema = Type.Object({
   data: Type.Array(
-    Type.Object({ subscriptionId: Type.String(), lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]), consecutiveFailures: Type.Integer() }),
+    Type.Object({
+      subscriptionId: Type.String(),
+      lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      consecutiveFailures: Type.Integer(),
+    }),
   ),
 });
 
@@ -28,12 +36,26 @@ export const adminOverviewRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const tags = ['admin: operations'];
-    app.get('/overview', { schema: { tags, summary: 'Counts, queue depth and the last 24 hours of delivery work', response: { 200: OverviewSchema } } }, () =>
-      services.overview.get(),
+    app.get(
+      '/overview',
+      {
+        schema: {
+          tags,
+          summary: 'Counts, queue depth and the last 24 hours of delivery work',
+          response: { 200: OverviewSchema },
+        },
+      },
+      () => services.overview.get(),
     );
     app.get(
       '/subscription-health',
-      { schema: { tags, summary: 'Per subscription: last successful delivery and failures since', response: { 200: HealthSchema } } },
+      {
+        schema: {
+          tags,
+          summary: 'Per subscription: last successful delivery and failures since',
+          response: { 200: HealthSchema },
+        },
+      },
       async () => ({ data: await services.overview.health() }),
     );
   };

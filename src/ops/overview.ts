@@ -58,17 +58,30 @@ export class OverviewService {
       this.store.latencies(since, LATENCY_SAMPLE),
       this.store.attemptsByHour(firstHour),
     ]);
-    const buckets = Array.from({ length: 24 }, (_, i) => ({ hour: isoTime(firstHour + i * HOUR), succeeded: 0, failed: 0 }));
+    const buckets = Array.from({ length: 24 }, (_, i) => ({
+      hour: isoTime(firstHour + i * HOUR),
+      succeeded: 0,
+      failed: 0,
+    }));
     for (const row of attempts) {
       const bucket = buckets[Math.round((row.hour * HOUR - firstHour) / HOUR)];
       if (bucket === undefined) continue;
       if (row.ok) bucket.succeeded += row.count;
       else bucket.failed += row.count;
     }
-    return { ...counts, failedLast24h, p95DeliveryLatencyMs: percentile(latencies, 95), attemptsPerHour: buckets, generatedAt: isoTime(now) };
+    return {
+      ...counts,
+      failedLast24h,
+      p95DeliveryLatencyMs: percentile(latencies, 95),
+      attemptsPerHour: buckets,
+      generatedAt: isoTime(now),
+    };
   }
 
   async health(): Promise<SubscriptionHealth[]> {
-    return (await this.store.health()).map((row) => ({ ...row, lastSuccessAt: row.lastSuccessAt === null ? null : isoTime(row.lastSuccessAt) }));
+    return (await this.store.health()).map((row) => ({
+      ...row,
+      lastSuccessAt: row.lastSuccessAt === null ? null : isoTime(row.lastSuccessAt),
+    }));
   }
 }

@@ -30,12 +30,22 @@ export const opsRoutes =
         .where('status', '=', 'pending')
         .executeTakeFirst();
       const oldest = row?.oldest;
-      return { pending: Number(row?.pending ?? 0), oldestCreatedAt: oldest === null || oldest === undefined ? null : Number(oldest), now: services.deps.clock.now() };
+      return {
+        pending: Number(row?.pending ?? 0),
+        oldestCreatedAt: oldest === null || oldest === undefined ? null : Number(oldest),
+        now: services.deps.clock.now(),
+      };
     };
 
     app.get(
       '/healthz',
-      { schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Liveness: the process answers',
+          response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        },
+      },
       async () => ({ status: 'ok' as const }),
     );
     app.get(
@@ -44,7 +54,10 @@ export const opsRoutes =
         schema: {
           tags: ['operations'],
           summary: 'Readiness: the database answers',
-          response: { 200: Type.Object({ status: Type.String(), database: Type.String() }), 503: Type.Object({ status: Type.String(), database: Type.String() }) },
+          response: {
+            200: Type.Object({ status: Type.String(), database: Type.String() }),
+            503: Type.Object({ status: Type.String(), database: Type.String() }),
+          },
         },
       },
       async (_request, reply) => {
@@ -55,7 +68,13 @@ export const opsRoutes =
     );
     app.get(
       '/metrics',
-      { schema: { tags: ['operations'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] } },
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Prometheus metrics (text exposition format)',
+          produces: ['text/plain'],
+        },
+      },
       async (_request, reply) => {
         const { registry } = services.metrics;
         void reply.type(registry.contentType).header('cache-control', 'no-store');

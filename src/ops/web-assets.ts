@@ -35,7 +35,9 @@ export function serveAssets(app: FastifyInstance, assets: Asset[]): void {
   for (const asset of assets) {
     const tag = etag(asset.body);
     app.get(asset.url, { schema: { hide: true } }, async (request, reply) => {
-      void reply.headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', etag: tag }).type(asset.type);
+      void reply
+        .headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', etag: tag })
+        .type(asset.type);
       if (request.headers['if-none-match'] === tag) return reply.code(304).send();
       return asset.body;
     });
@@ -60,7 +62,9 @@ export interface PageShell {
  * DOM APIs, so nothing here needs escaping and the CSP can forbid inline script and style.
  */
 export function pageShell(page: PageShell): string {
-  const buttons = page.sections.map(([section, label]) => `    <button type="button" data-section="${section}">${label}</button>\n`).join('');
+  const buttons = page.sections
+    .map(([section, label]) => `    <button type="button" data-section="${section}">${label}</button>\n`)
+    .join('');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -6,7 +6,9 @@ import type { Services } from '../services.js';
 export const PortalLinkSchema = Type.Object(
   {
     clientId: Type.String(),
-    path: Type.String({ description: '/portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log' }),
+    path: Type.String({
+      description: '/portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log',
+    }),
     url: Type.String({ description: 'Absolute link (PUBLIC_BASE_URL, or the host this request was made to)' }),
     expiresAt: Type.String({ format: 'date-time' }),
   },

@@ -27,9 +27,18 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, n
   void reply.setCookie(name, value, cookieOptions(request));
 }
 
-async function check(services: Services, request: FastifyRequest, cookie: string, kind: SessionKind): Promise<WebSession> {
+async function check(
+  services: Services,
+  request: FastifyRequest,
+  cookie: string,
+  kind: SessionKind,
+): Promise<WebSession> {
   const session = await services.webSessions.resolve(request.cookies[cookie], kind);
-  if (session === undefined) throw new Problem('unauthenticated', kind === 'portal' ? 'sign in with the link your operator sent you' : 'sign in with the admin token');
+  if (session === undefined)
+    throw new Problem(
+      'unauthenticated',
+      kind === 'portal' ? 'sign in with the link your operator sent you' : 'sign in with the admin token',
+    );
   if (!SAFE_METHODS.has(request.method) && !WebSessions.csrfMatches(session, request.headers[CSRF_HEADER])) {
     throw new Problem('csrf-rejected', `send the session's CSRF token in ${CSRF_HEADER}`);
   }

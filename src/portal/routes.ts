@@ -28,19 +28,28 @@ export const portalRoutes =
     ]);
     const schema = { hide: true } as const;
 
-    app.post(`${API}/sign-in`, { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }) } }, async (request, reply) => {
-      const { sessionId, session } = await services.webSessions.redeemPortalLink(request.body.token);
-      setSessionCookie(request, reply, PORTAL_COOKIE, sessionId);
-      void reply.header('cache-control', 'no-store');
-      return { csrfToken: session.csrfToken };
-    });
+    app.post(
+      `${API}/sign-in`,
+      { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }) } },
+      async (request, reply) => {
+        const { sessionId, session } = await services.webSessions.redeemPortalLink(request.body.token);
+        setSessionCookie(request, reply, PORTAL_COOKIE, sessionId);
+        void reply.header('cache-control', 'no-store');
+        return { csrfToken: session.csrfToken };
+      },
+    );
 
     // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
     app.get(`${API}/session`, { schema }, async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       const session = await services.webSessions.resolve(request.cookies[PORTAL_COOKIE], 'portal');
       if (session?.clientRef === undefined || session.clientRef === null) return { signedIn: false };
-      return { signedIn: true, client: await services.portal.me(session.clientRef), csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
+      return {
+        signedIn: true,
+        client: await services.portal.me(session.clientRef),
+        csrfToken: session.csrfToken,
+        idleTimeoutSeconds: services.deps.config.sessionIdleSeconds,
+      };
     });
 
     const guardedRoutes: FastifyPluginAsyncTypebox = async (guarded) => {
@@ -56,27 +65,41 @@ export const portalRoutes =
         return reply.code(204).send();
       });
       guarded.post(`${API}/secret`, { schema }, (request) => portal.resetSecret(portalClientOf(request)));
-      guarded.post(`${API}/webhook-secret`, { schema }, (request) => portal.rotateWebhookSecret(portalClientOf(request)));
+      guarded.post(`${API}/webhook-secret`, { schema }, (request) =>
+        portal.rotateWebhookSecret(portalClientOf(request)),
+      );
 
       guarded.get(`${API}/subscriptions`, { schema: { ...schema, querystring: PageQuerySchema } }, (request) =>
         portal.listSubscriptions(portalClientOf(request), request.query.limit, request.query.starting_after),
       );
-      guarded.post(`${API}/subscriptions`, { schema: { ...schema, body: CreateSubscriptionBody } }, async (request, reply) => {
-        const { subscription, created } = await portal.createSubscription(portalClientOf(request), request.body);
-        void reply.code(created ? 201 : 200);
-        return subscription;
-      });
-      guarded.delete(`${API}/subscriptions/:id`, { schema: { ...schema, params: IdParams } }, async (request, reply) => {
-        await portal.deleteSubscription(portalClientOf(request), request.params.id);
-        return reply.code(204).send();
-      });
+      guarded.post(
+        `${API}/subscriptions`,
+        { schema: { ...schema, body: CreateSubscriptionBody } },
+        async (request, reply) => {
+          const { subscription, created } = await portal.createSubscription(portalClientOf(request), request.body);
+          void reply.code(created ? 201 : 200);
+          return subscription;
+        },
+      );
+      guarded.delete(
+        `${API}/subscriptions/:id`,
+        { schema: { ...schema, params: IdParams } },
+        async (request, reply) => {
+          await portal.deleteSubscription(portalClientOf(request), request.params.id);
+          return reply.code(204).send();
+        },
+      );
       guarded.post(`${API}/subscriptions/:id/enable`, { schema: { ...schema, params: IdParams } }, (request) =>
         portal.enableSubscription(portalClientOf(request), request.params.id),
       );
-      guarded.post(`${API}/subscriptions/:id/ping`, { schema: { ...schema, params: IdParams } }, async (request, reply) => {
-        void reply.code(202);
-        return portal.ping(portalClientOf(request), request.params.id);
-      });
+      guarded.post(
+        `${API}/subscriptions/:id/ping`,
+        { schema: { ...schema, params: IdParams } },
+        async (request, reply) => {
+          void reply.code(202);
+          return portal.ping(portalClientOf(request), request.params.id);
+        },
+      );
       guarded.post(
         `${API}/subscriptions/:id/recover`,
         { schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) } },
@@ -90,14 +113,21 @@ export const portalRoutes =
             ...schema,
             querystring: Type.Composite([
               DeliveryQuerySchema,
-              Type.Object({ since: Type.Optional(Type.String({ maxLength: 40 })), until: Type.Optional(Type.String({ maxLength: 40 })) }),
+              Type.Object({
+                since: Type.Optional(Type.String({ maxLength: 40 })),
+                until: Type.Optional(Type.String({ maxLength: 40 })),
+              }),
             ]),
           },
         },
         (request) => portal.listDeliveries(portalClientOf(request), request.query),
       );
-      guarded.get(`${API}/deliveries/:id`, { schema: { ...schema, params: IdParams } }, (request) => portal.delivery(portalClientOf(request), request.params.id));
-      guarded.post(`${API}/deliveries/:id/retry`, { schema: { ...schema, params: IdParams } }, (request) => portal.retry(portalClientOf(request), request.params.id));
+      guarded.get(`${API}/deliveries/:id`, { schema: { ...schema, params: IdParams } }, (request) =>
+        portal.delivery(portalClientOf(request), request.params.id),
+      );
+      guarded.post(`${API}/deliveries/:id/retry`, { schema: { ...schema, params: IdParams } }, (request) =>
+        portal.retry(portalClientOf(request), request.params.id),
+      );
     };
     await app.register(guardedRoutes);
   };

@@ -5,9 +5,12 @@
  */
 import { COMMON_JS } from '../ops/web-common.js';
 
-export const PORTAL_JS = String.raw`'use strict';
+export const PORTAL_JS =
+  `'use strict';
 (function () {
-` + COMMON_JS + String.raw`
+` +
+  COMMON_JS +
+  String.raw`
   const EVENTS = ['list.published', 'list.status', 'list.created', 'list.updated', 'school.created', 'school.modified'];
   let csrfToken = '';
   let me = null;

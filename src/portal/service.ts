@@ -72,7 +72,13 @@ export class PortalService {
     return {
       ...delivery,
       attempts: delivery.attempts.map((attempt) => {
-        const headers = signedHeaders({ deliveryId: delivery.id, now: Date.parse(attempt.startedAt), body, eventName: delivery.event, secrets: { current: 'whsec_', previous: undefined } });
+        const headers = signedHeaders({
+          deliveryId: delivery.id,
+          now: Date.parse(attempt.startedAt),
+          body,
+          eventName: delivery.event,
+          secrets: { current: 'whsec_', previous: undefined },
+        });
         for (const name of SIGNATURE_HEADERS) if (name in headers) headers[name] = MASK;
         return { ...attempt, requestHeaders: headers };
       }),

@@ -50,11 +50,17 @@ export class WebSessions {
   /** A one-time portal sign-in link for one (active) client. */
   async createPortalLink(clientRef: string, baseUrl?: string): Promise<PortalLink> {
     const client = await this.clients.get(clientRef);
-    if (client.status !== 'active') throw new Problem('conflict', 'the client is revoked; a revoked client cannot sign in');
+    if (client.status !== 'active')
+      throw new Problem('conflict', 'the client is revoked; a revoked client cannot sign in');
     const token = random();
     const now = this.clock.now();
     const expiresAt = now + PORTAL_LINK_TTL_MS;
-    await this.store.insertLink({ token_hash: sha256(token), client_ref: clientRef, created_at: now, expires_at: expiresAt });
+    await this.store.insertLink({
+      token_hash: sha256(token),
+      client_ref: clientRef,
+      created_at: now,
+      expires_at: expiresAt,
+    });
     await this.store.prune(now - this.config.sessionIdleSeconds * 1000, now);
     const path = `/portal/sign-in#${token}`;
     const base = (baseUrl ?? this.config.publicBaseUrl ?? '').replace(/\/$/, '');
@@ -65,7 +71,11 @@ export class WebSessions {
   async redeemPortalLink(token: string): Promise<{ sessionId: string; session: WebSession }> {
     const now = this.clock.now();
     const clientRef = await this.store.consumeLink(sha256(token), now);
-    if (clientRef === undefined) throw new Problem('unauthenticated', 'this sign-in link is invalid, already used or expired; ask the operator for a new one');
+    if (clientRef === undefined)
+      throw new Problem(
+        'unauthenticated',
+        'this sign-in link is invalid, already used or expired; ask the operator for a new one',
+      );
     const client = await this.clients.get(clientRef);
     if (client.status !== 'active') throw new Problem('unauthenticated', 'the client is revoked');
     return this.start('portal', clientRef);
@@ -111,11 +121,21 @@ export class WebSessions {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
-  private async start(kind: SessionKind, clientRef: string | null): Promise<{ sessionId: string; session: WebSession }> {
+  private async start(
+    kind: SessionKind,
+    clientRef: string | null,
+  ): Promise<{ sessionId: string; session: WebSession }> {
     const sessionId = random();
     const csrfToken = random();
     const now = this.clock.now();
-    await this.store.insertSession({ id_hash: sha256(sessionId), kind, client_ref: clientRef, csrf_token: csrfToken, created_at: now, last_seen_at: now });
+    await this.store.insertSession({
+      id_hash: sha256(sessionId),
+      kind,
+      client_ref: clientRef,
+      csrf_token: csrfToken,
+      created_at: now,
+      last_seen_at: now,
+    });
     return { sessionId, session: { kind, clientRef, csrfToken } };
   }
 }

@@ -5,8 +5,16 @@ import type { Database, WebSessionRow } from '../db/schema.js';
 export class WebSessionStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insertLink(row: { token_hash: string; client_ref: string; created_at: number; expires_at: number }): Promise<void> {
-    await this.db.insertInto('portal_links').values({ ...row, used_at: null }).execute();
+  async insertLink(row: {
+    token_hash: string;
+    client_ref: string;
+    created_at: number;
+    expires_at: number;
+  }): Promise<void> {
+    await this.db
+      .insertInto('portal_links')
+      .values({ ...row, used_at: null })
+      .execute();
   }
 
   /**

@@ -11,7 +11,7 @@ export { DEMO_EANS, DEMO_QUERY_EANS } from '../offers/demo-offers.js';
 export const DEMO_CLIENT = {
   clientId: 'smc_demo',
   clientSecret: 'sms_demo_secret_do_not_use_in_production',
-  webhookSecret: 'whsec_' + Buffer.from('shelfmark-demo-webhook-key-32byt').toString('base64'),
+  webhookSecret: `whsec_${Buffer.from('shelfmark-demo-webhook-key-32byt').toString('base64')}`,
 } as const;
 
 export interface SeedSummary {

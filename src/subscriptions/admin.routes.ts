@@ -7,7 +7,9 @@ import { AdminSubscriptionSchema, PageQuerySchema, pageOf, SubscriptionIdParams 
 const AdminListQuery = Type.Composite([
   PageQuerySchema,
   Type.Object({
-    clientId: Type.Optional(Type.String({ maxLength: 64, description: 'The client id (cli_...) or its public clientId (smc_...)' })),
+    clientId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'The client id (cli_...) or its public clientId (smc_...)' }),
+    ),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
   }),
 ]);
@@ -37,7 +39,15 @@ export const adminSubscriptionRoutes =
 
     app.get(
       '/subscriptions/:id',
-      { schema: { tags, security, summary: 'One subscription of any client', params: SubscriptionIdParams, response: { 200: AdminSubscriptionSchema } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One subscription of any client',
+          params: SubscriptionIdParams,
+          response: { 200: AdminSubscriptionSchema },
+        },
+      },
       (request) => services.subscriptions.adminGet(request.params.id),
     );
 

@@ -9,7 +9,9 @@ import { Problem } from '../errors.js';
 export const MAX_NOTIFICATION_URL_LENGTH = 2048;
 
 const invalid = (detail: string): Problem =>
-  new Problem('validation-failed', detail, { errors: [{ location: 'body', path: '/notificationUrl', message: detail }] });
+  new Problem('validation-failed', detail, {
+    errors: [{ location: 'body', path: '/notificationUrl', message: detail }],
+  });
 
 /** Returns the parsed URL; `href` is its normalised form, which is what gets stored and called. */
 export function parseNotificationUrl(raw: string): URL {
@@ -27,7 +29,9 @@ export function parseNotificationUrl(raw: string): URL {
   }
   // Credentials in a URL end up in logs and dashboards; receivers authenticate us by the signature instead.
   if (url.username !== '' || url.password !== '') {
-    throw invalid('notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead');
+    throw invalid(
+      'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead',
+    );
   }
   // A fragment is never sent over HTTP, so accepting one would only hide a mistake.
   if (raw.includes('#')) throw invalid('notificationUrl must not contain a fragment (#...)');

@@ -6,7 +6,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf, requireScope } from '../auth/guard.js';
 import type { Services } from '../services.js';
-import { CreateSubscriptionBody, PageQuerySchema, pageOf, SubscriptionIdParams, SubscriptionSchema } from './schemas.js';
+import {
+  CreateSubscriptionBody,
+  PageQuerySchema,
+  pageOf,
+  SubscriptionIdParams,
+  SubscriptionSchema,
+} from './schemas.js';
 
 const BASE = '/api/lml/v1/subscriptions';
 
@@ -35,7 +41,10 @@ export const subscriptionRoutes =
         },
       },
       async (request, reply) => {
-        const { subscription, created } = await services.subscriptions.create(principalOf(request).clientRef, request.body);
+        const { subscription, created } = await services.subscriptions.create(
+          principalOf(request).clientRef,
+          request.body,
+        );
         void reply.code(created ? 201 : 200).header('location', `${BASE}/${subscription.id}`);
         return subscription;
       },
@@ -49,20 +58,31 @@ export const subscriptionRoutes =
           tags,
           security,
           summary: "The caller's subscriptions, oldest first",
-          description: 'Cursor paging: pass the last id of a page as starting_after to get the next one while has_more is true.',
+          description:
+            'Cursor paging: pass the last id of a page as starting_after to get the next one while has_more is true.',
           querystring: PageQuerySchema,
           response: { 200: pageOf(SubscriptionSchema) },
         },
       },
       (request) =>
-        services.subscriptions.list(principalOf(request).clientRef, { limit: request.query.limit, startingAfter: request.query.starting_after }),
+        services.subscriptions.list(principalOf(request).clientRef, {
+          limit: request.query.limit,
+          startingAfter: request.query.starting_after,
+        }),
     );
 
     app.get(
       `${BASE}/:id`,
       {
         preHandler,
-        schema: { tags, security, summary: 'One of your subscriptions', description: "Another client's id answers 404.", params: SubscriptionIdParams, response: { 200: SubscriptionSchema } },
+        schema: {
+          tags,
+          security,
+          summary: 'One of your subscriptions',
+          description: "Another client's id answers 404.",
+          params: SubscriptionIdParams,
+          response: { 200: SubscriptionSchema },
+        },
       },
       (request) => services.subscriptions.get(principalOf(request).clientRef, request.params.id),
     );
@@ -93,7 +113,8 @@ export const subscriptionRoutes =
           tags,
           security,
           summary: 'Re-enable a disabled subscription after fixing the receiver',
-          description: 'Clears disabledReason and the failure history. Enabling an active subscription changes nothing.',
+          description:
+            'Clears disabledReason and the failure history. Enabling an active subscription changes nothing.',
           params: SubscriptionIdParams,
           response: { 200: SubscriptionSchema },
         },
@@ -112,7 +133,12 @@ export const subscriptionRoutes =
           description:
             'Returns the new secret once. Until previousSecretValidUntil, webhook-signature carries signatures with both secrets ' +
             'so receivers can switch without losing a delivery.',
-          response: { 200: Type.Object({ webhookSecret: Type.String(), previousSecretValidUntil: Type.String({ format: 'date-time' }) }) },
+          response: {
+            200: Type.Object({
+              webhookSecret: Type.String(),
+              previousSecretValidUntil: Type.String({ format: 'date-time' }),
+            }),
+          },
         },
       },
       async (request, reply) => {

@@ -7,10 +7,17 @@ import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
 const fields = {
   id: Type.String({ examples: ['sub_4fT9kQ2mXc8LrP0aZ1bNw7y'] }),
   notificationUrl: Type.String({ format: 'uri', description: 'The URL as stored (WHATWG-normalised) and called' }),
-  event: Type.String({ description: 'The event name exactly as it was given at registration', examples: ['list-published'] }),
+  event: Type.String({
+    description: 'The event name exactly as it was given at registration',
+    examples: ['list-published'],
+  }),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
-  disabledReason: Type.Optional(Type.String({ description: 'Present only while disabled', examples: ['receiver answered 410 Gone'] })),
-  failingSince: Type.Optional(Type.String({ format: 'date-time', description: 'Present only while deliveries are failing' })),
+  disabledReason: Type.Optional(
+    Type.String({ description: 'Present only while disabled', examples: ['receiver answered 410 Gone'] }),
+  ),
+  failingSince: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Present only while deliveries are failing' }),
+  ),
   createdAt: Type.String({ format: 'date-time' }),
 };
 
@@ -33,14 +40,20 @@ export const CreateSubscriptionBody = Type.Object(
       description: 'Absolute http:// or https:// URL without credentials or fragment; it must reach a public address',
       examples: ['https://shop.example/webhooks/shelfmark'],
     }),
-    event: Type.String({ maxLength: 100, description: `One of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`, examples: ['list-published'] }),
+    event: Type.String({
+      maxLength: 100,
+      description: `One of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`,
+      examples: ['list-published'],
+    }),
   },
   { additionalProperties: false },
 );
 
 export const PageQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
-  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last subscription of the previous page' })),
+  starting_after: Type.Optional(
+    Type.String({ maxLength: 64, description: 'The id of the last subscription of the previous page' }),
+  ),
 });
 
 export const SubscriptionIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

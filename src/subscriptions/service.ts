@@ -12,7 +12,13 @@ import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js
 import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
 import { parseNotificationUrl } from './notification-url.js';
-import { type AdminFilter, type Cursor, type SubscriptionStatus, SubscriptionStore, type SubscriptionWithClient } from './store.js';
+import {
+  type AdminFilter,
+  type Cursor,
+  type SubscriptionStatus,
+  SubscriptionStore,
+  type SubscriptionWithClient,
+} from './store.js';
 
 export interface SubscriptionView {
   id: string;
@@ -80,7 +86,10 @@ export class SubscriptionService {
    * subscription comes back with `created: false` (the route answers 200 instead of 201), so a client that
    * retries after a lost response neither fails nor gets a second subscription and duplicate webhooks.
    */
-  async create(clientRef: string, input: { notificationUrl: string; event: string }): Promise<{ subscription: SubscriptionView; created: boolean }> {
+  async create(
+    clientRef: string,
+    input: { notificationUrl: string; event: string },
+  ): Promise<{ subscription: SubscriptionView; created: boolean }> {
     const url = parseNotificationUrl(input.notificationUrl);
     const event = canonicalEvent(input.event);
     if (event === undefined) {
@@ -109,7 +118,11 @@ export class SubscriptionService {
     if (same !== undefined) return { subscription: toView(same), created: false };
     const max = this.config.maxSubscriptionsPerClient;
     if ((await this.store.countForClient(clientRef)) >= max) {
-      throw new Problem('subscription-limit', `a client may hold at most ${max} subscriptions; delete one before creating another`, { limit: max });
+      throw new Problem(
+        'subscription-limit',
+        `a client may hold at most ${max} subscriptions; delete one before creating another`,
+        { limit: max },
+      );
     }
     const stored = await this.store.insertOrGet(row);
     return { subscription: toView(stored), created: stored.id === row.id };
@@ -172,7 +185,9 @@ export class SubscriptionService {
     const row = await this.store.find(id);
     if (row === undefined || (clientRef !== undefined && row.client_ref !== clientRef)) {
       const detail = `starting_after "${id.slice(0, 64)}" is not a subscription id from this list`;
-      throw new Problem('validation-failed', detail, { errors: [{ location: 'querystring', path: '/starting_after', message: detail }] });
+      throw new Problem('validation-failed', detail, {
+        errors: [{ location: 'querystring', path: '/starting_after', message: detail }],
+      });
     }
     return { created_at: row.created_at, id: row.id };
   }
@@ -182,7 +197,9 @@ export class SubscriptionService {
       await resolveAndCheck(hostname, { allowPrivate: this.config.webhookAllowPrivate }, this.lookup);
     } catch (error) {
       if (error instanceof SsrfBlockedError) {
-        throw new Problem('blocked-address', `notificationUrl must reach a public address: ${error.reason}`, { reason: error.reason });
+        throw new Problem('blocked-address', `notificationUrl must reach a public address: ${error.reason}`, {
+          reason: error.reason,
+        });
       }
       if (error instanceof UnresolvableHostError) {
         throw new Problem('unresolvable-host', `notificationUrl host ${hostname} does not resolve to any address`);

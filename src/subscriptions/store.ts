@@ -44,7 +44,9 @@ export class SubscriptionStore {
       .executeTakeFirstOrThrow();
   }
 
-  findSame(row: Pick<SubscriptionRow, 'client_ref' | 'notification_url' | 'event'>): Promise<SubscriptionRow | undefined> {
+  findSame(
+    row: Pick<SubscriptionRow, 'client_ref' | 'notification_url' | 'event'>,
+  ): Promise<SubscriptionRow | undefined> {
     return this.db
       .selectFrom('subscriptions')
       .selectAll()
@@ -55,7 +57,11 @@ export class SubscriptionStore {
   }
 
   async countForClient(clientRef: string): Promise<number> {
-    const row = await this.db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number | string>().as('n')).where('client_ref', '=', clientRef).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('client_ref', '=', clientRef)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -72,17 +78,25 @@ export class SubscriptionStore {
     let query = this.db.selectFrom('subscriptions').selectAll().where('client_ref', '=', clientRef);
     if (after !== undefined) {
       query = query.where((eb) =>
-        eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]),
+        eb.or([
+          eb('created_at', '>', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+        ]),
       );
     }
-    return query.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+    return query
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
   }
 
   /** One page across all clients for the operator, optionally filtered by client and status. */
   pageAll(filter: AdminFilter, limit: number, after: Cursor | undefined): Promise<SubscriptionWithClient[]> {
     let query = this.withClient();
     const client = filter.client;
-    if (client !== undefined) query = query.where((eb) => eb.or([eb('clients.id', '=', client), eb('clients.client_id', '=', client)]));
+    if (client !== undefined)
+      query = query.where((eb) => eb.or([eb('clients.id', '=', client), eb('clients.client_id', '=', client)]));
     if (filter.status !== undefined) query = query.where('subscriptions.status', '=', filter.status);
     if (after !== undefined) {
       query = query.where((eb) =>
@@ -92,12 +106,20 @@ export class SubscriptionStore {
         ]),
       );
     }
-    return query.orderBy('subscriptions.created_at').orderBy('subscriptions.id').limit(limit + 1).execute();
+    return query
+      .orderBy('subscriptions.created_at')
+      .orderBy('subscriptions.id')
+      .limit(limit + 1)
+      .execute();
   }
 
   /** Deletes a client's own subscription; pending deliveries go with it (FK cascade). */
   async deleteForClient(clientRef: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('subscriptions').where('id', '=', id).where('client_ref', '=', clientRef).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('subscriptions')
+      .where('id', '=', id)
+      .where('client_ref', '=', clientRef)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
 

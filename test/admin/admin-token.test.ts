@@ -27,7 +27,8 @@ describeEachEngine('generated admin token', (engine) => {
     return app;
   };
   const status = async (app: App, token: string) =>
-    (await app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { authorization: `Bearer ${token}` } })).statusCode;
+    (await app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { authorization: `Bearer ${token}` } }))
+      .statusCode;
 
   it('is generated once, stored only as a hash, and accepted by every node', async () => {
     const first = await node();
@@ -35,7 +36,11 @@ describeEachEngine('generated admin token', (engine) => {
     expect(token).toMatch(/^sma_[0-9A-Za-z]{43}$/);
     const second = await node();
     expect(second.services.generatedAdminToken).toBeUndefined();
-    const stored = await database.db.kysely.selectFrom('settings').selectAll().where('key', '=', 'admin_token_hash').executeTakeFirstOrThrow();
+    const stored = await database.db.kysely
+      .selectFrom('settings')
+      .selectAll()
+      .where('key', '=', 'admin_token_hash')
+      .executeTakeFirstOrThrow();
     expect(stored.value).not.toContain(token);
     expect(await status(first, token)).toBe(200);
     expect(await status(second, token)).toBe(200);

@@ -9,7 +9,8 @@ describeEachEngine('admin: clients', (engine) => {
   });
   afterEach(async () => h.close());
 
-  const createClient = (payload: unknown) => h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: payload as object });
+  const createClient = (payload: unknown) =>
+    h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: payload as object });
 
   it('creates a client, shows its secrets once and stores only a hash', async () => {
     const response = await createClient({ name: 'Boekenshop', scopes: ['offers:read'] });
@@ -28,7 +29,11 @@ describeEachEngine('admin: clients', (engine) => {
       createdAt: '2026-09-01T08:00:00.000Z',
       updatedAt: '2026-09-01T08:00:00.000Z',
     });
-    const row = await h.database.db.kysely.selectFrom('clients').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+    const row = await h.database.db.kysely
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_hash).not.toContain(body.clientSecret);
     expect(row.secret_hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(row.scopes).toBe('offers:read');
@@ -39,7 +44,16 @@ describeEachEngine('admin: clients', (engine) => {
     expect(list.body).not.toContain(body.clientSecret);
     expect(list.body).not.toContain(body.webhookSecret);
     expect(list.json().data).toEqual([
-      { id: body.id, clientId: body.clientId, name: 'Boekenshop', scopes: ['offers:read'], status: 'active', tokensValidAfter: body.tokensValidAfter, createdAt: body.createdAt, updatedAt: body.updatedAt },
+      {
+        id: body.id,
+        clientId: body.clientId,
+        name: 'Boekenshop',
+        scopes: ['offers:read'],
+        status: 'active',
+        tokensValidAfter: body.tokensValidAfter,
+        createdAt: body.createdAt,
+        updatedAt: body.updatedAt,
+      },
     ]);
     const one = await h.app.inject({ method: 'GET', url: `/api/admin/v1/clients/${body.id}`, headers: h.admin });
     expect(one.json()).toEqual(list.json().data[0]);
@@ -54,17 +68,36 @@ describeEachEngine('admin: clients', (engine) => {
     const response = await createClient(payload);
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(response.json()).toMatchObject({ type: `/problems/${code}`, status: 400, code, instance: response.headers['x-request-id'] });
+    expect(response.json()).toMatchObject({
+      type: `/problems/${code}`,
+      status: 400,
+      code,
+      instance: response.headers['x-request-id'],
+    });
     expect(await h.database.db.kysely.selectFrom('clients').selectAll().execute()).toEqual([]);
   });
 
   it('reset bumps the secret version and refuses tokens issued before it', async () => {
     const client = (await createClient({ name: 'Shop' })).json();
-    const token = (await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret) } })).json().access_token as string;
+    const token = (
+      await h.app.inject({
+        method: 'GET',
+        url: '/api/auth/token',
+        headers: { authorization: basic(client.clientId, client.clientSecret) },
+      })
+    ).json().access_token as string;
     h.clock.advance(1500);
-    const reset = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${client.id}/secret`, headers: h.admin });
+    const reset = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${client.id}/secret`,
+      headers: h.admin,
+    });
     expect(reset.statusCode).toBe(200);
-    const row = await h.database.db.kysely.selectFrom('clients').selectAll().where('id', '=', client.id).executeTakeFirstOrThrow();
+    const row = await h.database.db.kysely
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_version).toBe(2);
     expect(row.tokens_valid_after).toBe(h.clock.now());
     const services = h.app.services;
@@ -73,13 +106,21 @@ describeEachEngine('admin: clients', (engine) => {
 
   it('rotates the webhook secret and keeps the previous one for the overlap', async () => {
     const client = (await createClient({ name: 'Shop' })).json();
-    const rotated = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${client.id}/webhook-secret`, headers: h.admin });
+    const rotated = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${client.id}/webhook-secret`,
+      headers: h.admin,
+    });
     expect(rotated.statusCode).toBe(200);
     const body = rotated.json();
     expect(body.webhookSecret).toMatch(/^whsec_/);
     expect(body.webhookSecret).not.toBe(client.webhookSecret);
     expect(body.previousSecretValidUntil).toBe('2026-09-02T08:00:00.000Z');
-    const row = await h.database.db.kysely.selectFrom('clients').selectAll().where('id', '=', client.id).executeTakeFirstOrThrow();
+    const row = await h.database.db.kysely
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
     expect(row.webhook_secret).toBe(body.webhookSecret);
     expect(row.previous_webhook_secret).toBe(client.webhookSecret);
     expect(row.previous_webhook_secret_expires_at).toBe(h.clock.now() + 86_400_000);
@@ -87,9 +128,17 @@ describeEachEngine('admin: clients', (engine) => {
 
   it('revoke is idempotent and shows the client as revoked', async () => {
     const client = (await createClient({ name: 'Shop' })).json();
-    expect((await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })).statusCode).toBe(204);
-    expect((await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })).statusCode).toBe(204);
-    const view = (await h.app.inject({ method: 'GET', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })).json();
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
+        .statusCode,
+    ).toBe(204);
+    const view = (
+      await h.app.inject({ method: 'GET', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })
+    ).json();
     expect(view.status).toBe('revoked');
   });
 
@@ -111,10 +160,17 @@ describeEachEngine('admin: clients', (engine) => {
     });
   });
 
-  it.each([undefined, 'Bearer wrong-token-wrong-token', 'Basic abc'])('admin routes refuse authorization %s', async (authorization) => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: authorization === undefined ? {} : { authorization } });
-    expect(response.statusCode).toBe(401);
-    expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark-admin"');
-    expect(response.json().code).toBe('unauthenticated');
-  });
+  it.each([undefined, 'Bearer wrong-token-wrong-token', 'Basic abc'])(
+    'admin routes refuse authorization %s',
+    async (authorization) => {
+      const response = await h.app.inject({
+        method: 'GET',
+        url: '/api/admin/v1/clients',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark-admin"');
+      expect(response.json().code).toBe('unauthenticated');
+    },
+  );
 });

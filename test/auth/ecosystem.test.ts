@@ -26,7 +26,13 @@ async function tlsProxy(target: string, host: string): Promise<{ url: string; se
   const upstream = new URL(target);
   const server = createServer((incoming, outgoing) => {
     const forwarded = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, 'x-forwarded-proto': 'https', 'x-forwarded-host': host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, 'x-forwarded-proto': 'https', 'x-forwarded-host': host },
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
@@ -45,7 +51,12 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
 
   beforeEach(async () => {
     h = await createHarness(engine, { trustedProxies: ['127.0.0.1'] });
-    const created = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'Integrator', scopes: ['offers:read', 'lml:read'] } });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: h.admin,
+      payload: { name: 'Integrator', scopes: ['offers:read', 'lml:read'] },
+    });
     creds = created.json();
   });
   afterEach(async () => {
@@ -60,9 +71,18 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   it('default server: openid-client discovers, obtains a token, and jose verifies it remotely with the advertised issuer and audience', async () => {
     const base = await h.listen();
     const metadata = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Metadata;
-    expect(metadata).toMatchObject({ issuer: base, token_endpoint: `${base}/api/auth/token`, jwks_uri: `${base}/.well-known/jwks.json`, audience: 'shelfmark-api', response_types_supported: [] });
+    expect(metadata).toMatchObject({
+      issuer: base,
+      token_endpoint: `${base}/api/auth/token`,
+      jwks_uri: `${base}/.well-known/jwks.json`,
+      audience: 'shelfmark-api',
+      response_types_supported: [],
+    });
 
-    const config = await client.discovery(new URL(base), creds.clientId, creds.clientSecret, undefined, { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
+    const config = await client.discovery(new URL(base), creds.clientId, creds.clientSecret, undefined, {
+      algorithm: 'oauth2',
+      execute: [client.allowInsecureRequests],
+    });
     expect(config.serverMetadata().issuer).toBe(base);
     const tokens = await client.clientCredentialsGrant(config);
     expect(tokens.token_type).toBe('bearer');
@@ -72,26 +92,48 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
     expect(narrowed.scope).toBeUndefined();
 
     const jwks = jose.createRemoteJWKSet(new URL(metadata.jwks_uri));
-    const { payload, protectedHeader } = await jose.jwtVerify(tokens.access_token, jwks, { issuer: base, audience: metadata.audience, typ: 'at+jwt', currentDate: verifyAt() });
-    expect(payload).toMatchObject({ iss: base, aud: 'shelfmark-api', sub: creds.clientId, client_id: creds.clientId, scope: 'offers:read lml:read' });
+    const { payload, protectedHeader } = await jose.jwtVerify(tokens.access_token, jwks, {
+      issuer: base,
+      audience: metadata.audience,
+      typ: 'at+jwt',
+      currentDate: verifyAt(),
+    });
+    expect(payload).toMatchObject({
+      iss: base,
+      aud: 'shelfmark-api',
+      sub: creds.clientId,
+      client_id: creds.clientId,
+      scope: 'offers:read lml:read',
+    });
     expect(protectedHeader.typ).toBe('at+jwt');
 
     // The token works on the API it was minted for.
-    const offers = await fetch(`${base}/api/v1/offers?eans=9789001891442`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const offers = await fetch(`${base}/api/v1/offers?eans=9789001891442`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(offers.status).toBe(200);
   });
 
   it('default server: oauth4webapi discovers and obtains a token with client_secret_basic and client_secret_post', async () => {
     const base = await h.listen();
     const issuer = new URL(base);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }),
+    );
     expect(as.issuer).toBe(base);
     const oauthClient: oauth.Client = { client_id: creds.clientId };
     for (const auth of [oauth.ClientSecretBasic(creds.clientSecret), oauth.ClientSecretPost(creds.clientSecret)]) {
-      const response = await oauth.clientCredentialsGrantRequest(as, oauthClient, auth, new URLSearchParams(), { [oauth.allowInsecureRequests]: true });
+      const response = await oauth.clientCredentialsGrantRequest(as, oauthClient, auth, new URLSearchParams(), {
+        [oauth.allowInsecureRequests]: true,
+      });
       const result = await oauth.processClientCredentialsResponse(as, oauthClient, response);
       expect(result.scope).toBe('offers:read lml:read');
-      const { payload } = await jose.jwtVerify(result.access_token, jose.createRemoteJWKSet(new URL(as.jwks_uri ?? '')), { issuer: as.issuer, audience: 'shelfmark-api', currentDate: verifyAt() });
+      const { payload } = await jose.jwtVerify(
+        result.access_token,
+        jose.createRemoteJWKSet(new URL(as.jwks_uri ?? '')),
+        { issuer: as.issuer, audience: 'shelfmark-api', currentDate: verifyAt() },
+      );
       expect(payload.iss).toBe(base);
     }
   });
@@ -102,27 +144,51 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
     proxy = front.server;
     const origin = 'https://api.shop.example';
     // The clients speak https to the public origin; this fetch stands in for DNS + TLS, landing on the proxy.
-    const viaProxy = (url: string | URL, init?: RequestInit): Promise<Response> => fetch(String(url).replace(origin, front.url), init);
+    const viaProxy = (url: string | URL, init?: RequestInit): Promise<Response> =>
+      fetch(String(url).replace(origin, front.url), init);
 
     const metadata = (await (await viaProxy(`${origin}/.well-known/oauth-authorization-server`)).json()) as Metadata;
-    expect(metadata).toMatchObject({ issuer: origin, token_endpoint: `${origin}/api/auth/token`, jwks_uri: `${origin}/.well-known/jwks.json` });
-
-    const config = await client.discovery(new URL(origin), creds.clientId, creds.clientSecret, client.ClientSecretBasic(creds.clientSecret), {
-      algorithm: 'oauth2',
-      [client.customFetch]: viaProxy,
+    expect(metadata).toMatchObject({
+      issuer: origin,
+      token_endpoint: `${origin}/api/auth/token`,
+      jwks_uri: `${origin}/.well-known/jwks.json`,
     });
+
+    const config = await client.discovery(
+      new URL(origin),
+      creds.clientId,
+      creds.clientSecret,
+      client.ClientSecretBasic(creds.clientSecret),
+      {
+        algorithm: 'oauth2',
+        [client.customFetch]: viaProxy,
+      },
+    );
     config[client.customFetch] = viaProxy;
     const tokens = await client.clientCredentialsGrant(config, { scope: 'offers:read' });
 
     const issuer = new URL(origin);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.customFetch]: viaProxy }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.customFetch]: viaProxy }),
+    );
     const oauthClient: oauth.Client = { client_id: creds.clientId };
-    const response = await oauth.clientCredentialsGrantRequest(as, oauthClient, oauth.ClientSecretPost(creds.clientSecret), new URLSearchParams(), { [oauth.customFetch]: viaProxy });
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      oauthClient,
+      oauth.ClientSecretPost(creds.clientSecret),
+      new URLSearchParams(),
+      { [oauth.customFetch]: viaProxy },
+    );
     const other = await oauth.processClientCredentialsResponse(as, oauthClient, response);
 
     const jwks = jose.createRemoteJWKSet(new URL(metadata.jwks_uri), { [jose.customFetch]: viaProxy });
     for (const token of [tokens.access_token, other.access_token]) {
-      const { payload } = await jose.jwtVerify(token, jwks, { issuer: origin, audience: metadata.audience, currentDate: verifyAt() });
+      const { payload } = await jose.jwtVerify(token, jwks, {
+        issuer: origin,
+        audience: metadata.audience,
+        currentDate: verifyAt(),
+      });
       expect(payload.iss).toBe(origin);
     }
   });
@@ -131,7 +197,11 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
     await h.close();
     h = await createHarness(engine);
     const base = await h.listen();
-    const metadata = (await (await fetch(`${base}/.well-known/oauth-authorization-server`, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } })).json()) as Metadata;
+    const metadata = (await (
+      await fetch(`${base}/.well-known/oauth-authorization-server`, {
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' },
+      })
+    ).json()) as Metadata;
     expect(metadata.issuer).toBe(base);
     expect(metadata.token_endpoint).toBe(`${base}/api/auth/token`);
   });
@@ -139,10 +209,24 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   it('PUBLIC_BASE_URL wins over the request origin and is enforced when verifying', async () => {
     await h.close();
     h = await createHarness(engine, { publicBaseUrl: 'https://api.shop.example', trustedProxies: ['127.0.0.1'] });
-    const created = (await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'X' } })).json<{ clientId: string; clientSecret: string }>();
-    const metadata = (await h.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: { host: 'other.example' } })).json<Metadata>();
+    const created = (
+      await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'X' } })
+    ).json<{ clientId: string; clientSecret: string }>();
+    const metadata = (
+      await h.app.inject({
+        method: 'GET',
+        url: '/.well-known/oauth-authorization-server',
+        headers: { host: 'other.example' },
+      })
+    ).json<Metadata>();
     expect(metadata.issuer).toBe('https://api.shop.example');
-    const token = (await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(created.clientId, created.clientSecret) } })).json<{ access_token: string }>().access_token;
+    const token = (
+      await h.app.inject({
+        method: 'GET',
+        url: '/api/auth/token',
+        headers: { authorization: basic(created.clientId, created.clientSecret) },
+      })
+    ).json<{ access_token: string }>().access_token;
     expect(jose.decodeJwt(token).iss).toBe('https://api.shop.example');
     // A genuine key but another issuer: refused.
     const keys = h.app.services.signingKeys;
@@ -155,19 +239,35 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
       .setIssuedAt(Math.floor(h.clock.now() / 1000))
       .setExpirationTime(Math.floor(h.clock.now() / 1000) + 60)
       .sign(key.signingKey);
-    const refused = await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { authorization: `Bearer ${foreign}` } });
+    const refused = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/offers?eans=9789001891442',
+      headers: { authorization: `Bearer ${foreign}` },
+    });
     expect(refused.statusCode).toBe(401);
-    const accepted = await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { authorization: `Bearer ${token}` } });
+    const accepted = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/offers?eans=9789001891442',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(accepted.statusCode).toBe(200);
   });
 
   it('a token minted by one node through one origin verifies on another node reached through another origin', async () => {
     const other = await buildApp({ config: h.config, db: h.database.db, clock: h.clock }, { logger: false });
     try {
-      const minted = await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { host: 'node-a.internal:3000', authorization: basic(creds.clientId, creds.clientSecret) } });
+      const minted = await h.app.inject({
+        method: 'GET',
+        url: '/api/auth/token',
+        headers: { host: 'node-a.internal:3000', authorization: basic(creds.clientId, creds.clientSecret) },
+      });
       const token = minted.json<{ access_token: string }>().access_token;
       expect(jose.decodeJwt(token).iss).toBe('http://node-a.internal:3000');
-      const used = await other.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { host: 'api.shop.example', authorization: `Bearer ${token}` } });
+      const used = await other.inject({
+        method: 'GET',
+        url: '/api/v1/offers?eans=9789001891442',
+        headers: { host: 'api.shop.example', authorization: `Bearer ${token}` },
+      });
       expect(used.statusCode).toBe(200);
       // A token signed by a key that is not this deployment's is refused whatever its issuer.
       const { privateKey } = await jose.generateKeyPair('ES256');
@@ -179,7 +279,15 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
         .setIssuedAt(Math.floor(h.clock.now() / 1000))
         .setExpirationTime(Math.floor(h.clock.now() / 1000) + 60)
         .sign(privateKey);
-      expect((await other.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { authorization: `Bearer ${forged}` } })).statusCode).toBe(401);
+      expect(
+        (
+          await other.inject({
+            method: 'GET',
+            url: '/api/v1/offers?eans=9789001891442',
+            headers: { authorization: `Bearer ${forged}` },
+          })
+        ).statusCode,
+      ).toBe(401);
     } finally {
       await other.close();
     }
@@ -194,7 +302,10 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
     });
     expect(post.statusCode).toBe(401);
     expect(post.headers['www-authenticate']).toBeUndefined();
-    expect(post.json()).toEqual({ error: 'invalid_client', error_description: 'client authentication failed: wrong client id or secret' });
+    expect(post.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'client authentication failed: wrong client id or secret',
+    });
     const viaBasic = await h.app.inject({
       method: 'POST',
       url: '/api/auth/token',
@@ -206,7 +317,13 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
 
     // openid-client surfaces the server's description for client_secret_post.
     const base = await h.listen();
-    const config = await client.discovery(new URL(base), creds.clientId, 'wrong', client.ClientSecretPost('wrong'), { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
-    await expect(client.clientCredentialsGrant(config)).rejects.toMatchObject({ error: 'invalid_client', error_description: 'client authentication failed: wrong client id or secret' });
+    const config = await client.discovery(new URL(base), creds.clientId, 'wrong', client.ClientSecretPost('wrong'), {
+      algorithm: 'oauth2',
+      execute: [client.allowInsecureRequests],
+    });
+    await expect(client.clientCredentialsGrant(config)).rejects.toMatchObject({
+      error: 'invalid_client',
+      error_description: 'client authentication failed: wrong client id or secret',
+    });
   });
 });

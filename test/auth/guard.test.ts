@@ -23,15 +23,22 @@ describeEachEngine('bearer guard', (engine) => {
     const [header = '', payload = '', signature = ''] = token.split('.');
     return [header, payload, signature];
   };
-  const claimsOf = (token: string) => JSON.parse(new TextDecoder().decode(base64url.decode(parts(token)[1]))) as Record<string, unknown>;
+  const claimsOf = (token: string) =>
+    JSON.parse(new TextDecoder().decode(base64url.decode(parts(token)[1]))) as Record<string, unknown>;
   const encode = (value: object) => base64url.encode(JSON.stringify(value));
 
   async function expectInvalid(token: string): Promise<void> {
     const response = await withToken(token);
     expect(response.statusCode).toBe(401);
     expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark", error="invalid_token", error_description="invalid token"');
-    expect(response.json()).toMatchObject({ code: 'invalid-token', status: 401, detail: 'the access token is malformed, forged or no longer valid' });
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer realm="shelfmark", error="invalid_token", error_description="invalid token"',
+    );
+    expect(response.json()).toMatchObject({
+      code: 'invalid-token',
+      status: 401,
+      detail: 'the access token is malformed, forged or no longer valid',
+    });
   }
 
   it('a valid token → 200', async () => {
@@ -73,12 +80,21 @@ describeEachEngine('bearer guard', (engine) => {
     });
   });
 
-  it.each(['garbage', 'a.b.c', 'eyJhbGciOiJFUzI1NiJ9.e30.AAAA', `${'x'.repeat(2000)}`])('garbage token %# → 401 invalid-token', async (token) => {
-    await expectInvalid(token);
-  });
+  it.each(['garbage', 'a.b.c', 'eyJhbGciOiJFUzI1NiJ9.e30.AAAA', `${'x'.repeat(2000)}`])(
+    'garbage token %# → 401 invalid-token',
+    async (token) => {
+      await expectInvalid(token);
+    },
+  );
 
   it('a malformed Authorization header → 401 invalid-token', async () => {
-    for (const authorization of ['Bearer', 'Bearer ', 'Token abc', basic(client.clientId, client.clientSecret), `Bearer ${client.token} extra`]) {
+    for (const authorization of [
+      'Bearer',
+      'Bearer ',
+      'Token abc',
+      basic(client.clientId, client.clientSecret),
+      `Bearer ${client.token} extra`,
+    ]) {
       const response = await call({ authorization });
       expect(response.statusCode, authorization).toBe(401);
       expect(response.json().code).toBe('invalid-token');
@@ -87,14 +103,22 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('an expired token → 403 token-expired with error="invalid_token" (cached and never-seen tokens alike)', async () => {
     expect((await call(client.bearer)).statusCode).toBe(200);
-    const unseen = (await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret) } })).json().access_token as string;
+    const unseen = (
+      await h.app.inject({
+        method: 'GET',
+        url: '/api/auth/token',
+        headers: { authorization: basic(client.clientId, client.clientSecret) },
+      })
+    ).json().access_token as string;
     h.clock.advance((h.config.tokenTtlSeconds + 1) * 1000);
     for (const token of [client.token, unseen]) {
       const response = await withToken(token);
       expect(response.statusCode).toBe(403);
       expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
       expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
-      expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark", error="invalid_token", error_description="token expired"');
+      expect(response.headers['www-authenticate']).toBe(
+        'Bearer realm="shelfmark", error="invalid_token", error_description="token expired"',
+      );
       expect(response.json()).toMatchObject({ type: '/problems/token-expired', status: 403, code: 'token-expired' });
     }
   });
@@ -107,7 +131,9 @@ describeEachEngine('bearer guard', (engine) => {
   it('a token signed by another ES256 key under the real kid → 401', async () => {
     const { kid } = decodeProtectedHeader(client.token);
     const { privateKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT(claimsOf(client.token)).setProtectedHeader({ alg: 'ES256', kid: kid ?? '', typ: 'at+jwt' }).sign(privateKey);
+    const forged = await new SignJWT(claimsOf(client.token))
+      .setProtectedHeader({ alg: 'ES256', kid: kid ?? '', typ: 'at+jwt' })
+      .sign(privateKey);
     await expectInvalid(forged);
   });
 
@@ -119,12 +145,16 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('an HS256 token keyed with the public JWK (algorithm confusion) → 401', async () => {
     const { kid } = decodeProtectedHeader(client.token);
-    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{ keys: { kid: string }[] }>();
+    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
+      keys: { kid: string }[];
+    }>();
     const publicJwk = jwks.keys.find((key) => key.kid === kid);
     expect(publicJwk).toBeDefined();
     const claims = claimsOf(client.token);
     for (const secret of [JSON.stringify(publicJwk), JSON.stringify(jwks)]) {
-      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: kid ?? '', typ: 'at+jwt' }).sign(new TextEncoder().encode(secret));
+      const forged = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', kid: kid ?? '', typ: 'at+jwt' })
+        .sign(new TextEncoder().encode(secret));
       await expectInvalid(forged);
     }
   });
@@ -133,8 +163,12 @@ describeEachEngine('bearer guard', (engine) => {
     const [header, , signature] = parts(client.token);
     const claims = claimsOf(client.token);
     const other = await createClientWithToken(h, 'Other shop');
-    await expectInvalid(`${header}.${encode({ ...claims, sub: other.clientId, client_id: other.clientId })}.${signature}`);
-    await expectInvalid(`${header}.${encode({ ...claims, scope: 'offers:read lml:read webhooks:manage admin' })}.${signature}`);
+    await expectInvalid(
+      `${header}.${encode({ ...claims, sub: other.clientId, client_id: other.clientId })}.${signature}`,
+    );
+    await expectInvalid(
+      `${header}.${encode({ ...claims, scope: 'offers:read lml:read webhooks:manage admin' })}.${signature}`,
+    );
     await expectInvalid(`${header}.${encode({ ...claims, exp: Number(claims.exp) + 86_400 })}.${signature}`);
     // The untouched token still works, so the refusals above come from the tampering alone.
     expect((await call(client.bearer)).statusCode).toBe(200);
@@ -142,10 +176,18 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('a token issued before a secret reset → 401, while a token from the new secret works', async () => {
     expect((await call(client.bearer)).statusCode).toBe(200);
-    const reset = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${client.id}/secret`, headers: h.admin });
+    const reset = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${client.id}/secret`,
+      headers: h.admin,
+    });
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     await expectInvalid(client.token);
-    const fresh = await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, clientSecret) } });
+    const fresh = await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/token',
+      headers: { authorization: basic(client.clientId, clientSecret) },
+    });
     expect(fresh.statusCode).toBe(200);
     expect((await withToken(fresh.json().access_token)).statusCode).toBe(200);
     await expectInvalid(client.token);
@@ -153,7 +195,10 @@ describeEachEngine('bearer guard', (engine) => {
 
   it("a revoked client's token → 401", async () => {
     expect((await call(client.bearer)).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })).statusCode).toBe(204);
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
+        .statusCode,
+    ).toBe(204);
     await expectInvalid(client.token);
   });
 
@@ -161,14 +206,19 @@ describeEachEngine('bearer guard', (engine) => {
     const issued = await h.app.inject({
       method: 'POST',
       url: '/api/auth/token',
-      headers: { authorization: basic(client.clientId, client.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: basic(client.clientId, client.clientSecret),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: 'grant_type=client_credentials&scope=lml:read',
     });
     expect(issued.statusCode).toBe(200);
     const response = await withToken(issued.json().access_token);
     expect(response.statusCode).toBe(403);
     expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark", error="insufficient_scope", scope="offers:read"');
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer realm="shelfmark", error="insufficient_scope", scope="offers:read"',
+    );
     expect(response.json()).toEqual({
       type: '/problems/insufficient-scope',
       title: 'The access token lacks the required scope',

@@ -17,11 +17,15 @@ describeEachEngine('signing keys created by another node', (engine) => {
   });
   afterEach(async () => h.close());
 
-  it("a key another node created a moment ago verifies at once on this one", async () => {
+  it('a key another node created a moment ago verifies at once on this one', async () => {
     const here = h.app.services.signingKeys;
     const ours = await here.active(); // creates this node's key and has just read the keys
     // Another node whose clock says our key is retired creates a key of its own now.
-    const elsewhere = new SigningKeys(h.database.db.kysely, new ManualClock(h.clock.now() + 31 * 86_400_000), 3_600_000);
+    const elsewhere = new SigningKeys(
+      h.database.db.kysely,
+      new ManualClock(h.clock.now() + 31 * 86_400_000),
+      3_600_000,
+    );
     const theirs = await elsewhere.active();
     expect(theirs.kid).not.toBe(ours.kid);
     expect(await here.verificationKey(theirs.kid)).toBeDefined();
@@ -32,7 +36,15 @@ describeEachEngine('signing keys created by another node', (engine) => {
     await here.active();
     let reads = 0;
     const original = h.database.db.kysely.selectFrom.bind(h.database.db.kysely);
-    const spy = new Proxy(h.database.db.kysely, { get: (target, key) => (key === 'selectFrom' ? (...args: Parameters<typeof original>) => (reads++, original(...args)) : Reflect.get(target, key)) });
+    const spy = new Proxy(h.database.db.kysely, {
+      get: (target, key) =>
+        key === 'selectFrom'
+          ? (...args: Parameters<typeof original>) => {
+              reads++;
+              return original(...args);
+            }
+          : Reflect.get(target, key),
+    });
     const watched = new SigningKeys(spy, h.clock, 3_600_000);
     await watched.active();
     reads = 0;

@@ -13,17 +13,57 @@ const ASK_FOR_FORM = 'send grant_type=client_credentials as an application/x-www
 const cases: [name: string, headers: Record<string, string>, payload: string | undefined, description: string][] = [
   ['no body at all', {}, undefined, ASK_FOR_FORM],
   ['Content-Type: text/plain', { 'content-type': 'text/plain' }, 'grant_type=client_credentials', ASK_FOR_FORM],
-  ['Content-Type: application/xml', { 'content-type': 'application/xml' }, '<grant_type/>', 'send the parameters as application/x-www-form-urlencoded (RFC 6749 §4.4.2)'],
-  ['malformed JSON', { 'content-type': JSON_TYPE }, '{"grant_type":', 'the body is not valid JSON; send application/x-www-form-urlencoded'],
-  ['an empty JSON body', { 'content-type': JSON_TYPE }, '', 'the body is not valid JSON; send application/x-www-form-urlencoded'],
+  [
+    'Content-Type: application/xml',
+    { 'content-type': 'application/xml' },
+    '<grant_type/>',
+    'send the parameters as application/x-www-form-urlencoded (RFC 6749 §4.4.2)',
+  ],
+  [
+    'malformed JSON',
+    { 'content-type': JSON_TYPE },
+    '{"grant_type":',
+    'the body is not valid JSON; send application/x-www-form-urlencoded',
+  ],
+  [
+    'an empty JSON body',
+    { 'content-type': JSON_TYPE },
+    '',
+    'the body is not valid JSON; send application/x-www-form-urlencoded',
+  ],
   ['JSON null', { 'content-type': JSON_TYPE }, 'null', ASK_FOR_FORM],
   ['a JSON array', { 'content-type': JSON_TYPE }, '["client_credentials"]', ASK_FOR_FORM],
   ['a JSON string', { 'content-type': JSON_TYPE }, '"grant_type=client_credentials"', ASK_FOR_FORM],
-  ['{"grant_type":123}', { 'content-type': JSON_TYPE }, '{"grant_type":123}', 'grant_type must be string (each parameter once, as text)'],
-  ['{"client_id":{"a":1}}', { 'content-type': JSON_TYPE }, '{"grant_type":"client_credentials","client_id":{"a":1},"client_secret":"x"}', 'client_id must be string (each parameter once, as text)'],
-  ['a repeated form field', { 'content-type': FORM }, 'grant_type=client_credentials&grant_type=client_credentials', 'grant_type must be string (each parameter once, as text)'],
-  ['a repeated scope', { 'content-type': FORM }, 'grant_type=client_credentials&scope=a&scope=b', 'scope must be string (each parameter once, as text)'],
-  ['a form body over the size limit', { 'content-type': FORM }, `grant_type=client_credentials&pad=${'x'.repeat(20 * 1024)}`, 'the request body is too large'],
+  [
+    '{"grant_type":123}',
+    { 'content-type': JSON_TYPE },
+    '{"grant_type":123}',
+    'grant_type must be string (each parameter once, as text)',
+  ],
+  [
+    '{"client_id":{"a":1}}',
+    { 'content-type': JSON_TYPE },
+    '{"grant_type":"client_credentials","client_id":{"a":1},"client_secret":"x"}',
+    'client_id must be string (each parameter once, as text)',
+  ],
+  [
+    'a repeated form field',
+    { 'content-type': FORM },
+    'grant_type=client_credentials&grant_type=client_credentials',
+    'grant_type must be string (each parameter once, as text)',
+  ],
+  [
+    'a repeated scope',
+    { 'content-type': FORM },
+    'grant_type=client_credentials&scope=a&scope=b',
+    'scope must be string (each parameter once, as text)',
+  ],
+  [
+    'a form body over the size limit',
+    { 'content-type': FORM },
+    `grant_type=client_credentials&pad=${'x'.repeat(20 * 1024)}`,
+    'the request body is too large',
+  ],
 ];
 
 describeEachEngine('token endpoint: malformed requests', (engine) => {
@@ -39,7 +79,14 @@ describeEachEngine('token endpoint: malformed requests', (engine) => {
         done();
       },
     });
-    app = await buildApp({ config: testConfig({ adminToken: 'test-admin-token-0123456789', logLevel: 'error' }), db: database.db, clock: new ManualClock() }, { logStream });
+    app = await buildApp(
+      {
+        config: testConfig({ adminToken: 'test-admin-token-0123456789', logLevel: 'error' }),
+        db: database.db,
+        clock: new ManualClock(),
+      },
+      { logStream },
+    );
     await app.ready();
   });
   afterAll(async () => {
@@ -48,7 +95,12 @@ describeEachEngine('token endpoint: malformed requests', (engine) => {
   });
 
   it.each(cases)('%s → 400 invalid_request', async (_name, headers, payload, description) => {
-    const response = await app.inject({ method: 'POST', url: '/api/auth/token', headers, ...(payload === undefined ? {} : { payload }) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      headers,
+      ...(payload === undefined ? {} : { payload }),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['cache-control']).toBe('no-store');

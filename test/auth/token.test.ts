@@ -9,16 +9,27 @@ describeEachEngine('token endpoint', (engine) => {
 
   beforeEach(async () => {
     h = await createHarness(engine);
-    const created = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'Shop' } });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: h.admin,
+      payload: { name: 'Shop' },
+    });
     client = created.json();
   });
   afterEach(async () => h.close());
 
-  const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-  const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as Record<string, unknown>;
+  const decode = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+  const header = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
   it('GET with Basic returns a Bearer token for one hour and ignores take', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/auth/token?take=10', headers: { authorization: basic(client.clientId, client.clientSecret) } });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/token?take=10',
+      headers: { authorization: basic(client.clientId, client.clientSecret) },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json();
@@ -31,7 +42,9 @@ describeEachEngine('token endpoint', (engine) => {
     expect(claims.exp).toBe(Math.floor(h.clock.now() / 1000) + 3600);
     expect(claims.scope).toBe('offers:read lml:read webhooks:manage');
     expect(header(body.access_token)).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
-    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{ keys: { kid: string; d?: string }[] }>();
+    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
+      keys: { kid: string; d?: string }[];
+    }>();
     expect(jwks.keys.map((key) => key.kid)).toContain(header(body.access_token).kid);
     expect(jwks.keys.every((key) => key.d === undefined)).toBe(true);
   });
@@ -40,7 +53,10 @@ describeEachEngine('token endpoint', (engine) => {
     const viaBasic = await h.app.inject({
       method: 'POST',
       url: '/api/auth/token',
-      headers: { authorization: basic(client.clientId, client.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: basic(client.clientId, client.clientSecret),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: 'grant_type=client_credentials',
     });
     expect(viaBasic.statusCode).toBe(200);
@@ -49,7 +65,12 @@ describeEachEngine('token endpoint', (engine) => {
       method: 'POST',
       url: '/api/auth/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'offers:read' }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        scope: 'offers:read',
+      }).toString(),
     });
     expect(viaForm.statusCode).toBe(200);
     expect(decode(viaForm.json().access_token).scope).toBe('offers:read');
@@ -62,7 +83,11 @@ describeEachEngine('token endpoint', (engine) => {
     ['Basic without colon', () => `Basic ${Buffer.from('justanid').toString('base64')}`],
     ['Bearer instead of Basic', () => 'Bearer abc'],
   ])('%s → 401 invalid_client', async (_name, authorization) => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: authorization() } });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/token',
+      headers: { authorization: authorization() },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Basic realm="shelfmark", charset="UTF-8"');
     expect(response.json().error).toBe('invalid_client');
@@ -72,34 +97,77 @@ describeEachEngine('token endpoint', (engine) => {
   it('missing header → 401 invalid_client', async () => {
     const response = await h.app.inject({ method: 'GET', url: '/api/auth/token' });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: 'invalid_client', error_description: 'send Authorization: Basic base64(clientId:clientSecret)' });
+    expect(response.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'send Authorization: Basic base64(clientId:clientSecret)',
+    });
   });
 
   it('revoked client → 401', async () => {
-    expect((await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })).statusCode).toBe(204);
-    const response = await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret) } });
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
+        .statusCode,
+    ).toBe(204);
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/token',
+      headers: { authorization: basic(client.clientId, client.clientSecret) },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().error).toBe('invalid_client');
   });
 
   it('after a secret reset the old secret fails and the new one works', async () => {
-    const reset = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${client.id}/secret`, headers: h.admin });
+    const reset = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${client.id}/secret`,
+      headers: h.admin,
+    });
     expect(reset.statusCode).toBe(200);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     expect(clientSecret).toMatch(/^sms_[0-9A-Za-z]{43}$/);
-    expect((await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret) } })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, clientSecret) } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: '/api/auth/token',
+          headers: { authorization: basic(client.clientId, client.clientSecret) },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: '/api/auth/token',
+          headers: { authorization: basic(client.clientId, clientSecret) },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('POST errors use the RFC 6749 shape', async () => {
     const form = (payload: string, headers: Record<string, string> = {}) =>
-      h.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload });
-    expect((await form('grant_type=password')).json()).toEqual({ error: 'unsupported_grant_type', error_description: 'only grant_type=client_credentials is supported' });
+      h.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload,
+      });
+    expect((await form('grant_type=password')).json()).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'only grant_type=client_credentials is supported',
+    });
     expect((await form('')).json()).toEqual({ error: 'invalid_request', error_description: 'grant_type is required' });
-    const both = await form(`grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`, { authorization: basic(client.clientId, client.clientSecret) });
+    const both = await form(
+      `grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`,
+      { authorization: basic(client.clientId, client.clientSecret) },
+    );
     expect(both.statusCode).toBe(400);
     expect(both.json().error).toBe('invalid_request');
-    const badScope = await form('grant_type=client_credentials&scope=admin', { authorization: basic(client.clientId, client.clientSecret) });
+    const badScope = await form('grant_type=client_credentials&scope=admin', {
+      authorization: basic(client.clientId, client.clientSecret),
+    });
     expect(badScope.statusCode).toBe(400);
     expect(badScope.json().error).toBe('invalid_scope');
   });
@@ -108,16 +176,28 @@ describeEachEngine('token endpoint', (engine) => {
     const base = await h.listen();
     const as: oauth.AuthorizationServer = { issuer: 'urn:shelfmark', token_endpoint: `${base}/api/auth/token` };
     const oauthClient: oauth.Client = { client_id: client.clientId };
-    const response = await oauth.clientCredentialsGrantRequest(as, oauthClient, oauth.ClientSecretBasic(client.clientSecret), new URLSearchParams(), {
-      [oauth.allowInsecureRequests]: true,
-    });
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      oauthClient,
+      oauth.ClientSecretBasic(client.clientSecret),
+      new URLSearchParams(),
+      {
+        [oauth.allowInsecureRequests]: true,
+      },
+    );
     const result = await oauth.processClientCredentialsResponse(as, oauthClient, response);
     expect(result.token_type).toBe('bearer');
     expect(result.expires_in).toBe(3600);
     expect(typeof result.access_token).toBe('string');
-    const viaPost = await oauth.clientCredentialsGrantRequest(as, oauthClient, oauth.ClientSecretPost(client.clientSecret), new URLSearchParams({ scope: 'lml:read' }), {
-      [oauth.allowInsecureRequests]: true,
-    });
+    const viaPost = await oauth.clientCredentialsGrantRequest(
+      as,
+      oauthClient,
+      oauth.ClientSecretPost(client.clientSecret),
+      new URLSearchParams({ scope: 'lml:read' }),
+      {
+        [oauth.allowInsecureRequests]: true,
+      },
+    );
     expect((await oauth.processClientCredentialsResponse(as, oauthClient, viaPost)).scope).toBeUndefined();
   });
 });

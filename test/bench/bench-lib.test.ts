@@ -41,14 +41,27 @@ describe('bench statistics', () => {
 
 describe('bench targets and chart', () => {
   it('judges "at least" and "at most" targets and says by how much', () => {
-    expect(target('offers', 'ratio', 42.5, 60, '%', 'atLeast')).toMatchObject({ met: false, verdict: 'missed by 17.5 points', value: 42.5 });
+    expect(target('offers', 'ratio', 42.5, 60, '%', 'atLeast')).toMatchObject({
+      met: false,
+      verdict: 'missed by 17.5 points',
+      value: 42.5,
+    });
     expect(target('offers', 'p99', 8, 10, 'ms', 'atMost')).toMatchObject({ met: true, verdict: 'met (2 ms to spare)' });
-    expect(target('token', 'peer', 3.5, 3, '×', 'atLeast')).toMatchObject({ met: true, verdict: 'met (0.50× to spare)' });
-    expect(target('fanout', 'time', Number.NaN, 5000, 'ms', 'atMost')).toMatchObject({ met: false, verdict: 'not measured' });
+    expect(target('token', 'peer', 3.5, 3, '×', 'atLeast')).toMatchObject({
+      met: true,
+      verdict: 'met (0.50× to spare)',
+    });
+    expect(target('fanout', 'time', Number.NaN, 5000, 'ms', 'atMost')).toMatchObject({
+      met: false,
+      verdict: 'not measured',
+    });
   });
 
   it('scores a target as a share of it (≥ 1 when met) and draws one bar per target with the target line', () => {
-    const targets = [target('a', 'at least & <met>', 120, 60, '%', 'atLeast'), target('b', 'at most', 20, 10, 'ms', 'atMost')];
+    const targets = [
+      target('a', 'at least & <met>', 120, 60, '%', 'atLeast'),
+      target('b', 'at most', 20, 10, 'ms', 'atMost'),
+    ];
     expect(targets.map(score)).toEqual([2, 0.5]);
     const chart = svg(targets, 'machine');
     expect(chart.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
@@ -68,7 +81,13 @@ describe('bench targets and chart', () => {
 
 describe('CPU profile self time', () => {
   it('sums the sample time per function, url and line, and ranks them', () => {
-    const frame = (functionName: string, url: string, lineNumber: number) => ({ functionName, url, lineNumber, columnNumber: 0, scriptId: '0' });
+    const frame = (functionName: string, url: string, lineNumber: number) => ({
+      functionName,
+      url,
+      lineNumber,
+      columnNumber: 0,
+      scriptId: '0',
+    });
     const profile = {
       nodes: [
         { id: 1, callFrame: frame('(root)', '', -1) },

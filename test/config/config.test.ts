@@ -92,7 +92,11 @@ describe('config', () => {
     ['PORT', '70000', 'PORT: must be between 0 and 65535, got 70000'],
     ['TOKEN_TTL_SECONDS', '0', 'TOKEN_TTL_SECONDS: must be between 1 and 86400, got 0'],
     ['WEBHOOK_ALLOW_PRIVATE', 'maybe', 'WEBHOOK_ALLOW_PRIVATE: expected true or false, got "maybe"'],
-    ['WEBHOOK_RETRY_SCHEDULE', '5,soon', 'WEBHOOK_RETRY_SCHEDULE: expected seconds separated by commas (e.g. "5,300,1800"), got "5,soon"'],
+    [
+      'WEBHOOK_RETRY_SCHEDULE',
+      '5,soon',
+      'WEBHOOK_RETRY_SCHEDULE: expected seconds separated by commas (e.g. "5,300,1800"), got "5,soon"',
+    ],
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL: expected sqlite:<path> or postgres://..., got "mysql://x"'],
     ['ADMIN_TOKEN', 'short', 'ADMIN_TOKEN: must be at least 16 characters'],
     ['SEED', 'lots', 'SEED: expected one of demo, none, got "lots"'],
@@ -106,7 +110,9 @@ describe('config', () => {
   it('CLUSTER_WORKERS=auto is one HTTP process per core', () => {
     expect(loadConfig({ CLUSTER_WORKERS: 'auto' }).clusterWorkers).toBe(availableParallelism());
     expect(() => loadConfig({ CLUSTER_WORKERS: '0' })).toThrow('CLUSTER_WORKERS: must be between 1 and 256, got 0');
-    expect(() => loadConfig({ OFFERS_SYNC_INTERVAL_MS: '10' })).toThrow('OFFERS_SYNC_INTERVAL_MS: must be between 50 and 60000, got 10');
+    expect(() => loadConfig({ OFFERS_SYNC_INTERVAL_MS: '10' })).toThrow(
+      'OFFERS_SYNC_INTERVAL_MS: must be between 50 and 60000, got 10',
+    );
   });
 
   it('never echoes database credentials in its error', () => {

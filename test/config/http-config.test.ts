@@ -18,10 +18,26 @@ describe('config: proxies, CORS, compression', () => {
   });
 
   it.each([
-    ['TRUSTED_PROXIES', 'proxy.internal', 'TRUSTED_PROXIES: expected IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas; got "proxy.internal"'],
-    ['TRUSTED_PROXIES', '10.0.0.0/33', 'TRUSTED_PROXIES: expected IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas; got "10.0.0.0/33"'],
-    ['CORS_ORIGINS', 'https://shop.example/path', 'CORS_ORIGINS: expected origins like https://shop.example (or *), separated by commas; got "https://shop.example/path"'],
-    ['CORS_ORIGINS', 'shop.example', 'CORS_ORIGINS: expected origins like https://shop.example (or *), separated by commas; got "shop.example"'],
+    [
+      'TRUSTED_PROXIES',
+      'proxy.internal',
+      'TRUSTED_PROXIES: expected IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas; got "proxy.internal"',
+    ],
+    [
+      'TRUSTED_PROXIES',
+      '10.0.0.0/33',
+      'TRUSTED_PROXIES: expected IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, separated by commas; got "10.0.0.0/33"',
+    ],
+    [
+      'CORS_ORIGINS',
+      'https://shop.example/path',
+      'CORS_ORIGINS: expected origins like https://shop.example (or *), separated by commas; got "https://shop.example/path"',
+    ],
+    [
+      'CORS_ORIGINS',
+      'shop.example',
+      'CORS_ORIGINS: expected origins like https://shop.example (or *), separated by commas; got "shop.example"',
+    ],
     ['CORS_TOKEN_ENDPOINT', 'maybe', 'CORS_TOKEN_ENDPOINT: expected true or false, got "maybe"'],
     ['COMPRESS_MIN_BYTES', '-1', 'COMPRESS_MIN_BYTES: expected a whole number, got "-1"'],
   ])('a bad %s (%s) stops with a message naming it', (variable, value, message) => {

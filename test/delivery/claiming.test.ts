@@ -8,7 +8,14 @@ import { addSubscription, deliveryRows, emit, startReceiver } from './support.js
 
 class RecordingSender implements WebhookSender {
   readonly sent: WebhookRequest[] = [];
-  constructor(private readonly answer: (request: WebhookRequest) => SendResult = () => ({ kind: 'response', statusCode: 200, headers: {}, bodySnippet: '' })) {}
+  constructor(
+    private readonly answer: (request: WebhookRequest) => SendResult = () => ({
+      kind: 'response',
+      statusCode: 200,
+      headers: {},
+      bodySnippet: '',
+    }),
+  ) {}
   async send(request: WebhookRequest): Promise<SendResult> {
     this.sent.push(request);
     return this.answer(request);
@@ -42,10 +49,36 @@ describeEachEngine('claiming deliveries', (engine) => {
     h.clock.advance(10_001);
     const taken = await claim('C', 10);
     expect(taken).toHaveLength(5);
-    const attempt = { attemptNo: 1, startedAt: h.clock.now(), durationMs: 1, statusCode: 200, errorClass: null, errorMessage: null, responseBody: '' };
-    const late = await store.complete({ id: taken[0]!.id, owner: 'A', subscriptionId: taken[0]!.subscription_id, now: h.clock.now(), attempt, status: 'succeeded', nextAttemptAt: h.clock.now(), failingCutoff: 0 });
+    const attempt = {
+      attemptNo: 1,
+      startedAt: h.clock.now(),
+      durationMs: 1,
+      statusCode: 200,
+      errorClass: null,
+      errorMessage: null,
+      responseBody: '',
+    };
+    const late = await store.complete({
+      id: taken[0]!.id,
+      owner: 'A',
+      subscriptionId: taken[0]!.subscription_id,
+      now: h.clock.now(),
+      attempt,
+      status: 'succeeded',
+      nextAttemptAt: h.clock.now(),
+      failingCutoff: 0,
+    });
     expect(late).toEqual({ recorded: false, failed: 0, subscriptionDisabled: false });
-    const own = await store.complete({ id: taken[0]!.id, owner: 'C', subscriptionId: taken[0]!.subscription_id, now: h.clock.now(), attempt, status: 'succeeded', nextAttemptAt: h.clock.now(), failingCutoff: 0 });
+    const own = await store.complete({
+      id: taken[0]!.id,
+      owner: 'C',
+      subscriptionId: taken[0]!.subscription_id,
+      now: h.clock.now(),
+      attempt,
+      status: 'succeeded',
+      nextAttemptAt: h.clock.now(),
+      failingCutoff: 0,
+    });
     expect(own.recorded).toBe(true);
     expect(await h.database.db.kysely.selectFrom('delivery_attempts').selectAll().execute()).toHaveLength(1);
   });
@@ -69,12 +102,17 @@ describeEachEngine('claiming deliveries', (engine) => {
     const db = h.database.db;
     for (let i = 0; i < 8; i++) await addSubscription(db, clientRef, `http://127.0.0.1:9/retry-${i}`, h.clock.now());
     await emit(db, h.clock.now(), 5); // 40 deliveries, made retries below
-    await db.kysely.updateTable('deliveries').set({ attempt_count: 1, next_attempt_at: h.clock.now() - 60_000 }).execute();
+    await db.kysely
+      .updateTable('deliveries')
+      .set({ attempt_count: 1, next_attempt_at: h.clock.now() - 60_000 })
+      .execute();
     h.clock.advance(1000);
     const fresh = await addSubscription(db, clientRef, 'http://127.0.0.1:9/fresh', h.clock.now(), 'list.published');
     await db.kysely.transaction().execute(async (trx) => {
       const { recordEvents } = await import('../../src/events/outbox.js');
-      await recordEvents(trx, h.clock.now(), [{ name: 'list.published', type: 'published', resource: 'list', identifier: 'f'.repeat(32) }]);
+      await recordEvents(trx, h.clock.now(), [
+        { name: 'list.published', type: 'published', resource: 'list', identifier: 'f'.repeat(32) },
+      ]);
     });
     const sender = new RecordingSender();
     const worker = h.app.services.createDeliveryWorker({ sender, concurrency: 4 });
@@ -89,7 +127,11 @@ describeEachEngine('claiming deliveries', (engine) => {
   it('a slow receiver with a backlog does not hold up another subscription', async () => {
     const slow = await startReceiver(() => ({ delayMs: 300 }));
     const fast = await startReceiver();
-    const worker = h.app.services.createDeliveryWorker({ concurrency: 8, perSubscription: 4, onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({
+      concurrency: 8,
+      perSubscription: 4,
+      onError: () => undefined,
+    });
     try {
       await addSubscription(h.database.db, clientRef, slow.url, h.clock.now());
       await emit(h.database.db, h.clock.now(), 40);
@@ -97,7 +139,9 @@ describeEachEngine('claiming deliveries', (engine) => {
       await addSubscription(h.database.db, clientRef, fast.url, h.clock.now(), 'list.published');
       await h.database.db.kysely.transaction().execute(async (trx) => {
         const { recordEvents } = await import('../../src/events/outbox.js');
-        await recordEvents(trx, h.clock.now(), [{ name: 'list.published', type: 'published', resource: 'list', identifier: 'a'.repeat(32) }]);
+        await recordEvents(trx, h.clock.now(), [
+          { name: 'list.published', type: 'published', resource: 'list', identifier: 'a'.repeat(32) },
+        ]);
       });
       const started = Date.now();
       worker.start();

@@ -78,14 +78,16 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
     receiver = await startReceiver(() => ({ delayMs: 15 }));
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
     await h.close();
   });
 
   it(`${TOTAL} deliveries survive a SIGKILL of the server`, async () => {
     const client = await createClientWithToken(h);
-    for (let i = 0; i < SUBSCRIPTIONS; i++) await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, Date.now());
+    for (let i = 0; i < SUBSCRIPTIONS; i++)
+      await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, Date.now());
     // Committed before any server runs: the outbox rows are all the server has to go on.
     await emit(h.database.db, Date.now(), EVENTS);
     const deliveries = await h.database.db.kysely
@@ -108,10 +110,19 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
     const second = startServer(h.database.url);
     children.push(second.child);
     await second.ready;
-    const distinct = (): number => new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
+    const distinct = (): number =>
+      new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
     await waitUntil(() => distinct() === TOTAL, 30_000, `all ${TOTAL} deliveries (have ${distinct()})`);
     const succeeded = async (): Promise<number> =>
-      Number((await h.database.db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'succeeded').executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await h.database.db.kysely
+            .selectFrom('deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'succeeded')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await waitUntil(async () => (await succeeded()) === TOTAL, 10_000, 'every delivery recorded as succeeded');
     second.child.kill('SIGTERM');
     const [code] = (await once(second.child, 'exit')) as [number | null];
@@ -123,7 +134,9 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
       expect(request.body).toBe(payloadOf.get(id));
     }
     const duplicates = receiver.received.length - TOTAL;
-    console.log(`[crash, ${engine}] ${atKill} delivered before SIGKILL, ${TOTAL} after restart, ${duplicates} duplicate(s) (same webhook-id)`);
+    console.log(
+      `[crash, ${engine}] ${atKill} delivered before SIGKILL, ${TOTAL} after restart, ${duplicates} duplicate(s) (same webhook-id)`,
+    );
     // Only attempts cut off by the kill can repeat: at most the worker's concurrency.
     expect(duplicates).toBeLessThanOrEqual(8);
   }, 90_000);

@@ -50,7 +50,13 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
     };
     const school = (await admin('POST', '/schools', { name: 'Stedelijk Gymnasium', type: 'VO' })).identifier;
     await admin('PATCH', `/schools/${school}`, { name: 'Stedelijk Gymnasium Leiden' });
-    const list = (await admin('POST', '/lists', { school, name: 'Klas 1', items: [{ ean: '9789001891442', title: 'Getal & Ruimte' }] })).identifier;
+    const list = (
+      await admin('POST', '/lists', {
+        school,
+        name: 'Klas 1',
+        items: [{ ean: '9789001891442', title: 'Getal & Ruimte' }],
+      })
+    ).identifier;
     await admin('PATCH', `/lists/${list}`, { name: 'Klas 1 gymnasium' });
     await admin('POST', `/lists/${list}/status`, { status: 'validated' });
     await admin('POST', `/lists/${list}/status`, { status: 'published' });
@@ -60,7 +66,11 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
       'school.modified': [{ type: 'modified', resource: 'school', identifier: school }],
       'list.created': [{ type: 'created', resource: 'list', identifier: list }],
       'list.updated': [{ type: 'updated', resource: 'list', identifier: list }],
-      'list.status': ['created', 'validated', 'published'].map((type) => ({ type, resource: 'list', identifier: list })),
+      'list.status': ['created', 'validated', 'published'].map((type) => ({
+        type,
+        resource: 'list',
+        identifier: list,
+      })),
       'list.published': [{ type: 'published', resource: 'list', identifier: list }],
     };
     const total = Object.values(expected).reduce((sum, payloads) => sum + payloads.length, 0) * 2;
@@ -69,11 +79,16 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
     for (const spelling of ACCEPTED_EVENT_SPELLINGS) {
       const canonical = canonicalEvent(spelling) ?? '';
       const got = receiver.received.filter((request) => request.url === `/hooks?as=${spelling}`);
-      expect(got.map((request) => JSON.parse(request.body)), spelling).toEqual(expected[canonical]);
+      expect(
+        got.map((request) => JSON.parse(request.body)),
+        spelling,
+      ).toEqual(expected[canonical]);
       for (const request of got) {
         // Body bytes exactly {"type","resource","identifier"} in that order.
         const payload = JSON.parse(request.body) as { type: string; resource: string; identifier: string };
-        expect(request.body).toBe(JSON.stringify({ type: payload.type, resource: payload.resource, identifier: payload.identifier }));
+        expect(request.body).toBe(
+          JSON.stringify({ type: payload.type, resource: payload.resource, identifier: payload.identifier }),
+        );
         expect(request.headers['x-hook-event']).toBe(canonical);
         expect(payload.identifier).toMatch(/^[0-9a-f]{32}$/);
         verifyWebhook(request, client.webhookSecret);

@@ -41,7 +41,11 @@ describeEachEngine('fan-out', (engine) => {
       created_at: now,
       updated_at: now,
     }));
-    for (let i = 0; i < rows.length; i += 500) await h.database.db.kysely.insertInto('subscriptions').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await h.database.db.kysely
+        .insertInto('subscriptions')
+        .values(rows.slice(i, i + 500))
+        .execute();
 
     const school = await createSchool(h);
     const list = await createList(h, school.identifier);
@@ -52,7 +56,8 @@ describeEachEngine('fan-out', (engine) => {
       await receiver.waitFor(SUBSCRIBERS, 60_000);
       // Let the last completions commit.
       const deadline = Date.now() + 10_000;
-      while ((await deliveryRows(h.database.db)).some((row) => row.status !== 'succeeded') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while ((await deliveryRows(h.database.db)).some((row) => row.status !== 'succeeded') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       await worker.stop();
     }
@@ -62,14 +67,21 @@ describeEachEngine('fan-out', (engine) => {
     expect(new Set(targets).size).toBe(SUBSCRIBERS);
     const webhookIds = new Set(receiver.received.map((request) => String(request.headers['webhook-id'])));
     expect(webhookIds.size).toBe(SUBSCRIBERS);
-    expect(new Set(receiver.received.map((request) => request.body))).toEqual(new Set([JSON.stringify({ type: 'published', resource: 'list', identifier: list.identifier })]));
+    expect(new Set(receiver.received.map((request) => request.body))).toEqual(
+      new Set([JSON.stringify({ type: 'published', resource: 'list', identifier: list.identifier })]),
+    );
     for (const request of receiver.received.slice(0, 50)) verifyWebhook(request, client.webhookSecret);
 
     const deliveries = await deliveryRows(h.database.db);
     expect(deliveries).toHaveLength(SUBSCRIBERS);
-    expect(deliveries.every((row) => row.status === 'succeeded' && row.attempt_count === 1 && row.lease_owner === null)).toBe(true);
+    expect(
+      deliveries.every((row) => row.status === 'succeeded' && row.attempt_count === 1 && row.lease_owner === null),
+    ).toBe(true);
     expect(new Set(deliveries.map((row) => row.id))).toEqual(webhookIds);
-    const attempts = await h.database.db.kysely.selectFrom('delivery_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const attempts = await h.database.db.kysely
+      .selectFrom('delivery_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(attempts.n)).toBe(SUBSCRIBERS);
   });
 });

@@ -12,7 +12,9 @@ import { createClientWithToken, createHarness, type Harness } from '../support/h
 import { addSubscription, deliveryRows, emit } from './support.js';
 
 /** A receiver that answers 204 after `delayMs` and records the most requests it held at once. */
-async function slowReceiver(delayMs: number): Promise<{ url: string; peak: () => number; count: () => number; close: () => Promise<void> }> {
+async function slowReceiver(
+  delayMs: number,
+): Promise<{ url: string; peak: () => number; count: () => number; close: () => Promise<void> }> {
   let open = 0;
   let peak = 0;
   let count = 0;
@@ -43,8 +45,14 @@ it('one receiver host gets at most connectionsPerHost requests at once; the rest
   const receiver = await slowReceiver(40);
   const sender = new UndiciSender({ timeoutMs: 5000, allowPrivate: true, connectionsPerHost: 2 });
   try {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => sender.send({ url: `${receiver.url}?n=${i}`, headers: { 'content-type': 'application/json' }, body: '{}' })));
-    expect(results.map((result) => (result.kind === 'response' ? result.statusCode : result.errorClass))).toEqual(Array(10).fill(204));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        sender.send({ url: `${receiver.url}?n=${i}`, headers: { 'content-type': 'application/json' }, body: '{}' }),
+      ),
+    );
+    expect(results.map((result) => (result.kind === 'response' ? result.statusCode : result.errorClass))).toEqual(
+      Array(10).fill(204),
+    );
     expect(receiver.peak()).toBe(2);
   } finally {
     await sender.close();
@@ -70,7 +78,10 @@ describeEachEngine('delivery worker batching', (engine) => {
       const first = h.app.services.createDeliveryWorker({ concurrency: 2, prefetch: 6, perSubscription: 100 }).start();
       // Wait until the worker has claimed ahead: 2 sending + 6 queued leases.
       const deadline = Date.now() + 5000;
-      while ((await deliveryRows(h.database.db)).filter((row) => row.lease_owner === first.owner).length < 8 && Date.now() < deadline) {
+      while (
+        (await deliveryRows(h.database.db)).filter((row) => row.lease_owner === first.owner).length < 8 &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       expect((await deliveryRows(h.database.db)).filter((row) => row.lease_owner === first.owner)).toHaveLength(8);
@@ -102,7 +113,9 @@ describeEachEngine('worker bookkeeping connections', (engine) => {
         expect(db.relaxed).toBeUndefined();
         return;
       }
-      const setting = async (kysely: typeof db.kysely) => (await sql<{ value: string }>`select current_setting('synchronous_commit') as value`.execute(kysely)).rows[0]?.value;
+      const setting = async (kysely: typeof db.kysely) =>
+        (await sql<{ value: string }>`select current_setting('synchronous_commit') as value`.execute(kysely)).rows[0]
+          ?.value;
       expect(await setting(db.kysely)).toBe('on');
       const relaxed = db.relaxed?.();
       expect(relaxed).toBeDefined();

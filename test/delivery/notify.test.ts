@@ -18,29 +18,43 @@ describeEachEngine('waking workers across nodes', (engine) => {
     await h?.close();
   });
 
-  it(engine === 'postgres' ? 'a commit on one node wakes the worker of another within a fraction of its poll interval' : 'SQLite offers no cross-process listener', async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
-    if (engine === 'sqlite') {
-      expect(h.database.db.listen).toBeUndefined();
-      return;
-    }
-    h.clock.set(Date.now());
-    receiver = await startReceiver();
-    const client = await createClientWithToken(h);
-    await addSubscription(h.database.db, client.id, receiver.url, h.clock.now(), 'school.created');
-    // A second node on the same database and clock, running only a worker that polls once a minute.
-    workerNode = await buildApp({ config: h.config, db: h.database.db, clock: h.clock }, { logger: false });
-    const worker = workerNode.services.startWorker({ pollIntervalMs: 60_000 });
-    try {
-      await worker.listening;
-      const started = Date.now();
-      const created = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: h.admin, payload: { name: 'Het Lyceum', type: 'VO' } });
-      expect(created.statusCode).toBe(201);
-      await receiver.waitFor(1, 5000);
-      expect(Date.now() - started).toBeLessThan(5000);
-      expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toEqual({ type: 'created', resource: 'school', identifier: created.json().identifier });
-    } finally {
-      await worker.stop();
-    }
-  });
+  it(
+    engine === 'postgres'
+      ? 'a commit on one node wakes the worker of another within a fraction of its poll interval'
+      : 'SQLite offers no cross-process listener',
+    async () => {
+      h = await createHarness(engine, { webhookAllowPrivate: true });
+      if (engine === 'sqlite') {
+        expect(h.database.db.listen).toBeUndefined();
+        return;
+      }
+      h.clock.set(Date.now());
+      receiver = await startReceiver();
+      const client = await createClientWithToken(h);
+      await addSubscription(h.database.db, client.id, receiver.url, h.clock.now(), 'school.created');
+      // A second node on the same database and clock, running only a worker that polls once a minute.
+      workerNode = await buildApp({ config: h.config, db: h.database.db, clock: h.clock }, { logger: false });
+      const worker = workerNode.services.startWorker({ pollIntervalMs: 60_000 });
+      try {
+        await worker.listening;
+        const started = Date.now();
+        const created = await h.app.inject({
+          method: 'POST',
+          url: '/api/admin/v1/schools',
+          headers: h.admin,
+          payload: { name: 'Het Lyceum', type: 'VO' },
+        });
+        expect(created.statusCode).toBe(201);
+        await receiver.waitFor(1, 5000);
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toEqual({
+          type: 'created',
+          resource: 'school',
+          identifier: created.json().identifier,
+        });
+      } finally {
+        await worker.stop();
+      }
+    },
+  );
 });

@@ -4,15 +4,26 @@ import type { SendResult } from '../../src/delivery/sender.js';
 
 const schedule = [5, 300, 1800];
 const now = Date.UTC(2026, 8, 1);
-const response = (statusCode: number, headers: Record<string, string> = {}): SendResult => ({ kind: 'response', statusCode, headers, bodySnippet: '' });
-const error = (errorClass: 'timeout' | 'dns' | 'connect' | 'tls' | 'blocked'): SendResult => ({ kind: 'error', errorClass, message: errorClass });
-const at = (attemptNo: number, result: SendResult, random = 0.5) => decide({ attemptNo, now, result, scheduleSeconds: schedule, random: () => random });
+const response = (statusCode: number, headers: Record<string, string> = {}): SendResult => ({
+  kind: 'response',
+  statusCode,
+  headers,
+  bodySnippet: '',
+});
+const error = (errorClass: 'timeout' | 'dns' | 'connect' | 'tls' | 'blocked'): SendResult => ({
+  kind: 'error',
+  errorClass,
+  message: errorClass,
+});
+const at = (attemptNo: number, result: SendResult, random = 0.5) =>
+  decide({ attemptNo, now, result, scheduleSeconds: schedule, random: () => random });
 
 describe('retry decisions', () => {
   it('only 2xx succeeds; 3xx, 4xx and 5xx are retried on the schedule', () => {
     expect(at(1, response(200))).toEqual({ status: 'succeeded' });
     expect(at(1, response(204))).toEqual({ status: 'succeeded' });
-    for (const code of [302, 400, 500]) expect(at(1, response(code))).toEqual({ status: 'pending', nextAttemptAt: now + 5000 });
+    for (const code of [302, 400, 500])
+      expect(at(1, response(code))).toEqual({ status: 'pending', nextAttemptAt: now + 5000 });
     expect(at(2, error('connect'))).toEqual({ status: 'pending', nextAttemptAt: now + 300_000 });
   });
 
@@ -37,7 +48,10 @@ describe('retry decisions', () => {
   it('Retry-After on 429/503 can only delay, and at most a day', () => {
     expect(at(1, response(503, { 'retry-after': '120' }))).toEqual({ status: 'pending', nextAttemptAt: now + 120_000 });
     expect(at(3, response(503, { 'retry-after': '1' }))).toEqual({ status: 'pending', nextAttemptAt: now + 1_800_000 });
-    expect(at(1, response(429, { 'retry-after': '999999' }))).toEqual({ status: 'pending', nextAttemptAt: now + 24 * 3600_000 });
+    expect(at(1, response(429, { 'retry-after': '999999' }))).toEqual({
+      status: 'pending',
+      nextAttemptAt: now + 24 * 3600_000,
+    });
     expect(at(1, response(500, { 'retry-after': '120' }))).toEqual({ status: 'pending', nextAttemptAt: now + 5000 });
     const date = new Date(now + 600_000).toUTCString();
     expect(at(1, response(503, { 'retry-after': date }))).toEqual({ status: 'pending', nextAttemptAt: now + 600_000 });

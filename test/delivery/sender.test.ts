@@ -18,7 +18,11 @@ describe('undici webhook sender', () => {
   };
 
   it('keeps the first 4 KB of the answer and its headers', async () => {
-    const receiver = await startReceiver(() => ({ status: 202, headers: { 'x-test': 'yes' }, body: 'y'.repeat(100_000) }));
+    const receiver = await startReceiver(() => ({
+      status: 202,
+      headers: { 'x-test': 'yes' },
+      body: 'y'.repeat(100_000),
+    }));
     closers.push(() => receiver.close());
     const result = await sender().send(request(receiver.url));
     expect(result).toMatchObject({ kind: 'response', statusCode: 202, headers: { 'x-test': 'yes' } });
@@ -30,11 +34,17 @@ describe('undici webhook sender', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    expect(await sender().send(request(`http://127.0.0.1:${port}/`))).toMatchObject({ kind: 'error', errorClass: 'connect' });
+    expect(await sender().send(request(`http://127.0.0.1:${port}/`))).toMatchObject({
+      kind: 'error',
+      errorClass: 'connect',
+    });
   });
 
   it('an unresolvable host is class dns, with and without the guard', async () => {
-    expect(await sender().send(request('http://no-such-host.invalid/'))).toMatchObject({ kind: 'error', errorClass: 'dns' });
+    expect(await sender().send(request('http://no-such-host.invalid/'))).toMatchObject({
+      kind: 'error',
+      errorClass: 'dns',
+    });
     const guarded = new UndiciSender({ timeoutMs: 1000, allowPrivate: false, lookup: async () => [] });
     closers.push(() => guarded.close());
     expect(await guarded.send(request('http://receiver.example/'))).toMatchObject({ kind: 'error', errorClass: 'dns' });
@@ -43,13 +53,20 @@ describe('undici webhook sender', () => {
   it('TLS to a plain-text server is class tls', async () => {
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
-    expect(await sender().send(request(receiver.url.replace('http:', 'https:')))).toMatchObject({ kind: 'error', errorClass: 'tls' });
+    expect(await sender().send(request(receiver.url.replace('http:', 'https:')))).toMatchObject({
+      kind: 'error',
+      errorClass: 'tls',
+    });
   });
 
   it('the vetted address is the one dialled: a name resolving to a private address is blocked', async () => {
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
-    const guarded = new UndiciSender({ timeoutMs: 1000, allowPrivate: false, lookup: async () => [{ address: '10.0.0.7', family: 4 }] });
+    const guarded = new UndiciSender({
+      timeoutMs: 1000,
+      allowPrivate: false,
+      lookup: async () => [{ address: '10.0.0.7', family: 4 }],
+    });
     closers.push(() => guarded.close());
     const result = await guarded.send(request(`http://hooks.example:${receiver.port}/`));
     expect(result).toMatchObject({ kind: 'error', errorClass: 'blocked' });

@@ -12,7 +12,13 @@ describe('webhook signer', () => {
   const now = Date.now();
 
   it('x-hook-signature is base64 HMAC-SHA256 of the raw body keyed with the secret string as issued', () => {
-    const headers = signedHeaders({ deliveryId: 'dlv_1', eventName: 'list.published', body, now, secrets: { current, previous: undefined } });
+    const headers = signedHeaders({
+      deliveryId: 'dlv_1',
+      eventName: 'list.published',
+      body,
+      now,
+      secrets: { current, previous: undefined },
+    });
     const expected = createHmac('sha256', Buffer.from(current, 'utf8')).update(body).digest('base64');
     expect(headers['x-hook-signature']).toBe(expected);
     expect(hookSignature(body, current)).toBe(expected);
@@ -27,17 +33,31 @@ describe('webhook signer', () => {
   });
 
   it('webhook-signature verifies with the standardwebhooks package', () => {
-    const headers = signedHeaders({ deliveryId: 'dlv_2', eventName: 'list.published', body, now, secrets: { current, previous: undefined } });
+    const headers = signedHeaders({
+      deliveryId: 'dlv_2',
+      eventName: 'list.published',
+      body,
+      now,
+      secrets: { current, previous: undefined },
+    });
     expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(previous).verify(body, headers)).toThrow();
     expect(() => new Webhook(current).verify(body.replace('published', 'created'), headers)).toThrow();
     // The package's own signer agrees byte for byte.
     const timestamp = Math.floor(now / 1000);
-    expect(new Webhook(current).sign('dlv_2', new Date(timestamp * 1000), body)).toBe(standardSignature('dlv_2', timestamp, body, current));
+    expect(new Webhook(current).sign('dlv_2', new Date(timestamp * 1000), body)).toBe(
+      standardSignature('dlv_2', timestamp, body, current),
+    );
   });
 
   it('during a rotation overlap both the current and the previous secret verify', () => {
-    const headers = signedHeaders({ deliveryId: 'dlv_3', eventName: 'list.published', body, now, secrets: { current, previous } });
+    const headers = signedHeaders({
+      deliveryId: 'dlv_3',
+      eventName: 'list.published',
+      body,
+      now,
+      secrets: { current, previous },
+    });
     expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
     expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddress, type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from '../../src/delivery/ssrf.js';
+import {
+  checkAddress,
+  type LookupFn,
+  resolveAndCheck,
+  SsrfBlockedError,
+  UnresolvableHostError,
+} from '../../src/delivery/ssrf.js';
 
 const GUARDED = { allowPrivate: false };
 const OPEN = { allowPrivate: true };
@@ -62,7 +68,10 @@ describe('checkAddress', () => {
   it.each([
     ['::ffff:127.0.0.1', 'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)'],
     ['::ffff:7f00:1', 'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)'],
-    ['::ffff:169.254.169.254', 'IPv4-mapped IPv6 address ::ffff:a9fe:a9fe (link-local (cloud metadata) address 169.254.169.254)'],
+    [
+      '::ffff:169.254.169.254',
+      'IPv4-mapped IPv6 address ::ffff:a9fe:a9fe (link-local (cloud metadata) address 169.254.169.254)',
+    ],
     ['0:0:0:0:0:ffff:10.0.0.1', 'IPv4-mapped IPv6 address ::ffff:a00:1 (private address 10.0.0.1)'],
     // Even a public IPv4 in IPv6 clothing is refused: these spellings exist to slip past IPv4-only checks.
     ['::ffff:8.8.8.8', 'IPv4-mapped IPv6 address ::ffff:808:808'],
@@ -81,43 +90,73 @@ describe('checkAddress', () => {
     expect(checkAddress(ip)).toEqual({ allowed: false, reason });
   });
 
-  it.each([['8.8.8.8'], ['93.184.215.14'], ['1.1.1.1'], ['100.63.255.255'], ['100.128.0.0'], ['172.15.255.255'], ['172.32.0.0'], ['169.253.255.255'], ['223.255.255.255']])(
-    'public IPv4 %s is allowed',
-    (ip) => {
-      expect(checkAddress(ip)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    ['8.8.8.8'],
+    ['93.184.215.14'],
+    ['1.1.1.1'],
+    ['100.63.255.255'],
+    ['100.128.0.0'],
+    ['172.15.255.255'],
+    ['172.32.0.0'],
+    ['169.253.255.255'],
+    ['223.255.255.255'],
+  ])('public IPv4 %s is allowed', (ip) => {
+    expect(checkAddress(ip)).toEqual({ allowed: true });
+  });
 
-  it.each([['2606:4700:4700::1111'], ['2a00:1450:4001:82a::200e'], ['2002:808:808::1'], ['2001:0:808:808::f7f7:f7f7'], ['64:ff9b::808:808']])(
-    'public IPv6 %s is allowed',
-    (ip) => {
-      expect(checkAddress(ip)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    ['2606:4700:4700::1111'],
+    ['2a00:1450:4001:82a::200e'],
+    ['2002:808:808::1'],
+    ['2001:0:808:808::f7f7:f7f7'],
+    ['64:ff9b::808:808'],
+  ])('public IPv6 %s is allowed', (ip) => {
+    expect(checkAddress(ip)).toEqual({ allowed: true });
+  });
 
-  it.each([['0x7f.1'], ['2130706433'], ['017700000001'], ['127.1'], ['localhost'], [''], ['1.2.3.4.5'], ['::ffff:127.0.0.1:80']])(
-    'non-literal %j is refused (inet_aton spellings must be normalised by the URL parser first)',
-    (input) => {
-      const verdict = checkAddress(input);
-      expect(verdict.allowed).toBe(false);
-      if (!verdict.allowed) expect(verdict.reason).toMatch(/^not an IP address: /);
-    },
-  );
+  it.each([
+    ['0x7f.1'],
+    ['2130706433'],
+    ['017700000001'],
+    ['127.1'],
+    ['localhost'],
+    [''],
+    ['1.2.3.4.5'],
+    ['::ffff:127.0.0.1:80'],
+  ])('non-literal %j is refused (inet_aton spellings must be normalised by the URL parser first)', (input) => {
+    const verdict = checkAddress(input);
+    expect(verdict.allowed).toBe(false);
+    if (!verdict.allowed) expect(verdict.reason).toMatch(/^not an IP address: /);
+  });
 });
 
 describe('resolveAndCheck', () => {
   it('returns the vetted public address to dial', async () => {
-    await expect(resolveAndCheck('hooks.example', GUARDED, fixed('93.184.215.14', '2606:4700::1'))).resolves.toEqual({ address: '93.184.215.14', family: 4 });
-    await expect(resolveAndCheck('hooks.example', GUARDED, fixed('2606:4700::1'))).resolves.toEqual({ address: '2606:4700::1', family: 6 });
+    await expect(resolveAndCheck('hooks.example', GUARDED, fixed('93.184.215.14', '2606:4700::1'))).resolves.toEqual({
+      address: '93.184.215.14',
+      family: 4,
+    });
+    await expect(resolveAndCheck('hooks.example', GUARDED, fixed('2606:4700::1'))).resolves.toEqual({
+      address: '2606:4700::1',
+      family: 6,
+    });
   });
 
   it('takes an IP literal as is without calling DNS', async () => {
     const refuse: LookupFn = async () => {
       throw new Error('DNS must not be called for a literal');
     };
-    await expect(resolveAndCheck('93.184.215.14', GUARDED, refuse)).resolves.toEqual({ address: '93.184.215.14', family: 4 });
-    await expect(resolveAndCheck('[2606:4700::1]', GUARDED, refuse)).resolves.toEqual({ address: '2606:4700::1', family: 6 });
-    await expect(resolveAndCheck('[::1]', GUARDED, refuse)).rejects.toThrow(new SsrfBlockedError('loopback address ::1'));
+    await expect(resolveAndCheck('93.184.215.14', GUARDED, refuse)).resolves.toEqual({
+      address: '93.184.215.14',
+      family: 4,
+    });
+    await expect(resolveAndCheck('[2606:4700::1]', GUARDED, refuse)).resolves.toEqual({
+      address: '2606:4700::1',
+      family: 6,
+    });
+    await expect(resolveAndCheck('[::1]', GUARDED, refuse)).rejects.toThrow(
+      new SsrfBlockedError('loopback address ::1'),
+    );
   });
 
   it('a name resolving to 127.0.0.1 is blocked with the reason', async () => {
@@ -136,11 +175,16 @@ describe('resolveAndCheck', () => {
     await expect(resolveAndCheck('mixed.example', GUARDED, fixed('93.184.215.14', '10.0.0.5'))).rejects.toThrow(
       new SsrfBlockedError('mixed.example resolves to private address 10.0.0.5'),
     );
-    await expect(resolveAndCheck('mixed.example', GUARDED, fixed('2606:4700::1', '::ffff:169.254.169.254'))).rejects.toBeInstanceOf(SsrfBlockedError);
+    await expect(
+      resolveAndCheck('mixed.example', GUARDED, fixed('2606:4700::1', '::ffff:169.254.169.254')),
+    ).rejects.toBeInstanceOf(SsrfBlockedError);
   });
 
   it('with allowPrivate the first answer is returned', async () => {
-    await expect(resolveAndCheck('internal.example', OPEN, fixed('10.0.0.5', '127.0.0.1'))).resolves.toEqual({ address: '10.0.0.5', family: 4 });
+    await expect(resolveAndCheck('internal.example', OPEN, fixed('10.0.0.5', '127.0.0.1'))).resolves.toEqual({
+      address: '10.0.0.5',
+      family: 4,
+    });
   });
 
   it('no addresses, or a DNS failure, is unresolvable', async () => {
@@ -149,7 +193,9 @@ describe('resolveAndCheck', () => {
     const notFound: LookupFn = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });
     };
-    await expect(resolveAndCheck('nowhere.example', GUARDED, notFound)).rejects.toThrow(new UnresolvableHostError('nowhere.example', 'ENOTFOUND'));
+    await expect(resolveAndCheck('nowhere.example', GUARDED, notFound)).rejects.toThrow(
+      new UnresolvableHostError('nowhere.example', 'ENOTFOUND'),
+    );
   });
 
   it('an unexpected lookup failure propagates as is', async () => {

@@ -36,14 +36,21 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(respond: (request: Received, index: number) => Reply = () => ({})): Promise<Receiver> {
+export async function startReceiver(
+  respond: (request: Received, index: number) => Reply = () => ({}),
+): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { url: req.url ?? '/', method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request: Received = {
+        url: req.url ?? '/',
+        method: req.method ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const index = received.push(request) - 1;
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       const reply = respond(request, index);
@@ -66,7 +73,10 @@ export async function startReceiver(respond: (request: Received, index: number) 
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise<void>((resolve, reject) => {
         if (received.length >= count) return resolve();
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           count,
           resolve: () => {
@@ -95,16 +105,38 @@ export function verifyWebhook(request: Received, secret: string): void {
   new Webhook(secret).verify(request.body, headers);
 }
 
-export async function addSubscription(db: Db, clientRef: string, url: string, now: number, event = 'list.updated'): Promise<string> {
+export async function addSubscription(
+  db: Db,
+  clientRef: string,
+  url: string,
+  now: number,
+  event = 'list.updated',
+): Promise<string> {
   const id = ids.subscription();
   await db.kysely
     .insertInto('subscriptions')
-    .values({ id, client_ref: clientRef, notification_url: url, event, event_as_given: event, status: 'active', disabled_reason: null, failing_since: null, created_at: now, updated_at: now })
+    .values({
+      id,
+      client_ref: clientRef,
+      notification_url: url,
+      event,
+      event_as_given: event,
+      status: 'active',
+      disabled_reason: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
   return id;
 }
 
-export const listUpdated = (): DomainEvent => ({ name: 'list.updated', type: 'updated', resource: 'list', identifier: ids.resourceIdentifier() });
+export const listUpdated = (): DomainEvent => ({
+  name: 'list.updated',
+  type: 'updated',
+  resource: 'list',
+  identifier: ids.resourceIdentifier(),
+});
 
 /** Records `count` list.updated events (one delivery per matching subscription) in one transaction. */
 export async function emit(db: Db, now: number, count = 1): Promise<DomainEvent[]> {

@@ -33,14 +33,22 @@ describeEachEngine('two workers on one database', (engine) => {
 
   it(`share ${TOTAL} deliveries with no attempt sent twice`, async () => {
     const client = await createClientWithToken(h);
-    for (let i = 0; i < SUBSCRIPTIONS; i++) await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, h.clock.now());
+    for (let i = 0; i < SUBSCRIPTIONS; i++)
+      await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, h.clock.now());
     await emit(h.database.db, h.clock.now(), EVENTS);
 
     const workers = await Promise.all(
       ['one', 'two'].map(async (name) => {
         const db = await connectDatabase(h.database.url);
         connections.push(db);
-        const deps = { store: new DeliveryStore(db), sender: new UndiciSender({ timeoutMs: 5000, allowPrivate: true }), clock: h.clock, config: h.config, metrics: new Metrics(), ownsSender: true };
+        const deps = {
+          store: new DeliveryStore(db),
+          sender: new UndiciSender({ timeoutMs: 5000, allowPrivate: true }),
+          clock: h.clock,
+          config: h.config,
+          metrics: new Metrics(),
+          ownsSender: true,
+        };
         return new DeliveryWorker(deps, { owner: `worker-${name}`, concurrency: 32 });
       }),
     );
@@ -50,18 +58,32 @@ describeEachEngine('two workers on one database', (engine) => {
     const seconds = (performance.now() - started) / 1000;
     const deadline = Date.now() + 10_000;
     const done = async () =>
-      Number((await h.database.db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'succeeded').executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await h.database.db.kysely
+            .selectFrom('deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'succeeded')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     while ((await done()) < TOTAL && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(workers.map((worker) => worker.stop()));
 
-    console.log(`[two workers, ${engine}] ${TOTAL} deliveries in ${seconds.toFixed(2)} s = ${Math.round(TOTAL / seconds)} deliveries/s`);
+    console.log(
+      `[two workers, ${engine}] ${TOTAL} deliveries in ${seconds.toFixed(2)} s = ${Math.round(TOTAL / seconds)} deliveries/s`,
+    );
     const perId = new Map<string, number>();
-    for (const request of receiver.received) perId.set(String(request.headers['webhook-id']), (perId.get(String(request.headers['webhook-id'])) ?? 0) + 1);
+    for (const request of receiver.received)
+      perId.set(String(request.headers['webhook-id']), (perId.get(String(request.headers['webhook-id'])) ?? 0) + 1);
     expect(receiver.received).toHaveLength(TOTAL);
     expect(perId.size).toBe(TOTAL);
     expect([...perId.values()].every((count) => count === 1)).toBe(true);
     expect(await done()).toBe(TOTAL);
-    const attempts = await h.database.db.kysely.selectFrom('delivery_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const attempts = await h.database.db.kysely
+      .selectFrom('delivery_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(attempts.n)).toBe(TOTAL);
     const owners = await h.database.db.kysely.selectFrom('deliveries').select('lease_owner').distinct().execute();
     expect(owners).toEqual([{ lease_owner: null }]);

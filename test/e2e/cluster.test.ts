@@ -34,10 +34,18 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 }
 
 /** One request on a connection of its own, so node:cluster may hand it to any child. */
-async function fresh(url: string, init: { method?: 'GET' | 'POST' | 'PATCH'; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
+async function fresh(
+  url: string,
+  init: { method?: 'GET' | 'POST' | 'PATCH'; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
   const agent = new Agent({ pipelining: 0 });
   try {
-    const response = await request(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, dispatcher: agent });
+    const response = await request(url, {
+      method: init.method ?? 'GET',
+      headers: init.headers,
+      body: init.body,
+      dispatcher: agent,
+    });
     return { status: response.statusCode, text: await response.body.text() };
   } finally {
     await agent.close();
@@ -49,7 +57,8 @@ describeEachEngine('CLUSTER_WORKERS', (engine) => {
   let server: ReturnType<typeof spawn> | undefined;
 
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'server.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    if (!existsSync(join(root, 'dist', 'server.js')))
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }, 120_000);
   afterEach(async () => {
     if (server !== undefined && server.exitCode === null) {
@@ -65,7 +74,17 @@ describeEachEngine('CLUSTER_WORKERS', (engine) => {
     const port = await freePort();
     server = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', SEED: 'none', DATABASE_URL: database.url, ADMIN_TOKEN, CLUSTER_WORKERS: '2', OFFERS_SYNC_INTERVAL_MS: String(SYNC_MS) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        SEED: 'none',
+        DATABASE_URL: database.url,
+        ADMIN_TOKEN,
+        CLUSTER_WORKERS: '2',
+        OFFERS_SYNC_INTERVAL_MS: String(SYNC_MS),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -78,17 +97,35 @@ describeEachEngine('CLUSTER_WORKERS', (engine) => {
 
     const base = `http://127.0.0.1:${port}`;
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const created = await fresh(`${base}/api/admin/v1/clients`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Shop' }) });
+    const created = await fresh(`${base}/api/admin/v1/clients`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Shop' }),
+    });
     expect(created.status).toBe(201);
     const client = JSON.parse(created.text) as { clientId: string; clientSecret: string };
-    const token = JSON.parse((await fresh(`${base}/api/auth/token`, { headers: { authorization: basic(client.clientId, client.clientSecret) } })).text) as { access_token: string };
+    const token = JSON.parse(
+      (
+        await fresh(`${base}/api/auth/token`, {
+          headers: { authorization: basic(client.clientId, client.clientSecret) },
+        })
+      ).text,
+    ) as { access_token: string };
     const bearer = { authorization: `Bearer ${token.access_token}` };
     const ean = '9789001891442';
 
     // Every child answers empty first, so each has the EAN in its read model before the write.
-    for (let i = 0; i < 6; i++) expect(await fresh(`${base}/api/v1/offers?eans=${ean}`, { headers: bearer })).toEqual({ status: 200, text: '[]' });
+    for (let i = 0; i < 6; i++)
+      expect(await fresh(`${base}/api/v1/offers?eans=${ean}`, { headers: bearer })).toEqual({
+        status: 200,
+        text: '[]',
+      });
 
-    const offer = await fresh(`${base}/api/admin/v1/offers`, { method: 'POST', headers: admin, body: JSON.stringify({ ean, price: 10, condition: 'good' }) });
+    const offer = await fresh(`${base}/api/admin/v1/offers`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ ean, price: 10, condition: 'good' }),
+    });
     expect(offer.status).toBe(201);
     const { id } = JSON.parse(offer.text) as { id: number };
     const allSee = async (predicate: (text: string) => boolean): Promise<boolean> => {
@@ -98,8 +135,20 @@ describeEachEngine('CLUSTER_WORKERS', (engine) => {
       }
       return true;
     };
-    await until(() => allSee((text) => text.includes(`"id":${id}`)), 'every child to serve the new offer', SYNC_MS * 10 + 2000);
-    expect((await fresh(`${base}/api/admin/v1/offers/${id}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ status: 'withdrawn' }) })).status).toBe(200);
+    await until(
+      () => allSee((text) => text.includes(`"id":${id}`)),
+      'every child to serve the new offer',
+      SYNC_MS * 10 + 2000,
+    );
+    expect(
+      (
+        await fresh(`${base}/api/admin/v1/offers/${id}`, {
+          method: 'PATCH',
+          headers: admin,
+          body: JSON.stringify({ status: 'withdrawn' }),
+        })
+      ).status,
+    ).toBe(200);
     await until(() => allSee((text) => text === '[]'), 'every child to drop the withdrawn offer', SYNC_MS * 10 + 2000);
 
     server.kill('SIGTERM');

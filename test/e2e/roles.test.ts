@@ -37,7 +37,8 @@ describe('process roles', () => {
   let receiver: Receiver | undefined;
 
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'server.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    if (!existsSync(join(root, 'dist', 'server.js')))
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }, 120_000);
   afterEach(async () => {
     await receiver?.close();
@@ -51,9 +52,15 @@ describe('process roles', () => {
     await addSubscription(h.database.db, client.id, receiver.url, Date.now());
     const events = await emit(h.database.db, Date.now(), 25);
 
-    const worker = run(['--role', 'worker'], { DATABASE_URL: h.database.url, WEBHOOK_ALLOW_PRIVATE: 'true', ADMIN_TOKEN: 'test-admin-token-0123456789' });
+    const worker = run(['--role', 'worker'], {
+      DATABASE_URL: h.database.url,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      ADMIN_TOKEN: 'test-admin-token-0123456789',
+    });
     await receiver.waitFor(25, 20_000);
-    expect(new Set(receiver.received.map((request) => JSON.parse(request.body).identifier))).toEqual(new Set(events.map((event) => event.identifier)));
+    expect(new Set(receiver.received.map((request) => JSON.parse(request.body).identifier))).toEqual(
+      new Set(events.map((event) => event.identifier)),
+    );
     expect(worker.output()).toContain('Shelfmark worker (role worker, sqlite)');
     expect(worker.output()).not.toContain('listening on');
     worker.child.kill('SIGTERM');
@@ -70,9 +77,15 @@ describe('process roles', () => {
     const server = run([], { DATABASE_URL: h.database.url, ADMIN_TOKEN: 'test-admin-token-0123456789' });
     await until(() => /listening on (http:\/\/\S+)/.test(server.output()), 'the server to listen');
     const url = /listening on (http:\/\/\S+)/.exec(server.output())?.[1] ?? '';
-    const token = await fetch(`${url}/api/auth/token`, { headers: { authorization: `Basic ${Buffer.from('smc_demo:sms_demo_secret_do_not_use_in_production').toString('base64')}` } });
+    const token = await fetch(`${url}/api/auth/token`, {
+      headers: {
+        authorization: `Basic ${Buffer.from('smc_demo:sms_demo_secret_do_not_use_in_production').toString('base64')}`,
+      },
+    });
     expect(token.status).toBe(401);
-    const clients = await fetch(`${url}/api/admin/v1/clients`, { headers: { authorization: 'Bearer test-admin-token-0123456789' } });
+    const clients = await fetch(`${url}/api/admin/v1/clients`, {
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    });
     expect(await clients.json()).toEqual({ data: [] });
     expect(server.output()).not.toContain('Demo data seeded');
     server.child.kill('SIGTERM');

@@ -55,7 +55,8 @@ describe('the server process', () => {
   let first: Started;
 
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist', 'server.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    if (!existsSync(join(root, 'dist', 'server.js')))
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     first = await start({ DATABASE_URL: databaseUrl });
   });
   afterAll(async () => {
@@ -64,7 +65,9 @@ describe('the server process', () => {
 
   it('prints the URL, a generated admin token and the demo credentials on first start', () => {
     const text = first.output.join('');
-    expect(text).toMatch(/Admin token \(generated on first start, shown once; set ADMIN_TOKEN to choose your own\): sma_[0-9A-Za-z]{43}/);
+    expect(text).toMatch(
+      /Admin token \(generated on first start, shown once; set ADMIN_TOKEN to choose your own\): sma_[0-9A-Za-z]{43}/,
+    );
     expect(text).toContain('Demo client: clientId=smc_demo clientSecret=sms_demo_secret_do_not_use_in_production');
     expect(text).toMatch(/Demo data seeded: 25 offers, \d+ schools, \d+ lists\./);
   });
@@ -75,7 +78,9 @@ describe('the server process', () => {
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { data: { clientId: string }[] };
     expect(body.data.map((client) => client.clientId)).toEqual(['smc_demo']);
-    expect((await fetch(`${first.url}/api/admin/v1/clients`, { headers: { authorization: 'Bearer sma_wrong' } })).status).toBe(401);
+    expect(
+      (await fetch(`${first.url}/api/admin/v1/clients`, { headers: { authorization: 'Bearer sma_wrong' } })).status,
+    ).toBe(401);
   });
 
   it("runs the README's curl examples verbatim", () => {
@@ -84,19 +89,20 @@ describe('the server process', () => {
     expect(block).toBeDefined();
     const script = (block ?? '').replaceAll('http://localhost:3000', first.url);
     // Each command's output on a line of its own, so the results can be checked one by one.
-    const commands = script
-      .split('\n')
-      .reduce<string[]>((all, line) => {
-        if (line.startsWith('#') || line.trim() === '') return all;
-        const last = all.length - 1;
-        if (last >= 0 && (all[last] ?? '').endsWith('\\')) all[last] = `${(all[last] ?? '').slice(0, -1)} ${line.trim()}`;
-        else all.push(line);
-        return all;
-      }, []);
+    const commands = script.split('\n').reduce<string[]>((all, line) => {
+      if (line.startsWith('#') || line.trim() === '') return all;
+      const last = all.length - 1;
+      if (last >= 0 && (all[last] ?? '').endsWith('\\')) all[last] = `${(all[last] ?? '').slice(0, -1)} ${line.trim()}`;
+      else all.push(line);
+      return all;
+    }, []);
     const shell = commands.map((command) => (command.startsWith('TOKEN=') ? command : `${command}; echo`)).join('\n');
-    const out = execFileSync('bash', ['-euo', 'pipefail', '-c', shell], { encoding: 'utf8', timeout: 30_000 }).trim().split('\n');
+    const out = execFileSync('bash', ['-euo', 'pipefail', '-c', shell], { encoding: 'utf8', timeout: 30_000 })
+      .trim()
+      .split('\n');
     const responses = out.map((line) => JSON.parse(line) as unknown);
-    const [tokenGet, tokenPost, offers, offersEncoded, offer, schools, lists, structure, subscription] = responses as Record<string, unknown>[];
+    const [tokenGet, tokenPost, offers, offersEncoded, offer, schools, lists, structure, subscription] =
+      responses as Record<string, unknown>[];
     expect(tokenGet).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(tokenPost).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(Array.isArray(offers) && offers.length).toBe(6);
@@ -117,7 +123,9 @@ describe('the server process', () => {
       expect(text).not.toContain('Admin token');
       expect(text).not.toContain('Demo data seeded');
       const token = await fetch(`${second.url}/api/auth/token`, {
-        headers: { authorization: `Basic ${Buffer.from('smc_demo:sms_demo_secret_do_not_use_in_production').toString('base64')}` },
+        headers: {
+          authorization: `Basic ${Buffer.from('smc_demo:sms_demo_secret_do_not_use_in_production').toString('base64')}`,
+        },
       });
       expect(token.status).toBe(200);
     } finally {
@@ -128,7 +136,11 @@ describe('the server process', () => {
   it('a bad configuration value stops the process naming the variable', () => {
     let failure: { status: number; stderr: string } | undefined;
     try {
-      execFileSync(process.execPath, [join(root, 'dist', 'server.js')], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [join(root, 'dist', 'server.js')], {
+        env: { PATH: process.env.PATH ?? '', PORT: 'eighty' },
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (error) {
       failure = error as { status: number; stderr: string };
     }

@@ -14,7 +14,12 @@ describeEachEngine('Idempotency-Key', (engine) => {
   afterEach(async () => h.close());
 
   const createOffer = (key: string | undefined, body: object = { ean: MATH, price: 12.5, condition: 'good' }) =>
-    h.app.inject({ method: 'POST', url: '/api/admin/v1/offers', headers: { ...h.admin, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: body });
+    h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/offers',
+      headers: { ...h.admin, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      payload: body,
+    });
   const offerCount = async () => (await h.database.db.kysely.selectFrom('offers').select('id').execute()).length;
   const keyRows = () => h.database.db.kysely.selectFrom('idempotency_keys').selectAll().orderBy('key').execute();
 
@@ -36,7 +41,10 @@ describeEachEngine('Idempotency-Key', (engine) => {
         key: 'order-42',
         request_hash: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) as unknown as string,
         status_code: 201,
-        response_headers: JSON.stringify({ 'content-type': 'application/json; charset=utf-8', location: first.headers.location }),
+        response_headers: JSON.stringify({
+          'content-type': 'application/json; charset=utf-8',
+          location: first.headers.location,
+        }),
         response_body: first.body,
         created_at: h.clock.now(),
         expires_at: h.clock.now() + IDEMPOTENCY_TTL_MS,
@@ -54,10 +62,19 @@ describeEachEngine('Idempotency-Key', (engine) => {
     const other = await createOffer('order-43', { ean: MATH, price: 99, condition: 'good' });
     expect(other.statusCode).toBe(422);
     expect(other.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(other.json()).toMatchObject({ type: '/problems/idempotency-key-reused', status: 422, code: 'idempotency-key-reused' });
+    expect(other.json()).toMatchObject({
+      type: '/problems/idempotency-key-reused',
+      status: 422,
+      code: 'idempotency-key-reused',
+    });
     expect(await offerCount()).toBe(1);
     // Another path with the same key is another request too.
-    const school = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: { ...h.admin, 'idempotency-key': 'order-43' }, payload: { name: 'X', type: 'VO' } });
+    const school = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: { ...h.admin, 'idempotency-key': 'order-43' },
+      payload: { name: 'X', type: 'VO' },
+    });
     expect(school.statusCode).toBe(422);
   });
 
@@ -78,7 +95,10 @@ describeEachEngine('Idempotency-Key', (engine) => {
   it('a key whose first request has not answered is a 409 with Retry-After; an abandoned claim is taken over after a minute', async () => {
     // A first request that claimed the key and has not answered (yet, or ever: the process died).
     await createOffer('order-45');
-    await h.database.db.kysely.updateTable('idempotency_keys').set({ status_code: null, response_headers: null, response_body: null }).execute();
+    await h.database.db.kysely
+      .updateTable('idempotency_keys')
+      .set({ status_code: null, response_headers: null, response_body: null })
+      .execute();
     await h.database.db.kysely.deleteFrom('offers').execute();
     const busy = await createOffer('order-45');
     expect(busy.statusCode).toBe(409);
@@ -94,7 +114,11 @@ describeEachEngine('Idempotency-Key', (engine) => {
     const a = await createClientWithToken(h, 'Shop A');
     const b = await createClientWithToken(h, 'Shop B');
     const rotate = (bearer: Record<string, string>) =>
-      h.app.inject({ method: 'POST', url: '/api/lml/v1/webhook-secret', headers: { ...bearer, 'idempotency-key': 'shared-key' } });
+      h.app.inject({
+        method: 'POST',
+        url: '/api/lml/v1/webhook-secret',
+        headers: { ...bearer, 'idempotency-key': 'shared-key' },
+      });
     const first = await rotate(a.bearer);
     const second = await rotate(b.bearer);
     expect(first.statusCode).toBe(200);
@@ -107,7 +131,12 @@ describeEachEngine('Idempotency-Key', (engine) => {
 
   it('an answer carrying a secret is never stored: the replay is a 409 and the secret is not repeated', async () => {
     const a = await createClientWithToken(h, 'Shop A');
-    const rotate = () => h.app.inject({ method: 'POST', url: '/api/lml/v1/webhook-secret', headers: { ...a.bearer, 'idempotency-key': 'rotate-1' } });
+    const rotate = () =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/lml/v1/webhook-secret',
+        headers: { ...a.bearer, 'idempotency-key': 'rotate-1' },
+      });
     const first = await rotate();
     expect(first.statusCode).toBe(200);
     const secret = first.json<{ webhookSecret: string }>().webhookSecret;
@@ -119,7 +148,11 @@ describeEachEngine('Idempotency-Key', (engine) => {
     expect(row).toMatchObject({ status_code: 200, response_body: null });
     expect(JSON.stringify(row)).not.toContain(secret);
     // The secret was rotated once only.
-    const stored = await h.database.db.kysely.selectFrom('clients').select('webhook_secret').where('id', '=', a.id).executeTakeFirstOrThrow();
+    const stored = await h.database.db.kysely
+      .selectFrom('clients')
+      .select('webhook_secret')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
     expect(stored.webhook_secret).toBe(secret);
   });
 

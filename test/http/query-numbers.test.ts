@@ -20,13 +20,18 @@ describeEachEngine('non-finite query numbers', (engine) => {
     ] as const) {
       const response = await h.app.inject({ method: 'GET', url: `${url}?limit=${value}`, headers });
       expect(response.statusCode, url).toBe(400);
-      expect(response.json(), url).toMatchObject({ code: 'validation-failed', errors: [{ location: 'querystring', path: '/limit', message: 'must be a finite number' }] });
+      expect(response.json(), url).toMatchObject({
+        code: 'validation-failed',
+        errors: [{ location: 'querystring', path: '/limit', message: 'must be a finite number' }],
+      });
     }
   });
 
   it('ordinary numbers still pass and out-of-range ones keep their message', async () => {
     const client = await createClientWithToken(h);
-    expect((await h.app.inject({ method: 'GET', url: '/api/lml/v1/schools?limit=5', headers: client.bearer })).statusCode).toBe(200);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/lml/v1/schools?limit=5', headers: client.bearer })).statusCode,
+    ).toBe(200);
     const tooMany = await h.app.inject({ method: 'GET', url: '/api/lml/v1/schools?limit=1e3', headers: client.bearer });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json<{ detail: string }>().detail).toMatch(/querystring limit must be <= \d+/);

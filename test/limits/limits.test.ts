@@ -87,7 +87,9 @@ describe('limit configuration', () => {
   });
 
   it('refuses a URL limit that the header limit would cut first, and bad numbers', () => {
-    expect(() => loadConfig({ MAX_URL_LENGTH: '20000' })).toThrow(new ConfigError('MAX_URL_LENGTH', 'must be below MAX_HEADER_BYTES (16384), got 20000'));
+    expect(() => loadConfig({ MAX_URL_LENGTH: '20000' })).toThrow(
+      new ConfigError('MAX_URL_LENGTH', 'must be below MAX_HEADER_BYTES (16384), got 20000'),
+    );
     expect(() => loadConfig({ RATE_LIMIT_RATE: '-1' })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_FAILURE_WINDOW_SECONDS: '0' })).toThrow(ConfigError);
   });
@@ -95,11 +97,19 @@ describe('limit configuration', () => {
 
 describe('isDatabaseUnavailable', () => {
   it('knows connection failures and shutdown states, and nothing else', () => {
-    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]))).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
@@ -132,12 +142,20 @@ describe('per-client request rate limit', () => {
     expect(refused.headers['ratelimit-policy']).toBe('"client";q=3;w=2');
     expect(refused.headers.ratelimit).toBe('"client";r=0;t=1');
     expect(refused.json()).toEqual(
-      problem('rate-limited', 429, 'Too many requests', 'this client sent more than 3 requests in a burst or more than 2 per second; retry after 1 s', { retryAfter: 1 }),
+      problem(
+        'rate-limited',
+        429,
+        'Too many requests',
+        'this client sent more than 3 requests in a burst or more than 2 per second; retry after 1 s',
+        { retryAfter: 1 },
+      ),
     );
 
     // Another client is not affected; the admin API is not limited by client buckets.
     expect((await h.app.inject({ method: 'GET', url: OFFERS, headers: other.bearer })).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: h.admin })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: h.admin })).statusCode).toBe(
+      200,
+    );
 
     h.clock.advance(500); // one token back at 2/s
     const again = await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer });
@@ -148,11 +166,17 @@ describe('per-client request rate limit', () => {
   it('counts only verified clients: a bad token is a 401 and spends nothing', async () => {
     const shop = await createClientWithToken(h, 'Shop');
     for (let i = 0; i < 10; i++) {
-      const response = await h.app.inject({ method: 'GET', url: OFFERS, headers: { authorization: 'Bearer not-a-token' } });
+      const response = await h.app.inject({
+        method: 'GET',
+        url: OFFERS,
+        headers: { authorization: 'Bearer not-a-token' },
+      });
       expect(response.statusCode).toBe(401);
       expect(response.headers['ratelimit-policy']).toBeUndefined();
     }
-    expect((await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer })).headers.ratelimit).toBe('"client";r=2;t=1');
+    expect((await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer })).headers.ratelimit).toBe(
+      '"client";r=2;t=1',
+    );
   });
 
   it('RATE_LIMIT_RATE=0 turns it off', async () => {
@@ -177,10 +201,19 @@ describe('brute-force limit of the token endpoint', () => {
   const SHOP_ADDRESS = '198.51.100.7';
 
   const token = (clientId: string, secret: string, remoteAddress: string) =>
-    h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(clientId, secret) }, remoteAddress });
+    h.app.inject({
+      method: 'GET',
+      url: '/api/auth/token',
+      headers: { authorization: basic(clientId, secret) },
+      remoteAddress,
+    });
 
   beforeEach(async () => {
-    h = await createHarness('sqlite', { authFailuresPerClientAddress: 3, authFailuresPerAddress: 5, authFailureWindowSeconds: 60 });
+    h = await createHarness('sqlite', {
+      authFailuresPerClientAddress: 3,
+      authFailuresPerAddress: 5,
+      authFailureWindowSeconds: 60,
+    });
     shop = await createClientWithToken(h, 'Shop');
   });
   afterEach(async () => h.close());
@@ -191,7 +224,10 @@ describe('brute-force limit of the token endpoint', () => {
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBe('20');
     expect(locked.headers['cache-control']).toBe('no-store');
-    expect(locked.json()).toEqual({ error: 'too_many_attempts', error_description: 'too many failed authentications for this client from this address; retry after 20 s' });
+    expect(locked.json()).toEqual({
+      error: 'too_many_attempts',
+      error_description: 'too many failed authentications for this client from this address; retry after 20 s',
+    });
 
     // The legitimate client, from its own address, is untouched by the attacker's failures.
     const legit = await token(shop.clientId, shop.clientSecret, SHOP_ADDRESS);
@@ -212,7 +248,8 @@ describe('brute-force limit of the token endpoint', () => {
   });
 
   it('the POST form grant shares the limit, and successes spend nothing', async () => {
-    for (let i = 0; i < 10; i++) expect((await token(shop.clientId, shop.clientSecret, SHOP_ADDRESS)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await token(shop.clientId, shop.clientSecret, SHOP_ADDRESS)).statusCode).toBe(200);
     const post = (secret: string) =>
       h.app.inject({
         method: 'POST',
@@ -236,9 +273,16 @@ describe('size caps', () => {
   afterEach(async () => h.close());
 
   it('a body over BODY_LIMIT_BYTES is a 413 problem', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'x'.repeat(3000) } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: h.admin,
+      payload: { name: 'x'.repeat(3000) },
+    });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual(problem('body-too-large', 413, 'The request body is too large', 'the request body exceeds the size limit'));
+    expect(response.json()).toEqual(
+      problem('body-too-large', 413, 'The request body is too large', 'the request body exceeds the size limit'),
+    );
     expect(await h.database.db.kysely.selectFrom('clients').selectAll().execute()).toEqual([]);
   });
 
@@ -246,12 +290,21 @@ describe('size caps', () => {
     const response = await fetch(`${base}/api/v1/offers?eans=${'1'.repeat(1100)}`);
     expect(response.status).toBe(414);
     expect(await response.json()).toEqual(
-      problem('uri-too-long', 414, 'The request URL is too long', `the URL has ${'/api/v1/offers?eans='.length + 1100} characters; at most 1024 are accepted`),
+      problem(
+        'uri-too-long',
+        414,
+        'The request URL is too long',
+        `the URL has ${'/api/v1/offers?eans='.length + 1100} characters; at most 1024 are accepted`,
+      ),
     );
   });
 
   it('headers over MAX_HEADER_BYTES are a 431 problem written by the parser hook', async () => {
-    const { status, headers, body } = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const { status, headers, body } = await new Promise<{
+      status: number;
+      headers: Record<string, unknown>;
+      body: string;
+    }>((resolve, reject) => {
       const req = httpRequest(`${base}/healthz`, { headers: { 'x-filler': 'y'.repeat(5000) } }, (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -290,11 +343,21 @@ describeEachEngine('subscriptions per client cap', (engine) => {
     const refused = await subscribe(h, shop, { notificationUrl: url(3), event: 'list.updated' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual(
-      problem('subscription-limit', 409, 'The client has reached its subscription limit', 'a client may hold at most 2 subscriptions; delete one before creating another', { limit: 2 }),
+      problem(
+        'subscription-limit',
+        409,
+        'The client has reached its subscription limit',
+        'a client may hold at most 2 subscriptions; delete one before creating another',
+        { limit: 2 },
+      ),
     );
     const repeat = await subscribe(h, shop, { notificationUrl: url(2), event: 'list.updated' });
     expect(repeat.statusCode).toBe(200);
-    const rows = await h.database.db.kysely.selectFrom('subscriptions').select('notification_url').orderBy('notification_url').execute();
+    const rows = await h.database.db.kysely
+      .selectFrom('subscriptions')
+      .select('notification_url')
+      .orderBy('notification_url')
+      .execute();
     expect(rows).toEqual([{ notification_url: url(1) }, { notification_url: url(2) }]);
     // Another client has its own allowance.
     const other = await createClientWithToken(h, 'Other');

@@ -30,7 +30,13 @@ describeEachEngine('admin lists', (engine) => {
         tags: ['Utrecht', '2026-2027', 'Academie ICT'],
         imported: true,
         items: [
-          { ean: EANS[0], title: 'Basisboek ICT', author: 'J. de Vries', publisher: 'Noordhoff', remarks: 'Nieuwste druk' },
+          {
+            ean: EANS[0],
+            title: 'Basisboek ICT',
+            author: 'J. de Vries',
+            publisher: 'Noordhoff',
+            remarks: 'Nieuwste druk',
+          },
           { ean: ` ${EANS[1]} `, title: 'Programmeren in Python', mandatory: false },
         ],
       },
@@ -51,8 +57,22 @@ describeEachEngine('admin lists', (engine) => {
       status: 'created',
       imported: true,
       items: [
-        { ean: EANS[0], title: 'Basisboek ICT', author: 'J. de Vries', publisher: 'Noordhoff', mandatory: true, remarks: 'Nieuwste druk' },
-        { ean: EANS[1], title: 'Programmeren in Python', author: null, publisher: null, mandatory: false, remarks: null },
+        {
+          ean: EANS[0],
+          title: 'Basisboek ICT',
+          author: 'J. de Vries',
+          publisher: 'Noordhoff',
+          mandatory: true,
+          remarks: 'Nieuwste druk',
+        },
+        {
+          ean: EANS[1],
+          title: 'Programmeren in Python',
+          author: null,
+          publisher: null,
+          mandatory: false,
+          remarks: null,
+        },
       ],
       createdAt: created,
       updatedAt: created,
@@ -77,17 +97,44 @@ describeEachEngine('admin lists', (engine) => {
       },
     ]);
     expect(await takeEvents(h)).toEqual([
-      { name: 'list.created', resource: 'list', identifier: body.identifier, payload: payload('created', 'list', body.identifier) },
-      { name: 'list.status', resource: 'list', identifier: body.identifier, payload: payload('created', 'list', body.identifier) },
+      {
+        name: 'list.created',
+        resource: 'list',
+        identifier: body.identifier,
+        payload: payload('created', 'list', body.identifier),
+      },
+      {
+        name: 'list.status',
+        resource: 'list',
+        identifier: body.identifier,
+        payload: payload('created', 'list', body.identifier),
+      },
     ]);
-    const fetched = await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${body.identifier}`, headers: h.admin });
+    const fetched = await h.app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/lists/${body.identifier}`,
+      headers: h.admin,
+    });
     expect(fetched.body).toBe(JSON.stringify(expected));
   });
 
   it('a minimal list has nulls, no tags, no items and imported false', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/lists', headers: h.admin, payload: { school: school.identifier, name: 'Leeg' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/lists',
+      headers: h.admin,
+      payload: { school: school.identifier, name: 'Leeg' },
+    });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ comment: null, schoolYear: null, duoCode: null, breadcrumb: ['Hogeschool Utrecht', 'Leeg'], imported: false, items: [], status: 'created' });
+    expect(response.json()).toMatchObject({
+      comment: null,
+      schoolYear: null,
+      duoCode: null,
+      breadcrumb: ['Hogeschool Utrecht', 'Leeg'],
+      imported: false,
+      items: [],
+      status: 'created',
+    });
   });
 
   it('slugs are unique: a colliding slug is replaced by a fresh one', async () => {
@@ -116,20 +163,74 @@ describeEachEngine('admin lists', (engine) => {
   });
 
   it.each([
-    ['unknown school', (s: string) => ({ school: '0'.repeat(32), name: 'X' }), 'validation-failed', '/school'],
+    ['unknown school', (_s: string) => ({ school: '0'.repeat(32), name: 'X' }), 'validation-failed', '/school'],
     ['malformed school', (_s: string) => ({ school: 'abc', name: 'X' }), 'validation-failed', '/school'],
     ['missing name', (s: string) => ({ school: s }), 'validation-failed', '/'],
     ['unknown field', (s: string) => ({ school: s, name: 'X', status: 'published' }), 'validation-failed', '/'],
-    ['bad item EAN', (s: string) => ({ school: s, name: 'X', items: [{ ean: EANS[0], title: 'ok' }, { ean: '9789001234561', title: 'bad' }] }), 'invalid-ean', '/items/1/ean'],
-    ['letters in an EAN', (s: string) => ({ school: s, name: 'X', items: [{ ean: '97890012345AB', title: 'bad' }] }), 'invalid-ean', '/items/0/ean'],
-    ['duplicate EAN', (s: string) => ({ school: s, name: 'X', items: [{ ean: EANS[0], title: 'a' }, { ean: EANS[0], title: 'b' }] }), 'validation-failed', '/items/1/ean'],
-    ['item without title', (s: string) => ({ school: s, name: 'X', items: [{ ean: EANS[0] }] }), 'validation-failed', '/items/0'],
-    ['unknown item field', (s: string) => ({ school: s, name: 'X', items: [{ ean: EANS[0], title: 'a', price: 3 }] }), 'validation-failed', '/items/0'],
-    ['a year that is not a start year', (s: string) => ({ school: s, name: 'X', schoolYear: '2026-2027' }), 'validation-failed', '/schoolYear'],
-    ['tags that are not strings', (s: string) => ({ school: s, name: 'X', tags: [{ name: 'Utrecht' }] }), 'validation-failed', '/tags/0'],
+    [
+      'bad item EAN',
+      (s: string) => ({
+        school: s,
+        name: 'X',
+        items: [
+          { ean: EANS[0], title: 'ok' },
+          { ean: '9789001234561', title: 'bad' },
+        ],
+      }),
+      'invalid-ean',
+      '/items/1/ean',
+    ],
+    [
+      'letters in an EAN',
+      (s: string) => ({ school: s, name: 'X', items: [{ ean: '97890012345AB', title: 'bad' }] }),
+      'invalid-ean',
+      '/items/0/ean',
+    ],
+    [
+      'duplicate EAN',
+      (s: string) => ({
+        school: s,
+        name: 'X',
+        items: [
+          { ean: EANS[0], title: 'a' },
+          { ean: EANS[0], title: 'b' },
+        ],
+      }),
+      'validation-failed',
+      '/items/1/ean',
+    ],
+    [
+      'item without title',
+      (s: string) => ({ school: s, name: 'X', items: [{ ean: EANS[0] }] }),
+      'validation-failed',
+      '/items/0',
+    ],
+    [
+      'unknown item field',
+      (s: string) => ({ school: s, name: 'X', items: [{ ean: EANS[0], title: 'a', price: 3 }] }),
+      'validation-failed',
+      '/items/0',
+    ],
+    [
+      'a year that is not a start year',
+      (s: string) => ({ school: s, name: 'X', schoolYear: '2026-2027' }),
+      'validation-failed',
+      '/schoolYear',
+    ],
+    [
+      'tags that are not strings',
+      (s: string) => ({ school: s, name: 'X', tags: [{ name: 'Utrecht' }] }),
+      'validation-failed',
+      '/tags/0',
+    ],
     ['a blank tag', (s: string) => ({ school: s, name: 'X', tags: ['Utrecht', '  '] }), 'validation-failed', '/tags/1'],
   ])('POST with %s → 400 %s, nothing stored, no event', async (_name, body, code, path) => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/lists', headers: h.admin, payload: body(school.identifier) });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/lists',
+      headers: h.admin,
+      payload: body(school.identifier),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     const problem = response.json();
@@ -163,13 +264,20 @@ describeEachEngine('admin lists', (engine) => {
       payload: { school: school.identifier, name: 'Te veel', items: Array.from({ length: 501 }, (_v, i) => item(i)) },
     });
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json()).toMatchObject({ code: 'validation-failed', errors: [{ path: '/items', message: 'must NOT have more than 500 items' }] });
+    expect(tooMany.json()).toMatchObject({
+      code: 'validation-failed',
+      errors: [{ path: '/items', message: 'must NOT have more than 500 items' }],
+    });
     expect(await listsTable()).toEqual([]);
     const exactly = await h.app.inject({
       method: 'POST',
       url: '/api/admin/v1/lists',
       headers: h.admin,
-      payload: { school: school.identifier, name: 'Precies genoeg', items: Array.from({ length: 500 }, (_v, i) => item(i)) },
+      payload: {
+        school: school.identifier,
+        name: 'Precies genoeg',
+        items: Array.from({ length: 500 }, (_v, i) => item(i)),
+      },
     });
     expect(exactly.statusCode).toBe(201);
     expect(exactly.json().items).toHaveLength(500);
@@ -183,7 +291,12 @@ describeEachEngine('admin lists', (engine) => {
       method: 'PATCH',
       url: `/api/admin/v1/lists/${list.identifier}`,
       headers: h.admin,
-      payload: { name: 'Jaar 1 ICT', tags: ['Utrecht', '2026-2027'], comment: 'Nieuw', items: [{ ean: EANS[2], title: 'Netwerken', mandatory: false }] },
+      payload: {
+        name: 'Jaar 1 ICT',
+        tags: ['Utrecht', '2026-2027'],
+        comment: 'Nieuw',
+        items: [{ ean: EANS[2], title: 'Netwerken', mandatory: false }],
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -198,8 +311,20 @@ describeEachEngine('admin lists', (engine) => {
       updatedAt: '2026-09-01T08:00:01.000Z',
     });
     const [row] = await listsTable();
-    expect(row).toMatchObject({ name: 'Jaar 1 ICT', tags: '["Utrecht","2026-2027"]', comment: 'Nieuw', updated_at: h.clock.now() });
-    expect(await takeEvents(h)).toEqual([{ name: 'list.updated', resource: 'list', identifier: list.identifier, payload: payload('updated', 'list', list.identifier) }]);
+    expect(row).toMatchObject({
+      name: 'Jaar 1 ICT',
+      tags: '["Utrecht","2026-2027"]',
+      comment: 'Nieuw',
+      updated_at: h.clock.now(),
+    });
+    expect(await takeEvents(h)).toEqual([
+      {
+        name: 'list.updated',
+        resource: 'list',
+        identifier: list.identifier,
+        payload: payload('updated', 'list', list.identifier),
+      },
+    ]);
   });
 
   it('a PATCH that changes nothing answers 200 unchanged and emits nothing', async () => {
@@ -210,7 +335,12 @@ describeEachEngine('admin lists', (engine) => {
       method: 'PATCH',
       url: `/api/admin/v1/lists/${list.identifier}`,
       headers: h.admin,
-      payload: { name: 'Propedeuse ICT', tags: [' Utrecht'], comment: 'c', items: [{ ean: EANS[0], title: 'Basisboek ICT', mandatory: true, author: null }] },
+      payload: {
+        name: 'Propedeuse ICT',
+        tags: [' Utrecht'],
+        comment: 'c',
+        items: [{ ean: EANS[0], title: 'Basisboek ICT', mandatory: true, author: null }],
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().updatedAt).toBe(created);
@@ -227,7 +357,12 @@ describeEachEngine('admin lists', (engine) => {
     const list = await createList(h, school.identifier);
     const before = await listsTable();
     await takeEvents(h);
-    const response = await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/lists/${list.identifier}`, headers: h.admin, payload: body });
+    const response = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/lists/${list.identifier}`,
+      headers: h.admin,
+      payload: body,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe(code);
     expect(await listsTable()).toEqual(before);
@@ -236,11 +371,27 @@ describeEachEngine('admin lists', (engine) => {
 
   it('unknown list → 404 on GET, PATCH and status', async () => {
     const id = 'a'.repeat(32);
-    expect((await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${id}`, headers: h.admin })).statusCode).toBe(404);
-    const patch = await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/lists/${id}`, headers: h.admin, payload: { name: 'X' } });
+    expect((await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${id}`, headers: h.admin })).statusCode).toBe(
+      404,
+    );
+    const patch = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/lists/${id}`,
+      headers: h.admin,
+      payload: { name: 'X' },
+    });
     expect(patch.statusCode).toBe(404);
     expect(patch.json()).toMatchObject({ code: 'not-found', detail: `list ${id} was not found` });
-    expect((await h.app.inject({ method: 'POST', url: `/api/admin/v1/lists/${id}/status`, headers: h.admin, payload: { status: 'published' } })).statusCode).toBe(404);
+    expect(
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: `/api/admin/v1/lists/${id}/status`,
+          headers: h.admin,
+          payload: { status: 'published' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect(await takeEvents(h)).toEqual([]);
   });
 });

@@ -24,7 +24,15 @@ describeEachEngine('LML events through the outbox', (engine) => {
 
   it('a transaction that fails after the change and its emit keeps neither (school insert)', async () => {
     const failure = h.app.services.outbox.transaction(async (trx, emit) => {
-      await new SchoolStore(trx).insert({ identifier: 'a'.repeat(32), name: 'X', type: 'HBO', location: null, brin: null, created_at: 1, updated_at: 1 });
+      await new SchoolStore(trx).insert({
+        identifier: 'a'.repeat(32),
+        name: 'X',
+        type: 'HBO',
+        location: null,
+        brin: null,
+        created_at: 1,
+        updated_at: 1,
+      });
       emit({ name: 'school.created', type: 'created', resource: 'school', identifier: 'a'.repeat(32) });
       throw new Error('crash after the change');
     });
@@ -50,7 +58,12 @@ describeEachEngine('LML events through the outbox', (engine) => {
 
   it('when the events cannot be written, creating a school fails with 500 and stores nothing', async () => {
     await breakEvents();
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: h.admin, payload: { name: 'Lost', type: 'VO' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: h.admin,
+      payload: { name: 'Lost', type: 'VO' },
+    });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ code: 'internal', status: 500 });
     expect(response.body).not.toContain('events');
@@ -67,15 +80,32 @@ describeEachEngine('LML events through the outbox', (engine) => {
     await breakEvents();
     h.clock.advance(1000);
     const attempts = [
-      h.app.inject({ method: 'POST', url: '/api/admin/v1/lists', headers: h.admin, payload: { school: school.identifier, name: 'Lost' } }),
-      h.app.inject({ method: 'PATCH', url: `/api/admin/v1/lists/${list.identifier}`, headers: h.admin, payload: { name: 'Lost change' } }),
+      h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/lists',
+        headers: h.admin,
+        payload: { school: school.identifier, name: 'Lost' },
+      }),
+      h.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/v1/lists/${list.identifier}`,
+        headers: h.admin,
+        payload: { name: 'Lost change' },
+      }),
       setStatus(h, list.identifier, 'published'),
-      h.app.inject({ method: 'PATCH', url: `/api/admin/v1/schools/${school.identifier}`, headers: h.admin, payload: { name: 'Lost change' } }),
+      h.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/v1/schools/${school.identifier}`,
+        headers: h.admin,
+        payload: { name: 'Lost change' },
+      }),
     ];
     for (const response of await Promise.all(attempts)) expect(response.statusCode).toBe(500);
     await repairEvents();
     expect(await kysely().selectFrom('lists').selectAll().execute()).toEqual(before);
-    expect((await kysely().selectFrom('schools').select('name').executeTakeFirstOrThrow()).name).toBe('Hogeschool Utrecht');
+    expect((await kysely().selectFrom('schools').select('name').executeTakeFirstOrThrow()).name).toBe(
+      'Hogeschool Utrecht',
+    );
     expect(await events(h)).toEqual([]);
   });
 
@@ -95,7 +125,12 @@ describeEachEngine('LML events through the outbox', (engine) => {
     });
     await kysely()
       .insertInto('subscriptions')
-      .values([subscription('sub_published', 'list.published'), subscription('sub_status', 'list.status'), subscription('sub_off', 'list.published', 'disabled'), subscription('sub_school', 'school.created')])
+      .values([
+        subscription('sub_published', 'list.published'),
+        subscription('sub_status', 'list.status'),
+        subscription('sub_off', 'list.published', 'disabled'),
+        subscription('sub_school', 'school.created'),
+      ])
       .execute();
     const school = await createSchool(h);
     const list = await createList(h, school.identifier);
@@ -109,8 +144,18 @@ describeEachEngine('LML events through the outbox', (engine) => {
       .orderBy('deliveries.subscription_id')
       .execute();
     expect(rows).toEqual([
-      { subscription_id: 'sub_published', status: 'pending', name: 'list.published', payload: payload('published', 'list', list.identifier) },
-      { subscription_id: 'sub_status', status: 'pending', name: 'list.status', payload: payload('published', 'list', list.identifier) },
+      {
+        subscription_id: 'sub_published',
+        status: 'pending',
+        name: 'list.published',
+        payload: payload('published', 'list', list.identifier),
+      },
+      {
+        subscription_id: 'sub_status',
+        status: 'pending',
+        name: 'list.status',
+        payload: payload('published', 'list', list.identifier),
+      },
     ]);
   });
 
@@ -118,30 +163,76 @@ describeEachEngine('LML events through the outbox', (engine) => {
     const school = await createSchool(h);
     const list = await createList(h, school.identifier);
     await takeEvents(h);
-    const responses = await Promise.all([setStatus(h, list.identifier, 'published'), setStatus(h, list.identifier, 'published'), setStatus(h, list.identifier, 'published')]);
+    const responses = await Promise.all([
+      setStatus(h, list.identifier, 'published'),
+      setStatus(h, list.identifier, 'published'),
+      setStatus(h, list.identifier, 'published'),
+    ]);
     for (const response of responses) expect([200, 409]).toContain(response.statusCode);
     expect(responses.some((response) => response.statusCode === 200)).toBe(true);
     expect(await takeEvents(h)).toEqual([
-      { name: 'list.published', resource: 'list', identifier: list.identifier, payload: payload('published', 'list', list.identifier) },
-      { name: 'list.status', resource: 'list', identifier: list.identifier, payload: payload('published', 'list', list.identifier) },
+      {
+        name: 'list.published',
+        resource: 'list',
+        identifier: list.identifier,
+        payload: payload('published', 'list', list.identifier),
+      },
+      {
+        name: 'list.status',
+        resource: 'list',
+        identifier: list.identifier,
+        payload: payload('published', 'list', list.identifier),
+      },
     ]);
   });
 
   it('the full story of a list is told by exactly these events', async () => {
     const school = await createSchool(h);
-    expect(await takeEvents(h)).toEqual([{ name: 'school.created', resource: 'school', identifier: school.identifier, payload: payload('created', 'school', school.identifier) }]);
+    expect(await takeEvents(h)).toEqual([
+      {
+        name: 'school.created',
+        resource: 'school',
+        identifier: school.identifier,
+        payload: payload('created', 'school', school.identifier),
+      },
+    ]);
     const list = await createList(h, school.identifier);
-    const listEvent = (name: string, type: string) => ({ name, resource: 'list', identifier: list.identifier, payload: payload(type, 'list', list.identifier) });
+    const listEvent = (name: string, type: string) => ({
+      name,
+      resource: 'list',
+      identifier: list.identifier,
+      payload: payload(type, 'list', list.identifier),
+    });
     expect(await takeEvents(h)).toEqual([listEvent('list.created', 'created'), listEvent('list.status', 'created')]);
-    await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/lists/${list.identifier}`, headers: h.admin, payload: { items: [{ ean: EANS[3], title: 'Nieuw boek' }] } });
+    await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/lists/${list.identifier}`,
+      headers: h.admin,
+      payload: { items: [{ ean: EANS[3], title: 'Nieuw boek' }] },
+    });
     expect(await takeEvents(h)).toEqual([listEvent('list.updated', 'updated')]);
     await setStatus(h, list.identifier, 'validated');
     expect(await takeEvents(h)).toEqual([listEvent('list.status', 'validated')]);
     await setStatus(h, list.identifier, 'published');
-    expect(await takeEvents(h)).toEqual([listEvent('list.published', 'published'), listEvent('list.status', 'published')]);
+    expect(await takeEvents(h)).toEqual([
+      listEvent('list.published', 'published'),
+      listEvent('list.status', 'published'),
+    ]);
     await setStatus(h, list.identifier, 'archived');
     expect(await takeEvents(h)).toEqual([listEvent('list.status', 'archived')]);
-    await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/schools/${school.identifier}`, headers: h.admin, payload: { location: 'Utrecht' } });
-    expect(await takeEvents(h)).toEqual([{ name: 'school.modified', resource: 'school', identifier: school.identifier, payload: payload('modified', 'school', school.identifier) }]);
+    await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/schools/${school.identifier}`,
+      headers: h.admin,
+      payload: { location: 'Utrecht' },
+    });
+    expect(await takeEvents(h)).toEqual([
+      {
+        name: 'school.modified',
+        resource: 'school',
+        identifier: school.identifier,
+        payload: payload('modified', 'school', school.identifier),
+      },
+    ]);
   });
 });

@@ -30,8 +30,24 @@ describeEachEngine('LML read API', (engine) => {
     expect(first.json()).toEqual({
       has_more: true,
       data: [
-        { identifier: a?.identifier, name: 'School 0', type: 'VO', location: null, brin: null, createdAt: '2026-09-01T08:00:00.000Z', updatedAt: '2026-09-01T08:00:00.000Z' },
-        { identifier: b?.identifier, name: 'School 1', type: 'VO', location: null, brin: null, createdAt: '2026-09-01T08:00:01.000Z', updatedAt: '2026-09-01T08:00:01.000Z' },
+        {
+          identifier: a?.identifier,
+          name: 'School 0',
+          type: 'VO',
+          location: null,
+          brin: null,
+          createdAt: '2026-09-01T08:00:00.000Z',
+          updatedAt: '2026-09-01T08:00:00.000Z',
+        },
+        {
+          identifier: b?.identifier,
+          name: 'School 1',
+          type: 'VO',
+          location: null,
+          brin: null,
+          createdAt: '2026-09-01T08:00:01.000Z',
+          updatedAt: '2026-09-01T08:00:01.000Z',
+        },
       ],
     });
     const second = await get(`/api/lml/v1/schools?limit=2&starting_after=${b?.identifier}`);
@@ -46,7 +62,10 @@ describeEachEngine('LML read API', (engine) => {
     const seen: string[] = [];
     let cursor = '';
     for (;;) {
-      const page = (await get(`/api/lml/v1/schools?limit=2${cursor}`)).json<{ has_more: boolean; data: { identifier: string }[] }>();
+      const page = (await get(`/api/lml/v1/schools?limit=2${cursor}`)).json<{
+        has_more: boolean;
+        data: { identifier: string }[];
+      }>();
       seen.push(...page.data.map((school) => school.identifier));
       if (!page.has_more) break;
       cursor = `&starting_after=${page.data.at(-1)?.identifier}`;
@@ -69,18 +88,34 @@ describeEachEngine('LML read API', (engine) => {
   });
 
   // Issue 7: one rule for unknown query parameters on every route — ignored (was: 400 on this collection only).
-  it.each(['sort=name', '_=1', 'utm_source=x&limit=1'])('GET /schools?%s → 200, the unknown parameter ignored', async (query) => {
-    const response = await get(`/api/lml/v1/schools?${query}`);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ has_more: false, data: [] });
-  });
+  it.each(['sort=name', '_=1', 'utm_source=x&limit=1'])(
+    'GET /schools?%s → 200, the unknown parameter ignored',
+    async (query) => {
+      const response = await get(`/api/lml/v1/schools?${query}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ has_more: false, data: [] });
+    },
+  );
 
   it('GET /schools/:identifier → the school; unknown → 404', async () => {
-    const school = await createSchool(h, { name: 'Stedelijk Gymnasium Leiden', type: 'VO', location: 'Leiden', brin: '16ZO' });
+    const school = await createSchool(h, {
+      name: 'Stedelijk Gymnasium Leiden',
+      type: 'VO',
+      location: 'Leiden',
+      brin: '16ZO',
+    });
     const response = await get(`/api/lml/v1/schools/${school.identifier}`);
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(
-      JSON.stringify({ identifier: school.identifier, name: 'Stedelijk Gymnasium Leiden', type: 'VO', location: 'Leiden', brin: '16ZO', createdAt: '2026-09-01T08:00:00.000Z', updatedAt: '2026-09-01T08:00:00.000Z' }),
+      JSON.stringify({
+        identifier: school.identifier,
+        name: 'Stedelijk Gymnasium Leiden',
+        type: 'VO',
+        location: 'Leiden',
+        brin: '16ZO',
+        createdAt: '2026-09-01T08:00:00.000Z',
+        updatedAt: '2026-09-01T08:00:00.000Z',
+      }),
     );
     const missing = await get(`/api/lml/v1/schools/${'c'.repeat(32)}`);
     expect(missing.statusCode).toBe(404);
@@ -97,7 +132,8 @@ describeEachEngine('LML read API', (engine) => {
     const archived = await createList(h, school.identifier, { name: 'Oud' });
     await setStatus(h, archived.identifier, 'archived');
 
-    const names = async (query: string) => (await get(`/api/lml/v1/lists${query}`)).json<{ data: { name: string }[] }>().data.map((list) => list.name);
+    const names = async (query: string) =>
+      (await get(`/api/lml/v1/lists${query}`)).json<{ data: { name: string }[] }>().data.map((list) => list.name);
     expect(await names('')).toEqual(['Concept', 'Gepubliceerd']);
     expect(await names('?status=archived')).toEqual(['Oud']);
     expect(await names('?status=published')).toEqual(['Gepubliceerd']);
@@ -107,7 +143,10 @@ describeEachEngine('LML read API', (engine) => {
     const page = await get('/api/lml/v1/lists?limit=1');
     expect(page.json()).toMatchObject({ has_more: true, data: [{ identifier: draft.identifier, status: 'created' }] });
     const next = await get(`/api/lml/v1/lists?limit=1&starting_after=${draft.identifier}`);
-    expect(next.json()).toMatchObject({ has_more: false, data: [{ identifier: published.identifier, status: 'published' }] });
+    expect(next.json()).toMatchObject({
+      has_more: false,
+      data: [{ identifier: published.identifier, status: 'published' }],
+    });
   });
 
   it('GET /lists with a bad filter → 400', async () => {
@@ -123,7 +162,11 @@ describeEachEngine('LML read API', (engine) => {
     const list = await createList(h, school.identifier, { tags: ['Utrecht'] });
     const byId = await get(`/api/lml/v1/lists/${list.identifier}`);
     expect(byId.statusCode).toBe(200);
-    const admin = await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${list.identifier}`, headers: h.admin });
+    const admin = await h.app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/lists/${list.identifier}`,
+      headers: h.admin,
+    });
     expect(byId.body).toBe(admin.body);
     expect(byId.json()).toMatchObject({ breadcrumb: ['Hogeschool Utrecht', 'Utrecht', 'Propedeuse ICT'] });
     expect((await get(`/api/lml/v1/lists/${list.slug}`)).body).toBe(byId.body);
@@ -141,7 +184,13 @@ describeEachEngine('LML read API', (engine) => {
 
   it('no token → 401, a garbled token → 401, a token without lml:read → 403', async () => {
     const offersOnly = await createClientWithToken(h, 'Shop', ['offers:read']);
-    for (const url of ['/api/lml/v1/schools', `/api/lml/v1/schools/${'a'.repeat(32)}`, '/api/lml/v1/lists', '/api/lml/v1/lists/BL234567', '/api/lml/v1/structure']) {
+    for (const url of [
+      '/api/lml/v1/schools',
+      `/api/lml/v1/schools/${'a'.repeat(32)}`,
+      '/api/lml/v1/lists',
+      '/api/lml/v1/lists/BL234567',
+      '/api/lml/v1/structure',
+    ]) {
       const anonymous = await get(url, {});
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="shelfmark"');
@@ -154,7 +203,12 @@ describeEachEngine('LML read API', (engine) => {
 
   it('the admin token is not an LML token, and an LML token is not an admin token', async () => {
     expect((await get('/api/lml/v1/schools', h.admin)).statusCode).toBe(401);
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: bearer, payload: { name: 'X', type: 'VO' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: bearer,
+      payload: { name: 'X', type: 'VO' },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

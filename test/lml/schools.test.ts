@@ -24,27 +24,67 @@ describeEachEngine('admin schools', (engine) => {
     const body = response.json();
     expect(body.identifier).toMatch(HEX32);
     expect(response.body).toBe(
-      JSON.stringify({ identifier: body.identifier, name: 'Hogeschool van Amsterdam', type: 'HBO', location: 'Amsterdam', brin: '28DN', createdAt: created, updatedAt: created }),
+      JSON.stringify({
+        identifier: body.identifier,
+        name: 'Hogeschool van Amsterdam',
+        type: 'HBO',
+        location: 'Amsterdam',
+        brin: '28DN',
+        createdAt: created,
+        updatedAt: created,
+      }),
     );
     const rows = await h.database.db.kysely.selectFrom('schools').selectAll().execute();
     expect(rows).toEqual([
-      { identifier: body.identifier, name: 'Hogeschool van Amsterdam', type: 'HBO', location: 'Amsterdam', brin: '28DN', created_at: h.clock.now(), updated_at: h.clock.now() },
+      {
+        identifier: body.identifier,
+        name: 'Hogeschool van Amsterdam',
+        type: 'HBO',
+        location: 'Amsterdam',
+        brin: '28DN',
+        created_at: h.clock.now(),
+        updated_at: h.clock.now(),
+      },
     ]);
-    expect(await takeEvents(h)).toEqual([{ name: 'school.created', resource: 'school', identifier: body.identifier, payload: payload('created', 'school', body.identifier) }]);
+    expect(await takeEvents(h)).toEqual([
+      {
+        name: 'school.created',
+        resource: 'school',
+        identifier: body.identifier,
+        payload: payload('created', 'school', body.identifier),
+      },
+    ]);
   });
 
   it('optional fields default to null', async () => {
     const school = await createSchool(h, { name: 'ROC Midden Nederland', type: 'MBO' });
-    const response = await h.app.inject({ method: 'GET', url: `/api/admin/v1/schools/${school.identifier}`, headers: h.admin });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/schools/${school.identifier}`,
+      headers: h.admin,
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ identifier: school.identifier, name: 'ROC Midden Nederland', type: 'MBO', location: null, brin: null, createdAt: created, updatedAt: created });
+    expect(response.json()).toEqual({
+      identifier: school.identifier,
+      name: 'ROC Midden Nederland',
+      type: 'MBO',
+      location: null,
+      brin: null,
+      createdAt: created,
+      updatedAt: created,
+    });
   });
 
   it('PATCH changes the given fields, bumps updatedAt and emits school.modified', async () => {
     const school = await createSchool(h, { location: 'Utrecht' });
     await takeEvents(h);
     h.clock.advance(60_000);
-    const response = await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/schools/${school.identifier}`, headers: h.admin, payload: { name: 'HU University of Applied Sciences', location: null, brin: '30GB' } });
+    const response = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/schools/${school.identifier}`,
+      headers: h.admin,
+      payload: { name: 'HU University of Applied Sciences', location: null, brin: '30GB' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       identifier: school.identifier,
@@ -55,16 +95,37 @@ describeEachEngine('admin schools', (engine) => {
       createdAt: created,
       updatedAt: '2026-09-01T08:01:00.000Z',
     });
-    const row = await h.database.db.kysely.selectFrom('schools').selectAll().where('identifier', '=', school.identifier).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: 'HU University of Applied Sciences', location: null, brin: '30GB', updated_at: h.clock.now() });
-    expect(await takeEvents(h)).toEqual([{ name: 'school.modified', resource: 'school', identifier: school.identifier, payload: payload('modified', 'school', school.identifier) }]);
+    const row = await h.database.db.kysely
+      .selectFrom('schools')
+      .selectAll()
+      .where('identifier', '=', school.identifier)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      name: 'HU University of Applied Sciences',
+      location: null,
+      brin: '30GB',
+      updated_at: h.clock.now(),
+    });
+    expect(await takeEvents(h)).toEqual([
+      {
+        name: 'school.modified',
+        resource: 'school',
+        identifier: school.identifier,
+        payload: payload('modified', 'school', school.identifier),
+      },
+    ]);
   });
 
   it('an identical PATCH answers 200 unchanged and emits nothing', async () => {
     const school = await createSchool(h, { location: 'Utrecht' });
     await takeEvents(h);
     h.clock.advance(60_000);
-    const response = await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/schools/${school.identifier}`, headers: h.admin, payload: { name: 'Hogeschool Utrecht', type: 'HBO', location: ' Utrecht ' } });
+    const response = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/schools/${school.identifier}`,
+      headers: h.admin,
+      payload: { name: 'Hogeschool Utrecht', type: 'HBO', location: ' Utrecht ' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().updatedAt).toBe(created);
     expect(await takeEvents(h)).toEqual([]);
@@ -80,7 +141,12 @@ describeEachEngine('admin schools', (engine) => {
     ['bad brin', { name: 'X', type: 'HBO', brin: '27-Z' }, '/brin'],
     ['unknown field', { name: 'X', type: 'HBO', website: 'https://x.nl' }, '/'],
   ])('POST with %s → 400 validation-failed, nothing stored', async (_name, body, path) => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: h.admin, payload: body });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: h.admin,
+      payload: body,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     const problem = response.json();
@@ -91,20 +157,36 @@ describeEachEngine('admin schools', (engine) => {
   });
 
   it('a blank name (only spaces) → 400 naming the field', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: h.admin, payload: { name: '   ', type: 'VO' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: h.admin,
+      payload: { name: '   ', type: 'VO' },
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'validation-failed', detail: 'body name must not be blank', errors: [{ location: 'body', path: '/name', message: 'must not be blank' }] });
+    expect(response.json()).toMatchObject({
+      code: 'validation-failed',
+      detail: 'body name must not be blank',
+      errors: [{ location: 'body', path: '/name', message: 'must not be blank' }],
+    });
   });
 
   it('PATCH with a bad type or an empty body → 400 and the row is unchanged', async () => {
     const school = await createSchool(h);
     await takeEvents(h);
     for (const body of [{ type: 'KINDERGARTEN' }, {}, { identifier: 'f'.repeat(32) }]) {
-      const response = await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/schools/${school.identifier}`, headers: h.admin, payload: body });
+      const response = await h.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/v1/schools/${school.identifier}`,
+        headers: h.admin,
+        payload: body,
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('validation-failed');
     }
-    expect(await h.database.db.kysely.selectFrom('schools').select(['name', 'type']).execute()).toEqual([{ name: 'Hogeschool Utrecht', type: 'HBO' }]);
+    expect(await h.database.db.kysely.selectFrom('schools').select(['name', 'type']).execute()).toEqual([
+      { name: 'Hogeschool Utrecht', type: 'HBO' },
+    ]);
     expect(await takeEvents(h)).toEqual([]);
   });
 
@@ -113,16 +195,30 @@ describeEachEngine('admin schools', (engine) => {
       const get = await h.app.inject({ method: 'GET', url: `/api/admin/v1/schools/${identifier}`, headers: h.admin });
       expect(get.statusCode).toBe(404);
       expect(get.json()).toMatchObject({ code: 'not-found', detail: `school ${identifier} was not found` });
-      const patch = await h.app.inject({ method: 'PATCH', url: `/api/admin/v1/schools/${identifier}`, headers: h.admin, payload: { name: 'X' } });
+      const patch = await h.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/v1/schools/${identifier}`,
+        headers: h.admin,
+        payload: { name: 'X' },
+      });
       expect(patch.statusCode).toBe(404);
     }
     expect(await takeEvents(h)).toEqual([]);
   });
 
   it('without the admin token → 401 and nothing stored', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', payload: { name: 'X', type: 'HBO' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      payload: { name: 'X', type: 'HBO' },
+    });
     expect(response.statusCode).toBe(401);
-    const wrong = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: { authorization: 'Bearer nope' }, payload: { name: 'X', type: 'HBO' } });
+    const wrong = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: { authorization: 'Bearer nope' },
+      payload: { name: 'X', type: 'HBO' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(await h.database.db.kysely.selectFrom('schools').selectAll().execute()).toEqual([]);
   });

@@ -15,15 +15,34 @@ describeEachEngine('list status', (engine) => {
   afterEach(async () => h.close());
 
   const statusRow = async () =>
-    (await h.database.db.kysely.selectFrom('lists').select(['status', 'updated_at']).where('identifier', '=', list.identifier).executeTakeFirstOrThrow());
-  const statusEvent = (type: string) => ({ name: 'list.status', resource: 'list', identifier: list.identifier, payload: payload(type, 'list', list.identifier) });
-  const publishedEvent = () => ({ name: 'list.published', resource: 'list', identifier: list.identifier, payload: payload('published', 'list', list.identifier) });
+    await h.database.db.kysely
+      .selectFrom('lists')
+      .select(['status', 'updated_at'])
+      .where('identifier', '=', list.identifier)
+      .executeTakeFirstOrThrow();
+  const statusEvent = (type: string) => ({
+    name: 'list.status',
+    resource: 'list',
+    identifier: list.identifier,
+    payload: payload(type, 'list', list.identifier),
+  });
+  const publishedEvent = () => ({
+    name: 'list.published',
+    resource: 'list',
+    identifier: list.identifier,
+    payload: payload('published', 'list', list.identifier),
+  });
 
   it('publish → 200 with the list, the row changes, list.status + list.published are recorded', async () => {
     h.clock.advance(5000);
     const response = await setStatus(h, list.identifier, 'published');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ identifier: list.identifier, slug: list.slug, status: 'published', updatedAt: '2026-09-01T08:00:05.000Z' });
+    expect(response.json()).toMatchObject({
+      identifier: list.identifier,
+      slug: list.slug,
+      status: 'published',
+      updatedAt: '2026-09-01T08:00:05.000Z',
+    });
     expect(await statusRow()).toEqual({ status: 'published', updated_at: h.clock.now() });
     expect(await takeEvents(h)).toEqual([publishedEvent(), statusEvent('published')]);
   });
@@ -33,7 +52,9 @@ describeEachEngine('list status', (engine) => {
       const response = await setStatus(h, list.identifier, status);
       expect(response.statusCode).toBe(200);
       expect(response.json().status).toBe(status);
-      expect(await takeEvents(h)).toEqual(status === 'published' ? [publishedEvent(), statusEvent('published')] : [statusEvent(status)]);
+      expect(await takeEvents(h)).toEqual(
+        status === 'published' ? [publishedEvent(), statusEvent('published')] : [statusEvent(status)],
+      );
     }
   });
 
@@ -70,11 +91,26 @@ describeEachEngine('list status', (engine) => {
   });
 
   it.each([
-    [['validated'], 'archived', 'the list is validated and cannot become archived; allowed: published, created', ['published', 'created']],
+    [
+      ['validated'],
+      'archived',
+      'the list is validated and cannot become archived; allowed: published, created',
+      ['published', 'created'],
+    ],
     [['archived'], 'published', 'the list is archived and cannot become published; allowed: created', ['created']],
     [['archived'], 'validated', 'the list is archived and cannot become validated; allowed: created', ['created']],
-    [['published'], 'created', 'the list is published and cannot become created; allowed: archived, validated', ['archived', 'validated']],
-    [['published'], 'concept', 'the list is published and cannot become created; allowed: archived, validated', ['archived', 'validated']],
+    [
+      ['published'],
+      'created',
+      'the list is published and cannot become created; allowed: archived, validated',
+      ['archived', 'validated'],
+    ],
+    [
+      ['published'],
+      'concept',
+      'the list is published and cannot become created; allowed: archived, validated',
+      ['archived', 'validated'],
+    ],
   ])('after %j, %s → 409 illegal-transition naming the allowed targets', async (path, target, detail, allowed) => {
     for (const step of path) expect((await setStatus(h, list.identifier, step)).statusCode).toBe(200);
     const before = await statusRow();
@@ -108,14 +144,23 @@ describeEachEngine('list status', (engine) => {
 
   it('a body with extra fields or without status → 400', async () => {
     for (const payloadBody of [{}, { status: 'published', force: true }]) {
-      const response = await h.app.inject({ method: 'POST', url: `/api/admin/v1/lists/${list.identifier}/status`, headers: h.admin, payload: payloadBody });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: `/api/admin/v1/lists/${list.identifier}/status`,
+        headers: h.admin,
+        payload: payloadBody,
+      });
       expect(response.statusCode).toBe(400);
     }
     expect((await statusRow()).status).toBe('created');
   });
 
   it('the service rejects an unknown word too (CLI and seed use it without HTTP)', async () => {
-    await expect(h.app.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({ code: 'validation-failed' });
-    await expect(h.app.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({ status: 'published' });
+    await expect(h.app.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({
+      code: 'validation-failed',
+    });
+    await expect(h.app.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({
+      status: 'published',
+    });
   });
 });

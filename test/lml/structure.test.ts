@@ -37,7 +37,11 @@ describeEachEngine('LML structure', (engine) => {
   afterEach(async () => h.close());
 
   const children = async (parent?: string) => {
-    const response = await h.app.inject({ method: 'GET', url: `/api/lml/v1/structure${parent === undefined ? '' : `?parent=${encodeURIComponent(parent)}`}`, headers: bearer });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: `/api/lml/v1/structure${parent === undefined ? '' : `?parent=${encodeURIComponent(parent)}`}`,
+      headers: bearer,
+    });
     expect(response.statusCode).toBe(200);
     return response.json<Node[]>();
   };
@@ -63,21 +67,28 @@ describeEachEngine('LML structure', (engine) => {
     ]);
     const utrecht = level1[1]?.id ?? '';
     expect(utrecht).toMatch(/^tag_[0-9a-f]{56}$/);
-    expect(await children(utrecht)).toEqual([{ id: tagId(hu.identifier, ['Utrecht', '2026-2027']), name: '2026-2027', model: 'TAG', resource: null }]);
+    expect(await children(utrecht)).toEqual([
+      { id: tagId(hu.identifier, ['Utrecht', '2026-2027']), name: '2026-2027', model: 'TAG', resource: null },
+    ]);
     const year = tagId(hu.identifier, ['Utrecht', '2026-2027']);
     const level3 = await children(year);
     expect(level3.map((node) => [node.model, node.name])).toEqual([
       ['TAG', 'Academie Gezondheidszorg'],
       ['TAG', 'Academie ICT'],
     ]);
-    expect(await children(level3[1]?.id)).toEqual([listNode('ICT jaar 1', 'published'), listNode('ICT jaar 2', 'created')]);
+    expect(await children(level3[1]?.id)).toEqual([
+      listNode('ICT jaar 1', 'published'),
+      listNode('ICT jaar 2', 'created'),
+    ]);
     expect(await children(level3[0]?.id)).toEqual([listNode('Verpleegkunde', 'validated')]);
     expect(await children(tagId(hu.identifier, ['Amersfoort']))).toEqual([listNode('Bedrijfskunde', 'created')]);
   });
 
   it('a school without lists has no children; tag ids are stable across calls', async () => {
     expect(await children(roc.identifier)).toEqual([]);
-    expect((await children(hu.identifier)).map((node) => node.id)).toEqual((await children(hu.identifier)).map((node) => node.id));
+    expect((await children(hu.identifier)).map((node) => node.id)).toEqual(
+      (await children(hu.identifier)).map((node) => node.id),
+    );
   });
 
   it('the same tag path under another school is another node', () => {
@@ -86,8 +97,20 @@ describeEachEngine('LML structure', (engine) => {
   });
 
   it('unknown parents → 404: an unknown school, a tag only archived lists had, a list, garbage', async () => {
-    for (const parent of ['9'.repeat(32), tagId(hu.identifier, ['Zwolle']), tagId('9'.repeat(32), ['Utrecht']), `tag_${'0'.repeat(56)}`, lists['ICT jaar 1']?.identifier ?? '', 'tag_nope', 'SCHOOL']) {
-      const response = await h.app.inject({ method: 'GET', url: `/api/lml/v1/structure?parent=${parent}`, headers: bearer });
+    for (const parent of [
+      '9'.repeat(32),
+      tagId(hu.identifier, ['Zwolle']),
+      tagId('9'.repeat(32), ['Utrecht']),
+      `tag_${'0'.repeat(56)}`,
+      lists['ICT jaar 1']?.identifier ?? '',
+      'tag_nope',
+      'SCHOOL',
+    ]) {
+      const response = await h.app.inject({
+        method: 'GET',
+        url: `/api/lml/v1/structure?parent=${parent}`,
+        headers: bearer,
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not-found', detail: `structure node ${parent} was not found` });
     }
@@ -98,6 +121,11 @@ describeEachEngine('LML structure', (engine) => {
     await setStatus(h, lists['ICT jaar 2']?.identifier ?? '', 'archived');
     expect((await children(ict)).map((node) => node.name)).toEqual(['ICT jaar 1']);
     await setStatus(h, lists['Oude lijst']?.identifier ?? '', 'created');
-    expect((await children(hu.identifier)).map((node) => node.name)).toEqual(['Amersfoort', 'Utrecht', 'Zwolle', 'Algemene lijst']);
+    expect((await children(hu.identifier)).map((node) => node.name)).toEqual([
+      'Amersfoort',
+      'Utrecht',
+      'Zwolle',
+      'Algemene lijst',
+    ]);
   });
 });

@@ -2,7 +2,14 @@
 import type { Harness } from '../support/harness.js';
 
 /** Valid ISBN-13s (check digit verified by the offers EAN validator). */
-export const EANS = ['9789001234560', '9789043036801', '9789006951219', '9780306406157', '9781861972712', '9789401487788'] as const;
+export const EANS = [
+  '9789001234560',
+  '9789043036801',
+  '9789006951219',
+  '9780306406157',
+  '9781861972712',
+  '9789401487788',
+] as const;
 
 export const HEX32 = /^[0-9a-f]{32}$/;
 
@@ -13,7 +20,8 @@ export interface EventRowView {
   payload: string;
 }
 
-export const payload = (type: string, resource: string, identifier: string): string => JSON.stringify({ type, resource, identifier });
+export const payload = (type: string, resource: string, identifier: string): string =>
+  JSON.stringify({ type, resource, identifier });
 
 /**
  * The events table. Events of one transaction share created_at and have random ids, and delivery
@@ -37,13 +45,25 @@ export async function takeEvents(h: Harness): Promise<EventRowView[]> {
   return rows;
 }
 
-export async function createSchool(h: Harness, body: Record<string, unknown> = {}): Promise<{ identifier: string; name: string }> {
-  const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: h.admin, payload: { name: 'Hogeschool Utrecht', type: 'HBO', ...body } });
+export async function createSchool(
+  h: Harness,
+  body: Record<string, unknown> = {},
+): Promise<{ identifier: string; name: string }> {
+  const response = await h.app.inject({
+    method: 'POST',
+    url: '/api/admin/v1/schools',
+    headers: h.admin,
+    payload: { name: 'Hogeschool Utrecht', type: 'HBO', ...body },
+  });
   if (response.statusCode !== 201) throw new Error(`school creation failed: ${response.body}`);
   return response.json();
 }
 
-export async function createList(h: Harness, school: string, body: Record<string, unknown> = {}): Promise<{ identifier: string; slug: string; name: string }> {
+export async function createList(
+  h: Harness,
+  school: string,
+  body: Record<string, unknown> = {},
+): Promise<{ identifier: string; slug: string; name: string }> {
   const response = await h.app.inject({
     method: 'POST',
     url: '/api/admin/v1/lists',
@@ -55,5 +75,10 @@ export async function createList(h: Harness, school: string, body: Record<string
 }
 
 export async function setStatus(h: Harness, identifier: string, status: string) {
-  return h.app.inject({ method: 'POST', url: `/api/admin/v1/lists/${identifier}/status`, headers: h.admin, payload: { status } });
+  return h.app.inject({
+    method: 'POST',
+    url: `/api/admin/v1/lists/${identifier}/status`,
+    headers: h.admin,
+    payload: { status },
+  });
 }

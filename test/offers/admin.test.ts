@@ -16,11 +16,21 @@ describeEachEngine('admin offers API', (engine) => {
   afterEach(async () => h.close());
 
   const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    h.app.inject({ method, url: `/api/admin/v1${url}`, headers: h.admin, ...(payload === undefined ? {} : { payload }) });
+    h.app.inject({
+      method,
+      url: `/api/admin/v1${url}`,
+      headers: h.admin,
+      ...(payload === undefined ? {} : { payload }),
+    });
   const rows = () => h.database.db.kysely.selectFrom('offers').selectAll().orderBy('id').execute();
 
   it('POST /offers creates an offer: 201, admin shape, Location, stored in cents', async () => {
-    const response = await admin('POST', '/offers', { ean: MATH, price: 12.5, condition: 'good', remarks: '  Name on page 1  ' });
+    const response = await admin('POST', '/offers', {
+      ean: MATH,
+      price: 12.5,
+      condition: 'good',
+      remarks: '  Name on page 1  ',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = response.json();
@@ -41,12 +51,27 @@ describeEachEngine('admin offers API', (engine) => {
     expect(response.headers.location).toBe(`/api/admin/v1/offers/${body.id}`);
     const epoch = Date.parse(T0);
     expect(await rows()).toEqual([
-      { id: body.id, ean: MATH, price_cents: 1250, condition: 'good', remarks: 'Name on page 1', status: 'published', created_at: epoch, updated_at: epoch },
+      {
+        id: body.id,
+        ean: MATH,
+        price_cents: 1250,
+        condition: 'good',
+        remarks: 'Name on page 1',
+        status: 'published',
+        created_at: epoch,
+        updated_at: epoch,
+      },
     ]);
   });
 
   it('POST /offers keeps a given status, turns blank remarks into null and stores float-prone prices exactly', async () => {
-    const draft = await admin('POST', '/offers', { ean: ENGLISH, price: 0.29, condition: 'acceptable', remarks: '   ', status: 'draft' });
+    const draft = await admin('POST', '/offers', {
+      ean: ENGLISH,
+      price: 0.29,
+      condition: 'acceptable',
+      remarks: '   ',
+      status: 'draft',
+    });
     expect(draft.statusCode).toBe(201);
     expect(draft.json()).toMatchObject({ status: 'draft', remarks: null, sellerPrice: 0.29, price: 2.28 });
     const big = await admin('POST', '/offers', { ean: ENGLISH, price: 100000, condition: 'excellent', remarks: null });
@@ -58,16 +83,46 @@ describeEachEngine('admin offers API', (engine) => {
   });
 
   it.each([
-    ['a wrong check digit', { ean: '9789001891443', price: 10, condition: 'good' }, 'invalid-ean', 'invalid EAN code: 9789001891443 (check digit should be 2)'],
-    ['letters in the EAN', { ean: '97890018914AB', price: 10, condition: 'good' }, 'invalid-ean', 'invalid EAN code: 97890018914AB (contains characters other than digits)'],
-    ['a price with 3 decimals', { ean: MATH, price: 1.234, condition: 'good' }, 'validation-failed', 'price must have at most 2 decimals, got 1.234'],
+    [
+      'a wrong check digit',
+      { ean: '9789001891443', price: 10, condition: 'good' },
+      'invalid-ean',
+      'invalid EAN code: 9789001891443 (check digit should be 2)',
+    ],
+    [
+      'letters in the EAN',
+      { ean: '97890018914AB', price: 10, condition: 'good' },
+      'invalid-ean',
+      'invalid EAN code: 97890018914AB (contains characters other than digits)',
+    ],
+    [
+      'a price with 3 decimals',
+      { ean: MATH, price: 1.234, condition: 'good' },
+      'validation-failed',
+      'price must have at most 2 decimals, got 1.234',
+    ],
     ['a negative price', { ean: MATH, price: -5, condition: 'good' }, 'validation-failed', 'body price must be > 0'],
     ['a zero price', { ean: MATH, price: 0, condition: 'good' }, 'validation-failed', 'body price must be > 0'],
-    ['a price above 100000', { ean: MATH, price: 100000.01, condition: 'good' }, 'validation-failed', 'body price must be <= 100000'],
-    ['a non-numeric price', { ean: MATH, price: 'cheap', condition: 'good' }, 'validation-failed', 'body price must be number'],
+    [
+      'a price above 100000',
+      { ean: MATH, price: 100000.01, condition: 'good' },
+      'validation-failed',
+      'body price must be <= 100000',
+    ],
+    [
+      'a non-numeric price',
+      { ean: MATH, price: 'cheap', condition: 'good' },
+      'validation-failed',
+      'body price must be number',
+    ],
     ['an unknown condition', { ean: MATH, price: 10, condition: 'mint' }, 'validation-failed', undefined],
     ['an unknown status', { ean: MATH, price: 10, condition: 'good', status: 'lost' }, 'validation-failed', undefined],
-    ['an unknown field', { ean: MATH, price: 10, condition: 'good', seller: 'me' }, 'validation-failed', 'body must NOT have additional properties'],
+    [
+      'an unknown field',
+      { ean: MATH, price: 10, condition: 'good', seller: 'me' },
+      'validation-failed',
+      'body must NOT have additional properties',
+    ],
     ['a missing ean', { price: 10, condition: 'good' }, 'validation-failed', "body must have required property 'ean'"],
   ])('POST /offers with %s → 400 %s, nothing stored', async (_name, payload, code, detail) => {
     const response = await admin('POST', '/offers', payload);
@@ -81,7 +136,9 @@ describeEachEngine('admin offers API', (engine) => {
 
   it('POST /offers with a field name in the error list for an unknown field', async () => {
     const body = (await admin('POST', '/offers', { ean: MATH, price: 10, condition: 'good', seller: 'me' })).json();
-    expect(body.errors).toEqual([{ location: 'body', path: '/', message: 'must NOT have additional properties', property: 'seller' }]);
+    expect(body.errors).toEqual([
+      { location: 'body', path: '/', message: 'must NOT have additional properties', property: 'seller' },
+    ]);
   });
 
   it('GET /offers lists every status with filters and cursor paging', async () => {
@@ -107,9 +164,17 @@ describeEachEngine('admin offers API', (engine) => {
     const page3 = (await admin('GET', `/offers?limit=2&starting_after=${ids[3]}`)).json();
     expect(page3).toEqual({ has_more: false, data: created.slice(4) });
 
-    expect((await admin('GET', `/offers?ean=${MATH}`)).json().data.map((offer: { id: number }) => offer.id)).toEqual([ids[0], ids[2], ids[3]]);
-    expect((await admin('GET', `/offers?ean=${MATH}&status=published`)).json().data.map((offer: { id: number }) => offer.id)).toEqual([ids[0], ids[3]]);
-    expect((await admin('GET', '/offers?status=draft')).json().data.map((offer: { id: number }) => offer.id)).toEqual([ids[1]]);
+    expect((await admin('GET', `/offers?ean=${MATH}`)).json().data.map((offer: { id: number }) => offer.id)).toEqual([
+      ids[0],
+      ids[2],
+      ids[3],
+    ]);
+    expect(
+      (await admin('GET', `/offers?ean=${MATH}&status=published`)).json().data.map((offer: { id: number }) => offer.id),
+    ).toEqual([ids[0], ids[3]]);
+    expect((await admin('GET', '/offers?status=draft')).json().data.map((offer: { id: number }) => offer.id)).toEqual([
+      ids[1],
+    ]);
 
     const badEan = await admin('GET', '/offers?ean=123');
     expect(badEan.statusCode).toBe(400);
@@ -140,16 +205,38 @@ describeEachEngine('admin offers API', (engine) => {
     h.clock.advance(60_000);
     const patched = await admin('PATCH', `/offers/${offer.id}`, { price: 8.5, condition: 'acceptable', remarks: null });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toEqual({ ...offer, price: 10.49, sellerPrice: 8.5, condition: 'acceptable', remarks: null, updatedAt: '2026-09-01T08:01:00.000Z' });
+    expect(patched.json()).toEqual({
+      ...offer,
+      price: 10.49,
+      sellerPrice: 8.5,
+      condition: 'acceptable',
+      remarks: null,
+      updatedAt: '2026-09-01T08:01:00.000Z',
+    });
     expect(await rows()).toEqual([
-      { id: offer.id, ean: MATH, price_cents: 850, condition: 'acceptable', remarks: null, status: 'published', created_at: Date.parse(T0), updated_at: Date.parse(T0) + 60_000 },
+      {
+        id: offer.id,
+        ean: MATH,
+        price_cents: 850,
+        condition: 'acceptable',
+        remarks: null,
+        status: 'published',
+        created_at: Date.parse(T0),
+        updated_at: Date.parse(T0) + 60_000,
+      },
     ]);
-    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}`, headers: bearer })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}`, headers: bearer })).statusCode).toBe(
+      200,
+    );
 
     const sold = await admin('PATCH', `/offers/${offer.id}`, { status: 'sold' });
     expect(sold.json().status).toBe('sold');
-    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}`, headers: bearer })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: bearer })).json()).toEqual([]);
+    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}`, headers: bearer })).statusCode).toBe(
+      404,
+    );
+    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: bearer })).json()).toEqual(
+      [],
+    );
   });
 
   it('PATCH errors: empty patch, bad values, unknown field → 400; unknown id → 404; the row is untouched', async () => {
@@ -158,8 +245,18 @@ describeEachEngine('admin offers API', (engine) => {
     const empty = await admin('PATCH', `/offers/${offer.id}`, {});
     expect(empty.statusCode).toBe(400);
     expect(empty.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(empty.json()).toMatchObject({ code: 'validation-failed', detail: 'send at least one of price, condition, remarks, status' });
-    for (const payload of [{ price: 1.234 }, { price: -1 }, { condition: 'mint' }, { status: 'lost' }, { ean: ENGLISH }, { price: 5, foo: 1 }]) {
+    expect(empty.json()).toMatchObject({
+      code: 'validation-failed',
+      detail: 'send at least one of price, condition, remarks, status',
+    });
+    for (const payload of [
+      { price: 1.234 },
+      { price: -1 },
+      { condition: 'mint' },
+      { status: 'lost' },
+      { ean: ENGLISH },
+      { price: 5, foo: 1 },
+    ]) {
       const bad = await admin('PATCH', `/offers/${offer.id}`, payload);
       expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
       expect(bad.json().code).toBe('validation-failed');
@@ -210,7 +307,12 @@ describeEachEngine('admin offers API', (engine) => {
 
   it("an API client's access token does not open the admin API", async () => {
     const { bearer } = await createClientWithToken(h);
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/offers', headers: bearer, payload: { ean: MATH, price: 10, condition: 'good' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/offers',
+      headers: bearer,
+      payload: { ean: MATH, price: 10, condition: 'good' },
+    });
     expect(response.statusCode).toBe(401);
     expect(await rows()).toEqual([]);
   });

@@ -33,7 +33,11 @@ describeEachEngine('demo offers', (engine) => {
     expect(hidden.map((row) => row.status).sort()).toEqual(['draft', 'draft', 'reserved', 'sold', 'sold', 'withdrawn']);
 
     const { bearer } = await createClientWithToken(h);
-    const readme = await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${DEMO_QUERY_EANS.join('%2C')}`, headers: bearer });
+    const readme = await h.app.inject({
+      method: 'GET',
+      url: `/api/v1/offers?eans=${DEMO_QUERY_EANS.join('%2C')}`,
+      headers: bearer,
+    });
     expect(readme.statusCode).toBe(200);
     const offers = readme.json<{ ean: string; price: number }[]>();
     expect(offers.map((offer) => [offer.ean, offer.price])).toEqual([
@@ -44,9 +48,15 @@ describeEachEngine('demo offers', (engine) => {
       ['9789001891442', 14.49],
       ['9789001891442', 19.94],
     ]);
-    const all = (await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${DEMO_EANS.join(',')}`, headers: bearer })).json<unknown[]>();
+    const all = (
+      await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${DEMO_EANS.join(',')}`, headers: bearer })
+    ).json<unknown[]>();
     expect(all).toHaveLength(DEMO_OFFERS.length - hidden.length);
-    const noneVisible = await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001774363', headers: bearer });
+    const noneVisible = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/offers?eans=9789001774363',
+      headers: bearer,
+    });
     expect(noneVisible.json()).toEqual([]);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../src/errors.js';
-import { assertEan, eanCheckDigit, isValidEan, MAX_EANS_PER_QUERY, parseEanList, validateEan } from '../../src/offers/ean.js';
+import {
+  assertEan,
+  eanCheckDigit,
+  isValidEan,
+  MAX_EANS_PER_QUERY,
+  parseEanList,
+  validateEan,
+} from '../../src/offers/ean.js';
 
 function problemOf(run: () => unknown): Problem {
   try {
@@ -63,7 +70,11 @@ describe('validateEan', () => {
 
 describe('parseEanList', () => {
   it('splits, trims, drops empties and collapses duplicates keeping first positions', () => {
-    expect(parseEanList(' 9789001891442 ,,9780306406157,9789001891442, 96385074,')).toEqual(['9789001891442', '9780306406157', '96385074']);
+    expect(parseEanList(' 9789001891442 ,,9780306406157,9789001891442, 96385074,')).toEqual([
+      '9789001891442',
+      '9780306406157',
+      '96385074',
+    ]);
   });
 
   it('rejects a missing or empty list', () => {
@@ -76,7 +87,9 @@ describe('parseEanList', () => {
   it('names every invalid code, and only those', () => {
     const problem = problemOf(() => parseEanList('9780306406157,123,9780306406158,123'));
     expect(problem.code).toBe('invalid-ean');
-    expect(problem.detail).toBe('invalid EAN codes: 123 (not 8, 13 or 14 digits), 9780306406158 (check digit should be 7)');
+    expect(problem.detail).toBe(
+      'invalid EAN codes: 123 (not 8, 13 or 14 digits), 9780306406158 (check digit should be 7)',
+    );
     expect(problem.extensions).toEqual({
       invalidEans: [
         { ean: '123', reason: 'not 8, 13 or 14 digits' },

@@ -53,7 +53,15 @@ describeEachEngine('public offers API', (engine) => {
       pub(mathGood, 14.49),
       pub(mathSame, 14.49),
     ]);
-    expect(Object.keys(response.json()[0]).sort()).toEqual(['condition', 'currency', 'ean', 'id', 'price', 'remarks', 'serviceFee']);
+    expect(Object.keys(response.json()[0]).sort()).toEqual([
+      'condition',
+      'currency',
+      'ean',
+      'id',
+      'price',
+      'remarks',
+      'serviceFee',
+    ]);
     expect(response.json()[2].remarks).toBe('Name on page 1');
     expect(response.json()[0].remarks).toBeNull();
   });
@@ -86,14 +94,24 @@ describeEachEngine('public offers API', (engine) => {
 
   it('hides draft, reserved, sold and withdrawn offers', async () => {
     const published = await create({ ean: MATH, price: 20, condition: 'good', status: 'published' });
-    for (const status of ['draft', 'reserved', 'sold', 'withdrawn'] as const) await create({ ean: MATH, price: 5, condition: 'good', status });
+    for (const status of ['draft', 'reserved', 'sold', 'withdrawn'] as const)
+      await create({ ean: MATH, price: 5, condition: 'good', status });
     await create({ ean: ENGLISH, price: 5, condition: 'good', status: 'draft' });
     expect((await get(`/api/v1/offers?eans=${MATH},${ENGLISH}`)).json()).toEqual([pub(published, 21.99)]);
-    expect(await h.database.db.kysely.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 6 });
+    expect(
+      await h.database.db.kysely
+        .selectFrom('offers')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: 6 });
   });
 
   it('an invalid check digit is a 400 invalid-ean naming the code', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891443', headers: { ...bearer, 'x-request-id': 'req-ean-1' } });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/offers?eans=9789001891443',
+      headers: { ...bearer, 'x-request-id': 'req-ean-1' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
     expect(response.json()).toEqual({
@@ -132,18 +150,28 @@ describeEachEngine('public offers API', (engine) => {
     const tooMany = await get(`/api/v1/offers?eans=${codes.join(',')}`);
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(tooMany.json()).toMatchObject({ code: 'validation-failed', status: 400, detail: 'eans names 101 distinct codes; at most 100 per request' });
+    expect(tooMany.json()).toMatchObject({
+      code: 'validation-failed',
+      status: 400,
+      detail: 'eans names 101 distinct codes; at most 100 per request',
+    });
   });
 
   it('a missing, empty or blank eans is a 400 validation-failed', async () => {
     const missing = await get('/api/v1/offers');
     expect(missing.statusCode).toBe(400);
     expect(missing.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(missing.json()).toMatchObject({ code: 'validation-failed', detail: "querystring must have required property 'eans'" });
+    expect(missing.json()).toMatchObject({
+      code: 'validation-failed',
+      detail: "querystring must have required property 'eans'",
+    });
     for (const value of ['', '%20', ',,', '%2C%20%2C']) {
       const empty = await get(`/api/v1/offers?eans=${value}`);
       expect(empty.statusCode).toBe(400);
-      expect(empty.json()).toMatchObject({ code: 'validation-failed', detail: 'eans must name at least one EAN code (comma-separated)' });
+      expect(empty.json()).toMatchObject({
+        code: 'validation-failed',
+        detail: 'eans must name at least one EAN code (comma-separated)',
+      });
     }
     const repeated = await get(`/api/v1/offers?eans=${MATH}&eans=${ENGLISH}`);
     expect(repeated.statusCode).toBe(400);
@@ -155,8 +183,26 @@ describeEachEngine('public offers API', (engine) => {
     const draft = await create({ ean: MATH, price: 7, condition: 'good', status: 'draft' });
     const found = await get(`/api/v1/offers/${offer.id}`);
     expect(found.statusCode).toBe(200);
-    expect(found.json()).toEqual({ id: offer.id, ean: MATH, price: 14.49, serviceFee: 1.99, currency: 'EUR', condition: 'excellent', remarks: 'As new' });
-    for (const id of [String(draft.id), '999999', 'abc', '1.5', '-1', '0', `0${offer.id}`, '99999999999', '2147483648']) {
+    expect(found.json()).toEqual({
+      id: offer.id,
+      ean: MATH,
+      price: 14.49,
+      serviceFee: 1.99,
+      currency: 'EUR',
+      condition: 'excellent',
+      remarks: 'As new',
+    });
+    for (const id of [
+      String(draft.id),
+      '999999',
+      'abc',
+      '1.5',
+      '-1',
+      '0',
+      `0${offer.id}`,
+      '99999999999',
+      '2147483648',
+    ]) {
       const response = await get(`/api/v1/offers/${id}`);
       expect(response.statusCode, id).toBe(404);
       expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
@@ -193,7 +239,9 @@ describeEachEngine('public offers API', (engine) => {
     try {
       const token = (await createClientWithToken(free)).bearer;
       await free.app.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' });
-      const body = (await free.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: token })).json();
+      const body = (
+        await free.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: token })
+      ).json();
       expect(body).toMatchObject([{ price: 3.3, serviceFee: 0 }]);
     } finally {
       await free.close();

@@ -25,10 +25,23 @@ type Op =
 
 const status = fc.constantFrom(...OFFER_STATUSES);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), ean: fc.nat(EANS.length - 1), price: fc.integer({ min: 1, max: 5000 }), status }),
-  fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), price: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }), status: fc.option(status, { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('create' as const),
+    ean: fc.nat(EANS.length - 1),
+    price: fc.integer({ min: 1, max: 5000 }),
+    status,
+  }),
+  fc.record({
+    kind: fc.constant('update' as const),
+    pick: fc.nat(),
+    price: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }),
+    status: fc.option(status, { nil: undefined }),
+  }),
   fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('read' as const), eans: fc.uniqueArray(fc.nat(EANS.length - 1), { minLength: 1, maxLength: EANS.length }) }),
+  fc.record({
+    kind: fc.constant('read' as const),
+    eans: fc.uniqueArray(fc.nat(EANS.length - 1), { minLength: 1, maxLength: EANS.length }),
+  }),
   fc.record({ kind: fc.constant('sql' as const), pick: fc.nat(), status }),
 );
 
@@ -47,7 +60,10 @@ describeEachEngine('offers read model', (engine) => {
   let extraDbs: Db[] = [];
 
   const start = async (db: Db, syncMs = 1000): Promise<App> => {
-    const app = await buildApp({ config: testConfig({ adminToken: ADMIN_TOKEN, offersSyncIntervalMs: syncMs }), db, clock: systemClock }, { logger: false });
+    const app = await buildApp(
+      { config: testConfig({ adminToken: ADMIN_TOKEN, offersSyncIntervalMs: syncMs }), db, clock: systemClock },
+      { logger: false },
+    );
     await app.ready();
     apps.push(app);
     return app;
@@ -75,9 +91,25 @@ describeEachEngine('offers read model', (engine) => {
         for (const step of ops) {
           const id = ids.length === 0 ? undefined : ids[('pick' in step ? step.pick : 0) % ids.length];
           if (step.kind === 'create') {
-            ids.push((await offers.create({ ean: EANS[step.ean] ?? '', price: step.price / 100, condition: 'good', status: step.status })).id);
-          } else if (step.kind === 'update' && id !== undefined && (step.price !== undefined || step.status !== undefined)) {
-            await offers.update(String(id), { ...(step.price === undefined ? {} : { price: step.price / 100 }), ...(step.status === undefined ? {} : { status: step.status }) });
+            ids.push(
+              (
+                await offers.create({
+                  ean: EANS[step.ean] ?? '',
+                  price: step.price / 100,
+                  condition: 'good',
+                  status: step.status,
+                })
+              ).id,
+            );
+          } else if (
+            step.kind === 'update' &&
+            id !== undefined &&
+            (step.price !== undefined || step.status !== undefined)
+          ) {
+            await offers.update(String(id), {
+              ...(step.price === undefined ? {} : { price: step.price / 100 }),
+              ...(step.status === undefined ? {} : { status: step.status }),
+            });
           } else if (step.kind === 'delete' && id !== undefined) {
             await offers.remove(String(id));
             ids.splice(ids.indexOf(id), 1);
@@ -106,7 +138,11 @@ describeEachEngine('offers read model', (engine) => {
     await offers.update(String(offer.id), { status: 'withdrawn' });
     await racing;
     expect(await offers.findPublishedJson(EANS[0])).toBe('[]');
-    const response = await app.inject({ method: 'GET', url: `/api/admin/v1/offers/${offer.id}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/offers/${offer.id}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(response.json<{ status: string }>().status).toBe('withdrawn');
   });
 
@@ -120,13 +156,21 @@ describeEachEngine('offers read model', (engine) => {
     expect(await b.services.offers.findPublishedJson(ean)).toBe('[]');
 
     const created = await a.services.offers.create({ ean, price: 12.5, condition: 'excellent' });
-    const seenAfter = await until(async () => (await b.services.offers.findPublishedJson(ean)).includes(`"id":${created.id}`), syncMs * 3 + 500);
+    const seenAfter = await until(
+      async () => (await b.services.offers.findPublishedJson(ean)).includes(`"id":${created.id}`),
+      syncMs * 3 + 500,
+    );
     await a.services.offers.update(String(created.id), { status: 'sold' });
-    const goneAfter = await until(async () => (await b.services.offers.findPublishedJson(ean)) === '[]', syncMs * 3 + 500);
+    const goneAfter = await until(
+      async () => (await b.services.offers.findPublishedJson(ean)) === '[]',
+      syncMs * 3 + 500,
+    );
     // The documented bound: one sync interval (plus scheduling slack on a loaded machine).
     expect(seenAfter).toBeLessThanOrEqual(syncMs * 3 + 500);
     expect(goneAfter).toBeLessThanOrEqual(syncMs * 3 + 500);
-    expect(await b.services.offers.findPublishedJson(ean)).toBe(JSON.stringify(await b.services.offers.findPublished(ean)));
+    expect(await b.services.offers.findPublishedJson(ean)).toBe(
+      JSON.stringify(await b.services.offers.findPublished(ean)),
+    );
   });
 
   it('every write path lands in the change log: inserts, updates (old and new EAN) and deletes', async () => {
@@ -134,7 +178,11 @@ describeEachEngine('offers read model', (engine) => {
     const { offers } = app.services;
     const before = await database.db.kysely.selectFrom('offer_changes').select('ean').execute();
     const offer = await offers.create({ ean: EANS[2] ?? '', price: 3, condition: 'good' });
-    await database.db.kysely.updateTable('offers').set({ ean: EANS[3] ?? '' }).where('id', '=', offer.id).execute();
+    await database.db.kysely
+      .updateTable('offers')
+      .set({ ean: EANS[3] ?? '' })
+      .where('id', '=', offer.id)
+      .execute();
     await database.db.kysely.deleteFrom('offers').where('id', '=', offer.id).execute();
     const after = await database.db.kysely.selectFrom('offer_changes').select('ean').orderBy('id').execute();
     expect(after.slice(before.length).map((row) => row.ean)).toEqual([EANS[2], EANS[2], EANS[3], EANS[3]]);

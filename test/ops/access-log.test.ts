@@ -18,9 +18,28 @@ async function linesFor(mode: LogRequests): Promise<Record<string, unknown>[]> {
   database = await freshDatabase('sqlite');
   const stream = new PassThrough();
   const lines: Record<string, unknown>[] = [];
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)));
-  app = await buildApp({ config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info', logRequests: mode }), db: database.db, clock: new ManualClock() }, { logStream: stream });
-  await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'ok-1', authorization: 'Bearer secret-value' } });
+  stream.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    ),
+  );
+  app = await buildApp(
+    {
+      config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info', logRequests: mode }),
+      db: database.db,
+      clock: new ManualClock(),
+    },
+    { logStream: stream },
+  );
+  await app.inject({
+    method: 'GET',
+    url: '/healthz',
+    headers: { 'x-request-id': 'ok-1', authorization: 'Bearer secret-value' },
+  });
   await app.inject({ method: 'GET', url: '/nowhere?x=1', headers: { 'x-request-id': 'missing-1' } });
   return lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
 }
@@ -42,7 +61,13 @@ it('all: a start and an end line per request, with method, URL, status and time 
 it('errors: one line for each 4xx/5xx answer, naming the request; nothing for successes', async () => {
   const lines = await linesFor('errors');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatchObject({ reqId: 'missing-1', msg: 'request completed', method: 'GET', url: '/nowhere?x=1', statusCode: 404 });
+  expect(lines[0]).toMatchObject({
+    reqId: 'missing-1',
+    msg: 'request completed',
+    method: 'GET',
+    url: '/nowhere?x=1',
+    statusCode: 404,
+  });
 });
 
 it('none: no access lines at all', async () => {

@@ -31,7 +31,12 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
   });
 
   it('every admin route answers 401 problem without a token, with a wrong token and with a non-Bearer scheme', async () => {
-    const credentials: (string | undefined)[] = [undefined, 'Bearer wrong-token-0123456789', 'Basic YWRtaW46YWRtaW4=', 'Bearer '];
+    const credentials: (string | undefined)[] = [
+      undefined,
+      'Bearer wrong-token-0123456789',
+      'Basic YWRtaW46YWRtaW4=',
+      'Bearer ',
+    ];
     const failures: string[] = [];
     for (const route of adminRoutes()) {
       for (const authorization of credentials) {
@@ -43,9 +48,13 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
           // An invalid body must not reach validation before authentication (no schema oracle).
           ...(hasBody ? { payload: { unexpected: true } } : {}),
         });
-        const body = String(response.headers['content-type']).startsWith('application/problem+json') ? response.json<{ code?: string; status?: number }>() : undefined;
+        const body = String(response.headers['content-type']).startsWith('application/problem+json')
+          ? response.json<{ code?: string; status?: number }>()
+          : undefined;
         if (response.statusCode !== 401 || body?.code !== 'unauthenticated' || body.status !== 401) {
-          failures.push(`${route.method} ${route.url} [${authorization ?? 'none'}] → ${response.statusCode} ${response.body.slice(0, 120)}`);
+          failures.push(
+            `${route.method} ${route.url} [${authorization ?? 'none'}] → ${response.statusCode} ${response.body.slice(0, 120)}`,
+          );
         }
         if (response.statusCode === 401) expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
       }
@@ -76,14 +85,21 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.body).toContain('shelfmark_http_request_duration_seconds');
-    expect(response.body).toMatch(/shelfmark_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+    expect(response.body).toMatch(
+      /shelfmark_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/,
+    );
   });
 
   it('an unknown route is a 404 problem', async () => {
     const response = await h.app.inject({ method: 'GET', url: '/no/such/thing?x=1' });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.json()).toMatchObject({ type: '/problems/route-not-found', status: 404, code: 'route-not-found', detail: 'GET /no/such/thing does not exist' });
+    expect(response.json()).toMatchObject({
+      type: '/problems/route-not-found',
+      status: 404,
+      code: 'route-not-found',
+      detail: 'GET /no/such/thing does not exist',
+    });
   });
 
   it('malformed JSON to an admin POST is 400 malformed-body', async () => {
@@ -124,17 +140,41 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
     const echoed = await h.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'req-42.abc' } });
     expect(echoed.headers['x-request-id']).toBe('req-42.abc');
     expect(echoed.json().instance).toBe('req-42.abc');
-    const hostile = await h.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id <script>' } });
+    const hostile = await h.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id <script>' },
+    });
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('no error response carries a stack trace or internal path', async () => {
     const probes = [
       h.app.inject({ method: 'GET', url: '/nowhere' }),
-      h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { ...h.admin, 'content-type': 'application/json' }, payload: '{' }),
-      h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { ...h.admin, 'content-type': 'application/json' }, payload: '' }),
-      h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: { first: 'x' } } }),
-      h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { ...h.admin, 'content-type': 'application/x-yaml' }, payload: 'a: 1' }),
+      h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/clients',
+        headers: { ...h.admin, 'content-type': 'application/json' },
+        payload: '{',
+      }),
+      h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/clients',
+        headers: { ...h.admin, 'content-type': 'application/json' },
+        payload: '',
+      }),
+      h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/clients',
+        headers: h.admin,
+        payload: { name: { first: 'x' } },
+      }),
+      h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/clients',
+        headers: { ...h.admin, 'content-type': 'application/x-yaml' },
+        payload: 'a: 1',
+      }),
       h.app.inject({ method: 'GET', url: '/api/admin/v1/clients/unknown', headers: h.admin }),
       h.app.inject({ method: 'GET', url: '/api/v1/offers', headers: { authorization: 'Bearer not.a.jwt' } }),
       h.app.inject({ method: 'GET', url: '/problems/nope' }),

@@ -58,11 +58,21 @@ describeEachEngine('CLI bulk import', (engine) => {
     return path;
   };
   const offerCount = async (): Promise<number> =>
-    Number((await h.database.db.kysely.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await h.database.db.kysely
+          .selectFrom('offers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('imports a 10,000-row CSV with a progress bar, and a second run of the same file changes nothing', async () => {
     const lines = ['ean,price,condition,status,remarks'];
-    for (let i = 0; i < 10_000; i++) lines.push(`${ean13(`978${String(100000000 + (i % 2500)).slice(0, 9)}`)},${(5 + (i % 40) + 0.25).toFixed(2)},good,published,copy ${i}`);
+    for (let i = 0; i < 10_000; i++)
+      lines.push(
+        `${ean13(`978${String(100000000 + (i % 2500)).slice(0, 9)}`)},${(5 + (i % 40) + 0.25).toFixed(2)},good,published,copy ${i}`,
+      );
     const path = await file('offers-10k.csv', `${lines.join('\n')}\n`);
 
     const started = Date.now();
@@ -142,29 +152,58 @@ describeEachEngine('CLI bulk import', (engine) => {
   });
 
   it('imports lists with their target status, idempotently, and refuses a file with a bad entry', async () => {
-    const school = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: h.admin, payload: { name: 'Hogeschool Amstelland', type: 'HBO' } });
+    const school = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: h.admin,
+      payload: { name: 'Hogeschool Amstelland', type: 'HBO' },
+    });
     const schoolId = school.json<{ identifier: string }>().identifier;
     const lists = [
-      { school: schoolId, name: 'ICT jaar 1', tags: ['Amsterdam', '2026-2027'], items: [{ ean: ean13('978900189144'), title: 'Wiskunde' }], status: 'published' },
+      {
+        school: schoolId,
+        name: 'ICT jaar 1',
+        tags: ['Amsterdam', '2026-2027'],
+        items: [{ ean: ean13('978900189144'), title: 'Wiskunde' }],
+        status: 'published',
+      },
       { school: schoolId, name: 'ICT jaar 2', tags: ['Amsterdam', '2026-2027'] },
     ];
     const path = await file('lists.json', JSON.stringify(lists, null, 2));
     const first = await cli(['lists', 'import', path, '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toEqual({ rows: 2, created: 2, updated: 0, unchanged: 0, statusChanged: 1 });
-    const rows = await h.database.db.kysely.selectFrom('lists').select(['name', 'status', 'tags']).orderBy('name').execute();
+    const rows = await h.database.db.kysely
+      .selectFrom('lists')
+      .select(['name', 'status', 'tags'])
+      .orderBy('name')
+      .execute();
     expect(rows).toEqual([
       { name: 'ICT jaar 1', status: 'published', tags: '["Amsterdam","2026-2027"]' },
       { name: 'ICT jaar 2', status: 'created', tags: '["Amsterdam","2026-2027"]' },
     ]);
-    const events = async () => (await h.database.db.kysely.selectFrom('events').select('name').execute()).map((e) => e.name).sort();
-    expect(await events()).toEqual(['list.created', 'list.created', 'list.published', 'list.status', 'list.status', 'list.status', 'school.created']);
+    const events = async () =>
+      (await h.database.db.kysely.selectFrom('events').select('name').execute()).map((e) => e.name).sort();
+    expect(await events()).toEqual([
+      'list.created',
+      'list.created',
+      'list.published',
+      'list.status',
+      'list.status',
+      'list.status',
+      'school.created',
+    ]);
 
     const again = await cli(['lists', 'import', path, '--json']);
     expect(JSON.parse(again.stdout)).toEqual({ rows: 2, created: 0, updated: 0, unchanged: 2, statusChanged: 0 });
     expect(await events()).toHaveLength(7);
 
-    const bad = [lists[1], { school: 'f'.repeat(32), name: 'Nowhere' }, { school: schoolId, name: 'Old', status: 'retired' }, { name: 'No school' }];
+    const bad = [
+      lists[1],
+      { school: 'f'.repeat(32), name: 'Nowhere' },
+      { school: schoolId, name: 'Old', status: 'retired' },
+      { name: 'No school' },
+    ];
     const refused = await cli(['lists', 'import', await file('lists-bad.json', JSON.stringify(bad, null, 2))]);
     expect(refused.code).toBe(1);
     expect(refused.stderr.split('\n').filter((line) => line.startsWith('line '))).toEqual([
@@ -176,13 +215,20 @@ describeEachEngine('CLI bulk import', (engine) => {
   });
 
   it('prints a portal link, per-command help and listings as JSON', async () => {
-    const client = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'Link shop' } });
+    const client = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: h.admin,
+      payload: { name: 'Link shop' },
+    });
     const id = client.json<{ id: string }>().id;
     const link = await cli(['clients', 'portal-link', id]);
     expect(link.code).toBe(0);
     const body = JSON.parse(link.stdout) as { path: string; url: string; expiresAt: string };
     const token = body.path.split('#')[1] ?? '';
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(
+      200,
+    );
     expect((await cli(['clients', 'portal-link', 'cli_missing'])).code).toBe(1);
 
     const help = await cli(['offers', 'import', '--help']);

@@ -17,7 +17,9 @@ const BIN = join(ROOT, 'bin/shelfmark.js');
 // One build for the whole file: the CLI under test is the compiled one that `npx shelfmark` runs.
 let built: Promise<void> | undefined;
 const build = (): Promise<void> =>
-  (built ??= run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).then(
+  (built ??= run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+  }).then(
     () => undefined,
     (error: { stdout?: string; message: string }) => {
       throw new Error(`npm run build failed, so the CLI cannot be tested:\n${error.stdout ?? error.message}`);
@@ -48,10 +50,15 @@ describeEachEngine('shelfmark CLI', (engine) => {
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+      return {
+        code: typeof failed.code === 'number' ? failed.code : -1,
+        stdout: failed.stdout ?? '',
+        stderr: failed.stderr ?? '',
+      };
     }
   };
-  const token = (id: string, secret: string) => h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(id, secret) } });
+  const token = (id: string, secret: string) =>
+    h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(id, secret) } });
 
   it('prints usage and exits 2 on bad usage, 0 on --help', async () => {
     const [none, help, unknown, badOption, missingId, badRole] = await Promise.all([
@@ -90,7 +97,14 @@ describeEachEngine('shelfmark CLI', (engine) => {
     const created = await cli(['clients', 'create', 'CLI', 'shop', '--scopes', 'offers:read']);
     expect(created.code).toBe(0);
     expect(created.stderr).toContain('shown only now');
-    const client = JSON.parse(created.stdout) as { id: string; clientId: string; clientSecret: string; webhookSecret: string; name: string; scopes: string[] };
+    const client = JSON.parse(created.stdout) as {
+      id: string;
+      clientId: string;
+      clientSecret: string;
+      webhookSecret: string;
+      name: string;
+      scopes: string[];
+    };
     expect(client).toMatchObject({ name: 'CLI shop', scopes: ['offers:read'] });
     expect(client.webhookSecret).toMatch(/^whsec_/);
     expect((await token(client.clientId, client.clientSecret)).statusCode).toBe(200);
@@ -105,7 +119,9 @@ describeEachEngine('shelfmark CLI', (engine) => {
     expect((await token(client.clientId, client.clientSecret)).statusCode).toBe(401);
     expect((await token(client.clientId, clientSecret)).statusCode).toBe(200);
 
-    const rotated = JSON.parse((await cli(['clients', 'rotate-webhook-secret', client.id])).stdout) as { webhookSecret: string };
+    const rotated = JSON.parse((await cli(['clients', 'rotate-webhook-secret', client.id])).stdout) as {
+      webhookSecret: string;
+    };
     expect(rotated.webhookSecret).toMatch(/^whsec_/);
     expect(rotated.webhookSecret).not.toBe(client.webhookSecret);
 
@@ -126,7 +142,11 @@ describeEachEngine('shelfmark CLI', (engine) => {
     expect(result.code).toBe(0);
     const newToken = result.stdout.trim();
     expect(newToken).toMatch(/^sma_[0-9A-Za-z]{43}$/);
-    const services = await createServices({ config: testConfig({ adminToken: undefined }), db: h.database.db, clock: h.clock });
+    const services = await createServices({
+      config: testConfig({ adminToken: undefined }),
+      db: h.database.db,
+      clock: h.clock,
+    });
     expect(services.adminAuth.verify(newToken)).toBe(true);
     expect(services.generatedAdminToken).toBeUndefined();
 
@@ -155,7 +175,15 @@ describeEachEngine('shelfmark CLI', (engine) => {
   it('serve starts the compiled server with process metrics, docs and dashboard, and stops cleanly on SIGTERM', async () => {
     const { ADMIN_TOKEN: _ignored, ...inherited } = process.env;
     const child = spawn(process.execPath, [BIN, 'serve', '--role', 'api'], {
-      env: { ...inherited, DATABASE_URL: h.database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED: 'none', ADMIN_TOKEN: 'serve-test-admin-token-0123' },
+      env: {
+        ...inherited,
+        DATABASE_URL: h.database.url,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        SEED: 'none',
+        ADMIN_TOKEN: 'serve-test-admin-token-0123',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

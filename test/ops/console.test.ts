@@ -15,14 +15,27 @@ describeEachEngine('operator console', (engine) => {
   afterEach(async () => h.close());
 
   async function signIn(): Promise<{ cookie: string; csrf: string }> {
-    const response = await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      payload: { token: ADMIN_TOKEN },
+    });
     expect(response.statusCode).toBe(200);
-    expect(String(response.headers['set-cookie'])).toMatch(/^shelfmark_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
-    return { cookie: String(response.headers['set-cookie']).split(';')[0] ?? '', csrf: response.json<{ csrfToken: string }>().csrfToken };
+    expect(String(response.headers['set-cookie'])).toMatch(
+      /^shelfmark_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
+    );
+    return {
+      cookie: String(response.headers['set-cookie']).split(';')[0] ?? '',
+      csrf: response.json<{ csrfToken: string }>().csrfToken,
+    };
   }
 
   it('refuses a wrong admin token and sets no cookie', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: 'wrong-token-0123456789' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      payload: { token: 'wrong-token-0123456789' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.headers['set-cookie']).toBeUndefined();
     expect(await h.database.db.kysely.selectFrom('web_sessions').selectAll().execute()).toEqual([]);
@@ -30,23 +43,54 @@ describeEachEngine('operator console', (engine) => {
 
   it('reads the admin API with the cookie, and changes state only with the CSRF token', async () => {
     const { cookie, csrf } = await signIn();
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie } })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
 
-    const without = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { cookie }, payload: { name: 'Shop' } });
+    const without = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: { cookie },
+      payload: { name: 'Shop' },
+    });
     expect(without.statusCode).toBe(403);
     expect(without.json()).toMatchObject({ code: 'csrf-rejected', status: 403 });
-    const wrong = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { cookie, 'x-csrf-token': `${csrf}x` }, payload: { name: 'Shop' } });
+    const wrong = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: { cookie, 'x-csrf-token': `${csrf}x` },
+      payload: { name: 'Shop' },
+    });
     expect(wrong.statusCode).toBe(403);
     expect(await h.database.db.kysely.selectFrom('clients').selectAll().execute()).toEqual([]);
 
-    const created = await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { cookie, 'x-csrf-token': csrf }, payload: { name: 'Shop' } });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: { cookie, 'x-csrf-token': csrf },
+      payload: { name: 'Shop' },
+    });
     expect(created.statusCode).toBe(201);
     // A portal session's cookie is not a console session.
-    const forged = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie: cookie.replace('shelfmark_console', 'shelfmark_portal') } });
+    const forged = await h.app.inject({
+      method: 'GET',
+      url: '/api/admin/v1/clients',
+      headers: { cookie: cookie.replace('shelfmark_console', 'shelfmark_portal') },
+    });
     expect(forged.statusCode).toBe(401);
 
-    expect((await h.app.inject({ method: 'POST', url: '/dashboard/api/sign-out', headers: { cookie, 'x-csrf-token': csrf } })).statusCode).toBe(204);
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie } })).statusCode).toBe(401);
+    expect(
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/dashboard/api/sign-out',
+          headers: { cookie, 'x-csrf-token': csrf },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('serves both pages with CSP without unsafe-inline, frame and referrer protection', async () => {
@@ -58,11 +102,14 @@ describeEachEngine('operator console', (engine) => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.headers['referrer-policy']).toBe('no-referrer');
-      if (String(page.headers['content-type']).startsWith('text/html')) expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
+      if (String(page.headers['content-type']).startsWith('text/html'))
+        expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
       expect(page.body).not.toMatch(/https?:\/\//);
     }
     const script = (await h.app.inject({ method: 'GET', url: '/portal/app.js' })).body;
-    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|localStorage|sessionStorage|document\.cookie/);
+    expect(script).not.toMatch(
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|localStorage|sessionStorage|document\.cookie/,
+    );
   });
 
   it('computes the overview: counts, queue depth, failures, p95 latency and 24 hourly buckets', async () => {
@@ -74,26 +121,66 @@ describeEachEngine('operator console', (engine) => {
     const now = h.clock.now();
     const [a, b] = rows;
     if (a === undefined || b === undefined) throw new Error('expected deliveries');
-    await db.kysely.updateTable('deliveries').set({ status: 'succeeded', completed_at: now + 2000 }).where('id', '=', a.id).execute();
-    await db.kysely.updateTable('deliveries').set({ status: 'failed', completed_at: now + 4000 }).where('id', '=', b.id).execute();
+    await db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'succeeded', completed_at: now + 2000 })
+      .where('id', '=', a.id)
+      .execute();
+    await db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'failed', completed_at: now + 4000 })
+      .where('id', '=', b.id)
+      .execute();
     await db.kysely
       .insertInto('delivery_attempts')
       .values([
-        { id: 'att_1', delivery_id: a.id, attempt_no: 1, started_at: now + 1000, duration_ms: 12, status_code: 200, error_class: null, error_message: null, response_body: 'ok' },
-        { id: 'att_2', delivery_id: b.id, attempt_no: 1, started_at: now - 3_600_000 + 5, duration_ms: 30, status_code: 500, error_class: 'http', error_message: null, response_body: 'no' },
+        {
+          id: 'att_1',
+          delivery_id: a.id,
+          attempt_no: 1,
+          started_at: now + 1000,
+          duration_ms: 12,
+          status_code: 200,
+          error_class: null,
+          error_message: null,
+          response_body: 'ok',
+        },
+        {
+          id: 'att_2',
+          delivery_id: b.id,
+          attempt_no: 1,
+          started_at: now - 3_600_000 + 5,
+          duration_ms: 30,
+          status_code: 500,
+          error_class: 'http',
+          error_message: null,
+          response_body: 'no',
+        },
       ])
       .execute();
     h.clock.advance(10_000);
     const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin });
     expect(response.statusCode).toBe(200);
     const overview = response.json<{ attemptsPerHour: { hour: string; succeeded: number; failed: number }[] }>();
-    expect(overview).toMatchObject({ clients: 1, subscriptions: 1, publishedLists: 0, publishedOffers: 0, queueDepth: 1, failedLast24h: 1, p95DeliveryLatencyMs: 2000 });
+    expect(overview).toMatchObject({
+      clients: 1,
+      subscriptions: 1,
+      publishedLists: 0,
+      publishedOffers: 0,
+      queueDepth: 1,
+      failedLast24h: 1,
+      p95DeliveryLatencyMs: 2000,
+    });
     expect(overview.attemptsPerHour).toHaveLength(24);
     expect(overview.attemptsPerHour.at(-1)).toEqual({ hour: '2026-09-01T08:00:00.000Z', succeeded: 1, failed: 0 });
     expect(overview.attemptsPerHour.at(-2)).toEqual({ hour: '2026-09-01T07:00:00.000Z', succeeded: 0, failed: 1 });
-    expect(overview.attemptsPerHour.slice(0, -2).every((bucket) => bucket.succeeded === 0 && bucket.failed === 0)).toBe(true);
+    expect(overview.attemptsPerHour.slice(0, -2).every((bucket) => bucket.succeeded === 0 && bucket.failed === 0)).toBe(
+      true,
+    );
 
     const health = await h.app.inject({ method: 'GET', url: '/api/admin/v1/subscription-health', headers: h.admin });
-    expect(health.json()).toEqual({ data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 1 }] });
+    expect(health.json()).toEqual({
+      data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 1 }],
+    });
   });
 });

@@ -16,8 +16,18 @@ describeEachEngine('structured logs', (engine) => {
     database = await freshDatabase(engine);
     const stream = new PassThrough();
     lines = [];
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter((line) => line !== '')));
-    app = await buildApp({ config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info' }), db: database.db, clock: new ManualClock() }, { logStream: stream });
+    stream.on('data', (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((line) => line !== ''),
+      ),
+    );
+    app = await buildApp(
+      { config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info' }), db: database.db, clock: new ManualClock() },
+      { logStream: stream },
+    );
     await app.ready();
   });
   afterEach(async () => {
@@ -26,24 +36,54 @@ describeEachEngine('structured logs', (engine) => {
   });
 
   it('never writes credentials or secrets, and every request line has its request id', async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Shop' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { name: 'Shop' },
+    });
     const client = created.json<{ clientId: string; clientSecret: string; webhookSecret: string }>();
-    const token = await app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret), 'x-request-id': 'req-abc' } });
-    await app.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}` } });
+    const token = await app.inject({
+      method: 'GET',
+      url: '/api/auth/token',
+      headers: { authorization: basic(client.clientId, client.clientSecret), 'x-request-id': 'req-abc' },
+    });
+    await app.inject({
+      method: 'GET',
+      url: '/api/v1/offers?eans=9789001891442',
+      headers: { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}` },
+    });
     const text = lines.join('\n');
     expect(lines.length).toBeGreaterThan(4);
-    for (const secret of [ADMIN_TOKEN, client.clientSecret, client.webhookSecret, token.json<{ access_token: string }>().access_token]) expect(text).not.toContain(secret);
-    const requestLines = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string }).filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
+    for (const secret of [
+      ADMIN_TOKEN,
+      client.clientSecret,
+      client.webhookSecret,
+      token.json<{ access_token: string }>().access_token,
+    ])
+      expect(text).not.toContain(secret);
+    const requestLines = lines
+      .map((line) => JSON.parse(line) as { reqId?: string; msg: string })
+      .filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
     expect(requestLines.every((line) => typeof line.reqId === 'string')).toBe(true);
     expect(requestLines.some((line) => line.reqId === 'req-abc')).toBe(true);
   });
 
   it('a server error is logged with its class and message but without a stack trace', async () => {
     await database.db.close();
-    const response = await app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/admin/v1/clients',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
-    const errorLine = lines.map((line) => JSON.parse(line) as { level: number; reqId?: string; err?: { type: string; message: string; stack: string } }).find((line) => line.level === 50);
+    const errorLine = lines
+      .map(
+        (line) =>
+          JSON.parse(line) as { level: number; reqId?: string; err?: { type: string; message: string; stack: string } },
+      )
+      .find((line) => line.level === 50);
     expect(errorLine?.reqId).toBe(response.json<{ instance: string }>().instance);
     expect(errorLine?.err?.type).toBeTypeOf('string');
     expect(errorLine?.err?.stack).not.toContain('\n');

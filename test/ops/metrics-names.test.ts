@@ -32,7 +32,12 @@ function parseExposition(text: string): Map<string, Family> {
     const name = sample[1] ?? '';
     const family = families.get(name) ?? families.get(name.replace(/_(bucket|sum|count|total|created)$/, ''));
     if (family === undefined) throw new Error(`sample without a family: ${line}`);
-    const labels = Object.fromEntries([...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']));
+    const labels = Object.fromEntries(
+      [...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [
+        m[1] ?? '',
+        m[2] ?? '',
+      ]),
+    );
     family.samples.push({ name, labels, value: Number(sample[3]) });
   }
   return families;
@@ -48,7 +53,10 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
     database = await freshDatabase(engine);
     clock = new ManualClock(Date.now());
     const config = testConfig({ adminToken: 'test-admin-token-0123456789', webhookAllowPrivate: true });
-    app = await buildApp({ config, db: database.db, clock, metrics: new Metrics({ defaultMetrics: true }) }, { logger: false });
+    app = await buildApp(
+      { config, db: database.db, clock, metrics: new Metrics({ defaultMetrics: true }) },
+      { logger: false },
+    );
     await app.ready();
   });
   afterEach(async () => {
@@ -71,7 +79,14 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
 
   it('exposes the standard unprefixed runtime metrics and every Shelfmark family the dashboard uses', async () => {
     const families = await scrape();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_gc_duration_seconds']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'process_start_time_seconds',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_gc_duration_seconds',
+    ]) {
       expect(families.has(name), name).toBe(true);
     }
     expect(families.get('shelfmark_http_request_duration_seconds')?.type).toBe('histogram');
@@ -82,7 +97,11 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
 
     // Every metric the Grafana dashboard queries exists.
     const dashboard = readFileSync(new URL('../../docs/grafana-dashboard.json', import.meta.url), 'utf8');
-    const used = new Set([...dashboard.matchAll(/\b((?:shelfmark|process|nodejs)_[a-z0-9_]+)/g)].map((m) => (m[1] ?? '').replace(/_(bucket|sum|count)$/, '')));
+    const used = new Set(
+      [...dashboard.matchAll(/\b((?:shelfmark|process|nodejs)_[a-z0-9_]+)/g)].map((m) =>
+        (m[1] ?? '').replace(/_(bucket|sum|count)$/, ''),
+      ),
+    );
     const missing = [...used].filter((name) => !families.has(name) && !families.has(name.replace(/_total$/, '')));
     expect(missing).toEqual([]);
     expect(used.size).toBeGreaterThan(8);
@@ -90,7 +109,9 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
 
   it('reports every delivery status at 0 on an empty database, and the queue as empty', async () => {
     const families = await scrape();
-    const statuses = families.get('shelfmark_webhook_deliveries_by_status')?.samples.map((s) => [s.labels.status, s.value]);
+    const statuses = families
+      .get('shelfmark_webhook_deliveries_by_status')
+      ?.samples.map((s) => [s.labels.status, s.value]);
     expect(statuses?.sort()).toEqual([
       ['failed', 0],
       ['pending', 0],
@@ -102,7 +123,12 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
 
   it('queue depth, oldest-pending age and the end-to-end latency histogram follow real deliveries', async () => {
     receiver = await startReceiver();
-    const created = await app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: { name: 'Shop' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      payload: { name: 'Shop' },
+    });
     await addSubscription(database.db, created.json<{ id: string }>().id, receiver.url, clock.now());
     await emit(database.db, clock.now(), 2);
     clock.advance(90_000);

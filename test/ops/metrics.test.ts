@@ -23,8 +23,12 @@ describeEachEngine('Prometheus metrics', (engine) => {
     await h.app.inject({ method: 'GET', url: '/totally/random/1234' });
     await h.app.inject({ method: 'GET', url: '/another/random/5678' });
     const text = await scrape();
-    expect(text).toMatch(/shelfmark_http_request_duration_seconds_count\{method="GET",route="\/problems\/:code",status="200"\} 2/);
-    expect(text).toMatch(/shelfmark_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 2/);
+    expect(text).toMatch(
+      /shelfmark_http_request_duration_seconds_count\{method="GET",route="\/problems\/:code",status="200"\} 2/,
+    );
+    expect(text).toMatch(
+      /shelfmark_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 2/,
+    );
     expect(text).not.toContain('/problems/conflict');
     expect(text).not.toContain('random');
   });
@@ -35,15 +39,41 @@ describeEachEngine('Prometheus metrics', (engine) => {
     const now = h.clock.now();
     await kysely
       .insertInto('subscriptions')
-      .values({ id: 'sub_metrics0000000000000', client_ref: client.id, notification_url: 'https://example.org/hook', event: 'list.published', event_as_given: 'list.published', status: 'active', disabled_reason: null, failing_since: null, created_at: now, updated_at: now })
+      .values({
+        id: 'sub_metrics0000000000000',
+        client_ref: client.id,
+        notification_url: 'https://example.org/hook',
+        event: 'list.published',
+        event_as_given: 'list.published',
+        status: 'active',
+        disabled_reason: null,
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
-    await kysely.insertInto('events').values({ id: 'evt_metrics0000000000000', name: 'list.published', resource: 'list', identifier: '0'.repeat(32), payload: '{}', created_at: now }).execute();
+    await kysely
+      .insertInto('events')
+      .values({
+        id: 'evt_metrics0000000000000',
+        name: 'list.published',
+        resource: 'list',
+        identifier: '0'.repeat(32),
+        payload: '{}',
+        created_at: now,
+      })
+      .execute();
     const statuses = ['failed', 'failed', 'pending', 'succeeded', 'succeeded', 'succeeded'];
     await kysely
       .insertInto('deliveries')
       .values(
         statuses.map((status, index) => ({
-          ...newDelivery('evt_metrics0000000000000', 'sub_metrics0000000000000', now, `dlv_metrics${String(index).padStart(14, '0')}`),
+          ...newDelivery(
+            'evt_metrics0000000000000',
+            'sub_metrics0000000000000',
+            now,
+            `dlv_metrics${String(index).padStart(14, '0')}`,
+          ),
           status,
         })),
       )

@@ -22,8 +22,22 @@ interface Doc {
   info: { license: { name: string } };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  webhooks: Record<string, { post: Operation & { requestBody: { content: { 'application/json': { schema: { properties: Record<string, { enum?: string[] }> } } } } } }>;
-  components: { securitySchemes: Record<string, { type: string; flows?: { clientCredentials?: { tokenUrl: string; scopes: Record<string, string> } } }> };
+  webhooks: Record<
+    string,
+    {
+      post: Operation & {
+        requestBody: {
+          content: { 'application/json': { schema: { properties: Record<string, { enum?: string[] }> } } };
+        };
+      };
+    }
+  >;
+  components: {
+    securitySchemes: Record<
+      string,
+      { type: string; flows?: { clientCredentials?: { tokenUrl: string; scopes: Record<string, string> } } }
+    >;
+  };
 }
 
 describeEachEngine('OpenAPI contents', (engine) => {
@@ -35,7 +49,10 @@ describeEachEngine('OpenAPI contents', (engine) => {
   });
   afterAll(async () => h.close());
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+    );
 
   it('every operation has a unique camelCase operationId, the listed one where listed', () => {
     const ids = operations().map(({ operation }) => operation.operationId ?? '');
@@ -50,7 +67,9 @@ describeEachEngine('OpenAPI contents', (engine) => {
   });
 
   it('servers, license, defined tags; public operations say they are public', () => {
-    expect(doc.servers).toEqual([{ url: '/', description: 'This server (the document is served by the API it describes)' }]);
+    expect(doc.servers).toEqual([
+      { url: '/', description: 'This server (the document is served by the API it describes)' },
+    ]);
     expect(doc.info.license.name).toBe('MIT');
     const used = new Set(operations().flatMap(({ operation }) => (operation as { tags?: string[] }).tags ?? []));
     const defined = new Set(doc.tags.map((tag) => tag.name));
@@ -62,15 +81,28 @@ describeEachEngine('OpenAPI contents', (engine) => {
     const bearer = doc.components.securitySchemes.bearer;
     expect(bearer?.type).toBe('oauth2');
     expect(bearer?.flows?.clientCredentials?.tokenUrl).toBe('/api/auth/token');
-    expect(Object.keys(bearer?.flows?.clientCredentials?.scopes ?? {})).toEqual(['offers:read', 'lml:read', 'webhooks:manage']);
+    expect(Object.keys(bearer?.flows?.clientCredentials?.scopes ?? {})).toEqual([
+      'offers:read',
+      'lml:read',
+      'webhooks:manage',
+    ]);
   });
 
   it('limit is optional on every collection; the token body is form-encoded first; real statuses are documented', () => {
-    const limits = operations().flatMap(({ path, method, operation }) => (operation.parameters ?? []).filter((p) => p.name === 'limit').map((p) => ({ at: `${method} ${path}`, required: p.required === true })));
+    const limits = operations().flatMap(({ path, method, operation }) =>
+      (operation.parameters ?? [])
+        .filter((p) => p.name === 'limit')
+        .map((p) => ({ at: `${method} ${path}`, required: p.required === true })),
+    );
     expect(limits.length).toBeGreaterThanOrEqual(8);
     expect(limits.filter((limit) => limit.required)).toEqual([]);
-    expect(Object.keys(doc.paths['/api/auth/token']?.post?.requestBody?.content ?? {})).toEqual(['application/x-www-form-urlencoded', 'application/json']);
-    expect(Object.keys(doc.paths['/api/lml/v1/subscriptions']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['201', '409', '413', '415', '422']));
+    expect(Object.keys(doc.paths['/api/auth/token']?.post?.requestBody?.content ?? {})).toEqual([
+      'application/x-www-form-urlencoded',
+      'application/json',
+    ]);
+    expect(Object.keys(doc.paths['/api/lml/v1/subscriptions']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['201', '409', '413', '415', '422']),
+    );
     expect(Object.keys(doc.paths['/api/admin/v1/lists/{identifier}/status']?.post?.responses ?? {})).toContain('409');
     expect(Object.keys(doc.paths['/api/admin/v1/offers/{id}']?.delete?.responses ?? {})).toContain('204');
     expect(Object.keys(doc.paths['/api/v1/offers']?.get?.responses ?? {})).toContain('304');
@@ -84,12 +116,22 @@ describeEachEngine('OpenAPI contents', (engine) => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
     for (const event of EVENT_NAMES) {
       const post = doc.webhooks[event]?.post;
-      const headers = (post?.parameters ?? []).filter((p) => p.in === 'header' && p.required === true).map((p) => p.name);
-      expect(headers, event).toEqual(['x-hook-signature', 'x-hook-event', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const headers = (post?.parameters ?? [])
+        .filter((p) => p.in === 'header' && p.required === true)
+        .map((p) => p.name);
+      expect(headers, event).toEqual([
+        'x-hook-signature',
+        'x-hook-event',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
       const properties = post?.requestBody.content['application/json'].schema.properties ?? {};
       expect(Object.keys(properties), event).toEqual(['type', 'resource', 'identifier']);
       expect(properties.resource?.enum, event).toEqual([event.split('.')[0]]);
     }
-    expect(doc.webhooks['list.status']?.post.requestBody.content['application/json'].schema.properties.type?.enum).toEqual(['created', 'validated', 'published', 'archived']);
+    expect(
+      doc.webhooks['list.status']?.post.requestBody.content['application/json'].schema.properties.type?.enum,
+    ).toEqual(['created', 'validated', 'published', 'archived']);
   });
 });

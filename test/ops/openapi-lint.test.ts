@@ -44,10 +44,14 @@ describe('OpenAPI linters', () => {
     const spectral = new Spectral();
     spectral.setRuleset({ extends: [[oas, 'recommended']] } as unknown as Parameters<Spectral['setRuleset']>[0]);
     const results = await spectral.run(new Document(text, parsers.Json, 'openapi.json'));
-    const errors = results.filter((result) => result.severity === 0).map((result) => `${result.code}: ${result.message} at ${result.path.join('.')}`);
+    const errors = results
+      .filter((result) => result.severity === 0)
+      .map((result) => `${result.code}: ${result.message} at ${result.path.join('.')}`);
     expect(errors).toEqual([]);
     const warnings = results.filter((result) => result.severity === 1);
-    const unexpected = warnings.filter((result) => ACCEPTED_WARNINGS[String(result.code)] === undefined).map((result) => `${result.code} at ${result.path.join('.')}`);
+    const unexpected = warnings
+      .filter((result) => ACCEPTED_WARNINGS[String(result.code)] === undefined)
+      .map((result) => `${result.code} at ${result.path.join('.')}`);
     expect(unexpected).toEqual([]);
     expect(warnings.length).toBeLessThanOrEqual(ACCEPTED_WARNINGS['operation-description'] ?? 0);
   }, 60_000);
@@ -56,15 +60,30 @@ describe('OpenAPI linters', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, text);
     const cli = join(process.cwd(), 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true', NO_COLOR: '1' };
+    const env = {
+      ...process.env,
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+      CI: 'true',
+      NO_COLOR: '1',
+    };
     // Exit code 1 means "problems found": the JSON report says which.
-    const output = await run(process.execPath, [cli, 'lint', file, '--extends', 'recommended', '--format', 'json'], { env, cwd: dir, timeout: 60_000 }).catch(
-      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-    );
-    const report = JSON.parse(output.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
-    const errors = report.problems.filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? ''}`);
+    const output = await run(process.execPath, [cli, 'lint', file, '--extends', 'recommended', '--format', 'json'], {
+      env,
+      cwd: dir,
+      timeout: 60_000,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const report = JSON.parse(output.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+    };
+    const errors = report.problems
+      .filter((problem) => problem.severity === 'error')
+      .map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? ''}`);
     expect(errors).toEqual([]);
-    const unexpected = report.problems.filter((problem) => problem.severity !== 'error' && ACCEPTED_WARNINGS[problem.ruleId] === undefined).map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer ?? ''}`);
+    const unexpected = report.problems
+      .filter((problem) => problem.severity !== 'error' && ACCEPTED_WARNINGS[problem.ruleId] === undefined)
+      .map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer ?? ''}`);
     expect(unexpected).toEqual([]);
     expect(report.totals.errors).toBe(0);
     expect(report.totals.warnings).toBeLessThanOrEqual(ACCEPTED_WARNINGS['operation-4xx-response'] ?? 0);

@@ -46,7 +46,9 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
   const validatorFor = (key: string, schema: Schema) => {
     let validate = compiled.get(key);
     if (validate === undefined) {
-      const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as Schema;
+      const rewritten = JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'),
+      ) as Schema;
       validate = ajv.compile(rewritten);
       compiled.set(key, validate);
     }
@@ -77,12 +79,15 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     const type = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
     const content = spec.content?.[type];
     if (content === undefined) {
-      failures.push(`${where}: content type ${type} not documented (${Object.keys(spec.content ?? {}).join(', ') || 'none'})`);
+      failures.push(
+        `${where}: content type ${type} not documented (${Object.keys(spec.content ?? {}).join(', ') || 'none'})`,
+      );
       return response;
     }
     if (type.endsWith('json') && content.schema !== undefined) {
       const validate = validatorFor(`${method} ${route} ${status} ${type}`, content.schema);
-      if (!validate(JSON.parse(response.body))) failures.push(`${where}: ${ajv.errorsText(validate.errors)} in ${response.body.slice(0, 300)}`);
+      if (!validate(JSON.parse(response.body)))
+        failures.push(`${where}: ${ajv.errorsText(validate.errors)} in ${response.body.slice(0, 300)}`);
     }
     return response;
   };
@@ -91,7 +96,12 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     const client = await createClientWithToken(h, 'Validator shop');
     const bearer = client.bearer;
     const admin = h.admin;
-    const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', route: string, params: Record<string, string | number>, options: { query?: string; headers?: Record<string, string>; payload?: unknown } = {}) => {
+    const call = async (
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      route: string,
+      params: Record<string, string | number>,
+      options: { query?: string; headers?: Record<string, string>; payload?: unknown } = {},
+    ) => {
       const path = route.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(String(params[name])));
       const response = await h.app.inject({
         method,
@@ -110,50 +120,162 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/problems/:code', { code: 'nope' });
 
     // auth
-    await call('GET', '/api/auth/token', {}, { headers: { authorization: basic(client.clientId, client.clientSecret) } });
+    await call(
+      'GET',
+      '/api/auth/token',
+      {},
+      { headers: { authorization: basic(client.clientId, client.clientSecret) } },
+    );
     await call('GET', '/api/auth/token', {});
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    await call('POST', '/api/auth/token', {}, { headers: form, payload: `grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}` });
+    await call(
+      'POST',
+      '/api/auth/token',
+      {},
+      {
+        headers: form,
+        payload: `grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`,
+      },
+    );
     await call('POST', '/api/auth/token', {}, { headers: form, payload: 'grant_type=password' });
-    await call('POST', '/api/auth/token', {}, { headers: { ...form, authorization: basic(client.clientId, 'wrong') }, payload: 'grant_type=client_credentials' });
+    await call(
+      'POST',
+      '/api/auth/token',
+      {},
+      {
+        headers: { ...form, authorization: basic(client.clientId, 'wrong') },
+        payload: 'grant_type=client_credentials',
+      },
+    );
     await call('POST', '/api/auth/token', {}, { headers: { 'content-type': 'application/json' }, payload: 'null' });
     await call('GET', '/.well-known/jwks.json', {});
     await call('GET', '/.well-known/oauth-authorization-server', {});
 
     // admin offers and public offers
-    const offer = (await call('POST', '/api/admin/v1/offers', {}, { headers: admin, payload: { ean: MATH, price: 12.5, condition: 'good', remarks: 'Fine' } })).json<{ id: number }>();
-    await call('POST', '/api/admin/v1/offers', {}, { headers: admin, payload: { ean: '123', price: 1, condition: 'good' } });
-    await call('POST', '/api/admin/v1/offers', {}, { headers: { ...admin, 'content-type': 'text/plain' }, payload: 'hello' });
-    await call('POST', '/api/admin/v1/offers', {}, { headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify({ ean: MATH, price: 1, condition: 'good', remarks: 'x'.repeat(300 * 1024) }) });
-    await call('POST', '/api/admin/v1/offers', {}, { headers: { ...admin, 'idempotency-key': 'k1' }, payload: { ean: MATH, price: 13, condition: 'good' } });
-    await call('POST', '/api/admin/v1/offers', {}, { headers: { ...admin, 'idempotency-key': 'k1' }, payload: { ean: MATH, price: 13, condition: 'good' } });
-    await call('POST', '/api/admin/v1/offers', {}, { headers: { ...admin, 'idempotency-key': 'k1' }, payload: { ean: MATH, price: 14, condition: 'good' } });
+    const offer = (
+      await call(
+        'POST',
+        '/api/admin/v1/offers',
+        {},
+        { headers: admin, payload: { ean: MATH, price: 12.5, condition: 'good', remarks: 'Fine' } },
+      )
+    ).json<{ id: number }>();
+    await call(
+      'POST',
+      '/api/admin/v1/offers',
+      {},
+      { headers: admin, payload: { ean: '123', price: 1, condition: 'good' } },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/offers',
+      {},
+      { headers: { ...admin, 'content-type': 'text/plain' }, payload: 'hello' },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/offers',
+      {},
+      {
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: JSON.stringify({ ean: MATH, price: 1, condition: 'good', remarks: 'x'.repeat(300 * 1024) }),
+      },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/offers',
+      {},
+      { headers: { ...admin, 'idempotency-key': 'k1' }, payload: { ean: MATH, price: 13, condition: 'good' } },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/offers',
+      {},
+      { headers: { ...admin, 'idempotency-key': 'k1' }, payload: { ean: MATH, price: 13, condition: 'good' } },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/offers',
+      {},
+      { headers: { ...admin, 'idempotency-key': 'k1' }, payload: { ean: MATH, price: 14, condition: 'good' } },
+    );
     await call('POST', '/api/admin/v1/offers', {}, { payload: { ean: MATH, price: 13, condition: 'good' } });
     await call('GET', '/api/admin/v1/offers', {}, { headers: admin, query: 'limit=1' });
     await call('GET', '/api/admin/v1/offers/:id', { id: offer.id }, { headers: admin });
     await call('GET', '/api/admin/v1/offers/:id', { id: 999999 }, { headers: admin });
     await call('PATCH', '/api/admin/v1/offers/:id', { id: offer.id }, { headers: admin, payload: { price: 11 } });
     const offers = await call('GET', '/api/v1/offers', {}, { headers: bearer, query: `eans=${MATH}` });
-    await call('GET', '/api/v1/offers', {}, { headers: { ...bearer, 'if-none-match': String(offers.headers.etag) }, query: `eans=${MATH}` });
+    await call(
+      'GET',
+      '/api/v1/offers',
+      {},
+      { headers: { ...bearer, 'if-none-match': String(offers.headers.etag) }, query: `eans=${MATH}` },
+    );
     await call('GET', '/api/v1/offers', {}, { headers: bearer, query: 'eans=123' });
     await call('GET', '/api/v1/offers', {}, { query: `eans=${MATH}` });
     await call('GET', '/api/v1/offers/:id', { id: offer.id }, { headers: bearer });
     await call('GET', '/api/v1/offers/:id', { id: 'nope' }, { headers: bearer });
 
     // admin LML
-    const school = (await call('POST', '/api/admin/v1/schools', {}, { headers: admin, payload: { name: 'Het Lyceum', type: 'VO', location: 'Delft', brin: '12AB' } })).json<{ identifier: string }>();
+    const school = (
+      await call(
+        'POST',
+        '/api/admin/v1/schools',
+        {},
+        { headers: admin, payload: { name: 'Het Lyceum', type: 'VO', location: 'Delft', brin: '12AB' } },
+      )
+    ).json<{ identifier: string }>();
     await call('GET', '/api/admin/v1/schools', {}, { headers: admin });
     await call('GET', '/api/admin/v1/schools/:identifier', { identifier: school.identifier }, { headers: admin });
-    await call('PATCH', '/api/admin/v1/schools/:identifier', { identifier: school.identifier }, { headers: admin, payload: { location: 'Leiden' } });
+    await call(
+      'PATCH',
+      '/api/admin/v1/schools/:identifier',
+      { identifier: school.identifier },
+      { headers: admin, payload: { location: 'Leiden' } },
+    );
     const list = (
-      await call('POST', '/api/admin/v1/lists', {}, { headers: admin, payload: { school: school.identifier, name: 'Klas 1', schoolYear: 2026, tags: ['Delft', '2026-2027'], items: [{ ean: MATH, title: 'Wiskunde' }] } })
+      await call(
+        'POST',
+        '/api/admin/v1/lists',
+        {},
+        {
+          headers: admin,
+          payload: {
+            school: school.identifier,
+            name: 'Klas 1',
+            schoolYear: 2026,
+            tags: ['Delft', '2026-2027'],
+            items: [{ ean: MATH, title: 'Wiskunde' }],
+          },
+        },
+      )
     ).json<{ identifier: string }>();
-    await call('POST', '/api/admin/v1/lists', {}, { headers: admin, payload: { school: school.identifier, name: 'Bad', items: [{ ean: '123', title: 'X' }] } });
+    await call(
+      'POST',
+      '/api/admin/v1/lists',
+      {},
+      { headers: admin, payload: { school: school.identifier, name: 'Bad', items: [{ ean: '123', title: 'X' }] } },
+    );
     await call('GET', '/api/admin/v1/lists', {}, { headers: admin });
     await call('GET', '/api/admin/v1/lists/:identifier', { identifier: list.identifier }, { headers: admin });
-    await call('PATCH', '/api/admin/v1/lists/:identifier', { identifier: list.identifier }, { headers: admin, payload: { comment: 'Bring a calculator' } });
-    await call('POST', '/api/admin/v1/lists/:identifier/status', { identifier: list.identifier }, { headers: admin, payload: { status: 'archived' } });
-    await call('POST', '/api/admin/v1/lists/:identifier/status', { identifier: list.identifier }, { headers: admin, payload: { status: 'validated' } });
+    await call(
+      'PATCH',
+      '/api/admin/v1/lists/:identifier',
+      { identifier: list.identifier },
+      { headers: admin, payload: { comment: 'Bring a calculator' } },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/lists/:identifier/status',
+      { identifier: list.identifier },
+      { headers: admin, payload: { status: 'archived' } },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/lists/:identifier/status',
+      { identifier: list.identifier },
+      { headers: admin, payload: { status: 'validated' } },
+    );
 
     // public LML
     await call('GET', '/api/lml/v1/schools', {}, { headers: bearer, query: '_=1' });
@@ -166,9 +288,26 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/lml/v1/schools', {}, { headers: { authorization: 'Bearer garbage' } });
 
     // subscriptions and deliveries (client)
-    const subscription = (await call('POST', '/api/lml/v1/subscriptions', {}, { headers: bearer, payload: { notificationUrl: 'https://hooks.shop.example/in', event: 'list-published' } })).json<{ id: string }>();
-    await call('POST', '/api/lml/v1/subscriptions', {}, { headers: bearer, payload: { notificationUrl: 'https://metadata.example/in', event: 'list-published' } });
-    await call('POST', '/api/lml/v1/subscriptions', {}, { headers: bearer, payload: { notificationUrl: 'https://hooks.shop.example/in', event: 'list-published' } });
+    const subscription = (
+      await call(
+        'POST',
+        '/api/lml/v1/subscriptions',
+        {},
+        { headers: bearer, payload: { notificationUrl: 'https://hooks.shop.example/in', event: 'list-published' } },
+      )
+    ).json<{ id: string }>();
+    await call(
+      'POST',
+      '/api/lml/v1/subscriptions',
+      {},
+      { headers: bearer, payload: { notificationUrl: 'https://metadata.example/in', event: 'list-published' } },
+    );
+    await call(
+      'POST',
+      '/api/lml/v1/subscriptions',
+      {},
+      { headers: bearer, payload: { notificationUrl: 'https://hooks.shop.example/in', event: 'list-published' } },
+    );
     await call('GET', '/api/lml/v1/subscriptions', {}, { headers: bearer });
     await call('GET', '/api/lml/v1/subscriptions/:id', { id: subscription.id }, { headers: bearer });
     await call('POST', '/api/lml/v1/subscriptions/:id/enable', { id: subscription.id }, { headers: bearer });
@@ -180,15 +319,33 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/admin/v1/subscriptions', {}, { headers: admin });
     await call('GET', '/api/admin/v1/subscriptions/:id', { id: subscription.id }, { headers: admin });
     await call('POST', '/api/admin/v1/subscriptions/:id/enable', { id: subscription.id }, { headers: admin });
-    await call('POST', '/api/admin/v1/subscriptions/:id/recover', { id: subscription.id }, { headers: admin, payload: { since: '2026-09-01T00:00:00Z' } });
-    const deliveries = (await call('GET', '/api/admin/v1/deliveries', {}, { headers: admin })).json<{ data: { id: string }[] }>();
+    await call(
+      'POST',
+      '/api/admin/v1/subscriptions/:id/recover',
+      { id: subscription.id },
+      { headers: admin, payload: { since: '2026-09-01T00:00:00Z' } },
+    );
+    const deliveries = (await call('GET', '/api/admin/v1/deliveries', {}, { headers: admin })).json<{
+      data: { id: string }[];
+    }>();
     const delivery = deliveries.data[0]?.id ?? 'dlv_missing';
     await call('GET', '/api/admin/v1/deliveries/:id', { id: delivery }, { headers: admin });
     await call('POST', '/api/admin/v1/deliveries/:id/retry', { id: delivery }, { headers: admin });
     // A delivery that exhausted its retries (as the worker would leave it) can be retried: 202.
-    await h.database.db.kysely.updateTable('deliveries').set({ status: 'failed', completed_at: h.clock.now() }).where('id', '=', delivery).execute();
+    await h.database.db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'failed', completed_at: h.clock.now() })
+      .where('id', '=', delivery)
+      .execute();
     await call('POST', '/api/admin/v1/deliveries/:id/retry', { id: delivery }, { headers: admin });
-    const other = (await call('POST', '/api/admin/v1/clients', {}, { headers: admin, payload: { name: 'Other shop', scopes: ['offers:read'] } })).json<{ id: string }>();
+    const other = (
+      await call(
+        'POST',
+        '/api/admin/v1/clients',
+        {},
+        { headers: admin, payload: { name: 'Other shop', scopes: ['offers:read'] } },
+      )
+    ).json<{ id: string }>();
     await call('GET', '/api/admin/v1/clients', {}, { headers: admin });
     await call('GET', '/api/admin/v1/clients/:id', { id: other.id }, { headers: admin });
     await call('POST', '/api/admin/v1/clients/:id/secret', { id: other.id }, { headers: admin });
@@ -207,10 +364,21 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     expect(failures).toEqual([]);
 
     // Coverage: every documented route of the catalogue was answered at least once with a 2xx.
-    const documented = routeCatalog(h.app).filter((route) => !route.hidden && route.method !== 'HEAD' && doc.paths[openApiPath(route.url)]?.[route.method.toLowerCase()] !== undefined);
+    const documented = routeCatalog(h.app).filter(
+      (route) =>
+        !route.hidden &&
+        route.method !== 'HEAD' &&
+        doc.paths[openApiPath(route.url)]?.[route.method.toLowerCase()] !== undefined,
+    );
     const withoutSuccess = documented
-      .filter((route) => ![...(exercised.get(`${route.method} ${route.url}`) ?? [])].some((status) => status >= 200 && status < 300))
-      .map((route) => `${route.method} ${route.url}: ${[...(exercised.get(`${route.method} ${route.url}`) ?? [])].join(',') || 'not called'}`);
+      .filter(
+        (route) =>
+          ![...(exercised.get(`${route.method} ${route.url}`) ?? [])].some((status) => status >= 200 && status < 300),
+      )
+      .map(
+        (route) =>
+          `${route.method} ${route.url}: ${[...(exercised.get(`${route.method} ${route.url}`) ?? [])].join(',') || 'not called'}`,
+      );
     expect(withoutSuccess).toEqual([]);
   });
 });

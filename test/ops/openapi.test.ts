@@ -39,9 +39,13 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
   });
 
   it('documents every route under /api/ and /.well-known/ with its method', () => {
-    const api = routeCatalog(h.app).filter((route) => !route.hidden && (route.url.startsWith('/api/') || route.url.startsWith('/.well-known/')));
+    const api = routeCatalog(h.app).filter(
+      (route) => !route.hidden && (route.url.startsWith('/api/') || route.url.startsWith('/.well-known/')),
+    );
     expect(api.length).toBeGreaterThan(5);
-    const missing = api.filter((route) => doc.paths[openApiPath(route.url)]?.[route.method.toLowerCase()] === undefined);
+    const missing = api.filter(
+      (route) => doc.paths[openApiPath(route.url)]?.[route.method.toLowerCase()] === undefined,
+    );
     expect(missing).toEqual([]);
   });
 
@@ -52,7 +56,8 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
       const expected = securityFor(path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1'));
       for (const [method, operation] of Object.entries(item)) {
         const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
-        if (expected === undefined ? schemes.length > 0 : !schemes.includes(expected)) wrong.push(`${method.toUpperCase()} ${path}: ${schemes.join(',') || 'none'}`);
+        if (expected === undefined ? schemes.length > 0 : !schemes.includes(expected))
+          wrong.push(`${method.toUpperCase()} ${path}: ${schemes.join(',') || 'none'}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -30,7 +30,11 @@ describeEachEngine('partner portal', (engine) => {
   afterEach(async () => h.close());
 
   async function link(clientRef: string): Promise<{ token: string; url: string; expiresAt: string }> {
-    const response = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${clientRef}/portal-link`, headers: h.admin });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${clientRef}/portal-link`,
+      headers: h.admin,
+    });
     expect(response.statusCode).toBe(201);
     const body = response.json<{ url: string; path: string; expiresAt: string; clientId: string }>();
     return { token: body.path.split('#')[1] ?? '', url: body.url, expiresAt: body.expiresAt };
@@ -59,30 +63,51 @@ describeEachEngine('partner portal', (engine) => {
     expect(expiresAt).toBe('2026-09-01T08:15:00.000Z');
     const rows = await h.database.db.kysely.selectFrom('portal_links').selectAll().execute();
     expect(rows).toEqual([
-      { token_hash: createHash('sha256').update(token).digest('base64url'), client_ref: shop.id, created_at: h.clock.now(), expires_at: h.clock.now() + 900_000, used_at: null },
+      {
+        token_hash: createHash('sha256').update(token).digest('base64url'),
+        client_ref: shop.id,
+        created_at: h.clock.now(),
+        expires_at: h.clock.now() + 900_000,
+        used_at: null,
+      },
     ]);
     expect(JSON.stringify(rows)).not.toContain(token);
 
     const first = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
     expect(first.statusCode).toBe(200);
-    expect(String(first.headers['set-cookie'])).toMatch(/^shelfmark_portal=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(String(first.headers['set-cookie'])).toMatch(
+      /^shelfmark_portal=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
+    );
     expect(first.headers['cache-control']).toBe('no-store');
     const sessions = await h.database.db.kysely.selectFrom('web_sessions').select(['kind', 'client_ref']).execute();
     expect(sessions).toEqual([{ kind: 'portal', client_ref: shop.id }]);
 
     const again = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
     expect(again.statusCode).toBe(401);
-    expect(again.json()).toMatchObject({ code: 'unauthenticated', detail: 'this sign-in link is invalid, already used or expired; ask the operator for a new one' });
+    expect(again.json()).toMatchObject({
+      code: 'unauthenticated',
+      detail: 'this sign-in link is invalid, already used or expired; ask the operator for a new one',
+    });
     expect(again.headers['set-cookie']).toBeUndefined();
   });
 
   it('refuses an expired link and an unknown one', async () => {
     const { token } = await link(shop.id);
     h.clock.advance(15 * 60 * 1000);
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token: 'x'.repeat(43) } })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients/cli_nope/portal-link', headers: h.admin })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${shop.id}/portal-link` })).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token: 'x'.repeat(43) } }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients/cli_nope/portal-link', headers: h.admin }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${shop.id}/portal-link` })).statusCode,
+    ).toBe(401);
   });
 
   it('shows the session, ends it after the idle timeout and on sign-out', async () => {
@@ -121,10 +146,19 @@ describeEachEngine('partner portal', (engine) => {
       const response = await as(session, { method, url, payload: {} }, false);
       expect(response.statusCode, url).toBe(403);
       expect(response.json()).toMatchObject({ code: 'csrf-rejected' });
-      const wrong = await h.app.inject({ method, url, payload: {}, headers: { cookie: session.cookie, 'x-csrf-token': 'wrong' } });
+      const wrong = await h.app.inject({
+        method,
+        url,
+        payload: {},
+        headers: { cookie: session.cookie, 'x-csrf-token': 'wrong' },
+      });
       expect(wrong.statusCode, url).toBe(403);
     }
-    const client = await h.database.db.kysely.selectFrom('clients').select('secret_version').where('id', '=', shop.id).executeTakeFirstOrThrow();
+    const client = await h.database.db.kysely
+      .selectFrom('clients')
+      .select('secret_version')
+      .where('id', '=', shop.id)
+      .executeTakeFirstOrThrow();
     expect(client.secret_version).toBe(1);
 
     await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${shop.id}`, headers: h.admin });
@@ -137,46 +171,111 @@ describeEachEngine('partner portal', (engine) => {
     expect(reset.statusCode).toBe(200);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     expect(clientSecret).toMatch(/^sms_/);
-    expect((await h.app.inject({ method: 'GET', url: '/api/lml/v1/subscriptions', headers: shop.bearer })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(shop.clientId, shop.clientSecret) } })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(shop.clientId, clientSecret) } })).statusCode).toBe(200);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/lml/v1/subscriptions', headers: shop.bearer })).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: '/api/auth/token',
+          headers: { authorization: basic(shop.clientId, shop.clientSecret) },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: '/api/auth/token',
+          headers: { authorization: basic(shop.clientId, clientSecret) },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     const rotated = await as(session, { method: 'POST', url: '/portal/api/webhook-secret' });
-    expect(rotated.json()).toEqual({ webhookSecret: expect.stringMatching(/^whsec_/), previousSecretValidUntil: '2026-09-02T08:00:00.000Z' });
+    expect(rotated.json()).toEqual({
+      webhookSecret: expect.stringMatching(/^whsec_/),
+      previousSecretValidUntil: '2026-09-02T08:00:00.000Z',
+    });
   });
 
   it('creates subscriptions with the API rules (SSRF included), lists, pings and deletes them', async () => {
     const session = await signIn(shop.id);
-    const blocked = await as(session, { method: 'POST', url: '/portal/api/subscriptions', payload: { notificationUrl: 'http://localhost:9/hook', event: 'list.published' } });
+    const blocked = await as(session, {
+      method: 'POST',
+      url: '/portal/api/subscriptions',
+      payload: { notificationUrl: 'http://localhost:9/hook', event: 'list.published' },
+    });
     expect(blocked.statusCode).toBe(422);
     expect(blocked.json()).toMatchObject({ code: 'blocked-address' });
-    const badEvent = await as(session, { method: 'POST', url: '/portal/api/subscriptions', payload: { notificationUrl: 'https://hooks.shop.example/x', event: 'nope' } });
+    const badEvent = await as(session, {
+      method: 'POST',
+      url: '/portal/api/subscriptions',
+      payload: { notificationUrl: 'https://hooks.shop.example/x', event: 'nope' },
+    });
     expect(badEvent.statusCode).toBe(400);
     expect(await h.database.db.kysely.selectFrom('subscriptions').selectAll().execute()).toEqual([]);
 
-    const created = await as(session, { method: 'POST', url: '/portal/api/subscriptions', payload: { notificationUrl: 'https://hooks.shop.example/x', event: 'list-published' } });
+    const created = await as(session, {
+      method: 'POST',
+      url: '/portal/api/subscriptions',
+      payload: { notificationUrl: 'https://hooks.shop.example/x', event: 'list-published' },
+    });
     expect(created.statusCode).toBe(201);
     const subscription = created.json<{ id: string }>();
     const listed = await as(session, { method: 'GET', url: '/portal/api/subscriptions' });
-    expect(listed.json()).toEqual({ has_more: false, data: [{ id: subscription.id, notificationUrl: 'https://hooks.shop.example/x', event: 'list-published', status: 'active', createdAt: '2026-09-01T08:00:00.000Z' }] });
+    expect(listed.json()).toEqual({
+      has_more: false,
+      data: [
+        {
+          id: subscription.id,
+          notificationUrl: 'https://hooks.shop.example/x',
+          event: 'list-published',
+          status: 'active',
+          createdAt: '2026-09-01T08:00:00.000Z',
+        },
+      ],
+    });
 
     const ping = await as(session, { method: 'POST', url: `/portal/api/subscriptions/${subscription.id}/ping` });
     expect(ping.statusCode).toBe(202);
     const deliveries = await as(session, { method: 'GET', url: '/portal/api/deliveries?event=ping' });
     expect(deliveries.json<{ data: { id: string; event: string; status: string }[] }>().data).toEqual([
-      expect.objectContaining({ id: ping.json<{ deliveryId: string }>().deliveryId, event: 'ping', status: 'pending', subscriptionId: subscription.id }),
+      expect.objectContaining({
+        id: ping.json<{ deliveryId: string }>().deliveryId,
+        event: 'ping',
+        status: 'pending',
+        subscriptionId: subscription.id,
+      }),
     ]);
 
-    expect((await as(session, { method: 'DELETE', url: `/portal/api/subscriptions/${subscription.id}` })).statusCode).toBe(204);
+    expect(
+      (await as(session, { method: 'DELETE', url: `/portal/api/subscriptions/${subscription.id}` })).statusCode,
+    ).toBe(204);
     expect(await h.database.db.kysely.selectFrom('subscriptions').selectAll().execute()).toEqual([]);
   });
 
   it("answers 404 for every route given another client's subscription or delivery", async () => {
     const session = await signIn(shop.id);
-    const theirs = await addSubscription(h.database.db, other.id, 'https://hooks.shop.example/theirs', h.clock.now(), 'list.updated');
+    const theirs = await addSubscription(
+      h.database.db,
+      other.id,
+      'https://hooks.shop.example/theirs',
+      h.clock.now(),
+      'list.updated',
+    );
     await emit(h.database.db, h.clock.now());
-    const delivery = await h.database.db.kysely.selectFrom('deliveries').select('id').where('subscription_id', '=', theirs).executeTakeFirstOrThrow();
-    await h.database.db.kysely.updateTable('deliveries').set({ status: 'failed', completed_at: h.clock.now() }).where('id', '=', delivery.id).execute();
+    const delivery = await h.database.db.kysely
+      .selectFrom('deliveries')
+      .select('id')
+      .where('subscription_id', '=', theirs)
+      .executeTakeFirstOrThrow();
+    await h.database.db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'failed', completed_at: h.clock.now() })
+      .where('id', '=', delivery.id)
+      .execute();
 
     const cases = [
       ['DELETE', `/portal/api/subscriptions/${theirs}`, undefined],
@@ -193,24 +292,40 @@ describeEachEngine('partner portal', (engine) => {
     }
     const list = await as(session, { method: 'GET', url: '/portal/api/deliveries' });
     expect(list.json()).toEqual({ has_more: false, data: [] });
-    const rows = await h.database.db.kysely.selectFrom('deliveries').select(['status']).where('id', '=', delivery.id).executeTakeFirstOrThrow();
+    const rows = await h.database.db.kysely
+      .selectFrom('deliveries')
+      .select(['status'])
+      .where('id', '=', delivery.id)
+      .executeTakeFirstOrThrow();
     expect(rows.status).toBe('failed');
-    expect(await h.database.db.kysely.selectFrom('subscriptions').select('id').where('id', '=', theirs).execute()).toHaveLength(1);
+    expect(
+      await h.database.db.kysely.selectFrom('subscriptions').select('id').where('id', '=', theirs).execute(),
+    ).toHaveLength(1);
   });
 
   it('filters the delivery log by time range and shows attempts with masked signatures, retries one', async () => {
     const session = await signIn(shop.id);
     // Port 9 on loopback: the attempt fails (blocked or refused) without leaving the machine.
-    const mine = await addSubscription(h.database.db, shop.id, 'http://127.0.0.1:9/mine', h.clock.now(), 'list.updated');
+    const mine = await addSubscription(
+      h.database.db,
+      shop.id,
+      'http://127.0.0.1:9/mine',
+      h.clock.now(),
+      'list.updated',
+    );
     await emit(h.database.db, h.clock.now());
     h.clock.advance(20 * 60_000);
     await emit(h.database.db, h.clock.now());
     const all = await as(session, { method: 'GET', url: '/portal/api/deliveries' });
     expect(all.json<{ data: unknown[] }>().data).toHaveLength(2);
     const recent = await as(session, { method: 'GET', url: '/portal/api/deliveries?since=2026-09-01T08:10:00Z' });
-    expect(recent.json<{ data: { createdAt: string }[] }>().data.map((d) => d.createdAt)).toEqual(['2026-09-01T08:20:00.000Z']);
+    expect(recent.json<{ data: { createdAt: string }[] }>().data.map((d) => d.createdAt)).toEqual([
+      '2026-09-01T08:20:00.000Z',
+    ]);
     const older = await as(session, { method: 'GET', url: '/portal/api/deliveries?until=2026-09-01T08:10:00Z' });
-    expect(older.json<{ data: { createdAt: string }[] }>().data.map((d) => d.createdAt)).toEqual(['2026-09-01T08:00:00.000Z']);
+    expect(older.json<{ data: { createdAt: string }[] }>().data.map((d) => d.createdAt)).toEqual([
+      '2026-09-01T08:00:00.000Z',
+    ]);
     expect((await as(session, { method: 'GET', url: '/portal/api/deliveries?since=yesterday' })).statusCode).toBe(400);
 
     const worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
@@ -219,7 +334,10 @@ describeEachEngine('partner portal', (engine) => {
     if (first === undefined) throw new Error('no delivery');
     const detail = await as(session, { method: 'GET', url: `/portal/api/deliveries/${first.id}` });
     expect(detail.statusCode).toBe(200);
-    const body = detail.json<{ subscriptionId: string; attempts: { requestHeaders: Record<string, string>; errorClass: string | null }[] }>();
+    const body = detail.json<{
+      subscriptionId: string;
+      attempts: { requestHeaders: Record<string, string>; errorClass: string | null }[];
+    }>();
     expect(body.subscriptionId).toBe(mine);
     expect(body.attempts.length).toBeGreaterThan(0);
     const headers = body.attempts[0]?.requestHeaders ?? {};
@@ -230,11 +348,19 @@ describeEachEngine('partner portal', (engine) => {
 
     const pending = await as(session, { method: 'POST', url: `/portal/api/deliveries/${first.id}/retry` });
     expect(pending.statusCode).toBe(409);
-    await h.database.db.kysely.updateTable('deliveries').set({ status: 'failed', completed_at: h.clock.now() }).where('id', '=', first.id).execute();
+    await h.database.db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'failed', completed_at: h.clock.now() })
+      .where('id', '=', first.id)
+      .execute();
     const retried = await as(session, { method: 'POST', url: `/portal/api/deliveries/${first.id}/retry` });
     expect(retried.statusCode).toBe(200);
     expect(retried.json()).toMatchObject({ id: first.id, status: 'pending' });
-    const recovered = await as(session, { method: 'POST', url: `/portal/api/subscriptions/${mine}/recover`, payload: { since: '2026-09-01T00:00:00Z' } });
+    const recovered = await as(session, {
+      method: 'POST',
+      url: `/portal/api/subscriptions/${mine}/recover`,
+      payload: { since: '2026-09-01T00:00:00Z' },
+    });
     expect(recovered.json()).toEqual({ requeued: 0 });
   });
 });

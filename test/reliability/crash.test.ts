@@ -31,12 +31,18 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
 
   it('every delivery arrives; duplicates carry the same webhook-id and body', async () => {
     const client = await createClientWithToken(h);
-    for (let i = 0; i < SCALE.crashSubscriptions; i++) await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, Date.now());
+    for (let i = 0; i < SCALE.crashSubscriptions; i++)
+      await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, Date.now());
     await emit(h.database.db, Date.now(), SCALE.crashEvents);
-    const deliveries = await h.database.db.kysely.selectFrom('deliveries').innerJoin('events', 'events.id', 'deliveries.event_id').select(['deliveries.id', 'events.payload']).execute();
+    const deliveries = await h.database.db.kysely
+      .selectFrom('deliveries')
+      .innerJoin('events', 'events.id', 'deliveries.event_id')
+      .select(['deliveries.id', 'events.payload'])
+      .execute();
     expect(deliveries).toHaveLength(TOTAL);
     const payloadOf = new Map(deliveries.map((row) => [row.id, row.payload]));
-    const distinct = (): number => new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
+    const distinct = (): number =>
+      new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
     const env = { WEBHOOK_CONCURRENCY: String(CONCURRENCY) };
 
     const atKills: number[] = [];
@@ -46,7 +52,11 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
       await server.ready;
       // Kill at evenly spaced points of the fan-out, with work both done and still to do.
       const target = Math.floor((TOTAL * kill) / (SCALE.crashKills + 1));
-      await waitUntil(() => distinct() >= target, 60_000, () => `${target} deliveries before kill ${kill} (have ${distinct()})`);
+      await waitUntil(
+        () => distinct() >= target,
+        60_000,
+        () => `${target} deliveries before kill ${kill} (have ${distinct()})`,
+      );
       await server.kill();
       atKills.push(distinct());
     }
@@ -55,8 +65,14 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
     const last = startServer(h.database.url, env);
     servers.push(last);
     await last.ready;
-    await waitUntil(() => distinct() === TOTAL, 120_000, () => `all ${TOTAL} deliveries (have ${distinct()})`);
-    const unfinished = async (): Promise<number> => (await h.database.db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute()).length;
+    await waitUntil(
+      () => distinct() === TOTAL,
+      120_000,
+      () => `all ${TOTAL} deliveries (have ${distinct()})`,
+    );
+    const unfinished = async (): Promise<number> =>
+      (await h.database.db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute())
+        .length;
     await waitUntil(async () => (await unfinished()) === 0, 30_000, 'every delivery recorded as succeeded');
     expect(await last.stop()).toBe(0);
 
@@ -66,7 +82,9 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
       expect(request.body).toBe(payloadOf.get(id));
     }
     const duplicates = receiver.received.length - TOTAL;
-    console.log(`[crash, ${engine}] ${SCALE.crashKills} kills survived at ${atKills.join(', ')} distinct deliveries; ${TOTAL} delivered, 0 lost, ${duplicates} duplicate(s) with the same webhook-id`);
+    console.log(
+      `[crash, ${engine}] ${SCALE.crashKills} kills survived at ${atKills.join(', ')} distinct deliveries; ${TOTAL} delivered, 0 lost, ${duplicates} duplicate(s) with the same webhook-id`,
+    );
     // Only attempts cut off by a kill can repeat: at most the worker's concurrency per kill.
     expect(duplicates).toBeLessThanOrEqual(SCALE.crashKills * CONCURRENCY);
   }, 300_000);

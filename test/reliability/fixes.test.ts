@@ -20,20 +20,39 @@ describeEachEngine('fixes found by the reliability suite', (engine) => {
   });
 
   it('the token endpoint answers an unparseable body, and our own refusals before it, in the RFC 6749 shape (was a 500)', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'content-type': 'application/json' }, payload: '[[[' });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '[[[',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.json()).toEqual({ error: 'invalid_request', error_description: 'the body is not valid JSON; send application/x-www-form-urlencoded' });
+    expect(response.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'the body is not valid JSON; send application/x-www-form-urlencoded',
+    });
     // A refusal raised by the app's own hooks (a Problem, not a Fastify error) is no 500 either.
     const nul = await h.app.inject({ method: 'GET', url: '/api/auth/token?x=%00' });
     expect(nul.statusCode).toBe(400);
-    expect(nul.json()).toEqual({ error: 'invalid_request', error_description: 'the URL may not contain NUL characters (%00)' });
+    expect(nul.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'the URL may not contain NUL characters (%00)',
+    });
   });
 
   it('a NUL in the URL is a 400 problem before any query runs (PostgreSQL answered a 500)', async () => {
     const shop = await createClientWithToken(h, 'Shop');
-    for (const url of ['/api/v1/offers/a%00b', '/api/admin/v1/deliveries/a%00b/retry', '/api/lml/v1/lists?school=%00']) {
-      const response = await h.app.inject({ method: url.includes('retry') ? 'POST' : 'GET', url, headers: url.includes('admin') ? h.admin : shop.bearer });
+    for (const url of [
+      '/api/v1/offers/a%00b',
+      '/api/admin/v1/deliveries/a%00b/retry',
+      '/api/lml/v1/lists?school=%00',
+    ]) {
+      const response = await h.app.inject({
+        method: url.includes('retry') ? 'POST' : 'GET',
+        url,
+        headers: url.includes('admin') ? h.admin : shop.bearer,
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({
         type: '/problems/malformed-request',
@@ -55,19 +74,34 @@ describeEachEngine('fixes found by the reliability suite', (engine) => {
 
   it('a NUL in a JSON string is a 400 problem and nothing is stored', async () => {
     const before = await rows();
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: { ...h.admin, 'content-type': 'application/json' }, payload: '{"name":"a\\u0000b","type":"VO"}' });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: { ...h.admin, 'content-type': 'application/json' },
+      payload: '{"name":"a\\u0000b","type":"VO"}',
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'malformed-body', detail: 'JSON strings may not contain NUL characters (\\u0000)' });
+    expect(response.json()).toMatchObject({
+      code: 'malformed-body',
+      detail: 'JSON strings may not contain NUL characters (\\u0000)',
+    });
     expect(await rows()).toEqual(before);
   });
 
   it('router refusals are problem documents: a path segment over 100 characters (414) and broken percent-encoding (400)', async () => {
-    const long = await h.app.inject({ method: 'GET', url: `/api/admin/v1/clients/${'x'.repeat(101)}`, headers: h.admin });
+    const long = await h.app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/clients/${'x'.repeat(101)}`,
+      headers: h.admin,
+    });
     expect(long.statusCode).toBe(414);
     expect(long.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(long.json()).toMatchObject({ code: 'uri-too-long', detail: 'a path segment is longer than 100 characters' });
     const broken = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients/%ED%A0%80', headers: h.admin });
     expect(broken.statusCode).toBe(400);
-    expect(broken.json()).toMatchObject({ code: 'malformed-request', detail: 'the URL is not valid percent-encoded UTF-8' });
+    expect(broken.json()).toMatchObject({
+      code: 'malformed-request',
+      detail: 'the URL is not valid percent-encoded UTF-8',
+    });
   });
 });

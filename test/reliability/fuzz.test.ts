@@ -20,7 +20,17 @@ import { ADMIN_TOKEN, basic } from '../support/harness.js';
 import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
 import { SCALE } from './scale.js';
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; items?: Schema; anyOf?: Schema[]; const?: unknown; maxLength?: number; pattern?: string };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  items?: Schema;
+  anyOf?: Schema[];
+  const?: unknown;
+  maxLength?: number;
+  pattern?: string;
+};
 interface Operation {
   method: string;
   path: string;
@@ -47,8 +57,32 @@ const enc = (value: string): string => {
 };
 
 const HUGE = 'x'.repeat(1024 * 1024);
-const NUL_AND_UNICODE = ['\u0000', 'a\u0000b', '😀'.repeat(50), '\u202e\u200b\ufeff', 'ü̈̈̈̈', '\ud800', '%00', '../../etc/passwd', "' or 1=1 --", '<script>alert(1)</script>', '${jndi:x}', '\r\nX-Injected: 1'];
-const EANS = ['9780194837125', '978019483712', '9780194837126', 'abc', '-1', '1e13', '0'.repeat(14), '97801948371259780194837125', ' 9780194837125 '];
+const NUL_AND_UNICODE = [
+  '\u0000',
+  'a\u0000b',
+  '😀'.repeat(50),
+  '\u202e\u200b\ufeff',
+  'ü̈̈̈̈',
+  '\ud800',
+  '%00',
+  '../../etc/passwd',
+  "' or 1=1 --",
+  '<script>alert(1)</script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, meant literally
+  '${jndi:x}',
+  '\r\nX-Injected: 1',
+];
+const EANS = [
+  '9780194837125',
+  '978019483712',
+  '9780194837126',
+  'abc',
+  '-1',
+  '1e13',
+  '0'.repeat(14),
+  '97801948371259780194837125',
+  ' 9780194837125 ',
+];
 
 const str = (): fc.Arbitrary<string> =>
   fc.oneof(
@@ -94,7 +128,9 @@ function hostile(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
     default: {
       const props = schema.properties ?? {};
       if (depth > 3) return fc.constant({});
-      return fc.record(Object.fromEntries(Object.entries(props).map(([name, s]) => [name, hostile(s, depth + 1)])), { requiredKeys: schema.required ?? [] });
+      return fc.record(Object.fromEntries(Object.entries(props).map(([name, s]) => [name, hostile(s, depth + 1)])), {
+        requiredKeys: schema.required ?? [],
+      });
     }
   }
 }
@@ -102,7 +138,22 @@ function hostile(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
 /** A body that the schema must refuse (or that cannot be parsed at all). */
 function malformedBody(schema: Schema | undefined): fc.Arbitrary<string> {
   const base: fc.Arbitrary<string>[] = [
-    fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"name":"x",}', "{'a':1}", '\u0000', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '[]', '42', '"text"', 'null', 'true'),
+    fc.constantFrom(
+      '{',
+      '{"a":',
+      '[1,2',
+      'nul',
+      '{"name":"x",}',
+      "{'a':1}",
+      '\u0000',
+      '{"__proto__":{"admin":true}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      '[]',
+      '42',
+      '"text"',
+      'null',
+      'true',
+    ),
     fc.constant(`{"name":"${HUGE}"}`),
     fc.constant(`${'['.repeat(5000)}${']'.repeat(5000)}`),
     fc.string().map((s) => `{${s}`),
@@ -112,52 +163,142 @@ function malformedBody(schema: Schema | undefined): fc.Arbitrary<string> {
   if (required.length > 0) {
     // A required member of the wrong type (other members well typed).
     base.push(
-      fc.constantFrom(...required).chain((name) =>
-        fc.tuple(hostile(schema ?? {}), wrongType(props[name] ?? {})).map(([body, bad]) => JSON.stringify({ ...(body as object), [name]: bad })),
-      ),
+      fc
+        .constantFrom(...required)
+        .chain((name) =>
+          fc
+            .tuple(hostile(schema ?? {}), wrongType(props[name] ?? {}))
+            .map(([body, bad]) => JSON.stringify({ ...(body as object), [name]: bad })),
+        ),
     );
     base.push(fc.constant(JSON.stringify({})));
   }
-  if (schema !== undefined) base.push(hostile(schema).map((body) => JSON.stringify({ ...(body as object), unexpectedMember: 1 })));
+  if (schema !== undefined)
+    base.push(hostile(schema).map((body) => JSON.stringify({ ...(body as object), unexpectedMember: 1 })));
   return fc.oneof(...base);
 }
 
-const PATH_TRICKS = ['..', '%2e%2e', '%2e%2e%2f%2e%2e', '.', '%00', '%2F', '//', 'a/../../b', '%ff', '%', '%E2%80%AE', 'x'.repeat(300), '{id}', '*', ';jsessionid=1', 'sub_' + '0'.repeat(21)];
+const PATH_TRICKS = [
+  '..',
+  '%2e%2e',
+  '%2e%2e%2f%2e%2e',
+  '.',
+  '%00',
+  '%2F',
+  '//',
+  'a/../../b',
+  '%ff',
+  '%',
+  '%E2%80%AE',
+  'x'.repeat(300),
+  '{id}',
+  '*',
+  ';jsessionid=1',
+  `sub_${'0'.repeat(21)}`,
+];
 
 function pathFor(op: Operation, valueArb: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  if (op.pathParams.length === 0) return fc.oneof(fc.constant(op.path), fc.constantFrom(`${op.path}/`, `${op.path}//`, `/.${op.path}`, `${op.path}/..`, `${op.path}%00`, op.path.toUpperCase(), `${op.path}/extra`));
+  if (op.pathParams.length === 0)
+    return fc.oneof(
+      fc.constant(op.path),
+      fc.constantFrom(
+        `${op.path}/`,
+        `${op.path}//`,
+        `/.${op.path}`,
+        `${op.path}/..`,
+        `${op.path}%00`,
+        op.path.toUpperCase(),
+        `${op.path}/extra`,
+      ),
+    );
   return fc.array(valueArb, { minLength: op.pathParams.length, maxLength: op.pathParams.length }).map((values) => {
     let path = op.path;
-    op.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, values[i] ?? '')));
+    op.pathParams.forEach((name, i) => {
+      path = path.replace(`{${name}}`, values[i] ?? '');
+    });
     return path;
   });
 }
 
-const pathValue = fc.oneof(fc.constantFrom(...PATH_TRICKS), fc.string().map(enc), fc.string({ unit: 'grapheme' }).map(enc));
+const pathValue = fc.oneof(
+  fc.constantFrom(...PATH_TRICKS),
+  fc.string().map(enc),
+  fc.string({ unit: 'grapheme' }).map(enc),
+);
 
 function queryFor(op: Operation, hostileValues: boolean): fc.Arbitrary<string> {
   const names = Object.keys(op.query);
   const value = fc.oneof(
     { weight: 4, arbitrary: str().map(enc) },
-    { weight: 3, arbitrary: fc.constantFrom('-1', '0', '1e999', 'NaN', 'true', '[]', '%00', '%', '%zz', '1&1', 'a%26b') },
-    { weight: 4, arbitrary: fc.array(fc.constantFrom(...EANS), { minLength: 0, maxLength: 5 }).map((eans) => eans.map(enc).join(',')) },
-    { weight: 1, arbitrary: fc.constant(Array.from({ length: 101 }, (_, i) => `97801948${String(10000 + i)}`).join(',')) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('-1', '0', '1e999', 'NaN', 'true', '[]', '%00', '%', '%zz', '1&1', 'a%26b'),
+    },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(fc.constantFrom(...EANS), { minLength: 0, maxLength: 5 })
+        .map((eans) => eans.map(enc).join(',')),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant(Array.from({ length: 101 }, (_, i) => `97801948${String(10000 + i)}`).join(',')),
+    },
     { weight: 1, arbitrary: fc.constant(enc(HUGE.slice(0, 20_000))) },
   );
-  const pair = fc.tuple(names.length > 0 && hostileValues ? fc.constantFrom(...names) : fc.oneof(...(names.length > 0 ? [fc.constantFrom(...names)] : []), fc.constantFrom('take', 'eans', 'limit', '__proto__', 'a[b]', '')), value);
+  const pair = fc.tuple(
+    names.length > 0 && hostileValues
+      ? fc.constantFrom(...names)
+      : fc.oneof(
+          ...(names.length > 0 ? [fc.constantFrom(...names)] : []),
+          fc.constantFrom('take', 'eans', 'limit', '__proto__', 'a[b]', ''),
+        ),
+    value,
+  );
   // Duplicate parameters come from picking the same name twice.
-  return fc.array(pair, { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`));
+  return fc
+    .array(pair, { maxLength: 4 })
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`));
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml', '', 'application/problem+json', '*/*', 'application/json\u0000'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'application/xml',
+  '',
+  'application/problem+json',
+  '*/*',
+  'application/json\u0000',
+];
 
 function garbageAuth(): fc.Arbitrary<string | undefined> {
   return fc.oneof(
     fc.constant(undefined),
-    fc.constantFrom('Basic', 'Basic ', 'Basic !!!', 'Basic ' + Buffer.from('no-colon').toString('base64'), 'Basic ' + Buffer.from(':').toString('base64'), 'Bearer', 'Bearer ', 'Bearer a.b.c', 'Bearer ' + 'A'.repeat(3000), 'Digest x', 'bearer x'),
+    fc.constantFrom(
+      'Basic',
+      'Basic ',
+      'Basic !!!',
+      `Basic ${Buffer.from('no-colon').toString('base64')}`,
+      `Basic ${Buffer.from(':').toString('base64')}`,
+      'Bearer',
+      'Bearer ',
+      'Bearer a.b.c',
+      `Bearer ${'A'.repeat(3000)}`,
+      'Digest x',
+      'bearer x',
+    ),
     fc.string().map((s) => `Basic ${Buffer.from(s).toString('base64')}`),
-    fc.string({ maxLength: 200 }).filter((s) => /^[\x20-\x7e]*$/.test(s)).map((s) => `Bearer ${s}`),
-    fc.constant(`Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x","client_id":"smc_x","scope":"offers:read lml:read webhooks:manage","exp":9999999999}').toString('base64url')}.`),
+    fc
+      .string({ maxLength: 200 })
+      .filter((s) => /^[\x20-\x7e]*$/.test(s))
+      .map((s) => `Bearer ${s}`),
+    fc.constant(
+      `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x","client_id":"smc_x","scope":"offers:read lml:read webhooks:manage","exp":9999999999}').toString('base64url')}.`,
+    ),
   );
 }
 
@@ -169,15 +310,27 @@ interface Credentials {
 function requestArb(ops: Operation[], creds: Credentials, phase: 'refused' | 'hostile'): fc.Arbitrary<FuzzRequest> {
   return fc.constantFrom(...ops).chain((op) => {
     const mutating = op.method !== 'GET' && op.method !== 'HEAD';
-    const validAuth = op.security === 'admin' ? `Bearer ${ADMIN_TOKEN}` : op.security === 'bearer' ? `Bearer ${creds.bearer}` : op.security === 'basic' ? creds.basic : undefined;
+    const validAuth =
+      op.security === 'admin'
+        ? `Bearer ${ADMIN_TOKEN}`
+        : op.security === 'bearer'
+          ? `Bearer ${creds.bearer}`
+          : op.security === 'basic'
+            ? creds.basic
+            : undefined;
     // Refused phase: a mutating call with nothing malformed in it must not get valid credentials.
     const bodyless = op.body === undefined && op.pathParams.length === 0;
     const canAuth = validAuth !== undefined && !(phase === 'refused' && mutating && bodyless);
-    const auth = canAuth ? fc.oneof({ weight: 2, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: garbageAuth() }) : garbageAuth();
+    const auth = canAuth
+      ? fc.oneof({ weight: 2, arbitrary: fc.constant(validAuth) }, { weight: 1, arbitrary: garbageAuth() })
+      : garbageAuth();
     const method =
       phase === 'refused' && mutating && op.body === undefined && op.pathParams.length === 0
         ? fc.constant(op.method)
-        : fc.oneof({ weight: 4, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'POST', 'GET') });
+        : fc.oneof(
+            { weight: 4, arbitrary: fc.constant(op.method) },
+            { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'POST', 'GET') },
+          );
     const body =
       op.body === undefined
         ? fc.option(fc.constantFrom('{"a":1}', 'garbage', ''), { nil: undefined })
@@ -185,8 +338,17 @@ function requestArb(ops: Operation[], creds: Credentials, phase: 'refused' | 'ho
           ? malformedBody(op.body)
           : hostile(op.body).map((value) => JSON.stringify(value));
     const path = phase === 'refused' ? pathFor(op, pathValue) : pathFor(op, str().map(enc));
-    return fc.record({ method, path, query: queryFor(op, phase === 'hostile'), auth, contentType: fc.constantFrom(...CONTENT_TYPES), body, extra: fc.option(fc.constantFrom('x-request-id', 'accept', 'cookie', 'x-forwarded-for'), { nil: undefined }) }).map(
-      (r): FuzzRequest => {
+    return fc
+      .record({
+        method,
+        path,
+        query: queryFor(op, phase === 'hostile'),
+        auth,
+        contentType: fc.constantFrom(...CONTENT_TYPES),
+        body,
+        extra: fc.option(fc.constantFrom('x-request-id', 'accept', 'cookie', 'x-forwarded-for'), { nil: undefined }),
+      })
+      .map((r): FuzzRequest => {
         const headers: Record<string, string> = {};
         if (r.auth !== undefined) headers.authorization = r.auth;
         // Node's client cannot frame a body on HEAD (the server would read it as the next request).
@@ -194,9 +356,14 @@ function requestArb(ops: Operation[], creds: Credentials, phase: 'refused' | 'ho
         if (r.body !== undefined && r.contentType !== '') headers['content-type'] = r.contentType.replace('\u0000', '');
         if (r.extra !== undefined) headers[r.extra] = 'x'.repeat(r.extra === 'x-request-id' ? 500 : 10);
         // The refused phase must stay malformed: a body-carrying mutation always gets a bad body above.
-        return { method: r.method, path: `${r.path}${r.query}`, headers, body: r.body, route: `${op.method} ${op.path}` };
-      },
-    );
+        return {
+          method: r.method,
+          path: `${r.path}${r.query}`,
+          headers,
+          body: r.body,
+          route: `${op.method} ${op.path}`,
+        };
+      });
   });
 }
 
@@ -209,11 +376,24 @@ interface Outcome {
 function send(base: URL, agent: Agent, request: FuzzRequest): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: base.hostname, port: base.port, method: request.method, path: request.path, headers: request.headers, agent },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -228,10 +408,19 @@ function send(base: URL, agent: Agent, request: FuzzRequest): Promise<Outcome> {
 function violation(request: FuzzRequest, outcome: Outcome, phase: 'refused' | 'hostile'): string | undefined {
   if (outcome.status >= 500) return `${outcome.status} ${outcome.body.slice(0, 300)}`;
   const mutating = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
-  if (phase === 'refused' && mutating && outcome.status < 400) return `a malformed ${request.method} was accepted with ${outcome.status}`;
+  if (phase === 'refused' && mutating && outcome.status < 400)
+    return `a malformed ${request.method} was accepted with ${outcome.status}`;
   if (outcome.status < 400 || request.method === 'HEAD') return undefined;
-  const onTokenEndpoint = request.path.split('?')[0] === '/api/auth/token' || request.path.split('?')[0] === '/api/auth/token/';
-  let body: { type?: unknown; title?: unknown; status?: unknown; code?: unknown; error?: unknown; error_description?: unknown };
+  const onTokenEndpoint =
+    request.path.split('?')[0] === '/api/auth/token' || request.path.split('?')[0] === '/api/auth/token/';
+  let body: {
+    type?: unknown;
+    title?: unknown;
+    status?: unknown;
+    code?: unknown;
+    error?: unknown;
+    error_description?: unknown;
+  };
   try {
     body = JSON.parse(outcome.body) as typeof body;
   } catch {
@@ -239,20 +428,49 @@ function violation(request: FuzzRequest, outcome: Outcome, phase: 'refused' | 'h
   }
   if (onTokenEndpoint && typeof body.error === 'string' && typeof body.error_description === 'string') return undefined;
   if (!outcome.contentType.startsWith('application/problem+json')) return `error content-type ${outcome.contentType}`;
-  if (typeof body.type !== 'string' || typeof body.title !== 'string' || body.status !== outcome.status || typeof body.code !== 'string') return `not a problem document: ${outcome.body.slice(0, 200)}`;
+  if (
+    typeof body.type !== 'string' ||
+    typeof body.title !== 'string' ||
+    body.status !== outcome.status ||
+    typeof body.code !== 'string'
+  )
+    return `not a problem document: ${outcome.body.slice(0, 200)}`;
   return undefined;
 }
 
 async function dump(db: Db): Promise<string> {
-  const tables = ['clients', 'subscriptions', 'offers', 'schools', 'lists', 'events', 'deliveries', 'delivery_attempts', 'settings', 'signing_keys'] as const;
+  const tables = [
+    'clients',
+    'subscriptions',
+    'offers',
+    'schools',
+    'lists',
+    'events',
+    'deliveries',
+    'delivery_attempts',
+    'settings',
+    'signing_keys',
+  ] as const;
   const parts: string[] = [];
   for (const table of tables) parts.push(JSON.stringify(await db.kysely.selectFrom(table).selectAll().execute()));
   return parts.join('\n');
 }
 
 async function operations(base: string): Promise<Operation[]> {
-  const spec = (await SwaggerParser.dereference((await (await fetch(`${base}/openapi.json`)).json()) as never)) as unknown as {
-    paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> }; security?: Record<string, unknown>[] }>>;
+  const spec = (await SwaggerParser.dereference(
+    (await (await fetch(`${base}/openapi.json`)).json()) as never,
+  )) as unknown as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { in: string; name: string; schema: Schema }[];
+          requestBody?: { content: Record<string, { schema: Schema }> };
+          security?: Record<string, unknown>[];
+        }
+      >
+    >;
   };
   const ops: Operation[] = [];
   for (const [path, methods] of Object.entries(spec.paths)) {
@@ -264,13 +482,23 @@ async function operations(base: string): Promise<Operation[]> {
         path,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         query: Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema])),
-        body: op.requestBody === undefined ? undefined : (op.requestBody.content['application/json'] ?? Object.values(op.requestBody.content)[0])?.schema,
-        security: schemes.includes('admin') ? 'admin' : schemes.includes('bearer') ? 'bearer' : schemes.includes('basic') ? 'basic' : 'none',
+        body:
+          op.requestBody === undefined
+            ? undefined
+            : (op.requestBody.content['application/json'] ?? Object.values(op.requestBody.content)[0])?.schema,
+        security: schemes.includes('admin')
+          ? 'admin'
+          : schemes.includes('bearer')
+            ? 'bearer'
+            : schemes.includes('basic')
+              ? 'basic'
+              : 'none',
       });
     }
   }
   // Pages outside the API reference are routes too.
-  for (const path of ['/dashboard', '/docs', '/docs/static/index.html', '/problems/not-found']) ops.push({ method: 'GET', path, pathParams: [], query: {}, body: undefined, security: 'none' });
+  for (const path of ['/dashboard', '/docs', '/docs/static/index.html', '/problems/not-found'])
+    ops.push({ method: 'GET', path, pathParams: [], query: {}, body: undefined, security: 'none' });
   return ops;
 }
 
@@ -291,11 +519,22 @@ describeEachEngine('fuzzing the API from its OpenAPI document', (engine) => {
     ensureBuilt();
     database = await freshDatabase(engine, { file: true });
     // Limits high enough that the fuzz reaches deep code instead of stopping at a 429.
-    server = startServer(database.url, { RATE_LIMIT_RATE: '1000000', AUTH_FAILURES_PER_ADDRESS: '1000000', AUTH_FAILURES_PER_CLIENT_ADDRESS: '100000', LOG_LEVEL: 'fatal' });
+    server = startServer(database.url, {
+      RATE_LIMIT_RATE: '1000000',
+      AUTH_FAILURES_PER_ADDRESS: '1000000',
+      AUTH_FAILURES_PER_CLIENT_ADDRESS: '100000',
+      LOG_LEVEL: 'fatal',
+    });
     base = await server.ready;
-    const created = await fetch(`${base}/api/admin/v1/clients`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"Fuzz shop"}' });
+    const created = await fetch(`${base}/api/admin/v1/clients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: '{"name":"Fuzz shop"}',
+    });
     const client = (await created.json()) as { clientId: string; clientSecret: string };
-    const token = (await (await fetch(`${base}/api/auth/token`, { headers: { authorization: basic(client.clientId, client.clientSecret) } })).json()) as { access_token: string };
+    const token = (await (
+      await fetch(`${base}/api/auth/token`, { headers: { authorization: basic(client.clientId, client.clientSecret) } })
+    ).json()) as { access_token: string };
     creds = { bearer: token.access_token, basic: basic(client.clientId, client.clientSecret) };
     ops = await operations(base);
   }, 120_000);
@@ -304,7 +543,10 @@ describeEachEngine('fuzzing the API from its OpenAPI document', (engine) => {
     await database?.drop();
   });
 
-  const run = async (phase: 'refused' | 'hostile', count: number): Promise<{ sent: number; fiveXX: number; statuses: Record<number, number>; violations: string[] }> => {
+  const run = async (
+    phase: 'refused' | 'hostile',
+    count: number,
+  ): Promise<{ sent: number; fiveXX: number; statuses: Record<number, number>; violations: string[] }> => {
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const url = new URL(base);
     const statuses: Record<number, number> = {};
@@ -318,8 +560,13 @@ describeEachEngine('fuzzing the API from its OpenAPI document', (engine) => {
           if (violations.length >= 5) return;
           // A reused keep-alive socket that the server closed (after a 413 or a parser refusal) is the client's
           // race, not an answer: such a request is sent once more on a fresh connection.
-          const once = (request: FuzzRequest) => send(url, agent, request).catch(() => send(url, new Agent({ keepAlive: false }), request));
-          const outcomes = await Promise.all(batch.map((request) => once(request).catch((error: Error) => ({ status: -1, contentType: '', body: error.message }))));
+          const once = (request: FuzzRequest) =>
+            send(url, agent, request).catch(() => send(url, new Agent({ keepAlive: false }), request));
+          const outcomes = await Promise.all(
+            batch.map((request) =>
+              once(request).catch((error: Error) => ({ status: -1, contentType: '', body: error.message })),
+            ),
+          );
           outcomes.forEach((outcome, i) => {
             const request = batch[i];
             if (request === undefined) return;
@@ -327,7 +574,10 @@ describeEachEngine('fuzzing the API from its OpenAPI document', (engine) => {
             statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
             if (outcome.status >= 500) fiveXX++;
             const describe = `${request.route} ← ${request.method} ${JSON.stringify(request.path.slice(0, 200))} ${JSON.stringify(request.headers).slice(0, 200)} body ${JSON.stringify((request.body ?? '').slice(0, 200))}`;
-            if (outcome.status === -1) violations.push(`${describe}: no answer (${outcome.body}); server alive: ${server.child.exitCode === null}`);
+            if (outcome.status === -1)
+              violations.push(
+                `${describe}: no answer (${outcome.body}); server alive: ${server.child.exitCode === null}`,
+              );
             else {
               const problem = violation(request, outcome, phase);
               if (problem !== undefined) violations.push(`${describe}: ${problem}`);
@@ -352,7 +602,9 @@ describeEachEngine('fuzzing the API from its OpenAPI document', (engine) => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect(await dump(database.db)).toBe(before);
     const rssAfter = await rssMiB(base);
-    console.log(`[fuzz refused, ${engine}] ${sent} requests, 5xx: ${fiveXX}, statuses ${JSON.stringify(statuses)}, RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`);
+    console.log(
+      `[fuzz refused, ${engine}] ${sent} requests, 5xx: ${fiveXX}, statuses ${JSON.stringify(statuses)}, RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`,
+    );
     expect(rssAfter).toBeLessThan(Math.max(rssBefore * 2, rssBefore + 200));
   }, 600_000);
 

@@ -33,11 +33,29 @@ describeEachEngine('races', (engine) => {
 
   it(`${N} concurrent publications of one list make one transition and one event`, async () => {
     const admin = { ...h.admin, 'content-type': 'application/json' };
-    const school = (await h.app.inject({ method: 'POST', url: '/api/admin/v1/schools', headers: admin, payload: { name: 'Race school', type: 'VO' } })).json<{ identifier: string }>();
-    const list = await h.app.inject({ method: 'POST', url: '/api/admin/v1/lists', headers: admin, payload: { school: school.identifier, name: 'Race list' } });
+    const school = (
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/schools',
+        headers: admin,
+        payload: { name: 'Race school', type: 'VO' },
+      })
+    ).json<{ identifier: string }>();
+    const list = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/lists',
+      headers: admin,
+      payload: { school: school.identifier, name: 'Race list' },
+    });
     expect(list.statusCode).toBe(201);
     const { identifier } = list.json<{ identifier: string }>();
-    const status = (word: string) => h.app.inject({ method: 'POST', url: `/api/admin/v1/lists/${identifier}/status`, headers: admin, payload: { status: word } });
+    const status = (word: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: `/api/admin/v1/lists/${identifier}/status`,
+        headers: admin,
+        payload: { status: word },
+      });
     expect((await status('validated')).statusCode).toBe(200);
     const eventsBefore = await h.database.db.kysely.selectFrom('events').select(['id', 'name']).execute();
 
@@ -52,31 +70,60 @@ describeEachEngine('races', (engine) => {
     const newEvents = events.filter((event) => !eventsBefore.some((before) => before.id === event.id));
     // One transition: its list.status and list.published events, once each.
     expect(newEvents.map((event) => event.name).sort()).toEqual(['list.published', 'list.status']);
-    const row = await h.database.db.kysely.selectFrom('lists').select('status').where('identifier', '=', identifier).executeTakeFirstOrThrow();
+    const row = await h.database.db.kysely
+      .selectFrom('lists')
+      .select('status')
+      .where('identifier', '=', identifier)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('published');
   });
 
   it(`${N / 2} concurrent secret resets and ${N / 2} webhook-secret rotations leave a consistent client`, async () => {
     const shop = await createClientWithToken(h, 'Shop');
-    const before = await h.database.db.kysely.selectFrom('clients').selectAll().where('id', '=', shop.id).executeTakeFirstOrThrow();
+    const before = await h.database.db.kysely
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', shop.id)
+      .executeTakeFirstOrThrow();
     const url = `/api/admin/v1/clients/${shop.id}`;
     const responses = await Promise.all(
-      Array.from({ length: N }, (_, i) => h.app.inject({ method: 'POST', url: i % 2 === 0 ? `${url}/secret` : `${url}/webhook-secret`, headers: h.admin })),
+      Array.from({ length: N }, (_, i) =>
+        h.app.inject({
+          method: 'POST',
+          url: i % 2 === 0 ? `${url}/secret` : `${url}/webhook-secret`,
+          headers: h.admin,
+        }),
+      ),
     );
     for (const response of responses) expect(response.statusCode).toBe(200);
-    const clientSecrets = responses.filter((_, i) => i % 2 === 0).map((r) => r.json<{ clientSecret: string }>().clientSecret);
-    const webhookSecrets = responses.filter((_, i) => i % 2 === 1).map((r) => r.json<{ webhookSecret: string }>().webhookSecret);
-    const after = await h.database.db.kysely.selectFrom('clients').selectAll().where('id', '=', shop.id).executeTakeFirstOrThrow();
+    const clientSecrets = responses
+      .filter((_, i) => i % 2 === 0)
+      .map((r) => r.json<{ clientSecret: string }>().clientSecret);
+    const webhookSecrets = responses
+      .filter((_, i) => i % 2 === 1)
+      .map((r) => r.json<{ webhookSecret: string }>().webhookSecret);
+    const after = await h.database.db.kysely
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', shop.id)
+      .executeTakeFirstOrThrow();
 
     // Every reset advanced the generation: tokens of any superseded secret are refused.
     expect(after.secret_version).toBe(before.secret_version + N / 2);
     const works: string[] = [];
     for (const secret of clientSecrets) {
-      const token = await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(shop.clientId, secret) } });
+      const token = await h.app.inject({
+        method: 'GET',
+        url: '/api/auth/token',
+        headers: { authorization: basic(shop.clientId, secret) },
+      });
       if (token.statusCode === 200) works.push(secret);
     }
     expect(works).toHaveLength(1);
-    expect((await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9780194837125', headers: shop.bearer })).statusCode).toBe(401);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/v1/offers?eans=9780194837125', headers: shop.bearer }))
+        .statusCode,
+    ).toBe(401);
 
     // The webhook secrets chain: current and previous are both secrets a caller was given, and differ.
     expect(webhookSecrets).toContain(after.webhook_secret);

@@ -19,7 +19,13 @@ describeEachEngine('receiver outage', (engine) => {
   let h: Harness;
   let receiver: Server | undefined;
   beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true, webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1], webhookTimeoutMs: 2000, webhookConcurrency: 64, webhookConnectionsPerHost: 64 });
+    h = await createHarness(engine, {
+      webhookAllowPrivate: true,
+      webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1],
+      webhookTimeoutMs: 2000,
+      webhookConcurrency: 64,
+      webhookConnectionsPerHost: 64,
+    });
     h.clock.set(Date.now());
   });
   afterEach(async () => {
@@ -30,7 +36,8 @@ describeEachEngine('receiver outage', (engine) => {
   it(`${EVENTS} deliveries through ${OUTAGE_ROUNDS} refused rounds, then all succeed with every attempt recorded`, async () => {
     const port = await freePort();
     const client = await createClientWithToken(h);
-    for (let i = 0; i < SUBSCRIPTIONS; i++) await addSubscription(h.database.db, client.id, `http://127.0.0.1:${port}/hooks/${i}`, h.clock.now());
+    for (let i = 0; i < SUBSCRIPTIONS; i++)
+      await addSubscription(h.database.db, client.id, `http://127.0.0.1:${port}/hooks/${i}`, h.clock.now());
     await emit(h.database.db, h.clock.now(), EVENTS / SUBSCRIPTIONS);
     const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {

@@ -58,14 +58,24 @@ describeEachEngine('scale-out', (engine) => {
     processes.push(api1, api2, worker1, worker2);
     const [one, two] = await Promise.all([api1.ready, api2.ready, worker1.ready, worker2.ready]);
 
-    const created = (await (await fetch(`${one}/api/admin/v1/clients`, { method: 'POST', headers: admin, body: '{"name":"Two-node shop"}' })).json()) as { id: string; clientId: string; clientSecret: string };
-    const minted = (await (await fetch(`${one}/api/auth/token`, { headers: { authorization: basic(created.clientId, created.clientSecret) } })).json()) as { access_token: string };
-    const offers = (base: string | undefined) => fetch(`${base ?? ''}/api/v1/offers?eans=9780194837125`, { headers: bearer(minted.access_token) });
+    const created = (await (
+      await fetch(`${one}/api/admin/v1/clients`, { method: 'POST', headers: admin, body: '{"name":"Two-node shop"}' })
+    ).json()) as { id: string; clientId: string; clientSecret: string };
+    const minted = (await (
+      await fetch(`${one}/api/auth/token`, {
+        headers: { authorization: basic(created.clientId, created.clientSecret) },
+      })
+    ).json()) as { access_token: string };
+    const offers = (base: string | undefined) =>
+      fetch(`${base ?? ''}/api/v1/offers?eans=9780194837125`, { headers: bearer(minted.access_token) });
     expect((await offers(two)).status).toBe(200);
     expect((await offers(one)).status).toBe(200);
 
     // Reset on node two; node one refuses the old token within 5 s.
-    const reset = await fetch(`${two}/api/admin/v1/clients/${created.id}/secret`, { method: 'POST', headers: { authorization: admin.authorization } });
+    const reset = await fetch(`${two}/api/admin/v1/clients/${created.id}/secret`, {
+      method: 'POST',
+      headers: { authorization: admin.authorization },
+    });
     expect(reset.status).toBe(200);
     const resetAt = Date.now();
     expect((await offers(two)).status).toBe(401);
@@ -73,20 +83,40 @@ describeEachEngine('scale-out', (engine) => {
     const refusedAfterMs = Date.now() - resetAt;
 
     // The fan-out, committed through the database both workers share.
-    for (let i = 0; i < SUBSCRIPTIONS; i++) await addSubscription(database.db, created.id, `${receiver.url}/${i}`, Date.now());
+    for (let i = 0; i < SUBSCRIPTIONS; i++)
+      await addSubscription(database.db, created.id, `${receiver.url}/${i}`, Date.now());
     const perEmit = 100;
-    for (let sent = 0; sent < SCALE.scaleOutEvents / SUBSCRIPTIONS; sent += perEmit) await emit(database.db, Date.now(), perEmit);
+    for (let sent = 0; sent < SCALE.scaleOutEvents / SUBSCRIPTIONS; sent += perEmit)
+      await emit(database.db, Date.now(), perEmit);
     const total = SCALE.scaleOutEvents;
     const ids = (): string[] => receiver.received.map((request) => String(request.headers['webhook-id']));
     try {
-      await waitUntil(() => new Set(ids()).size === total, 120_000, () => `all ${total} deliveries (have ${new Set(ids()).size})`);
+      await waitUntil(
+        () => new Set(ids()).size === total,
+        120_000,
+        () => `all ${total} deliveries (have ${new Set(ids()).size})`,
+      );
     } catch (error) {
-      const rows = await database.db.kysely.selectFrom('deliveries').selectAll().where('status', '!=', 'succeeded').limit(3).execute();
-      const attempts = await database.db.kysely.selectFrom('delivery_attempts').selectAll().where('error_class', 'is not', null).limit(3).execute();
-      throw new Error(`${(error as Error).message}; unfinished ${JSON.stringify(rows)}; failed attempts ${JSON.stringify(attempts)}; now ${Date.now()}; worker output ${worker1.output().slice(-1500)} ${worker2.output().slice(-1500)}`);
+      const rows = await database.db.kysely
+        .selectFrom('deliveries')
+        .selectAll()
+        .where('status', '!=', 'succeeded')
+        .limit(3)
+        .execute();
+      const attempts = await database.db.kysely
+        .selectFrom('delivery_attempts')
+        .selectAll()
+        .where('error_class', 'is not', null)
+        .limit(3)
+        .execute();
+      throw new Error(
+        `${(error as Error).message}; unfinished ${JSON.stringify(rows)}; failed attempts ${JSON.stringify(attempts)}; now ${Date.now()}; worker output ${worker1.output().slice(-1500)} ${worker2.output().slice(-1500)}`,
+      );
     }
     await waitUntil(
-      async () => (await database.db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute()).length === 0,
+      async () =>
+        (await database.db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute())
+          .length === 0,
       30_000,
       'every delivery recorded as succeeded',
     );
@@ -96,6 +126,8 @@ describeEachEngine('scale-out', (engine) => {
     expect(attempts).toHaveLength(total);
     expect(worker1.child.exitCode).toBeNull();
     expect(worker2.child.exitCode).toBeNull();
-    console.log(`[scale-out] old token refused on the other node after ${refusedAfterMs} ms; ${total} events delivered by 2 workers, 0 lost, 0 sent twice`);
+    console.log(
+      `[scale-out] old token refused on the other node after ${refusedAfterMs} ms; ${total} events delivered by 2 workers, 0 lost, 0 sent twice`,
+    );
   }, 300_000);
 });

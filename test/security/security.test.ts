@@ -16,7 +16,8 @@ import { capturedLogLines, rememberSecrets, secretsSeen, securityHarness } from 
 
 type Client = Awaited<ReturnType<typeof createClientWithToken>>;
 const OFFERS = '/api/v1/offers?eans=9780194837125';
-const b64 = (value: object | string): string => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: object | string): string =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 async function client(h: Harness, name = 'Shop'): Promise<Client> {
   const created = await createClientWithToken(h, name);
@@ -24,7 +25,8 @@ async function client(h: Harness, name = 'Shop'): Promise<Client> {
   return created;
 }
 
-const get = (h: Harness, token: string, url = OFFERS) => h.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+const get = (h: Harness, token: string, url = OFFERS) =>
+  h.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
 describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   let h: Harness;
@@ -57,7 +59,9 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('HS256 signed with the public key (JWK JSON or its x coordinate) as the HMAC secret is refused', async () => {
-    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{ keys: Record<string, string>[] }>();
+    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
+      keys: Record<string, string>[];
+    }>();
     const jwk = jwks.keys[0] ?? {};
     for (const secret of [JSON.stringify(jwk), jwk.x ?? '', `${jwk.x ?? ''}${jwk.y ?? ''}`]) {
       const input = `${b64({ ...header, alg: 'HS256' })}.${b64(claims)}`;
@@ -68,7 +72,11 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   it('tampered claims (scope, client, expiry) with the original signature are refused', async () => {
     const signature = shop.token.split('.')[2] ?? '';
     const other = await client(h, 'Other');
-    for (const change of [{ scope: 'offers:read lml:read webhooks:manage admin' }, { client_id: other.clientId, sub: other.clientId }, { exp: Number(claims.exp) + 86_400 }]) {
+    for (const change of [
+      { scope: 'offers:read lml:read webhooks:manage admin' },
+      { client_id: other.clientId, sub: other.clientId },
+      { exp: Number(claims.exp) + 86_400 },
+    ]) {
       await expectInvalid(`${shop.token.split('.')[0] ?? ''}.${b64({ ...claims, ...change })}.${signature}`);
     }
   });
@@ -106,7 +114,9 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
       const foreign = await client(other, 'Foreign');
       await expectInvalid(foreign.token);
       const key = await other.app.services.signingKeys.active();
-      const forged = await new SignJWT({ ...claims }).setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid }).sign(key.signingKey);
+      const forged = await new SignJWT({ ...claims })
+        .setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid })
+        .sign(key.signingKey);
       rememberSecrets(forged);
       await expectInvalid(forged);
     } finally {
@@ -115,9 +125,15 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('the token of a revoked client is refused', async () => {
-    expect((await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${shop.id}`, headers: h.admin })).statusCode).toBe(204);
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${shop.id}`, headers: h.admin })).statusCode,
+    ).toBe(204);
     await expectInvalid(shop.token);
-    const again = await h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(shop.clientId, shop.clientSecret) } });
+    const again = await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/token',
+      headers: { authorization: basic(shop.clientId, shop.clientSecret) },
+    });
     expect(again.statusCode).toBe(401);
   });
 });
@@ -131,7 +147,8 @@ const lookupFrom =
   (table: Record<string, string[]>): LookupFn =>
   async (hostname) => {
     const addresses = table[hostname.toLowerCase()];
-    if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (addresses === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
 
@@ -147,28 +164,56 @@ describeEachEngine('SSRF', (engine) => {
   afterEach(async () => h.close());
 
   const register = (notificationUrl: string) =>
-    h.app.inject({ method: 'POST', url: '/api/lml/v1/subscriptions', headers: shop.bearer, payload: { notificationUrl, event: 'list.updated' } });
+    h.app.inject({
+      method: 'POST',
+      url: '/api/lml/v1/subscriptions',
+      headers: shop.bearer,
+      payload: { notificationUrl, event: 'list.updated' },
+    });
 
   it.each([
     ['decimal IPv4', 'http://2130706433/h', 'loopback address 127.0.0.1'],
     ['octal IPv4', 'http://0177.0.0.1/h', 'loopback address 127.0.0.1'],
     ['hex IPv4', 'http://0x7f000001/h', 'loopback address 127.0.0.1'],
     ['short IPv4', 'http://127.1/h', 'loopback address 127.0.0.1'],
-    ['IPv4-mapped IPv6', 'http://[::ffff:127.0.0.1]/h', 'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)'],
+    [
+      'IPv4-mapped IPv6',
+      'http://[::ffff:127.0.0.1]/h',
+      'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)',
+    ],
     ['[::1]', 'http://[::1]/h', 'loopback address ::1'],
-    ['cloud metadata', 'http://169.254.169.254/latest/meta-data', 'link-local (cloud metadata) address 169.254.169.254'],
-    ['a name resolving to metadata', 'https://metadata.example/h', 'metadata.example resolves to link-local (cloud metadata) address 169.254.169.254'],
-    ['a name resolving to a private address', 'https://inside.example/h', 'inside.example resolves to private address 10.1.2.3'],
+    [
+      'cloud metadata',
+      'http://169.254.169.254/latest/meta-data',
+      'link-local (cloud metadata) address 169.254.169.254',
+    ],
+    [
+      'a name resolving to metadata',
+      'https://metadata.example/h',
+      'metadata.example resolves to link-local (cloud metadata) address 169.254.169.254',
+    ],
+    [
+      'a name resolving to a private address',
+      'https://inside.example/h',
+      'inside.example resolves to private address 10.1.2.3',
+    ],
     ['the unspecified address', 'http://0/h', 'unspecified address 0.0.0.0'],
   ])('registration refuses %s with 422', async (_what, url, reason) => {
     const response = await register(url);
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toMatchObject({ code: 'blocked-address', detail: `notificationUrl must reach a public address: ${reason}` });
+    expect(response.json()).toMatchObject({
+      code: 'blocked-address',
+      detail: `notificationUrl must reach a public address: ${reason}`,
+    });
     expect(await h.database.db.kysely.selectFrom('subscriptions').select('id').execute()).toEqual([]);
   });
 
   it.each([
-    ['userinfo', 'https://user:pass@hooks.shop.example/h', 'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead'],
+    [
+      'userinfo',
+      'https://user:pass@hooks.shop.example/h',
+      'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead',
+    ],
     ['ftp', 'ftp://hooks.shop.example/h', 'notificationUrl must use http or https, not ftp'],
     ['file', 'file:///etc/passwd', 'notificationUrl must use http or https, not file'],
     ['gopher', 'gopher://hooks.shop.example/', 'notificationUrl must use http or https, not gopher'],
@@ -204,7 +249,10 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
     // Private receivers allowed only so the test receiver on 127.0.0.1 can be reached at all.
     h = await securityHarness(engine, { webhookAllowPrivate: true, webhookRetryScheduleSeconds: [60] });
     h.clock.set(Date.now());
-    receiver = await startReceiver(() => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } }));
+    receiver = await startReceiver(() => ({
+      status: 302,
+      headers: { location: 'http://169.254.169.254/latest/meta-data' },
+    }));
   });
   afterEach(async () => {
     await receiver.close();
@@ -253,13 +301,26 @@ describeEachEngine('cross-client access', (engine) => {
   ] as const)('%s a subscription%s of another client is a 404, and changes nothing', async (method, suffix) => {
     const before = await h.database.db.kysely.selectFrom('subscriptions').selectAll().execute();
     const deliveriesBefore = await h.database.db.kysely.selectFrom('deliveries').selectAll().execute();
-    const response = await h.app.inject({ method, url: `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`, headers: intruder.bearer });
+    const response = await h.app.inject({
+      method,
+      url: `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`,
+      headers: intruder.bearer,
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'not-found' });
     expect(await h.database.db.kysely.selectFrom('subscriptions').selectAll().execute()).toEqual(before);
     expect(await h.database.db.kysely.selectFrom('deliveries').selectAll().execute()).toEqual(deliveriesBefore);
     // The owner sees it (control).
-    if (method === 'GET') expect((await h.app.inject({ method, url: `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`, headers: owner.bearer })).statusCode).toBe(200);
+    if (method === 'GET')
+      expect(
+        (
+          await h.app.inject({
+            method,
+            url: `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`,
+            headers: owner.bearer,
+          })
+        ).statusCode,
+      ).toBe(200);
   });
 
   it("a client's list shows only its own subscriptions", async () => {
@@ -272,11 +333,16 @@ describeEachEngine('cross-client access', (engine) => {
  * Every route group that takes its own credential. The portal (another issue) adds its group here;
  * each group's routes come from the running app's route table, so a new route is covered by itself.
  */
-export const GUARDED_GROUPS: { name: string; prefix: string; wrongCredentials: Record<string, string>[] }[] = [
+const GUARDED_GROUPS: { name: string; prefix: string; wrongCredentials: Record<string, string>[] }[] = [
   {
     name: 'admin API',
     prefix: '/api/admin/v1/',
-    wrongCredentials: [{}, { authorization: 'Bearer wrong-admin-token-0000000000' }, { authorization: `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}` }, { authorization: `Bearer ${ADMIN_TOKEN.slice(0, -1)}` }],
+    wrongCredentials: [
+      {},
+      { authorization: 'Bearer wrong-admin-token-0000000000' },
+      { authorization: `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}` },
+      { authorization: `Bearer ${ADMIN_TOKEN.slice(0, -1)}` },
+    ],
   },
 ];
 
@@ -291,15 +357,26 @@ describeEachEngine('credential-guarded route groups', (engine) => {
 
   for (const group of GUARDED_GROUPS) {
     it(`every ${group.name} route refuses a missing or wrong credential (and a client's bearer token) with 401 and changes nothing`, async () => {
-      const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+      const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+        paths: Record<string, Record<string, unknown>>;
+      }>();
       const routes = Object.entries(spec.paths)
         .filter(([path]) => path.startsWith(group.prefix))
-        .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'DELETE', url: path.replace(/\{[^}]+\}/g, 'x1') })));
+        .flatMap(([path, methods]) =>
+          Object.keys(methods).map((method) => ({
+            method: method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'DELETE',
+            url: path.replace(/\{[^}]+\}/g, 'x1'),
+          })),
+        );
       expect(routes.length).toBeGreaterThan(10);
       const before = await h.database.db.kysely.selectFrom('clients').selectAll().execute();
       for (const route of routes) {
         for (const headers of [...group.wrongCredentials, shop.bearer]) {
-          const response = await h.app.inject({ ...route, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+          const response = await h.app.inject({
+            ...route,
+            headers: { ...headers, 'content-type': 'application/json' },
+            payload: '{}',
+          });
           expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
           expect(response.json()).toMatchObject({ code: 'unauthenticated' });
         }
@@ -318,7 +395,11 @@ describeEachEngine('partner portal sessions', (engine) => {
 
   it('every portal API route refuses a missing or forged session, an admin token or a bearer token with 401; the sign-in link works once and never reaches a log line', async () => {
     const shop = await client(h);
-    const issued = await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${shop.id}/portal-link`, headers: h.admin });
+    const issued = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${shop.id}/portal-link`,
+      headers: h.admin,
+    });
     expect(issued.statusCode).toBe(201);
     const token = issued.json<{ path: string }>().path.split('#')[1] ?? '';
     rememberSecrets(token);
@@ -328,24 +409,46 @@ describeEachEngine('partner portal sessions', (engine) => {
     const csrf = signIn.json<{ csrfToken: string }>().csrfToken;
     rememberSecrets(cookie.split('=')[1], csrf);
     // Used once: the same link is refused.
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(
+      401,
+    );
 
     // sign-in takes a link, and GET session answers {signedIn:false} to anyone without a session.
-    const routes = routeCatalog(h.app).filter((route) => route.url.startsWith('/portal/api/') && !['/portal/api/sign-in', '/portal/api/session'].includes(route.url));
+    const routes = routeCatalog(h.app).filter(
+      (route) =>
+        route.url.startsWith('/portal/api/') && !['/portal/api/sign-in', '/portal/api/session'].includes(route.url),
+    );
     expect(routes.length).toBeGreaterThan(8);
     const forged = `${cookie.split('=')[0] ?? 'session'}=forged-${'x'.repeat(40)}`;
     for (const route of routes) {
-      const call = { method: route.method as 'GET' | 'POST' | 'PATCH' | 'DELETE', url: route.url.replace(/:[a-zA-Z]+/g, 'x1') };
-      for (const headers of [{}, { cookie: forged, 'x-csrf-token': csrf }, { authorization: `Bearer ${ADMIN_TOKEN}` }, shop.bearer]) {
-        const response = await h.app.inject({ ...call, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+      const call = {
+        method: route.method as 'GET' | 'POST' | 'PATCH' | 'DELETE',
+        url: route.url.replace(/:[a-zA-Z]+/g, 'x1'),
+      };
+      for (const headers of [
+        {},
+        { cookie: forged, 'x-csrf-token': csrf },
+        { authorization: `Bearer ${ADMIN_TOKEN}` },
+        shop.bearer,
+      ]) {
+        const response = await h.app.inject({
+          ...call,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: '{}',
+        });
         expect(response.statusCode, `${call.method} ${call.url}`).toBe(401);
       }
     }
     // Signed out, the old cookie is worth nothing.
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-out', headers: { cookie, 'x-csrf-token': csrf } })).statusCode).toBeLessThan(300);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/portal/api/sign-out', headers: { cookie, 'x-csrf-token': csrf } }))
+        .statusCode,
+    ).toBeLessThan(300);
     const after = await h.app.inject({ method: 'GET', url: '/portal/api/session', headers: { cookie } });
     expect(after.json()).toEqual({ signedIn: false });
-    expect((await h.app.inject({ method: 'GET', url: '/portal/api/subscriptions', headers: { cookie } })).statusCode).toBe(401);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/portal/api/subscriptions', headers: { cookie } })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -355,15 +458,25 @@ describe('console sign-in brute force', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const response = await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: `wrong-admin-token-${i}-0000000000` } });
+        const response = await h.app.inject({
+          method: 'POST',
+          url: '/dashboard/api/session',
+          payload: { token: `wrong-admin-token-${i}-0000000000` },
+        });
         statuses.push(response.statusCode);
         if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
-      expect((await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } })).statusCode).toBe(429);
+      expect(
+        (await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } }))
+          .statusCode,
+      ).toBe(429);
       // Once the window has passed, the operator signs in.
       h.clock.advance(601_000);
-      expect((await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } })).statusCode).toBe(200);
+      expect(
+        (await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } }))
+          .statusCode,
+      ).toBe(200);
     } finally {
       await h.close();
     }
@@ -383,7 +496,9 @@ describe('brute force over a real socket', () => {
     const shop = await client(h);
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const response = await fetch(`${base}/api/auth/token`, { headers: { authorization: basic(shop.clientId, `guess-${i}`) } });
+      const response = await fetch(`${base}/api/auth/token`, {
+        headers: { authorization: basic(shop.clientId, `guess-${i}`) },
+      });
       statuses.push(response.status);
       if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -399,9 +514,19 @@ describe('security headers on every HTML page', () => {
   afterEach(async () => h.close());
 
   it('the dashboard, the API reference and every problem page carry CSP, nosniff, frame and referrer policies', async () => {
-    const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>();
+    const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, unknown>;
+    }>();
     expect(Object.keys(spec.paths)).toContain('/problems/{code}');
-    const pages = ['/dashboard', '/docs', '/docs/', '/docs/static/index.html', '/problems/not-found', '/problems/rate-limited', '/problems/subscription-limit'];
+    const pages = [
+      '/dashboard',
+      '/docs',
+      '/docs/',
+      '/docs/static/index.html',
+      '/problems/not-found',
+      '/problems/rate-limited',
+      '/problems/subscription-limit',
+    ];
     const html: string[] = [];
     for (const url of pages) {
       const response = await h.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
@@ -412,10 +537,19 @@ describe('security headers on every HTML page', () => {
       expect(csp, url).toMatch(/default-src '(none|self)'/);
       expect(csp, url).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');
-      expect(response.headers['x-frame-options'] ?? response.headers['content-security-policy'], url).toEqual(expect.stringMatching(/DENY|frame-ancestors 'none'/));
+      expect(response.headers['x-frame-options'] ?? response.headers['content-security-policy'], url).toEqual(
+        expect.stringMatching(/DENY|frame-ancestors 'none'/),
+      );
       expect(response.headers['referrer-policy'], url).toBe('no-referrer');
     }
-    expect(html).toEqual(expect.arrayContaining(['/dashboard', '/problems/not-found', '/problems/rate-limited', '/problems/subscription-limit']));
+    expect(html).toEqual(
+      expect.arrayContaining([
+        '/dashboard',
+        '/problems/not-found',
+        '/problems/rate-limited',
+        '/problems/subscription-limit',
+      ]),
+    );
   });
 });
 

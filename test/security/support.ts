@@ -18,8 +18,23 @@ export function rememberSecrets(...values: (string | undefined)[]): void {
   for (const value of values) if (value !== undefined && value.length >= 8) secretsSeen.add(value);
 }
 
-export async function securityHarness(engine: Engine, overrides: Partial<Config> = {}, dnsLookup?: LookupFn): Promise<Harness> {
+export async function securityHarness(
+  engine: Engine,
+  overrides: Partial<Config> = {},
+  dnsLookup?: LookupFn,
+): Promise<Harness> {
   const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => capturedLogLines.push(...chunk.toString().split('\n').filter((line) => line !== '')));
-  return createHarness(engine, { logLevel: 'trace', ...overrides }, { logStream: stream, ...(dnsLookup === undefined ? {} : { deps: { dnsLookup } }) });
+  stream.on('data', (chunk: Buffer) =>
+    capturedLogLines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter((line) => line !== ''),
+    ),
+  );
+  return createHarness(
+    engine,
+    { logLevel: 'trace', ...overrides },
+    { logStream: stream, ...(dnsLookup === undefined ? {} : { deps: { dnsLookup } }) },
+  );
 }

@@ -5,7 +5,8 @@ import { createClientWithToken, type Harness } from '../support/harness.js';
 import { createDnsHarness, subscribe, SUBSCRIPTIONS, type TestClient } from './support.js';
 
 const URL_OK = 'https://hooks.shop.example/shelfmark';
-const rows = (h: Harness) => h.database.db.kysely.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
+const rows = (h: Harness) =>
+  h.database.db.kysely.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
 
 const problem = (code: string, status: number, title: string, detail: string, extra: Record<string, unknown> = {}) => ({
   type: `/problems/${code}`,
@@ -33,7 +34,13 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
       const response = await subscribe(h, shop, { notificationUrl: URL_OK, event: given });
       expect(response.statusCode).toBe(201);
       const body = response.json<{ id: string }>();
-      expect(body).toEqual({ id: expect.stringMatching(/^sub_[0-9A-Za-z]{21}$/), notificationUrl: URL_OK, event: given, status: 'active', createdAt: '2026-09-01T08:00:00.000Z' });
+      expect(body).toEqual({
+        id: expect.stringMatching(/^sub_[0-9A-Za-z]{21}$/),
+        notificationUrl: URL_OK,
+        event: given,
+        status: 'active',
+        createdAt: '2026-09-01T08:00:00.000Z',
+      });
       expect(response.headers.location).toBe(`${SUBSCRIPTIONS}/${body.id}`);
       expect(await rows(h)).toEqual([
         {
@@ -53,16 +60,26 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   );
 
   it('stores the WHATWG-normalised URL (what the worker will call)', async () => {
-    const response = await subscribe(h, shop, { notificationUrl: 'HTTPS://Hooks.Shop.Example:443/a/../hook?x=1', event: 'list.created' });
+    const response = await subscribe(h, shop, {
+      notificationUrl: 'HTTPS://Hooks.Shop.Example:443/a/../hook?x=1',
+      event: 'list.created',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json().notificationUrl).toBe('https://hooks.shop.example/hook?x=1');
     expect((await rows(h))[0]?.notification_url).toBe('https://hooks.shop.example/hook?x=1');
   });
 
   it('accepts a public IPv6 host and plain http', async () => {
-    expect((await subscribe(h, shop, { notificationUrl: 'http://v6.shop.example:8080/h', event: 'list.created' })).statusCode).toBe(201);
-    expect((await subscribe(h, shop, { notificationUrl: 'https://[2606:4700::1111]/h', event: 'list.created' })).statusCode).toBe(201);
-    expect((await subscribe(h, shop, { notificationUrl: 'http://93.184.215.14/h', event: 'list.created' })).statusCode).toBe(201);
+    expect(
+      (await subscribe(h, shop, { notificationUrl: 'http://v6.shop.example:8080/h', event: 'list.created' }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await subscribe(h, shop, { notificationUrl: 'https://[2606:4700::1111]/h', event: 'list.created' })).statusCode,
+    ).toBe(201);
+    expect(
+      (await subscribe(h, shop, { notificationUrl: 'http://93.184.215.14/h', event: 'list.created' })).statusCode,
+    ).toBe(201);
   });
 
   it('a duplicate (same URL and canonical event, either spelling) answers 200 with the existing subscription', async () => {
@@ -75,12 +92,16 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
     expect(await rows(h)).toHaveLength(1);
     // Another event or another URL is a new subscription.
     expect((await subscribe(h, shop, { notificationUrl: URL_OK, event: 'list.created' })).statusCode).toBe(201);
-    expect((await subscribe(h, shop, { notificationUrl: `${URL_OK}/2`, event: 'list.published' })).statusCode).toBe(201);
+    expect((await subscribe(h, shop, { notificationUrl: `${URL_OK}/2`, event: 'list.published' })).statusCode).toBe(
+      201,
+    );
     expect(await rows(h)).toHaveLength(3);
   });
 
   it('concurrent identical requests create exactly one row', async () => {
-    const responses = await Promise.all(Array.from({ length: 5 }, () => subscribe(h, shop, { notificationUrl: URL_OK, event: 'school.created' })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => subscribe(h, shop, { notificationUrl: URL_OK, event: 'school.created' })),
+    );
     expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(responses.map((response) => response.json<{ id: string }>().id)).size).toBe(1);
     expect(await rows(h)).toHaveLength(1);
@@ -113,15 +134,25 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
     ['not a URL', 'hooks shop example', 'notificationUrl must be an absolute http:// or https:// URL'],
     ['ftp', 'ftp://hooks.shop.example/x', 'notificationUrl must use http or https, not ftp'],
     ['javascript', 'javascript:alert(1)', 'notificationUrl must use http or https, not javascript'],
-    ['credentials', 'https://user:pw@hooks.shop.example/x', 'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead'],
-    ['username only', 'https://user@hooks.shop.example/x', 'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead'],
+    [
+      'credentials',
+      'https://user:pw@hooks.shop.example/x',
+      'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead',
+    ],
+    [
+      'username only',
+      'https://user@hooks.shop.example/x',
+      'notificationUrl must not contain credentials (user:password@); verify the x-hook-signature header instead',
+    ],
     ['fragment', 'https://hooks.shop.example/x#part', 'notificationUrl must not contain a fragment (#...)'],
     ['empty fragment', 'https://hooks.shop.example/x#', 'notificationUrl must not contain a fragment (#...)'],
   ])('%s URL → 400 validation-failed', async (_name, notificationUrl, detail) => {
     const response = await subscribe(h, shop, { notificationUrl, event: 'list.created' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(
-      problem('validation-failed', 400, 'Request validation failed', detail, { errors: [{ location: 'body', path: '/notificationUrl', message: detail }] }),
+      problem('validation-failed', 400, 'Request validation failed', detail, {
+        errors: [{ location: 'body', path: '/notificationUrl', message: detail }],
+      }),
     );
     expect(await rows(h)).toEqual([]);
   });
@@ -132,7 +163,10 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
     expect((await subscribe(h, shop, { notificationUrl: exact, event: 'list.created' })).statusCode).toBe(201);
     const response = await subscribe(h, shop, { notificationUrl: `${exact}b`, event: 'list.created' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'validation-failed', detail: 'body notificationUrl must NOT have more than 2048 characters' });
+    expect(response.json()).toMatchObject({
+      code: 'validation-failed',
+      detail: 'body notificationUrl must NOT have more than 2048 characters',
+    });
   });
 
   it.each([
@@ -158,38 +192,76 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
     ['IPv6 loopback', 'http://[::1]/h', 'loopback address ::1'],
     ['IPv6 ULA', 'http://[fd00::1]/h', 'unique local address fd00::1'],
     ['IPv6 link-local', 'http://[fe80::1]/h', 'link-local address fe80::1'],
-    ['IPv4-mapped dotted', 'http://[::ffff:127.0.0.1]/h', 'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)'],
-    ['IPv4-mapped hex', 'http://[::ffff:7f00:1]/h', 'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)'],
+    [
+      'IPv4-mapped dotted',
+      'http://[::ffff:127.0.0.1]/h',
+      'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)',
+    ],
+    [
+      'IPv4-mapped hex',
+      'http://[::ffff:7f00:1]/h',
+      'IPv4-mapped IPv6 address ::ffff:7f00:1 (loopback address 127.0.0.1)',
+    ],
     ['IPv4-compatible', 'http://[::127.0.0.1]/h', 'IPv4-compatible IPv6 address ::7f00:1 (loopback address 127.0.0.1)'],
-    ['6to4 of loopback', 'http://[2002:7f00:1::1]/h', '6to4 address 2002:7f00:1::1 embedding loopback address 127.0.0.1'],
+    [
+      '6to4 of loopback',
+      'http://[2002:7f00:1::1]/h',
+      '6to4 address 2002:7f00:1::1 embedding loopback address 127.0.0.1',
+    ],
     ['decimal IPv4', 'http://2130706433/h', 'loopback address 127.0.0.1'],
     ['hex IPv4', 'http://0x7f.1/h', 'loopback address 127.0.0.1'],
     ['octal IPv4', 'http://0177.0.0.1/h', 'loopback address 127.0.0.1'],
     ['short IPv4', 'http://127.1/h', 'loopback address 127.0.0.1'],
     ['decimal metadata', 'http://2852039166/h', 'link-local (cloud metadata) address 169.254.169.254'],
     ['localhost', 'http://localhost:3000/h', 'localhost resolves to loopback address 127.0.0.1'],
-    ['name resolving to metadata', 'http://metadata.example/h', 'metadata.example resolves to link-local (cloud metadata) address 169.254.169.254'],
-    ['name resolving to public and private', 'https://rebind.example/h', 'rebind.example resolves to private address 10.0.0.7'],
+    [
+      'name resolving to metadata',
+      'http://metadata.example/h',
+      'metadata.example resolves to link-local (cloud metadata) address 169.254.169.254',
+    ],
+    [
+      'name resolving to public and private',
+      'https://rebind.example/h',
+      'rebind.example resolves to private address 10.0.0.7',
+    ],
   ])('%s %s → 422 blocked-address', async (_name, notificationUrl, reason) => {
     const response = await subscribe(h, shop, { notificationUrl, event: 'list.published' });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual(
-      problem('blocked-address', 422, 'The notification URL points to a forbidden address', `notificationUrl must reach a public address: ${reason}`, { reason }),
+      problem(
+        'blocked-address',
+        422,
+        'The notification URL points to a forbidden address',
+        `notificationUrl must reach a public address: ${reason}`,
+        { reason },
+      ),
     );
     expect(await rows(h)).toEqual([]);
   });
 
   it('a host that does not resolve → 422 unresolvable-host', async () => {
-    const response = await subscribe(h, shop, { notificationUrl: 'https://nowhere.invalid/h', event: 'list.published' });
+    const response = await subscribe(h, shop, {
+      notificationUrl: 'https://nowhere.invalid/h',
+      event: 'list.published',
+    });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual(
-      problem('unresolvable-host', 422, 'The notification URL host does not resolve', 'notificationUrl host nowhere.invalid does not resolve to any address'),
+      problem(
+        'unresolvable-host',
+        422,
+        'The notification URL host does not resolve',
+        'notificationUrl host nowhere.invalid does not resolve to any address',
+      ),
     );
     expect(await rows(h)).toEqual([]);
   });
 
   it('without a token → 401; with a token lacking webhooks:manage → 403', async () => {
-    const anonymous = await h.app.inject({ method: 'POST', url: SUBSCRIPTIONS, payload: { notificationUrl: URL_OK, event: 'list.created' } });
+    const anonymous = await h.app.inject({
+      method: 'POST',
+      url: SUBSCRIPTIONS,
+      payload: { notificationUrl: URL_OK, event: 'list.created' },
+    });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().code).toBe('unauthenticated');
     const reader = await createClientWithToken(h, 'Reader', ['offers:read']);

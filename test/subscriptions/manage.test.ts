@@ -29,7 +29,10 @@ describeEachEngine('managing subscriptions', (engine) => {
   async function create(client: TestClient, n: number, tag = 'a'): Promise<Sub[]> {
     const created: Sub[] = [];
     for (let i = 0; i < n; i++) {
-      const response = await subscribe(h, client, { notificationUrl: `https://hooks.shop.example/${tag}/${i}`, event: 'list-published' });
+      const response = await subscribe(h, client, {
+        notificationUrl: `https://hooks.shop.example/${tag}/${i}`,
+        event: 'list-published',
+      });
       expect(response.statusCode).toBe(201);
       created.push(response.json<Sub>());
       h.clock.advance(1000);
@@ -57,7 +60,10 @@ describeEachEngine('managing subscriptions', (engine) => {
 
   it('default page size is 20; subscriptions created in the same millisecond page without gaps or repeats', async () => {
     for (let i = 0; i < 23; i++) {
-      expect((await subscribe(h, shop, { notificationUrl: `https://hooks.shop.example/same/${i}`, event: 'school.created' })).statusCode).toBe(201);
+      expect(
+        (await subscribe(h, shop, { notificationUrl: `https://hooks.shop.example/same/${i}`, event: 'school.created' }))
+          .statusCode,
+      ).toBe(201);
     }
     const page = await get(shop, SUBSCRIPTIONS);
     expect(page.json<{ data: Sub[] }>().data).toHaveLength(20);
@@ -65,7 +71,10 @@ describeEachEngine('managing subscriptions', (engine) => {
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const response = await get(shop, `${SUBSCRIPTIONS}?limit=4${after === undefined ? '' : `&starting_after=${after}`}`);
+      const response = await get(
+        shop,
+        `${SUBSCRIPTIONS}?limit=4${after === undefined ? '' : `&starting_after=${after}`}`,
+      );
       const body = response.json<{ has_more: boolean; data: Sub[] }>();
       seen.push(...body.data.map((sub) => sub.id));
       if (!body.has_more) break;
@@ -87,7 +96,11 @@ describeEachEngine('managing subscriptions', (engine) => {
       const response = await get(shop, `${SUBSCRIPTIONS}?starting_after=${id}`);
       expect(response.statusCode).toBe(400);
       const detail = `starting_after "${id}" is not a subscription id from this list`;
-      expect(response.json()).toMatchObject({ code: 'validation-failed', detail, errors: [{ location: 'querystring', path: '/starting_after', message: detail }] });
+      expect(response.json()).toMatchObject({
+        code: 'validation-failed',
+        detail,
+        errors: [{ location: 'querystring', path: '/starting_after', message: detail }],
+      });
     }
   });
 
@@ -109,10 +122,34 @@ describeEachEngine('managing subscriptions', (engine) => {
     const id = sub?.id ?? '';
     const kysely = h.database.db.kysely;
     const now = h.clock.now();
-    await kysely.insertInto('events').values({ id: 'evt_1', name: 'list.published', resource: 'list', identifier: 'a'.repeat(32), payload: '{}', created_at: now }).execute();
+    await kysely
+      .insertInto('events')
+      .values({
+        id: 'evt_1',
+        name: 'list.published',
+        resource: 'list',
+        identifier: 'a'.repeat(32),
+        payload: '{}',
+        created_at: now,
+      })
+      .execute();
     await kysely
       .insertInto('deliveries')
-      .values({ id: 'dlv_1', event_id: 'evt_1', subscription_id: id, status: 'pending', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, last_status_code: null, last_error_class: null, created_at: now, updated_at: now, completed_at: null })
+      .values({
+        id: 'dlv_1',
+        event_id: 'evt_1',
+        subscription_id: id,
+        status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: now,
+        lease_owner: null,
+        lease_until: null,
+        last_status_code: null,
+        last_error_class: null,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+      })
       .execute();
 
     const foreign = await h.app.inject({ method: 'DELETE', url: `${SUBSCRIPTIONS}/${id}`, headers: rival.bearer });
@@ -124,7 +161,9 @@ describeEachEngine('managing subscriptions', (engine) => {
     expect(deleted.body).toBe('');
     expect(await kysely.selectFrom('subscriptions').select('id').execute()).toEqual([]);
     expect(await kysely.selectFrom('deliveries').select('id').execute()).toEqual([]);
-    expect((await h.app.inject({ method: 'DELETE', url: `${SUBSCRIPTIONS}/${id}`, headers: shop.bearer })).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `${SUBSCRIPTIONS}/${id}`, headers: shop.bearer })).statusCode,
+    ).toBe(404);
     expect((await get(shop, `${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
   });
 
@@ -132,23 +171,46 @@ describeEachEngine('managing subscriptions', (engine) => {
     const [sub] = await create(shop, 1);
     const id = sub?.id ?? '';
     const failingSince = h.clock.now() - 5 * 86_400_000;
-    await h.database.db.kysely.updateTable('subscriptions').set({ failing_since: failingSince }).where('id', '=', id).execute();
-    expect((await get(shop, `${SUBSCRIPTIONS}/${id}`)).json()).toEqual({ ...sub, failingSince: new Date(failingSince).toISOString() });
+    await h.database.db.kysely
+      .updateTable('subscriptions')
+      .set({ failing_since: failingSince })
+      .where('id', '=', id)
+      .execute();
+    expect((await get(shop, `${SUBSCRIPTIONS}/${id}`)).json()).toEqual({
+      ...sub,
+      failingSince: new Date(failingSince).toISOString(),
+    });
 
     expect(await h.app.services.subscriptions.disable(id, 'receiver answered 410 Gone')).toBe(true);
     // A later disable keeps the first reason.
     expect(await h.app.services.subscriptions.disable(id, 'failing for 5 days')).toBe(false);
     const disabled = await get(shop, `${SUBSCRIPTIONS}/${id}`);
-    expect(disabled.json()).toEqual({ ...sub, status: 'disabled', disabledReason: 'receiver answered 410 Gone', failingSince: new Date(failingSince).toISOString() });
+    expect(disabled.json()).toEqual({
+      ...sub,
+      status: 'disabled',
+      disabledReason: 'receiver answered 410 Gone',
+      failingSince: new Date(failingSince).toISOString(),
+    });
     expect((await get(shop, SUBSCRIPTIONS)).json<{ data: Sub[] }>().data[0]?.status).toBe('disabled');
 
-    expect((await h.app.inject({ method: 'POST', url: `${SUBSCRIPTIONS}/${id}/enable`, headers: rival.bearer })).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'POST', url: `${SUBSCRIPTIONS}/${id}/enable`, headers: rival.bearer })).statusCode,
+    ).toBe(404);
     h.clock.advance(60_000);
     const enabled = await h.app.inject({ method: 'POST', url: `${SUBSCRIPTIONS}/${id}/enable`, headers: shop.bearer });
     expect(enabled.statusCode).toBe(200);
     expect(enabled.json()).toEqual(sub);
-    const row = await h.database.db.kysely.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'active', disabled_reason: null, failing_since: null, updated_at: h.clock.now() });
+    const row = await h.database.db.kysely
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: 'active',
+      disabled_reason: null,
+      failing_since: null,
+      updated_at: h.clock.now(),
+    });
   });
 
   it('a duplicate registration of a disabled subscription returns it as it is (200, still disabled)', async () => {
@@ -156,7 +218,11 @@ describeEachEngine('managing subscriptions', (engine) => {
     await h.app.services.subscriptions.disable(sub?.id ?? '', 'receiver answered 410 Gone');
     const again = await subscribe(h, shop, { notificationUrl: sub?.notificationUrl, event: 'list.published' });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ id: sub?.id, status: 'disabled', disabledReason: 'receiver answered 410 Gone' });
+    expect(again.json()).toMatchObject({
+      id: sub?.id,
+      status: 'disabled',
+      disabledReason: 'receiver answered 410 Gone',
+    });
   });
 
   it('admin lists across clients with filters and re-enables', async () => {
@@ -177,13 +243,20 @@ describeEachEngine('managing subscriptions', (engine) => {
       updatedAt: mine[0]?.createdAt,
     });
 
-    const byRef = (await admin(`/api/admin/v1/subscriptions?clientId=${shop.id}`)).json<{ data: Sub[] }>().data.map((sub) => sub.id);
-    const byPublicId = (await admin(`/api/admin/v1/subscriptions?clientId=${shop.clientId}`)).json<{ data: Sub[] }>().data.map((sub) => sub.id);
+    const byRef = (await admin(`/api/admin/v1/subscriptions?clientId=${shop.id}`))
+      .json<{ data: Sub[] }>()
+      .data.map((sub) => sub.id);
+    const byPublicId = (await admin(`/api/admin/v1/subscriptions?clientId=${shop.clientId}`))
+      .json<{ data: Sub[] }>()
+      .data.map((sub) => sub.id);
     expect(byRef).toEqual([mine[0]?.id, mine[1]?.id]);
     expect(byPublicId).toEqual(byRef);
     const disabled = (await admin('/api/admin/v1/subscriptions?status=disabled')).json<{ data: Sub[] }>().data;
     expect(disabled.map((sub) => [sub.id, sub.disabledReason])).toEqual([[mine[1]?.id, 'receiver answered 410 Gone']]);
-    const paged = (await admin(`/api/admin/v1/subscriptions?limit=1&starting_after=${mine[0]?.id}`)).json<{ has_more: boolean; data: Sub[] }>();
+    const paged = (await admin(`/api/admin/v1/subscriptions?limit=1&starting_after=${mine[0]?.id}`)).json<{
+      has_more: boolean;
+      data: Sub[];
+    }>();
     expect([paged.has_more, paged.data.map((sub) => sub.id)]).toEqual([true, [mine[1]?.id]]);
     expect((await admin('/api/admin/v1/subscriptions?status=gone')).statusCode).toBe(400);
 
@@ -191,9 +264,14 @@ describeEachEngine('managing subscriptions', (engine) => {
     expect(enabled.statusCode).toBe(200);
     expect(enabled.json()).toMatchObject({ id: mine[1]?.id, status: 'active' });
     expect(enabled.json().disabledReason).toBeUndefined();
-    expect((await admin(`/api/admin/v1/subscriptions/${theirs[0]?.id}`)).json()).toMatchObject({ id: theirs[0]?.id, client: { id: rival.id } });
+    expect((await admin(`/api/admin/v1/subscriptions/${theirs[0]?.id}`)).json()).toMatchObject({
+      id: theirs[0]?.id,
+      client: { id: rival.id },
+    });
     expect((await admin('/api/admin/v1/subscriptions/sub_doesnotexist000000000/enable', 'POST')).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/subscriptions', headers: shop.bearer })).statusCode).toBe(401);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/admin/v1/subscriptions', headers: shop.bearer })).statusCode,
+    ).toBe(401);
   });
 
   it('POST /api/lml/v1/webhook-secret rotates the caller’s webhook secret with an overlap', async () => {
@@ -204,8 +282,14 @@ describeEachEngine('managing subscriptions', (engine) => {
     expect(Object.keys(body).sort()).toEqual(['previousSecretValidUntil', 'webhookSecret']);
     expect(body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(body.webhookSecret).not.toBe(shop.webhookSecret);
-    expect(body.previousSecretValidUntil).toBe(new Date(h.clock.now() + h.config.webhookSecretOverlapSeconds * 1000).toISOString());
-    const rows = await h.database.db.kysely.selectFrom('clients').select(['id', 'webhook_secret', 'previous_webhook_secret']).orderBy('name').execute();
+    expect(body.previousSecretValidUntil).toBe(
+      new Date(h.clock.now() + h.config.webhookSecretOverlapSeconds * 1000).toISOString(),
+    );
+    const rows = await h.database.db.kysely
+      .selectFrom('clients')
+      .select(['id', 'webhook_secret', 'previous_webhook_secret'])
+      .orderBy('name')
+      .execute();
     expect(rows).toEqual([
       { id: rival.id, webhook_secret: rival.webhookSecret, previous_webhook_secret: null },
       { id: shop.id, webhook_secret: body.webhookSecret, previous_webhook_secret: shop.webhookSecret },

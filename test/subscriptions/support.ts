@@ -5,7 +5,7 @@
 import type { Engine } from '../../src/db/database.js';
 import type { Config } from '../../src/config.js';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { type createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 
 export const FAKE_DNS: Record<string, string[]> = {
   'hooks.shop.example': ['93.184.215.14'],
@@ -17,13 +17,17 @@ export const FAKE_DNS: Record<string, string[]> = {
 
 export const fakeLookup: LookupFn = async (hostname) => {
   const addresses = FAKE_DNS[hostname.toLowerCase()];
-  if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  if (addresses === undefined)
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
 /** Like createHarness, with the fake DNS injected. */
-export const createDnsHarness = (engine: Engine, overrides: Partial<Config> = {}, lookup: LookupFn = fakeLookup): Promise<Harness> =>
-  createHarness(engine, overrides, { deps: { dnsLookup: lookup } });
+export const createDnsHarness = (
+  engine: Engine,
+  overrides: Partial<Config> = {},
+  lookup: LookupFn = fakeLookup,
+): Promise<Harness> => createHarness(engine, overrides, { deps: { dnsLookup: lookup } });
 
 export type TestClient = Awaited<ReturnType<typeof createClientWithToken>>;
 
@@ -31,4 +35,9 @@ export const SUBSCRIPTIONS = '/api/lml/v1/subscriptions';
 
 /** POSTs a subscription as `client`. */
 export const subscribe = (h: Harness, client: TestClient, payload: unknown) =>
-  h.app.inject({ method: 'POST', url: SUBSCRIPTIONS, headers: client.bearer, payload: payload as Record<string, unknown> });
+  h.app.inject({
+    method: 'POST',
+    url: SUBSCRIPTIONS,
+    headers: client.bearer,
+    payload: payload as Record<string, unknown>,
+  });

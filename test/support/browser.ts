@@ -30,7 +30,10 @@ function tryInstall(): void {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return;
   if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0) return;
   console.warn('[shelfmark tests] /usr/bin/chromium is missing: installing the chromium package with apt-get ...');
-  spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'inherit', timeout: 600_000 });
+  spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], {
+    stdio: 'inherit',
+    timeout: 600_000,
+  });
 }
 
 function locate(): string | undefined {
@@ -40,7 +43,9 @@ function locate(): string | undefined {
 
 export const chromiumPath = locate();
 if (chromiumPath === undefined && !required) {
-  console.warn(`\n[shelfmark tests] No Chromium at ${CHROMIUM_PATH} and it could not be installed: browser tests are SKIPPED. Install the chromium package or set CI=true to require them.\n`);
+  console.warn(
+    `\n[shelfmark tests] No Chromium at ${CHROMIUM_PATH} and it could not be installed: browser tests are SKIPPED. Install the chromium package or set CI=true to require them.\n`,
+  );
 }
 export const skipBrowser = chromiumPath === undefined && !required;
 
@@ -51,7 +56,8 @@ export interface BrowserSession {
 
 /** A fresh persistent profile (--user-data-dir in a new temporary directory), removed on close. */
 export async function launchChromium(viewport = { width: 1280, height: 900 }): Promise<BrowserSession> {
-  if (chromiumPath === undefined) throw new Error(`Chromium is required (CI=true) but ${CHROMIUM_PATH} does not exist and could not be installed`);
+  if (chromiumPath === undefined)
+    throw new Error(`Chromium is required (CI=true) but ${CHROMIUM_PATH} does not exist and could not be installed`);
   const profile = await mkdtemp(join(tmpdir(), 'shelfmark-chromium-'));
   // launchPersistentContext passes --user-data-dir=<profile> itself.
   const context = await chromium.launchPersistentContext(profile, {

@@ -26,7 +26,9 @@ async function probe(): Promise<string | undefined> {
 
 const unreachable = await probe();
 if (unreachable !== undefined && !required) {
-  console.warn(`\n[shelfmark tests] PostgreSQL at ${TEST_DATABASE_URL} is not reachable (${unreachable}): PostgreSQL tests are SKIPPED. Set CI=true to require them.\n`);
+  console.warn(
+    `\n[shelfmark tests] PostgreSQL at ${TEST_DATABASE_URL} is not reachable (${unreachable}): PostgreSQL tests are SKIPPED. Set CI=true to require them.\n`,
+  );
 }
 
 export const postgresAvailable = unreachable === undefined;
@@ -40,12 +42,16 @@ export interface TestDatabase {
 /** A migrated, empty database of its own: a fresh SQLite file or a fresh PostgreSQL schema. */
 export async function freshDatabase(engine: Engine, options: { file?: boolean } = {}): Promise<TestDatabase> {
   if (engine === 'sqlite') {
-    const url = options.file === true ? `sqlite:${process.env.TMPDIR ?? '/tmp'}/shelfmark-test-${randomBytes(6).toString('hex')}.sqlite` : 'sqlite::memory:';
+    const url =
+      options.file === true
+        ? `sqlite:${process.env.TMPDIR ?? '/tmp'}/shelfmark-test-${randomBytes(6).toString('hex')}.sqlite`
+        : 'sqlite::memory:';
     const db = await connectDatabase(url);
     await migrateToLatest(db);
     return { db, url, drop: () => db.close() };
   }
-  if (unreachable !== undefined) throw new Error(`PostgreSQL is required (CI=true) but not reachable at ${TEST_DATABASE_URL}: ${unreachable}`);
+  if (unreachable !== undefined)
+    throw new Error(`PostgreSQL is required (CI=true) but not reachable at ${TEST_DATABASE_URL}: ${unreachable}`);
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const db = await connectDatabase(TEST_DATABASE_URL, { schema });
   await migrateToLatest(db);

@@ -31,11 +31,18 @@ export interface HarnessOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-export async function createHarness(engine: Engine, overrides: Partial<Config> = {}, options: HarnessOptions = {}): Promise<Harness> {
+export async function createHarness(
+  engine: Engine,
+  overrides: Partial<Config> = {},
+  options: HarnessOptions = {},
+): Promise<Harness> {
   const database = await freshDatabase(engine, options);
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
   const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
-  const app = await buildApp({ config, db: database.db, clock, ...options.deps }, options.logStream === undefined ? { logger: false } : { logStream: options.logStream });
+  const app = await buildApp(
+    { config, db: database.db, clock, ...options.deps },
+    options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
+  );
   await app.ready();
   return {
     app,
@@ -56,18 +63,35 @@ export async function createHarness(engine: Engine, overrides: Partial<Config> =
   };
 }
 
-export const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+export const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** Creates a client through the admin API and returns its credentials and a fresh access token. */
 export async function createClientWithToken(
   harness: Harness,
   name = 'Test shop',
   scopes?: string[],
-): Promise<{ id: string; clientId: string; clientSecret: string; webhookSecret: string; token: string; bearer: Record<string, string> }> {
-  const created = await harness.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: harness.admin, payload: { name, ...(scopes ? { scopes } : {}) } });
+): Promise<{
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+  token: string;
+  bearer: Record<string, string>;
+}> {
+  const created = await harness.app.inject({
+    method: 'POST',
+    url: '/api/admin/v1/clients',
+    headers: harness.admin,
+    payload: { name, ...(scopes ? { scopes } : {}) },
+  });
   if (created.statusCode !== 201) throw new Error(`client creation failed: ${created.body}`);
   const client = created.json<{ id: string; clientId: string; clientSecret: string; webhookSecret: string }>();
-  const tokenResponse = await harness.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(client.clientId, client.clientSecret) } });
+  const tokenResponse = await harness.app.inject({
+    method: 'GET',
+    url: '/api/auth/token',
+    headers: { authorization: basic(client.clientId, client.clientSecret) },
+  });
   const token = tokenResponse.json<{ access_token: string }>().access_token;
   return { ...client, token, bearer: { authorization: `Bearer ${token}` } };
 }

@@ -9,15 +9,25 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
-const CANDIDATE_DIRS = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', '/usr/local/bin', '/usr/bin'];
+const CANDIDATE_DIRS = [
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+  '/usr/local/bin',
+  '/usr/bin',
+];
 
 /** The directory holding initdb, pg_ctl and postgres together, or undefined. */
-export const postgresBinDir = CANDIDATE_DIRS.find((dir) => ['initdb', 'pg_ctl', 'postgres'].every((name) => existsSync(join(dir, name))));
+export const postgresBinDir = CANDIDATE_DIRS.find((dir) =>
+  ['initdb', 'pg_ctl', 'postgres'].every((name) => existsSync(join(dir, name))),
+);
 
 export const privatePostgresRequired = process.env.CI === 'true';
 
 if (postgresBinDir === undefined && !privatePostgresRequired) {
-  console.warn('\n[shelfmark tests] initdb/pg_ctl not found: the private-PostgreSQL outage tests are SKIPPED. Set CI=true to require them.\n');
+  console.warn(
+    '\n[shelfmark tests] initdb/pg_ctl not found: the private-PostgreSQL outage tests are SKIPPED. Set CI=true to require them.\n',
+  );
 }
 
 export async function freePort(): Promise<number> {
@@ -54,13 +64,16 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   chmodSync(root, 0o700);
   const run = (command: string, args: string[]): void => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+      : [join(bin, command), args];
     execFileSync(file, argv, { stdio: 'pipe', cwd: root, timeout: 60_000 });
   };
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`;
-  const start = (): void => run('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
+  const start = (): void =>
+    run('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
   start();
   let running = true;
   return {

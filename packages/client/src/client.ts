@@ -48,7 +48,10 @@ function withQuery(url: string, query: Query | undefined): string {
 const segment = (value: string | number): string => encodeURIComponent(String(value));
 
 /** Yields every item of a cursor-paged collection, page by page, asking for the next page only when needed. */
-async function* allPages<T>(fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>, cursorOf: (item: T) => string): AsyncGenerator<T, void, undefined> {
+async function* allPages<T>(
+  fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>,
+  cursorOf: (item: T) => string,
+): AsyncGenerator<T, void, undefined> {
   let startingAfter: string | undefined;
   for (;;) {
     const page = await fetchPage(startingAfter);
@@ -65,8 +68,10 @@ export class ShelfmarkClient {
   private readonly tokens: TokenSource;
 
   constructor(options: ShelfmarkClientOptions) {
-    if (typeof options.clientId !== 'string' || options.clientId === '') throw new ConfigurationError('clientId is required');
-    if (typeof options.clientSecret !== 'string' || options.clientSecret === '') throw new ConfigurationError('clientSecret is required');
+    if (typeof options.clientId !== 'string' || options.clientId === '')
+      throw new ConfigurationError('clientId is required');
+    if (typeof options.clientSecret !== 'string' || options.clientSecret === '')
+      throw new ConfigurationError('clientSecret is required');
     this.endpoints = resolveEndpoints(options);
     this.transport = new Transport(options);
     this.tokens = new TokenSource({
@@ -75,7 +80,9 @@ export class ShelfmarkClient {
       clientSecret: options.clientSecret,
       transport: this.transport,
       now: options.now ?? Date.now,
-      ...(options.tokenRefreshMarginSeconds === undefined ? {} : { refreshMarginSeconds: options.tokenRefreshMarginSeconds }),
+      ...(options.tokenRefreshMarginSeconds === undefined
+        ? {}
+        : { refreshMarginSeconds: options.tokenRefreshMarginSeconds }),
     });
   }
 
@@ -91,27 +98,45 @@ export class ShelfmarkClient {
       if (invalid.length > 0) throw new InvalidEanError(invalid);
       if (unique.length === 0) return [];
       const pages = await Promise.all(
-        chunk(unique, MAX_EANS_PER_QUERY).map((part) => this.call<Offer[]>('main', 'GET', '/api/v1/offers', { query: { eans: part.join(',') }, ...options })),
+        chunk(unique, MAX_EANS_PER_QUERY).map((part) =>
+          this.call<Offer[]>('main', 'GET', '/api/v1/offers', { query: { eans: part.join(',') }, ...options }),
+        ),
       );
       return pages.flat().sort((a, b) => (a.ean < b.ean ? -1 : a.ean > b.ean ? 1 : a.price - b.price || a.id - b.id));
     },
     /** One published offer; ApiError 404 not-found otherwise. */
-    get: (id: number | string, options?: CallOptions): Promise<Offer> => this.call<Offer>('main', 'GET', `/api/v1/offers/${segment(id)}`, options),
+    get: (id: number | string, options?: CallOptions): Promise<Offer> =>
+      this.call<Offer>('main', 'GET', `/api/v1/offers/${segment(id)}`, options),
   };
 
   /** The read side of the learning-material lists (subscription API). */
   readonly lml = {
     schools: {
-      page: (query: SchoolQuery = {}, options?: CallOptions): Promise<Page<School>> => this.call('lml', 'GET', '/api/lml/v1/schools', { query, ...options }),
+      page: (query: SchoolQuery = {}, options?: CallOptions): Promise<Page<School>> =>
+        this.call('lml', 'GET', '/api/lml/v1/schools', { query, ...options }),
       /** Every school, fetching page after page as the loop advances. */
-      all: (query: Omit<SchoolQuery, 'starting_after'> = {}, options?: CallOptions): AsyncGenerator<School, void, undefined> =>
-        allPages((after) => this.lml.schools.page({ ...query, starting_after: after }, options), (school) => school.identifier),
-      get: (identifier: string, options?: CallOptions): Promise<School> => this.call('lml', 'GET', `/api/lml/v1/schools/${segment(identifier)}`, options),
+      all: (
+        query: Omit<SchoolQuery, 'starting_after'> = {},
+        options?: CallOptions,
+      ): AsyncGenerator<School, void, undefined> =>
+        allPages(
+          (after) => this.lml.schools.page({ ...query, starting_after: after }, options),
+          (school) => school.identifier,
+        ),
+      get: (identifier: string, options?: CallOptions): Promise<School> =>
+        this.call('lml', 'GET', `/api/lml/v1/schools/${segment(identifier)}`, options),
     },
     lists: {
-      page: (query: ListQuery = {}, options?: CallOptions): Promise<Page<LearningMaterialList>> => this.call('lml', 'GET', '/api/lml/v1/lists', { query, ...options }),
-      all: (query: Omit<ListQuery, 'starting_after'> = {}, options?: CallOptions): AsyncGenerator<LearningMaterialList, void, undefined> =>
-        allPages((after) => this.lml.lists.page({ ...query, starting_after: after }, options), (list) => list.identifier),
+      page: (query: ListQuery = {}, options?: CallOptions): Promise<Page<LearningMaterialList>> =>
+        this.call('lml', 'GET', '/api/lml/v1/lists', { query, ...options }),
+      all: (
+        query: Omit<ListQuery, 'starting_after'> = {},
+        options?: CallOptions,
+      ): AsyncGenerator<LearningMaterialList, void, undefined> =>
+        allPages(
+          (after) => this.lml.lists.page({ ...query, starting_after: after }, options),
+          (list) => list.identifier,
+        ),
       /** A list by identifier or slug (archived lists too). */
       get: (identifierOrSlug: string, options?: CallOptions): Promise<LearningMaterialList> =>
         this.call('lml', 'GET', `/api/lml/v1/lists/${segment(identifierOrSlug)}`, options),
@@ -124,42 +149,75 @@ export class ShelfmarkClient {
   /** Webhook subscriptions, their deliveries and the webhook secret (subscription API). */
   readonly subscriptions = {
     /** Registers a subscription; registering the same URL and event again answers the existing one. */
-    create: (input: CreateSubscription, options?: CallOptions): Promise<Subscription> => this.call('lml', 'POST', '/api/lml/v1/subscriptions', { body: input, ...options }),
-    page: (query: SubscriptionQuery = {}, options?: CallOptions): Promise<Page<Subscription>> => this.call('lml', 'GET', '/api/lml/v1/subscriptions', { query, ...options }),
+    create: (input: CreateSubscription, options?: CallOptions): Promise<Subscription> =>
+      this.call('lml', 'POST', '/api/lml/v1/subscriptions', { body: input, ...options }),
+    page: (query: SubscriptionQuery = {}, options?: CallOptions): Promise<Page<Subscription>> =>
+      this.call('lml', 'GET', '/api/lml/v1/subscriptions', { query, ...options }),
     /** Every subscription of this client, oldest first: `for await (const s of client.subscriptions.list())`. */
-    list: (query: Omit<SubscriptionQuery, 'starting_after'> = {}, options?: CallOptions): AsyncGenerator<Subscription, void, undefined> =>
-      allPages((after) => this.subscriptions.page({ ...query, starting_after: after }, options), (subscription) => subscription.id),
-    get: (id: string, options?: CallOptions): Promise<Subscription> => this.call('lml', 'GET', `/api/lml/v1/subscriptions/${segment(id)}`, options),
+    list: (
+      query: Omit<SubscriptionQuery, 'starting_after'> = {},
+      options?: CallOptions,
+    ): AsyncGenerator<Subscription, void, undefined> =>
+      allPages(
+        (after) => this.subscriptions.page({ ...query, starting_after: after }, options),
+        (subscription) => subscription.id,
+      ),
+    get: (id: string, options?: CallOptions): Promise<Subscription> =>
+      this.call('lml', 'GET', `/api/lml/v1/subscriptions/${segment(id)}`, options),
     delete: async (id: string, options?: CallOptions): Promise<void> => {
       await this.call<null>('lml', 'DELETE', `/api/lml/v1/subscriptions/${segment(id)}`, options);
     },
     /** Re-enables a subscription that was disabled after failing. */
-    enable: (id: string, options?: CallOptions): Promise<Subscription> => this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/enable`, options),
+    enable: (id: string, options?: CallOptions): Promise<Subscription> =>
+      this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/enable`, options),
     /** Queues a test webhook ({"type":"ping","resource":"subscription",...}); answers its delivery id. */
-    ping: (id: string, options?: CallOptions): Promise<PingResult> => this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/ping`, options),
+    ping: (id: string, options?: CallOptions): Promise<PingResult> =>
+      this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/ping`, options),
     deliveriesPage: (id: string, query: DeliveryQuery = {}, options?: CallOptions): Promise<Page<Delivery>> =>
       this.call('lml', 'GET', `/api/lml/v1/subscriptions/${segment(id)}/deliveries`, { query, ...options }),
     /** Every delivery of a subscription, newest first. */
-    deliveries: (id: string, query: Omit<DeliveryQuery, 'starting_after'> = {}, options?: CallOptions): AsyncGenerator<Delivery, void, undefined> =>
-      allPages((after) => this.subscriptions.deliveriesPage(id, { ...query, starting_after: after }, options), (delivery) => delivery.id),
+    deliveries: (
+      id: string,
+      query: Omit<DeliveryQuery, 'starting_after'> = {},
+      options?: CallOptions,
+    ): AsyncGenerator<Delivery, void, undefined> =>
+      allPages(
+        (after) => this.subscriptions.deliveriesPage(id, { ...query, starting_after: after }, options),
+        (delivery) => delivery.id,
+      ),
     /** Issues a new webhook secret (shown once); the previous one keeps signing webhook-signature until previousSecretValidUntil. */
-    rotateWebhookSecret: (options?: CallOptions): Promise<RotatedWebhookSecret> => this.call('lml', 'POST', '/api/lml/v1/webhook-secret', options),
+    rotateWebhookSecret: (options?: CallOptions): Promise<RotatedWebhookSecret> =>
+      this.call('lml', 'POST', '/api/lml/v1/webhook-secret', options),
   };
 
   /**
    * One authenticated call. A 403 token-expired (or a 401 invalid-token) makes the client drop the
    * token, fetch a new one and send the call once more; a second refusal is raised.
    */
-  private async call<T>(api: 'main' | 'lml', method: Exchange['method'], path: string, options: CallOptions & { query?: Query; body?: unknown } = {}): Promise<T> {
+  private async call<T>(
+    api: 'main' | 'lml',
+    method: Exchange['method'],
+    path: string,
+    options: CallOptions & { query?: Query; body?: unknown } = {},
+  ): Promise<T> {
     const base = api === 'main' ? this.endpoints.baseUrl : this.endpoints.lmlBaseUrl;
     const url = withQuery(`${base}${path}`, options.query);
-    const callOptions: CallOptions = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+    const callOptions: CallOptions = {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    };
     for (let refreshed = false; ; refreshed = true) {
       const token = await this.tokens.token(callOptions);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (options.body !== undefined) headers['content-type'] = 'application/json';
       const response = await this.transport.send(
-        { method, url, headers, idempotent: method === 'GET', ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) },
+        {
+          method,
+          url,
+          headers,
+          idempotent: method === 'GET',
+          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+        },
         callOptions,
       );
       if (response.ok) return (response.status === 204 ? null : await readJson(response, method, url)) as T;
@@ -177,9 +235,13 @@ async function readJson(response: Response, method: string, url: string): Promis
   try {
     return await response.json();
   } catch (error) {
-    if (error instanceof Error && error.name === 'TimeoutError') throw new TimeoutError(`${method} ${url} timed out while reading the answer`, { cause: error });
+    if (error instanceof Error && error.name === 'TimeoutError')
+      throw new TimeoutError(`${method} ${url} timed out while reading the answer`, { cause: error });
     if (error instanceof Error && error.name === 'AbortError') throw error;
-    if (error instanceof SyntaxError) throw new ShelfmarkError(`${method} ${url} answered ${response.status} with a body that is not JSON`, { cause: error });
+    if (error instanceof SyntaxError)
+      throw new ShelfmarkError(`${method} ${url} answered ${response.status} with a body that is not JSON`, {
+        cause: error,
+      });
     throw new NetworkError(`${method} ${url}: reading the answer failed`, { cause: error });
   }
 }

@@ -36,7 +36,8 @@ function origin(name: string, value: string): string {
   } catch {
     throw new ConfigurationError(`${name} must be an absolute http(s) URL, got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigurationError(`${name} must be an http(s) URL, got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigurationError(`${name} must be an http(s) URL, got "${value}"`);
   if (url.search !== '' || url.hash !== '') throw new ConfigurationError(`${name} must not carry a query or fragment`);
   // A path prefix (a reverse proxy mount) is kept; the trailing slash is not, so paths join cleanly.
   return url.toString().replace(/\/+$/, '');
@@ -50,8 +51,13 @@ export function resolveEndpoints(options: EnvironmentOptions): ResolvedEndpoints
   const named = options.environments?.[environment];
   let endpoints: Endpoints;
   if (named !== undefined) endpoints = named;
-  else if (environment === 'production' && options.baseUrl !== undefined) endpoints = { baseUrl: options.baseUrl, ...(options.lmlBaseUrl === undefined ? {} : { lmlBaseUrl: options.lmlBaseUrl }) };
-  else if (environment === 'production') throw new ConfigurationError('baseUrl is required (the address of the main API)');
+  else if (environment === 'production' && options.baseUrl !== undefined)
+    endpoints = {
+      baseUrl: options.baseUrl,
+      ...(options.lmlBaseUrl === undefined ? {} : { lmlBaseUrl: options.lmlBaseUrl }),
+    };
+  else if (environment === 'production')
+    throw new ConfigurationError('baseUrl is required (the address of the main API)');
   else {
     const known = Object.keys(options.environments ?? {});
     throw new ConfigurationError(
@@ -60,5 +66,10 @@ export function resolveEndpoints(options: EnvironmentOptions): ResolvedEndpoints
     );
   }
   const baseUrl = origin(`${environment}.baseUrl`, endpoints.baseUrl);
-  return { environment, baseUrl, lmlBaseUrl: endpoints.lmlBaseUrl === undefined ? baseUrl : origin(`${environment}.lmlBaseUrl`, endpoints.lmlBaseUrl) };
+  return {
+    environment,
+    baseUrl,
+    lmlBaseUrl:
+      endpoints.lmlBaseUrl === undefined ? baseUrl : origin(`${environment}.lmlBaseUrl`, endpoints.lmlBaseUrl),
+  };
 }

@@ -48,7 +48,9 @@ export class AuthenticationError extends ShelfmarkError {
     readonly clientId: string,
     readonly requestId: string | undefined,
   ) {
-    super(`token request for client ${clientId} failed with ${status} ${error}${description === undefined ? '' : `: ${description}`}`);
+    super(
+      `token request for client ${clientId} failed with ${status} ${error}${description === undefined ? '' : `: ${description}`}`,
+    );
   }
 }
 
@@ -71,6 +73,8 @@ export interface InvalidEan {
 export class InvalidEanError extends ShelfmarkError {
   override name = 'InvalidEanError';
   constructor(readonly invalidEans: InvalidEan[]) {
-    super(`invalid EAN code${invalidEans.length === 1 ? '' : 's'}: ${invalidEans.map(({ ean, reason }) => `${ean === '' ? '""' : ean} (${reason})`).join(', ')}`);
+    super(
+      `invalid EAN code${invalidEans.length === 1 ? '' : 's'}: ${invalidEans.map(({ ean, reason }) => `${ean === '' ? '""' : ean} (${reason})`).join(', ')}`,
+    );
   }
 }

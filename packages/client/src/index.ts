@@ -4,7 +4,16 @@
  */
 export { ShelfmarkClient, type ShelfmarkClientOptions } from './client.js';
 export { resolveEndpoints, type Endpoints, type EnvironmentOptions, type ResolvedEndpoints } from './environments.js';
-export { ApiError, AuthenticationError, ConfigurationError, InvalidEanError, NetworkError, ShelfmarkError, TimeoutError, type InvalidEan } from './errors.js';
+export {
+  ApiError,
+  AuthenticationError,
+  ConfigurationError,
+  InvalidEanError,
+  NetworkError,
+  ShelfmarkError,
+  TimeoutError,
+  type InvalidEan,
+} from './errors.js';
 export { eanProblem, isValidEan, MAX_EANS_PER_QUERY } from './ean.js';
 export type { CallOptions, RetryOptions, TransportOptions } from './transport.js';
 export type * from './types.js';

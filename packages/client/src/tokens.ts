@@ -23,7 +23,8 @@ interface Cached {
 }
 
 /** btoa works on Latin-1 only, so the UTF-8 bytes go through a binary string first. */
-const base64Utf8 = (text: string): string => btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(''));
+const base64Utf8 = (text: string): string =>
+  btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(''));
 
 /** Waits for a shared promise but lets one caller give up through its own signal. */
 function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -39,14 +40,17 @@ function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pr
 export class TokenSource {
   private cached: Cached | undefined;
   private inflight: Promise<string> | undefined;
-  private declare readonly authorization: string;
+  declare private readonly authorization: string;
   private readonly options: Omit<TokenSourceOptions, 'clientSecret'>;
 
   constructor(options: TokenSourceOptions) {
     const { clientSecret, ...rest } = options;
     this.options = rest;
     // Kept only as the header value, and hidden from inspection and JSON: the secret never shows in a log.
-    Object.defineProperty(this, 'authorization', { enumerable: false, value: `Basic ${base64Utf8(`${options.clientId}:${clientSecret}`)}` });
+    Object.defineProperty(this, 'authorization', {
+      enumerable: false,
+      value: `Basic ${base64Utf8(`${options.clientId}:${clientSecret}`)}`,
+    });
   }
 
   /** A valid token: the cached one, or one fresh fetch shared by every concurrent caller. */
@@ -76,17 +80,30 @@ export class TokenSource {
     const body: unknown = await response.json().catch(() => undefined);
     if (response.status === 401 || response.status === 400) {
       const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-      const error = typeof fields.error === 'string' ? fields.error : response.status === 401 ? 'invalid_client' : 'invalid_request';
+      const error =
+        typeof fields.error === 'string'
+          ? fields.error
+          : response.status === 401
+            ? 'invalid_client'
+            : 'invalid_request';
       const description = typeof fields.error_description === 'string' ? fields.error_description : undefined;
       throw new AuthenticationError(response.status, error, description, this.options.clientId, requestId);
     }
-    if (!response.ok) throw new ApiError(response.status, typeof body === 'object' && body !== null ? (body as ProblemDocument) : {}, requestId);
+    if (!response.ok)
+      throw new ApiError(
+        response.status,
+        typeof body === 'object' && body !== null ? (body as ProblemDocument) : {},
+        requestId,
+      );
     const issued = body as Partial<TokenResponse> | undefined;
     if (typeof issued?.access_token !== 'string' || typeof issued.expires_in !== 'number') {
       throw new ShelfmarkError('the token endpoint answered without access_token/expires_in');
     }
     const lifetimeMs = issued.expires_in * 1000;
-    const marginMs = this.options.refreshMarginSeconds === undefined ? Math.min(60_000, lifetimeMs * 0.1) : this.options.refreshMarginSeconds * 1000;
+    const marginMs =
+      this.options.refreshMarginSeconds === undefined
+        ? Math.min(60_000, lifetimeMs * 0.1)
+        : this.options.refreshMarginSeconds * 1000;
     // Counted from when the request left, so a slow answer never makes the token look younger than it is.
     this.cached = { token: issued.access_token, refreshAt: requestedAt + lifetimeMs - marginMs };
     return issued.access_token;

@@ -117,11 +117,20 @@ export class Transport {
     const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
     const headers = { ...exchange.headers, ...(this.userAgent === undefined ? {} : { 'user-agent': this.userAgent }) };
     try {
-      return await this.fetchImpl(exchange.url, { method: exchange.method, headers, signal, ...(exchange.body === undefined ? {} : { body: exchange.body }) });
+      return await this.fetchImpl(exchange.url, {
+        method: exchange.method,
+        headers,
+        signal,
+        ...(exchange.body === undefined ? {} : { body: exchange.body }),
+      });
     } catch (error) {
       if (options.signal?.aborted === true) throw options.signal.reason;
-      if (timeout.aborted) throw new TimeoutError(`${exchange.method} ${exchange.url} timed out after ${timeoutMs} ms`, { cause: error });
-      throw new NetworkError(`${exchange.method} ${exchange.url} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (timeout.aborted)
+        throw new TimeoutError(`${exchange.method} ${exchange.url} timed out after ${timeoutMs} ms`, { cause: error });
+      throw new NetworkError(
+        `${exchange.method} ${exchange.url} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
 }

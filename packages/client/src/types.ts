@@ -10,13 +10,17 @@ type Operation<P extends keyof paths, M extends Method> = paths[P][M];
 
 /** The JSON body of a successful answer of `M P` (any of the given statuses). */
 export type ResponseBody<P extends keyof paths, M extends Method, S extends number = 200> =
-  Operation<P, M> extends { responses: infer R } ? { [K in keyof R]: K extends S ? JsonOf<R[K]> : never }[keyof R] : never;
+  Operation<P, M> extends { responses: infer R }
+    ? { [K in keyof R]: K extends S ? JsonOf<R[K]> : never }[keyof R]
+    : never;
 
 /** The JSON request body of `M P`. */
 export type RequestBody<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } } ? B
-  : Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B
-  : never;
+  Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } }
+    ? B
+    : Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? B
+      : never;
 
 /** The query parameters of `M P`, all optional: the service fills in its defaults. */
 export type QueryOf<P extends keyof paths, M extends Method> =

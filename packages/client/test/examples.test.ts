@@ -18,9 +18,17 @@ import { serve, type Served } from './support.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Runs an example as a child process (node --import tsx, which is what `npx tsx` does) and collects its output. */
-function run(script: string, args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function run(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${script}`, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${script}`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -46,7 +54,11 @@ describeEachEngine('examples against the demo server', (engine) => {
 
   it('env.ts defaults to the demo client, which is what the seed creates', () => {
     const client = clientFromEnv({});
-    expect(client.endpoints).toEqual({ environment: 'production', baseUrl: 'http://localhost:3000', lmlBaseUrl: 'http://localhost:3000' });
+    expect(client.endpoints).toEqual({
+      environment: 'production',
+      baseUrl: 'http://localhost:3000',
+      lmlBaseUrl: 'http://localhost:3000',
+    });
     expect(DEMO_WEBHOOK_SECRET).toBe(DEMO_CLIENT.webhookSecret);
   });
 
@@ -54,17 +66,32 @@ describeEachEngine('examples against the demo server', (engine) => {
     const client = clientFromEnv({ SHELFMARK_URL: s.url });
     const lines = await listOffers(client);
     const first = (await client.lml.lists.page({ status: 'published', limit: 1 })).data[0]!;
-    expect(lines[0]).toBe(`${first.name} (${first.breadcrumb.join(' › ')}; published, ${first.items.length} books, list ${first.identifier})`);
-    expect(lines).toHaveLength(1 + first.items.length + (await Promise.all(first.items.map(async (item) => Math.max(1, (await client.offers.byEans([item.ean])).length)))).reduce((a, b) => a + b, 0));
+    expect(lines[0]).toBe(
+      `${first.name} (${first.breadcrumb.join(' › ')}; published, ${first.items.length} books, list ${first.identifier})`,
+    );
+    expect(lines).toHaveLength(
+      1 +
+        first.items.length +
+        (
+          await Promise.all(
+            first.items.map(async (item) => Math.max(1, (await client.offers.byEans([item.ean])).length)),
+          )
+        ).reduce((a, b) => a + b, 0),
+    );
     const vwo = await listOffers(client, (await findList(client, 'vwo 4')).slug);
     expect(vwo[0]).toMatch(/^vwo 4 \(Erasmus Lyceum Zuid › 2026-2027 › vwo › vwo 4; published, 4 books/);
     expect(vwo).toContain('  9789001891442  Getal & Ruimte 12e ed. wiskunde B vwo 4 deel 1');
     expect(vwo).toContain('  9789001774363  Geschiedeniswerkplaats 4e ed. 3 vwo (optional)');
     // Geschiedeniswerkplaats has no published offer in the demo data.
-    expect(vwo[vwo.indexOf('  9789001774363  Geschiedeniswerkplaats 4e ed. 3 vwo (optional)') + 1]).toBe('      no offers');
+    expect(vwo[vwo.indexOf('  9789001774363  Geschiedeniswerkplaats 4e ed. 3 vwo (optional)') + 1]).toBe(
+      '      no offers',
+    );
     const offers = await client.offers.byEans(['9789001891442']);
     expect(offers.length).toBeGreaterThan(1);
-    for (const offer of offers) expect(vwo.some((line) => line.startsWith(`      #${offer.id}  € ${offer.price.toFixed(2)}  ${offer.condition}`))).toBe(true);
+    for (const offer of offers)
+      expect(
+        vwo.some((line) => line.startsWith(`      #${offer.id}  € ${offer.price.toFixed(2)}  ${offer.condition}`)),
+      ).toBe(true);
 
     const script = run('list-offers.ts', [(await findList(client, 'vwo 4')).identifier], { SHELFMARK_URL: s.url });
     children.push(script.child);
@@ -75,7 +102,12 @@ describeEachEngine('examples against the demo server', (engine) => {
   it('subscribe sets up a subscription and pings it; the receiver verifies the ping and a real list event', async () => {
     const logged: string[] = [];
     const client = clientFromEnv({ SHELFMARK_URL: s.url });
-    const receiver = await startReceiver({ port: 0, secrets: [DEMO_WEBHOOK_SECRET], client, log: (line) => logged.push(line) });
+    const receiver = await startReceiver({
+      port: 0,
+      secrets: [DEMO_WEBHOOK_SECRET],
+      client,
+      log: (line) => logged.push(line),
+    });
     try {
       const { subscription, ping, all } = await setUpSubscription(client, receiver.url, 'list-created');
       expect(subscription).toMatchObject({ notificationUrl: receiver.url, event: 'list-created', status: 'active' });
@@ -85,11 +117,19 @@ describeEachEngine('examples against the demo server', (engine) => {
       expect(logged[0]).toMatch(new RegExp(`^ping subscription [0-9a-f]{32} \\(webhook-id ${ping.deliveryId}\\)$`));
 
       const school = (await client.lml.schools.page()).data[0]!;
-      const created = await s.admin('POST', '/lists', { school: school.identifier, name: 'vwo 5', items: [{ ean: '9789001891442', title: 'Getal & Ruimte' }] });
+      const created = await s.admin('POST', '/lists', {
+        school: school.identifier,
+        name: 'vwo 5',
+        items: [{ ean: '9789001891442', title: 'Getal & Ruimte' }],
+      });
       expect(await worker.runOnce()).toBe(1);
       await vi.waitFor(() => expect(logged).toHaveLength(2));
-      const listDelivery = (await s.h.database.db.kysely.selectFrom('deliveries').select('id').where('id', '!=', ping.deliveryId).execute())[0]!;
-      expect(logged[1]).toBe(`list.created list ${created.json<{ identifier: string }>().identifier} (webhook-id ${listDelivery.id}): list "vwo 5" of ${school.name}, now created`);
+      const listDelivery = (
+        await s.h.database.db.kysely.selectFrom('deliveries').select('id').where('id', '!=', ping.deliveryId).execute()
+      )[0]!;
+      expect(logged[1]).toBe(
+        `list.created list ${created.json<{ identifier: string }>().identifier} (webhook-id ${listDelivery.id}): list "vwo 5" of ${school.name}, now created`,
+      );
     } finally {
       await receiver.close();
     }
@@ -98,7 +138,10 @@ describeEachEngine('examples against the demo server', (engine) => {
   it('the receiver and subscribe scripts, started as processes, work together verbatim', async () => {
     const receiver = run('receiver.ts', [], { SHELFMARK_URL: s.url, PORT: '0' });
     children.push(receiver.child);
-    await vi.waitFor(() => expect(receiver.output()).toMatch(/receiving webhooks at (http:\/\/127\.0\.0\.1:\d+\/hooks)/), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(
+      () => expect(receiver.output()).toMatch(/receiving webhooks at (http:\/\/127\.0\.0\.1:\d+\/hooks)/),
+      { timeout: 15_000, interval: 50 },
+    );
     const url = /receiving webhooks at (\S+)/.exec(receiver.output())![1]!;
 
     const subscribe = run('subscribe.ts', [url, 'school-created'], { SHELFMARK_URL: s.url });
@@ -117,8 +160,16 @@ describeEachEngine('examples against the demo server', (engine) => {
       ].join('\n'),
     );
     expect(await worker.runOnce()).toBe(1);
-    await vi.waitFor(() => expect(receiver.output()).toMatch(new RegExp(`\\nping subscription [0-9a-f]{32} \\(webhook-id ${pingDelivery!.id}\\)\\n`)));
-    const [row] = await s.h.database.db.kysely.selectFrom('deliveries').selectAll().where('id', '=', pingDelivery!.id).execute();
+    await vi.waitFor(() =>
+      expect(receiver.output()).toMatch(
+        new RegExp(`\\nping subscription [0-9a-f]{32} \\(webhook-id ${pingDelivery!.id}\\)\\n`),
+      ),
+    );
+    const [row] = await s.h.database.db.kysely
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('id', '=', pingDelivery!.id)
+      .execute();
     expect(row).toMatchObject({ status: 'succeeded', last_status_code: 204 });
 
     const usage = run('subscribe.ts', [], { SHELFMARK_URL: s.url });

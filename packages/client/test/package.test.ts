@@ -16,11 +16,16 @@ describe('generated from the service', () => {
     const document = await serviceDocument();
     const checkedIn = await readFile(DOCUMENT_FILE, 'utf8');
     expect(checkedIn, 'packages/client/openapi.json is stale: run `npm run sdk:generate`').toBe(document);
-    expect(await readFile(TYPES_FILE, 'utf8'), 'packages/client/src/generated/openapi.ts is stale: run `npm run sdk:generate`').toBe(await typesFor(document));
+    expect(
+      await readFile(TYPES_FILE, 'utf8'),
+      'packages/client/src/generated/openapi.ts is stale: run `npm run sdk:generate`',
+    ).toBe(await typesFor(document));
   });
 
   it('every path the SDK calls is in the document', async () => {
-    const document = JSON.parse(await readFile(DOCUMENT_FILE, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(await readFile(DOCUMENT_FILE, 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const called: [string, string][] = [
       ['get', '/api/auth/token'],
       ['get', '/api/v1/offers'],
@@ -63,13 +68,16 @@ describe('the built package', () => {
     expect(typeof webhooks.nodeWebhookHandler).toBe('function');
 
     const files = (await readdir(join(PACKAGE, 'dist'), { recursive: true })).map(String);
-    for (const name of ['index.js', 'index.d.ts', 'client.d.ts', 'webhooks/index.d.ts', 'generated/openapi.d.ts']) expect(files, name).toContain(name);
+    for (const name of ['index.js', 'index.d.ts', 'client.d.ts', 'webhooks/index.d.ts', 'generated/openapi.d.ts'])
+      expect(files, name).toContain(name);
     // Every import of the compiled code is relative: the platform is the only runtime dependency.
     const external: string[] = [];
     for (const file of files.filter((name) => name.endsWith('.js'))) {
       const code = await readFile(join(PACKAGE, 'dist', file), 'utf8');
-      for (const match of code.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*from\s*['"]([^'"]+)['"]/g)) if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
-      for (const match of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
+      for (const match of code.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*from\s*['"]([^'"]+)['"]/g))
+        if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
+      for (const match of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g))
+        if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
     }
     expect(external).toEqual([]);
   });

@@ -13,8 +13,15 @@ export interface Served {
   /** Every request the server received over the socket: method, path (no query), status. */
   seen: { method: string; path: string; url: string; status: number }[];
   count(method: string, path: string | RegExp): number;
-  admin(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object): Promise<{ statusCode: number; json<T = unknown>(): T; body: string }>;
-  newClient(name?: string, scopes?: string[]): Promise<{ id: string; clientId: string; clientSecret: string; webhookSecret: string }>;
+  admin(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ): Promise<{ statusCode: number; json<T = unknown>(): T; body: string }>;
+  newClient(
+    name?: string,
+    scopes?: string[],
+  ): Promise<{ id: string; clientId: string; clientSecret: string; webhookSecret: string }>;
 }
 
 export async function serve(engine: Engine, overrides: Partial<Config> = {}): Promise<Served> {
@@ -22,19 +29,32 @@ export async function serve(engine: Engine, overrides: Partial<Config> = {}): Pr
   const url = await h.listen();
   const seen: Served['seen'] = [];
   h.app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const entry = { method: request.method ?? '', url: request.url ?? '', path: (request.url ?? '').split('?')[0] ?? '', status: 0 };
+    const entry = {
+      method: request.method ?? '',
+      url: request.url ?? '',
+      path: (request.url ?? '').split('?')[0] ?? '',
+      status: 0,
+    };
     seen.push(entry);
     response.on('finish', () => {
       entry.status = response.statusCode;
     });
   });
   const admin: Served['admin'] = (method, path, payload) =>
-    h.app.inject({ method, url: `/api/admin/v1${path}`, headers: h.admin, ...(payload === undefined ? {} : { payload }) });
+    h.app.inject({
+      method,
+      url: `/api/admin/v1${path}`,
+      headers: h.admin,
+      ...(payload === undefined ? {} : { payload }),
+    });
   return {
     h,
     url,
     seen,
-    count: (method, path) => seen.filter((entry) => entry.method === method && (typeof path === 'string' ? entry.path === path : path.test(entry.path))).length,
+    count: (method, path) =>
+      seen.filter(
+        (entry) => entry.method === method && (typeof path === 'string' ? entry.path === path : path.test(entry.path)),
+      ).length,
     admin,
     newClient: async (name = 'SDK shop', scopes) => {
       const created = await admin('POST', '/clients', { name, ...(scopes === undefined ? {} : { scopes }) });

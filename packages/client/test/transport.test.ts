@@ -35,14 +35,25 @@ async function faultyProxy(target: string, fault: (request: IncomingMessage, ind
         return;
       }
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value;
+      for (const [name, value] of Object.entries(request.headers))
+        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value;
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      fetch(`${target}${request.url ?? ''}`, { method: request.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) })
+      fetch(`${target}${request.url ?? ''}`, {
+        method: request.method ?? 'GET',
+        headers,
+        ...(body === undefined ? {} : { body }),
+      })
         .then(async (answer) => {
           const text = Buffer.from(await answer.arrayBuffer());
           const out: Record<string, string> = {};
           answer.headers.forEach((value, name) => {
-            if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive') out[name] = value;
+            if (
+              name !== 'content-length' &&
+              name !== 'transfer-encoding' &&
+              name !== 'connection' &&
+              name !== 'keep-alive'
+            )
+              out[name] = value;
           });
           response.writeHead(answer.status, out).end(text);
         })
@@ -72,7 +83,12 @@ describeEachEngine('SDK retries, timeouts and cancellation', (engine) => {
     s = await serve(engine, { webhookAllowPrivate: true });
     credentials = await s.newClient();
     sleeps = [];
-    const created = await s.admin('POST', '/offers', { ean: '9789001891442', price: 10, condition: 'good', status: 'published' });
+    const created = await s.admin('POST', '/offers', {
+      ean: '9789001891442',
+      price: 10,
+      condition: 'good',
+      status: 'published',
+    });
     offerId = created.json<{ id: number }>().id;
   });
   afterEach(async () => {
@@ -82,7 +98,10 @@ describeEachEngine('SDK retries, timeouts and cancellation', (engine) => {
   });
 
   /** A client through a proxy; jitter pinned to its maximum so waits are exact. */
-  const through = async (fault: (request: IncomingMessage, index: number) => Fault, extra: Partial<ConstructorParameters<typeof ShelfmarkClient>[0]> = {}) => {
+  const through = async (
+    fault: (request: IncomingMessage, index: number) => Fault,
+    extra: Partial<ConstructorParameters<typeof ShelfmarkClient>[0]> = {},
+  ) => {
     proxy = await faultyProxy(s.url, fault);
     return new ShelfmarkClient({
       baseUrl: proxy.url,
@@ -119,17 +138,32 @@ describeEachEngine('SDK retries, timeouts and cancellation', (engine) => {
   });
 
   it('429 with a Retry-After beyond maxRetryAfterMs is raised at once, not waited for', async () => {
-    const sdk = await through((request) => (onOffer(request) ? { status: 429, headers: { 'retry-after': '120', 'content-type': 'application/problem+json' }, body: '{"status":429,"code":"rate-limited","detail":"slow down"}' } : undefined));
+    const sdk = await through((request) =>
+      onOffer(request)
+        ? {
+            status: 429,
+            headers: { 'retry-after': '120', 'content-type': 'application/problem+json' },
+            body: '{"status":429,"code":"rate-limited","detail":"slow down"}',
+          }
+        : undefined,
+    );
     const error = await sdk.offers.get(offerId).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 429, code: 'rate-limited', detail: 'slow down' });
     expect(sleeps).toEqual([]);
   });
 
   it('a POST is never retried: neither on 503 nor on a dropped connection', async () => {
-    const sdk = await through((request) => (request.method === 'POST' ? { status: 503, headers: { 'retry-after': '0' } } : undefined));
-    await expect(sdk.subscriptions.create({ notificationUrl: 'http://127.0.0.1:9/b', event: 'list-published' })).rejects.toMatchObject({ status: 503 });
+    const sdk = await through((request) =>
+      request.method === 'POST' ? { status: 503, headers: { 'retry-after': '0' } } : undefined,
+    );
+    await expect(
+      sdk.subscriptions.create({ notificationUrl: 'http://127.0.0.1:9/b', event: 'list-published' }),
+    ).rejects.toMatchObject({ status: 503 });
     await expect(sdk.subscriptions.rotateWebhookSecret()).rejects.toMatchObject({ status: 503 });
-    expect(proxy!.seen.filter((line) => line.startsWith('POST'))).toEqual(['POST /api/lml/v1/subscriptions', 'POST /api/lml/v1/webhook-secret']);
+    expect(proxy!.seen.filter((line) => line.startsWith('POST'))).toEqual([
+      'POST /api/lml/v1/subscriptions',
+      'POST /api/lml/v1/webhook-secret',
+    ]);
     expect(sleeps).toEqual([]);
     expect(s.count('POST', '/api/lml/v1/subscriptions')).toBe(0);
   });
@@ -188,7 +222,9 @@ describeEachEngine('SDK retries, timeouts and cancellation', (engine) => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     const before = proxy!.seen.length;
-    await expect(sdk.offers.get(offerId, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(sdk.offers.get(offerId, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(proxy!.seen.length).toBe(before);
   });
 });

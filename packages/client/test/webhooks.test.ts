@@ -51,7 +51,11 @@ async function kitReceiver(options: Omit<WebhookHandlerOptions, 'onEvent' | 'onE
   const events: WebhookEvent[] = [];
   const refused: unknown[] = [];
   const captured: Captured[] = [];
-  const handler = nodeWebhookHandler({ ...options, onEvent: (event) => void events.push(event), onError: (error) => void refused.push(error) });
+  const handler = nodeWebhookHandler({
+    ...options,
+    onEvent: (event) => void events.push(event),
+    onError: (error) => void refused.push(error),
+  });
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     const entry: Captured = { headers: request.headers, body: Buffer.alloc(0), status: 0 };
@@ -70,7 +74,11 @@ async function kitReceiver(options: Omit<WebhookHandlerOptions, 'onEvent' | 'onE
 }
 
 /** Sends a captured request again, optionally changed, to a receiver. */
-const replay = (url: string, captured: Captured, change: { body?: string; headers?: Record<string, string | undefined> } = {}) => {
+const replay = (
+  url: string,
+  captured: Captured,
+  change: { body?: string; headers?: Record<string, string | undefined> } = {},
+) => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...captured.headers, ...change.headers })) {
     if (value !== undefined && !['host', 'content-length', 'connection'].includes(name)) headers[name] = String(value);
@@ -90,7 +98,11 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     // Real time: the receivers check webhook-timestamp against their own clock.
     s.h.clock.set(Date.now());
     credentials = await s.newClient();
-    sdk = new ShelfmarkClient({ baseUrl: s.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret });
+    sdk = new ShelfmarkClient({
+      baseUrl: s.url,
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+    });
     worker = s.h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
   });
   afterEach(async () => {
@@ -109,7 +121,8 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     expect(created.statusCode).toBe(201);
     return created.json<{ identifier: string }>().identifier;
   };
-  const deliveries = () => s.h.database.db.kysely.selectFrom('deliveries').selectAll().orderBy('created_at').orderBy('id').execute();
+  const deliveries = () =>
+    s.h.database.db.kysely.selectFrom('deliveries').selectAll().orderBy('created_at').orderBy('id').execute();
 
   it('a good delivery is verified, answered 204 at once and handed over as the typed event', async () => {
     const r = await receiver({ secret: credentials.webhookSecret });
@@ -118,13 +131,28 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     expect(await worker.runOnce()).toBe(1);
     const [delivery] = await deliveries();
     await vi.waitFor(() => expect(r.events).toHaveLength(1));
-    expect(r.events[0]).toEqual({ type: 'created', resource: 'school', identifier, event: 'school.created', id: delivery!.id });
+    expect(r.events[0]).toEqual({
+      type: 'created',
+      resource: 'school',
+      identifier,
+      event: 'school.created',
+      id: delivery!.id,
+    });
     expect(r.captured.map((c) => c.status)).toEqual([204]);
-    expect(delivery).toMatchObject({ subscription_id: subscription.id, status: 'succeeded', attempt_count: 1, last_status_code: 204 });
+    expect(delivery).toMatchObject({
+      subscription_id: subscription.id,
+      status: 'succeeded',
+      attempt_count: 1,
+      last_status_code: 204,
+    });
     expect(r.refused).toEqual([]);
 
     // The same request through verifyWebhook directly, with Web Headers this time.
-    const event = await verifyWebhook({ rawBody: r.captured[0]!.body, headers: new Headers(r.captured[0]!.headers as Record<string, string>), secret: credentials.webhookSecret });
+    const event = await verifyWebhook({
+      rawBody: r.captured[0]!.body,
+      headers: new Headers(r.captured[0]!.headers as Record<string, string>),
+      secret: credentials.webhookSecret,
+    });
     expect(event).toEqual(r.events[0]);
   });
 
@@ -137,17 +165,30 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     const tampered = good.body.toString('utf8').replace(identifier, 'f'.repeat(32));
     const answer = await replay(r.url, good, { body: tampered });
     expect(answer.status).toBe(401);
-    expect(await answer.json()).toEqual({ error: 'invalid-signature', message: 'webhook-signature does not match the body with any of the given secrets' });
+    expect(await answer.json()).toEqual({
+      error: 'invalid-signature',
+      message: 'webhook-signature does not match the body with any of the given secrets',
+    });
     // Without the Standard Webhooks headers, the seed's x-hook-signature alone catches it too.
-    const seedOnly = await replay(r.url, good, { body: tampered, headers: { 'webhook-id': undefined, 'webhook-timestamp': undefined, 'webhook-signature': undefined } });
+    const seedOnly = await replay(r.url, good, {
+      body: tampered,
+      headers: { 'webhook-id': undefined, 'webhook-timestamp': undefined, 'webhook-signature': undefined },
+    });
     expect(seedOnly.status).toBe(401);
-    expect(await seedOnly.json()).toMatchObject({ error: 'invalid-signature', message: 'x-hook-signature does not match the body with any of the given secrets' });
+    expect(await seedOnly.json()).toMatchObject({
+      error: 'invalid-signature',
+      message: 'x-hook-signature does not match the body with any of the given secrets',
+    });
     // And the untouched seed-only request passes on x-hook-signature alone.
-    const seedGood = await replay(r.url, good, { headers: { 'webhook-id': undefined, 'webhook-timestamp': undefined, 'webhook-signature': undefined } });
+    const seedGood = await replay(r.url, good, {
+      headers: { 'webhook-id': undefined, 'webhook-timestamp': undefined, 'webhook-signature': undefined },
+    });
     expect(seedGood.status).toBe(204);
     await vi.waitFor(() => expect(r.events).toHaveLength(2));
     expect(r.events[1]).toMatchObject({ identifier, id: undefined, event: 'school.created' });
-    await expect(verifyWebhook({ rawBody: tampered, headers: good.headers, secret: credentials.webhookSecret })).rejects.toMatchObject({ reason: 'invalid-signature' });
+    await expect(
+      verifyWebhook({ rawBody: tampered, headers: good.headers, secret: credentials.webhookSecret }),
+    ).rejects.toMatchObject({ reason: 'invalid-signature' });
   });
 
   it('a receiver holding the wrong secret answers 401, so the server records a failed attempt and retries', async () => {
@@ -162,7 +203,12 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     expect(r.refused[0]).toBeInstanceOf(WebhookVerificationError);
     expect(r.refused[0]).toMatchObject({ reason: 'invalid-signature' });
     const [delivery] = await deliveries();
-    expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 401, last_error_class: 'http' });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempt_count: 1,
+      last_status_code: 401,
+      last_error_class: 'http',
+    });
   });
 
   it('a stale webhook-timestamp (a delivery signed 10 minutes ago) is refused; a wider tolerance accepts it', async () => {
@@ -173,8 +219,15 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     expect(await worker.runOnce()).toBe(1);
     expect(r.captured.map((c) => c.status)).toEqual([401]);
     expect(r.refused[0]).toMatchObject({ reason: 'stale-timestamp' });
-    expect((r.refused[0] as Error).message).toMatch(/^webhook-timestamp is 60\d s from now, beyond the tolerance of 300 s$/);
-    const event = await verifyWebhook({ rawBody: r.captured[0]!.body, headers: r.captured[0]!.headers, secret: credentials.webhookSecret, toleranceSeconds: 900 });
+    expect((r.refused[0] as Error).message).toMatch(
+      /^webhook-timestamp is 60\d s from now, beyond the tolerance of 300 s$/,
+    );
+    const event = await verifyWebhook({
+      rawBody: r.captured[0]!.body,
+      headers: r.captured[0]!.headers,
+      secret: credentials.webhookSecret,
+      toleranceSeconds: 900,
+    });
     expect(event.resource).toBe('school');
   });
 
@@ -194,14 +247,22 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     const request = oldOnly.captured[0]!;
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secrets of [[rotated.webhookSecret], [rotated.webhookSecret, oldSecret], [oldSecret]]) {
-      await expect(verifyWebhook({ rawBody: request.body, headers: request.headers, secrets })).resolves.toMatchObject({ resource: 'school' });
+      await expect(verifyWebhook({ rawBody: request.body, headers: request.headers, secrets })).resolves.toMatchObject({
+        resource: 'school',
+      });
     }
     const stranger = (await s.newClient('stranger')).webhookSecret;
-    await expect(verifyWebhook({ rawBody: request.body, headers: request.headers, secrets: [stranger] })).rejects.toMatchObject({ reason: 'invalid-signature' });
+    await expect(
+      verifyWebhook({ rawBody: request.body, headers: request.headers, secrets: [stranger] }),
+    ).rejects.toMatchObject({ reason: 'invalid-signature' });
     // x-hook-signature alone is made with the newest secret only.
     const seedHeaders = { 'x-hook-signature': String(request.headers['x-hook-signature']) };
-    await expect(verifyWebhook({ rawBody: request.body, headers: seedHeaders, secret: rotated.webhookSecret })).resolves.toMatchObject({ resource: 'school' });
-    await expect(verifyWebhook({ rawBody: request.body, headers: seedHeaders, secret: oldSecret })).rejects.toMatchObject({ reason: 'invalid-signature' });
+    await expect(
+      verifyWebhook({ rawBody: request.body, headers: seedHeaders, secret: rotated.webhookSecret }),
+    ).resolves.toMatchObject({ resource: 'school' });
+    await expect(
+      verifyWebhook({ rawBody: request.body, headers: seedHeaders, secret: oldSecret }),
+    ).rejects.toMatchObject({ reason: 'invalid-signature' });
   });
 
   it('a repeated webhook-id is answered 204 but handed over once (de-duplication)', async () => {
@@ -227,9 +288,16 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     expect(ping.deliveryId).toMatch(/^dlv_/);
     await worker.runOnce();
     await vi.waitFor(() => expect(r.events).toHaveLength(2));
-    expect(r.events[1]).toEqual({ type: 'ping', resource: 'subscription', identifier: expect.any(String), event: 'ping', id: ping.deliveryId });
+    expect(r.events[1]).toEqual({
+      type: 'ping',
+      resource: 'subscription',
+      identifier: expect.any(String),
+      event: 'ping',
+      id: ping.deliveryId,
+    });
     const seen = [];
-    for await (const delivery of sdk.subscriptions.deliveries(subscription.id, { limit: 1 })) seen.push([delivery.event, delivery.status, delivery.lastStatusCode]);
+    for await (const delivery of sdk.subscriptions.deliveries(subscription.id, { limit: 1 }))
+      seen.push([delivery.event, delivery.status, delivery.lastStatusCode]);
     expect(seen.sort()).toEqual([
       ['ping', 'succeeded', 204],
       ['school.created', 'succeeded', 204],
@@ -243,22 +311,49 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     const quiet = { onError: () => undefined };
 
     const expressApp = express();
-    expressApp.post('/hooks', expressWebhookHandler({ secret: credentials.webhookSecret, onEvent: (event) => void expressEvents.push(event), ...quiet }));
-    expressApp.post('/raw/hooks', express.raw({ type: '*/*' }), expressWebhookHandler({ secret: credentials.webhookSecret, onEvent: (event) => void expressEvents.push(event), ...quiet }));
-    expressApp.post('/parsed/hooks', express.json(), expressWebhookHandler({ secret: credentials.webhookSecret, onEvent: () => undefined, ...quiet }));
+    expressApp.post(
+      '/hooks',
+      expressWebhookHandler({
+        secret: credentials.webhookSecret,
+        onEvent: (event) => void expressEvents.push(event),
+        ...quiet,
+      }),
+    );
+    expressApp.post(
+      '/raw/hooks',
+      express.raw({ type: '*/*' }),
+      expressWebhookHandler({
+        secret: credentials.webhookSecret,
+        onEvent: (event) => void expressEvents.push(event),
+        ...quiet,
+      }),
+    );
+    expressApp.post(
+      '/parsed/hooks',
+      express.json(),
+      expressWebhookHandler({ secret: credentials.webhookSecret, onEvent: () => undefined, ...quiet }),
+    );
     const expressServer = createServer(expressApp);
     const expressUrl = await listen(expressServer);
     closers.push(() => closeServer(expressServer));
 
     const fastify = Fastify();
-    await fastify.register(fastifyWebhookPlugin({ path: '/hooks', secret: credentials.webhookSecret, onEvent: (event) => void fastifyEvents.push(event), ...quiet }));
+    await fastify.register(
+      fastifyWebhookPlugin({
+        path: '/hooks',
+        secret: credentials.webhookSecret,
+        onEvent: (event) => void fastifyEvents.push(event),
+        ...quiet,
+      }),
+    );
     fastify.post('/echo', async (request) => request.body);
     await fastify.listen({ host: '127.0.0.1', port: 0 });
     closers.push(() => fastify.close());
     const fastifyOrigin = `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}`;
 
     const origin = new URL(expressUrl).origin;
-    for (const url of [`${origin}/hooks`, `${origin}/raw/hooks`, `${fastifyOrigin}/hooks`]) await sdk.subscriptions.create({ notificationUrl: url, event: 'school-created' });
+    for (const url of [`${origin}/hooks`, `${origin}/raw/hooks`, `${fastifyOrigin}/hooks`])
+      await sdk.subscriptions.create({ notificationUrl: url, event: 'school-created' });
     const identifier = await createSchool();
     expect(await worker.runOnce()).toBe(3);
     await vi.waitFor(() => expect(expressEvents.length + fastifyEvents.length).toBe(3));
@@ -268,22 +363,33 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
       ['succeeded', 204],
       ['succeeded', 204],
     ]);
-    for (const event of [...expressEvents, ...fastifyEvents]) expect(event).toMatchObject({ type: 'created', resource: 'school', identifier, event: 'school.created' });
+    for (const event of [...expressEvents, ...fastifyEvents])
+      expect(event).toMatchObject({ type: 'created', resource: 'school', identifier, event: 'school.created' });
 
     // Forgeries: a body signed with another key.
     const forged = JSON.stringify({ type: 'created', resource: 'school', identifier: 'a'.repeat(32) });
-    const headers = { 'content-type': 'application/json', 'x-hook-signature': Buffer.from('x'.repeat(32)).toString('base64') };
+    const headers = {
+      'content-type': 'application/json',
+      'x-hook-signature': Buffer.from('x'.repeat(32)).toString('base64'),
+    };
     for (const url of [`${origin}/hooks`, `${origin}/raw/hooks`, `${fastifyOrigin}/hooks`]) {
       const answer = await fetch(url, { method: 'POST', headers, body: forged });
       expect(answer.status, url).toBe(401);
-      expect(await answer.json()).toEqual({ error: 'invalid-signature', message: 'x-hook-signature does not match the body with any of the given secrets' });
+      expect(await answer.json()).toEqual({
+        error: 'invalid-signature',
+        message: 'x-hook-signature does not match the body with any of the given secrets',
+      });
     }
     // A JSON parser in front of the handler makes verification impossible: said plainly, never accepted.
     const parsed = await fetch(`${origin}/parsed/hooks`, { method: 'POST', headers, body: forged });
     expect(parsed.status).toBe(500);
     expect(await parsed.json()).toMatchObject({ error: 'body-parsed' });
     // The plugin's raw-body parser stays inside its own context: the app's JSON routes still get objects.
-    const echo = await fetch(`${fastifyOrigin}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    const echo = await fetch(`${fastifyOrigin}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(await echo.json()).toEqual({ a: 1 });
     expect(expressEvents.length + fastifyEvents.length).toBe(3);
   });

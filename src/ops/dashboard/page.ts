@@ -18,6 +18,7 @@ export const DASHBOARD_HTML = pageShell({
     ['subscriptions', 'Subscriptions'],
     ['deliveries', 'Deliveries'],
   ],
-  noscript: 'The console needs JavaScript. The same operations are available in the admin API (see /docs) and the CLI (npx shelfmark).',
+  noscript:
+    'The console needs JavaScript. The same operations are available in the admin API (see /docs) and the CLI (npx shelfmark).',
   footer: '<a href="/docs">API reference</a> · <a href="/metrics">metrics</a> · <a href="/readyz">readiness</a>',
 });

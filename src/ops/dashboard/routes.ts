@@ -25,25 +25,37 @@ export const dashboardRoutes =
     ]);
     const schema = { hide: true } as const;
 
-    app.post('/dashboard/api/session', { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } }, async (request, reply) => {
-      // The same brute-force allowance as the token endpoint, for the pseudo-client "console".
-      const wait = services.authFailures.retryAfter('(console)', request.ip);
-      if (wait > 0) throw new Problem('rate-limited', `too many failed sign-ins from this address; retry after ${wait} s`, {}, { 'retry-after': String(wait) });
-      if (!(await services.adminAuth.verifyFresh(request.body.token))) {
-        services.authFailures.recordFailure('(console)', request.ip);
-        throw new Problem('unauthenticated', 'the admin token is wrong');
-      }
-      const { sessionId, session } = await services.webSessions.startConsole();
-      setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
-      void reply.header('cache-control', 'no-store');
-      return { csrfToken: session.csrfToken };
-    });
+    app.post(
+      '/dashboard/api/session',
+      { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } },
+      async (request, reply) => {
+        // The same brute-force allowance as the token endpoint, for the pseudo-client "console".
+        const wait = services.authFailures.retryAfter('(console)', request.ip);
+        if (wait > 0)
+          throw new Problem(
+            'rate-limited',
+            `too many failed sign-ins from this address; retry after ${wait} s`,
+            {},
+            { 'retry-after': String(wait) },
+          );
+        if (!(await services.adminAuth.verifyFresh(request.body.token))) {
+          services.authFailures.recordFailure('(console)', request.ip);
+          throw new Problem('unauthenticated', 'the admin token is wrong');
+        }
+        const { sessionId, session } = await services.webSessions.startConsole();
+        setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
+        void reply.header('cache-control', 'no-store');
+        return { csrfToken: session.csrfToken };
+      },
+    );
 
     // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
     app.get('/dashboard/api/session', { schema }, async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       const session = await services.webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
-      return session === undefined ? { signedIn: false } : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
+      return session === undefined
+        ? { signedIn: false }
+        : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
     });
 
     const guarded: FastifyPluginAsyncTypebox = async (scope) => {

@@ -11,7 +11,7 @@ import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../offers/model.js';
 import { COMMON_JS } from '../web-common.js';
 
 export const DASHBOARD_JS =
-  String.raw`'use strict';
+  `'use strict';
 (function () {
   const TRANSITIONS = ` +
   JSON.stringify(TRANSITIONS) +
@@ -27,7 +27,7 @@ export const DASHBOARD_JS =
   `;
 ` +
   COMMON_JS +
-  String.raw`
+  `
   let csrfToken = '';
   let current = 'overview';
   const filters = {};

@@ -6,9 +6,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookDeduplicator } from './dedupe.js';
-import { type HeaderBag, verifyWebhook, type VerifyWebhookOptions, type WebhookEvent, WebhookVerificationError } from './verify.js';
+import {
+  type HeaderBag,
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from './verify.js';
 
-export interface WebhookHandlerOptions extends Pick<VerifyWebhookOptions, 'secret' | 'secrets' | 'toleranceSeconds' | 'now'> {
+export interface WebhookHandlerOptions
+  extends Pick<VerifyWebhookOptions, 'secret' | 'secrets' | 'toleranceSeconds' | 'now'> {
   /** Called after the 204 went out, once per verified (and, with a deduplicator, new) event. */
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   /** Refused requests and failures of onEvent; default: logged with console.error. */
@@ -26,10 +33,15 @@ export interface WebhookOutcome {
   event?: WebhookEvent;
 }
 
-const defaultOnError = (error: unknown): void => console.error('[shelfmark webhooks]', error instanceof Error ? error.message : error);
+const defaultOnError = (error: unknown): void =>
+  console.error('[shelfmark webhooks]', error instanceof Error ? error.message : error);
 
 /** The framework-free core: verify, de-duplicate, and say what to answer. */
-export async function handleWebhook(options: WebhookHandlerOptions, rawBody: Uint8Array | string, headers: HeaderBag): Promise<WebhookOutcome> {
+export async function handleWebhook(
+  options: WebhookHandlerOptions,
+  rawBody: Uint8Array | string,
+  headers: HeaderBag,
+): Promise<WebhookOutcome> {
   try {
     const event = await verifyWebhook({ ...options, rawBody, headers });
     if (event.id !== undefined && options.deduplicator?.isDuplicate(event.id) === true) return { status: 204 };
@@ -101,21 +113,40 @@ export type RequestWithBody = IncomingMessage & { body?: unknown };
  * itself, or takes the Buffer/string that express.raw()/express.text() left in req.body. A body that a
  * JSON parser already turned into an object cannot be verified: that is a 500 naming the fix.
  */
-export function nodeWebhookHandler(options: WebhookHandlerOptions): (request: RequestWithBody, response: ServerResponse) => void {
+export function nodeWebhookHandler(
+  options: WebhookHandlerOptions,
+): (request: RequestWithBody, response: ServerResponse) => void {
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   return (request, response) => {
     const run = async (): Promise<void> => {
       let raw: Uint8Array | string;
       if (request.body instanceof Uint8Array || typeof request.body === 'string') raw = request.body;
-      else if ((request.body !== undefined && request.body !== null && typeof request.body === 'object' && Object.keys(request.body).length > 0) || request.readableEnded) {
+      else if (
+        (request.body !== undefined &&
+          request.body !== null &&
+          typeof request.body === 'object' &&
+          Object.keys(request.body).length > 0) ||
+        request.readableEnded
+      ) {
         // Parsed by a JSON/form middleware, or read by someone else: the exact bytes are gone.
-        answer(response, { status: 500, body: { error: 'body-parsed', message: 'the body was parsed before verification; mount express.raw({ type: "*/*" }) (or nothing) before this handler' } });
+        answer(response, {
+          status: 500,
+          body: {
+            error: 'body-parsed',
+            message:
+              'the body was parsed before verification; mount express.raw({ type: "*/*" }) (or nothing) before this handler',
+          },
+        });
         return;
       } else {
         try {
           raw = await readBody(request, limit);
         } catch (error) {
-          if (error instanceof BodyTooLarge) return answer(response, { status: 413, body: { error: 'body-too-large', message: `bodies above ${limit} bytes are refused` } });
+          if (error instanceof BodyTooLarge)
+            return answer(response, {
+              status: 413,
+              body: { error: 'body-too-large', message: `bodies above ${limit} bytes are refused` },
+            });
           throw error;
         }
       }
@@ -141,7 +172,10 @@ export interface FastifyLike {
     options: { parseAs: 'buffer'; bodyLimit?: number },
     parser: (request: unknown, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void,
   ): void;
-  post(path: string, handler: (request: { body: unknown; headers: HeaderBag }, reply: FastifyReplyLike) => Promise<unknown>): unknown;
+  post(
+    path: string,
+    handler: (request: { body: unknown; headers: HeaderBag }, reply: FastifyReplyLike) => Promise<unknown>,
+  ): unknown;
 }
 
 export interface FastifyReplyLike {
@@ -162,7 +196,11 @@ export interface FastifyWebhookOptions extends WebhookHandlerOptions {
 export function fastifyWebhookPlugin(options: FastifyWebhookOptions): (instance: FastifyLike) => Promise<void> {
   return async (instance) => {
     instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes ?? 1024 * 1024 }, (_request, body, done) => done(null, body));
+    instance.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: options.maxBodyBytes ?? 1024 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
     instance.post(options.path ?? '/', async (request, reply) => {
       const raw = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
       const outcome = await handleWebhook(options, raw, request.headers);

@@ -1,5 +1,12 @@
 /** The webhook receiver kit: `import { verifyWebhook } from '@shelfmark/client/webhooks'`. */
-export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookFailure, type HeaderBag } from './verify.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookFailure,
+  type HeaderBag,
+} from './verify.js';
 export { WebhookDeduplicator, type DeduplicatorOptions } from './dedupe.js';
 export {
   expressWebhookHandler,

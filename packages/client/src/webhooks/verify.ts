@@ -14,7 +14,13 @@
  */
 import { ShelfmarkError } from '../errors.js';
 
-export type WebhookFailure = 'no-secret' | 'missing-signature' | 'invalid-signature' | 'invalid-headers' | 'stale-timestamp' | 'invalid-payload';
+export type WebhookFailure =
+  | 'no-secret'
+  | 'missing-signature'
+  | 'invalid-signature'
+  | 'invalid-headers'
+  | 'stale-timestamp'
+  | 'invalid-payload';
 
 /** Why a webhook request was refused; `reason` is stable, the message explains. */
 export class WebhookVerificationError extends ShelfmarkError {
@@ -60,7 +66,8 @@ export interface WebhookEvent {
 const encoder = new TextEncoder();
 
 export function headerValue(headers: HeaderBag, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function' && typeof (headers as Headers).has === 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function' && typeof (headers as Headers).has === 'function')
+    return (headers as Headers).get(name) ?? undefined;
   const bag = headers as Record<string, string | string[] | undefined>;
   const value = bag[name] ?? Object.entries(bag).find(([key]) => key.toLowerCase() === name)?.[1];
   return Array.isArray(value) ? value.join(',') : value;
@@ -83,11 +90,17 @@ function fromBase64(text: string): Uint8Array | undefined {
 const buffer = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 
 async function hmacVerifies(key: Uint8Array, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
-  const cryptoKey = await crypto.subtle.importKey('raw', buffer(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const cryptoKey = await crypto.subtle.importKey('raw', buffer(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'verify',
+  ]);
   return crypto.subtle.verify('HMAC', cryptoKey, buffer(signature), buffer(data));
 }
 
-async function anyVerifies(keys: readonly Uint8Array[], signatures: readonly Uint8Array[], data: Uint8Array): Promise<boolean> {
+async function anyVerifies(
+  keys: readonly Uint8Array[],
+  signatures: readonly Uint8Array[],
+  data: Uint8Array,
+): Promise<boolean> {
   for (const key of keys) for (const signature of signatures) if (await hmacVerifies(key, signature, data)) return true;
   return false;
 }
@@ -104,18 +117,25 @@ function parsePayload(body: Uint8Array): Pick<WebhookEvent, 'type' | 'resource' 
   } catch {
     throw new WebhookVerificationError('invalid-payload', 'the body is not UTF-8 JSON');
   }
-  const fields = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const fields =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   const { type, resource, identifier } = fields;
   if (typeof type !== 'string' || typeof resource !== 'string' || typeof identifier !== 'string') {
-    throw new WebhookVerificationError('invalid-payload', 'the body lacks the string fields type, resource and identifier');
+    throw new WebhookVerificationError(
+      'invalid-payload',
+      'the body lacks the string fields type, resource and identifier',
+    );
   }
   return { type, resource, identifier };
 }
 
 /** Verifies the request and answers the typed event, or throws WebhookVerificationError saying why. */
 export async function verifyWebhook(options: VerifyWebhookOptions): Promise<WebhookEvent> {
-  const secrets = [...(options.secrets ?? []), ...(options.secret === undefined ? [] : [options.secret])].filter((secret) => secret !== '');
-  if (secrets.length === 0) throw new WebhookVerificationError('no-secret', 'no webhook secret was given to verify with');
+  const secrets = [...(options.secrets ?? []), ...(options.secret === undefined ? [] : [options.secret])].filter(
+    (secret) => secret !== '',
+  );
+  if (secrets.length === 0)
+    throw new WebhookVerificationError('no-secret', 'no webhook secret was given to verify with');
   const body = bytesOf(options.rawBody);
   const headers = options.headers;
 
@@ -126,8 +146,16 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
 
   let standardVerified = false;
   if (id !== undefined || timestamp !== undefined || standardSignature !== undefined) {
-    if (id === undefined || timestamp === undefined || standardSignature === undefined || !/^\d{1,12}$/.test(timestamp)) {
-      throw new WebhookVerificationError('invalid-headers', 'webhook-id, webhook-timestamp and webhook-signature must come together, the timestamp in unix seconds');
+    if (
+      id === undefined ||
+      timestamp === undefined ||
+      standardSignature === undefined ||
+      !/^\d{1,12}$/.test(timestamp)
+    ) {
+      throw new WebhookVerificationError(
+        'invalid-headers',
+        'webhook-id, webhook-timestamp and webhook-signature must come together, the timestamp in unix seconds',
+      );
     }
     const signatures = standardSignature
       .split(' ')
@@ -137,12 +165,18 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
     const keys = secrets.map(standardKey).filter((key): key is Uint8Array => key !== undefined);
     const signed = new Uint8Array([...encoder.encode(`${id}.${timestamp}.`), ...body]);
     if (!(await anyVerifies(keys, signatures, signed))) {
-      throw new WebhookVerificationError('invalid-signature', 'webhook-signature does not match the body with any of the given secrets');
+      throw new WebhookVerificationError(
+        'invalid-signature',
+        'webhook-signature does not match the body with any of the given secrets',
+      );
     }
     const toleranceMs = (options.toleranceSeconds ?? 300) * 1000;
     const age = (options.now ?? Date.now)() - Number(timestamp) * 1000;
     if (Math.abs(age) > toleranceMs) {
-      throw new WebhookVerificationError('stale-timestamp', `webhook-timestamp is ${Math.round(age / 1000)} s from now, beyond the tolerance of ${toleranceMs / 1000} s`);
+      throw new WebhookVerificationError(
+        'stale-timestamp',
+        `webhook-timestamp is ${Math.round(age / 1000)} s from now, beyond the tolerance of ${toleranceMs / 1000} s`,
+      );
     }
     standardVerified = true;
   }
@@ -152,9 +186,16 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
     const keys = secrets.map((secret) => encoder.encode(secret));
     const matches = signature !== undefined && (await anyVerifies(keys, [signature], body));
     // A mismatch alone is fatal; after a verified webhook-signature it means the sender already uses a newer secret.
-    if (!matches && !standardVerified) throw new WebhookVerificationError('invalid-signature', 'x-hook-signature does not match the body with any of the given secrets');
+    if (!matches && !standardVerified)
+      throw new WebhookVerificationError(
+        'invalid-signature',
+        'x-hook-signature does not match the body with any of the given secrets',
+      );
   } else if (!standardVerified) {
-    throw new WebhookVerificationError('missing-signature', 'the request carries neither x-hook-signature nor webhook-signature');
+    throw new WebhookVerificationError(
+      'missing-signature',
+      'the request carries neither x-hook-signature nor webhook-signature',
+    );
   }
 
   return { ...parsePayload(body), event: headerValue(headers, 'x-hook-event'), id };
