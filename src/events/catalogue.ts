@@ -1,16 +1,82 @@
 /**
- * The events a subscription can ask for. Names are accepted dotted (school.created, as the webhooks
- * page lists them) or hyphenated (list-published, as the subscription examples use), and stored dotted.
+ * The events a subscription can ask for: the one list every other part derives from (subscription
+ * validation, the OpenAPI `webhooks` section, the console's and portal's labels, the SDK's event type).
+ * Adding an event is one entry here plus the service that emits it; the compiler finds the rest.
+ *
+ * Names are accepted dotted (school.created, as the webhooks page lists them) or hyphenated
+ * (list-published, as the subscription examples use), and stored dotted.
  */
-export const EVENT_NAMES = [
-  'school.created',
-  'school.modified',
-  'list.created',
-  'list.updated',
-  'list.status',
-  'list.published',
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
+import { LIST_STATUSES } from '../lml/status.js';
+
+export interface EventDefinition {
+  /** Payload `resource`: the kind of thing the identifier names. */
+  readonly resource: 'school' | 'list';
+  /** Every payload `type` this event can carry. */
+  readonly types: readonly string[];
+  /** A short human label (console, portal). */
+  readonly label: string;
+  /** When it is sent, in one sentence (OpenAPI, docs). */
+  readonly description: string;
+  /** The read endpoint that answers for the identifier. */
+  readonly fetch: string;
+}
+
+export const EVENTS = {
+  'school.created': {
+    resource: 'school',
+    types: ['created'],
+    label: 'School created',
+    description: 'A school was created.',
+    fetch: '/api/lml/v1/schools/{identifier}',
+  },
+  'school.modified': {
+    resource: 'school',
+    types: ['modified'],
+    label: 'School changed',
+    description: "A school's name, type or location changed.",
+    fetch: '/api/lml/v1/schools/{identifier}',
+  },
+  'list.created': {
+    resource: 'list',
+    types: ['created'],
+    label: 'List created',
+    description: 'A list was created.',
+    fetch: '/api/lml/v1/lists/{identifier}',
+  },
+  'list.updated': {
+    resource: 'list',
+    types: ['updated'],
+    label: 'List updated',
+    description: "A list's name, year, grade or items changed.",
+    fetch: '/api/lml/v1/lists/{identifier}',
+  },
+  'list.status': {
+    resource: 'list',
+    types: LIST_STATUSES,
+    label: 'List status changed',
+    description: 'A list moved to another status; `type` is the new status.',
+    fetch: '/api/lml/v1/lists/{identifier}',
+  },
+  'list.published': {
+    resource: 'list',
+    types: ['published'],
+    label: 'List published',
+    description: 'A list became published (also announced as list.status).',
+    fetch: '/api/lml/v1/lists/{identifier}',
+  },
+} as const satisfies Readonly<Record<string, EventDefinition>>;
+
+export type EventName = keyof typeof EVENTS;
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+/** The test ping is not an event anyone subscribes to, but deliveries show it; its label lives here too. */
+export const PING_LABEL = 'Test ping';
+
+/** Labels for every event name a delivery can carry (the pages show these). */
+export const EVENT_LABELS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(EVENT_NAMES.map((name) => [name, EVENTS[name].label])),
+  ping: PING_LABEL,
+};
 
 export const ACCEPTED_EVENT_SPELLINGS: readonly string[] = EVENT_NAMES.flatMap((name) => [
   name,
@@ -20,10 +86,10 @@ export const ACCEPTED_EVENT_SPELLINGS: readonly string[] = EVENT_NAMES.flatMap((
 /** The canonical dotted name for either spelling, or undefined for an unknown event. */
 export function canonicalEvent(name: string): EventName | undefined {
   const dotted = name.trim().toLowerCase().replace('-', '.');
-  return (EVENT_NAMES as readonly string[]).includes(dotted) ? (dotted as EventName) : undefined;
+  return Object.hasOwn(EVENTS, dotted) ? (dotted as EventName) : undefined;
 }
 
-export type ResourceKind = 'school' | 'list';
+export type ResourceKind = EventDefinition['resource'];
 
 /** One thing that happened, as the webhook payload will describe it. */
 export interface DomainEvent {

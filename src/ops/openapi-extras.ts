@@ -9,10 +9,9 @@ import type { FastifySchema } from 'fastify';
 import { TOKEN_AUDIENCE } from '../auth/token-service.js';
 import { SCOPES } from '../auth/scopes.js';
 import { PROBLEMS, type ProblemCode } from '../errors.js';
-import { EVENT_NAMES, type EventName } from '../events/catalogue.js';
+import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
 import { hasEtag } from '../http/etag.js';
 import { takesIdempotencyKey } from '../http/idempotency.js';
-import { LIST_STATUSES } from '../lml/status.js';
 import { securityFor } from './instrument.js';
 import { problemResponse } from './openapi-problems.js';
 
@@ -184,15 +183,6 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Webhook subscriptions and their deliveries (scope webhooks:manage); the events are described under webhooks',
 };
 
-const EVENT_TYPES: Readonly<Record<EventName, readonly string[]>> = {
-  'school.created': ['created'],
-  'school.modified': ['modified'],
-  'list.created': ['created'],
-  'list.updated': ['updated'],
-  'list.status': LIST_STATUSES,
-  'list.published': ['published'],
-};
-
 const signatureHeaders = (event: EventName) => [
   {
     name: 'x-hook-signature',
@@ -235,7 +225,7 @@ const signatureHeaders = (event: EventName) => [
 function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const event of EVENT_NAMES) {
-    const resource = event.split('.')[0] ?? '';
+    const { resource } = EVENTS[event];
     out[event] = {
       post: {
         operationId: `on${event
@@ -258,12 +248,12 @@ function webhooks(): Record<string, unknown> {
                 required: ['type', 'resource', 'identifier'],
                 additionalProperties: false,
                 properties: {
-                  type: { type: 'string', enum: [...EVENT_TYPES[event]] },
+                  type: { type: 'string', enum: [...EVENTS[event].types] },
                   resource: { type: 'string', enum: [resource] },
                   identifier: { type: 'string', pattern: '^[0-9a-f]{32}$' },
                 },
               },
-              example: { type: EVENT_TYPES[event][0], resource, identifier: '0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b' },
+              example: { type: EVENTS[event].types[0], resource, identifier: '0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b' },
             },
           },
         },
