@@ -6,8 +6,6 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AjvCompiler } from '@fastify/ajv-compiler';
-import pino from 'pino';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -15,7 +13,6 @@ import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify';
-import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { Problem, problemBody } from './errors.js';
 import { toProblem } from './to-problem.js';
 import { clientErrorHandler } from './limits/http-limits.js';
@@ -24,6 +21,8 @@ import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
 import { documentObject, documentRoute } from './ops/openapi-extras.js';
 import { withProblemResponses } from './ops/openapi-problems.js';
+import { buildValidatorPerPart, type FastifyValidatorFactory } from './http/validation.js';
+import { LOG_REDACT, logDestination, logError } from './ops/logging.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
 
@@ -38,95 +37,6 @@ export type App = FastifyInstance & { services: Services };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Never let credentials reach a log line. */
-export const LOG_REDACT = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  '*.clientSecret',
-  '*.client_secret',
-  '*.webhookSecret',
-  '*.access_token',
-];
-
-const ajvPool = AjvCompiler();
-const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true } as const;
-// Fastify types the factory after ajv-compiler's declarations, which do not match its runtime contract.
-type FastifyValidatorFactory = NonNullable<
-  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
->;
-type ValidatorFactory = (
-  externalSchemas: Record<string, unknown>,
-  options?: object,
-) => (route: FastifyRouteSchemaDef<unknown>) => unknown;
-
-/**
- * Query strings, params and headers arrive as text, so they are coerced to their schema types; JSON
- * bodies already carry types and are validated strictly ("12.5" is not a price, true is not a number).
- */
-function buildValidatorPerPart(externalSchemas: Record<string, unknown>, serverOptions?: object) {
-  const pool = ajvPool as unknown as ValidatorFactory;
-  const coercing = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } });
-  const strict = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
-  return (route: FastifyRouteSchemaDef<unknown>) =>
-    (route.httpPart === 'body' ? strict(route) : finiteOnly(coercing(route) as AjvValidate)) as FastifyValidationResult;
-}
-
-interface AjvValidate {
-  (data: unknown, context?: unknown): boolean;
-  errors?: unknown;
-  schemaEnv?: unknown;
-}
-
-/**
- * Ajv coerces "1e999" to Infinity and then lets it pass `integer` and `maximum`; a query value must be a
- * finite number, so a coerced part with a non-finite number fails validation (400) like any bad value.
- */
-function finiteOnly(validate: AjvValidate): AjvValidate {
-  const checked: AjvValidate = (data, context) => {
-    const ok = validate(data, context);
-    checked.errors = validate.errors;
-    if (!ok || data === null || typeof data !== 'object') return ok;
-    const bad = Object.entries(data).find(([, value]) => typeof value === 'number' && !Number.isFinite(value));
-    if (bad === undefined) return ok;
-    checked.errors = [
-      { instancePath: `/${bad[0]}`, schemaPath: '#', keyword: 'type', params: {}, message: 'must be a finite number' },
-    ];
-    return false;
-  };
-  if (validate.schemaEnv !== undefined) checked.schemaEnv = validate.schemaEnv;
-  return checked;
-}
-
-/**
- * Errors are logged by class, code, message and the one frame that threw, never with a whole stack
- * trace (the issue's rule: no stack traces in a log line). The instance id in the problem body finds
- * the line; the code and message say what failed.
- */
-export function logError(error: Error): { type: string; message: string; stack: string; code?: string } {
-  const code =
-    'code' in error && (typeof error.code === 'string' || typeof error.code === 'number')
-      ? String(error.code)
-      : undefined;
-  // Only the frame that threw (file and line), which is enough to find the code.
-  const where = /\n\s+at (.*)/.exec(error.stack ?? '')?.[1] ?? '';
-  return { type: error.name, message: error.message, stack: where, ...(code === undefined ? {} : { code }) };
-}
-
-/** Above this much unwritten log text, new lines are dropped (and counted) instead of buffered. */
-const LOG_BUFFER_LIMIT = 16 * 1024 * 1024;
-
-/**
- * Log lines leave through a buffered asynchronous writer (flushed on exit), so a busy API does not pay
- * a write system call per line. The buffer is bounded: when stdout cannot keep up, lines are dropped
- * and counted in shelfmark_log_lines_dropped_total rather than growing the process without limit.
- */
-function logDestination(services: Services): pino.DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_LIMIT });
-  destination.on('drop', () => services.metrics.logLinesDropped.inc());
-  return destination;
-}
-
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
   const services = await createServices(deps);
   const logger =
@@ -135,7 +45,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
           level: deps.config.logLevel,
           redact: { paths: LOG_REDACT, censor: '[redacted]' },
           serializers: { err: logError },
-          stream: options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : logDestination(services)),
+          stream:
+            options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : logDestination(services.metrics)),
         }
       : options.logger;
   const app = Fastify({
@@ -181,7 +92,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   app.addHook('onReady', () => services.offers.readModel.start(deps.db.listen?.bind(deps.db)));
   app.addHook('onClose', () => services.offers.readModel.stop());
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
-  instrumentApp(app, services);
+  instrumentApp(app, services.metrics);
   app.decorateRequest('principal', null);
   const maxUrlLength = deps.config.maxUrlLength;
   // Callback style: an async hook would cost a promise on every request.
@@ -211,7 +122,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     }
     parseJson(request, text, done);
   });
-  await registerHttpFeatures(app, services);
+  await registerHttpFeatures(app, deps);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
     transform: ({ schema, url, route }) => {
@@ -258,6 +169,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     );
   });
 
-  await registerRoutes(app, services);
+  await registerRoutes(app, services, deps);
   return app as unknown as App;
 }

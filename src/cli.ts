@@ -14,7 +14,7 @@ import { connectDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrations.js';
 import { PROBLEMS, Problem } from './errors.js';
 import { seedDemo } from './seed/demo.js';
-import { createServices, resetAdminToken, type Services } from './services.js';
+import { createServices, type Deps, type Services } from './services.js';
 
 export const USAGE = `Usage: shelfmark <command> [options]
 
@@ -134,7 +134,9 @@ export async function runCli(argv: readonly string[], io: Io = processIo): Promi
   }
   try {
     if (command === 'serve') return await serve(values);
-    return await withServices(command, io, (services) => dispatch(services, command, sub, rest, values, io));
+    return await withServices(command, io, (services, deps) =>
+      dispatch(services, deps, command, sub, rest, values, io),
+    );
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${USAGE}`);
@@ -163,7 +165,11 @@ async function serve(values: Values): Promise<Outcome> {
   return 'running';
 }
 
-async function withServices(command: string, io: Io, run: (services: Services) => Promise<number>): Promise<number> {
+async function withServices(
+  command: string,
+  io: Io,
+  run: (services: Services, deps: Deps) => Promise<number>,
+): Promise<number> {
   if (!['migrate', 'seed', 'clients', 'admin-token', 'deliveries', 'offers', 'lists'].includes(command))
     throw new UsageError(`unknown command "${command}"`);
   const config: Config = loadConfig();
@@ -180,7 +186,7 @@ async function withServices(command: string, io: Io, run: (services: Services) =
         `Admin token (generated now, shown once; set ADMIN_TOKEN to choose your own): ${services.generatedAdminToken}`,
       );
     }
-    return await run(services);
+    return await run(services, { config, db, clock: systemClock });
   } finally {
     await db.close();
   }
@@ -199,6 +205,7 @@ function limitOf(raw: string | undefined): number | undefined {
 
 async function dispatch(
   services: Services,
+  deps: Deps,
   command: string,
   sub: string | undefined,
   rest: string[],
@@ -234,7 +241,7 @@ async function dispatch(
       if (values.json === true || io.outTty !== true) return json(link);
       io.out(link.url);
       io.err(
-        `valid until ${link.expiresAt}, usable once${services.deps.config.publicBaseUrl === undefined ? '; set PUBLIC_BASE_URL to get an absolute link' : ''}`,
+        `valid until ${link.expiresAt}, usable once${deps.config.publicBaseUrl === undefined ? '; set PUBLIC_BASE_URL to get an absolute link' : ''}`,
       );
       return 0;
     }
@@ -242,11 +249,11 @@ async function dispatch(
       return importFile(required(rest[0], 'CSV file'), io, values, async (text, progress) => {
         const { rows, errors } = parseOffersCsv(text);
         if (errors.length > 0) return { errors };
-        return { summary: await new OfferImporter(services.deps.db, services.deps.clock).import(rows, progress) };
+        return { summary: await new OfferImporter(deps.db, deps.clock).import(rows, progress) };
       });
     case 'lists import':
       return importFile(required(rest[0], 'JSON file'), io, values, async (text, progress) => {
-        const importer = new ListImporter(services.deps.db, services.outbox, services.lists);
+        const importer = new ListImporter(deps.db, services.outbox, services.lists);
         const { rows, errors } = await importer.validate(text);
         if (errors.length > 0) return { errors };
         return { summary: await importer.import(rows, progress) };
@@ -273,11 +280,11 @@ async function dispatch(
     }
     case 'admin-token': {
       if (values.reset !== true) throw new UsageError('admin-token: pass --reset to replace the admin token');
-      if (services.deps.config.adminToken !== undefined) {
+      if (deps.config.adminToken !== undefined) {
         io.err('ADMIN_TOKEN is set in the environment and takes precedence: change it there instead');
         return 1;
       }
-      io.out(await resetAdminToken(services));
+      io.out(await services.resetAdminToken());
       io.err('admin token replaced; running servers refuse the previous one within 5 seconds');
       return 0;
     }

@@ -1,6 +1,6 @@
 /**
- * The route table: every capability's routes, one line each, with the prefix and guard they run under.
- * Public API routes carry their own bearer guard per scope; the admin API shares one guard.
+ * The route table, part of the composition root: every capability's routes, one line each, with the
+ * prefix, the guard and exactly the collaborators each plugin uses. Guards are built here once.
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
@@ -8,12 +8,18 @@ import { adminClientRoutes } from './admin/clients.routes.js';
 import { adminDeliveryRoutes } from './admin/deliveries.routes.js';
 import { adminLmlRoutes } from './admin/lml.routes.js';
 import { adminOfferRoutes } from './admin/offers.routes.js';
+import { requireScope } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
+import type { Scope } from './auth/scopes.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
 import { deliveryRoutes } from './delivery/routes.js';
 import { lmlRoutes } from './lml/routes.js';
 import { offerRoutes } from './offers/routes.js';
-import { opsRoutes } from './ops/routes.js';
+import { dashboardRoutes } from './ops/dashboard/routes.js';
+import { homeRoutes } from './ops/home.routes.js';
 import { adminOverviewRoutes } from './ops/overview.routes.js';
+import { opsRoutes } from './ops/routes.js';
 import { adminPortalRoutes } from './portal/admin.routes.js';
 import { adminOrConsole } from './portal/guard.js';
 import { portalRoutes } from './portal/routes.js';
@@ -21,28 +27,53 @@ import type { Services } from './services.js';
 import { adminSubscriptionRoutes } from './subscriptions/admin.routes.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
 
-export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  await app.register(cookie); //                                        request.cookies for the browser sessions (portal, console)
-  await app.register(opsRoutes(services)); //                          /healthz /readyz
-  await app.register(authRoutes(services)); //                         /api/auth/token, /.well-known/*
-  await app.register(offerRoutes(services)); //                        /api/v1/offers[/:id]
-  await app.register(lmlRoutes(services), { prefix: '/api/lml/v1' }); // /api/lml/v1/schools[/:id], /lists[/:idOrSlug], /structure
-  await app.register(deliveryRoutes(services)); //                     /api/lml/v1/subscriptions/:id/deliveries, /ping
-  await app.register(subscriptionRoutes(services)); //                 /api/lml/v1/subscriptions[/:id[/enable]], /api/lml/v1/webhook-secret
-  await app.register(portalRoutes(services)); //                       /portal, /portal/api/* (partner session cookie + CSRF)
+export async function registerRoutes(
+  app: FastifyInstance,
+  s: Services,
+  { config, db }: { config: Config; db: Db },
+): Promise<void> {
+  // A bearer token with the scope, then one request of the client's rate limit.
+  const bearer = (scope: Scope) => requireScope(s.tokens, scope, s.rateLimit);
+  const sessionIdleSeconds = config.sessionIdleSeconds;
+
+  await app.register(cookie); // request.cookies for the browser sessions (portal, console)
+  await app.register(homeRoutes); // / (a page naming the service and its entry points)
+  await app.register(opsRoutes, { metrics: s.metrics, db }); //                  /healthz /readyz /metrics /docs
+  await app.register(dashboardRoutes, {
+    adminAuth: s.adminAuth,
+    authFailures: s.authFailures,
+    webSessions: s.webSessions,
+    sessionIdleSeconds,
+  }); // /dashboard
+  await app.register(authRoutes, { tokenEndpoint: s.tokenEndpoint, signingKeys: s.signingKeys, config }); // /api/auth/token, /.well-known/*
+  await app.register(offerRoutes, { offers: s.offers, guard: bearer('offers:read') }); //   /api/v1/offers[/:id]
+  await app.register(lmlRoutes, {
+    prefix: '/api/lml/v1',
+    schools: s.schools,
+    lists: s.lists,
+    structure: s.structure,
+    guard: bearer('lml:read'),
+  }); // schools, lists, structure
+  await app.register(deliveryRoutes, { deliveries: s.deliveries, guard: bearer('webhooks:manage') }); // /api/lml/v1/subscriptions/:id/deliveries, /ping
+  await app.register(subscriptionRoutes, {
+    subscriptions: s.subscriptions,
+    clients: s.clients,
+    guard: bearer('webhooks:manage'),
+  }); // subscriptions, webhook-secret
+  await app.register(portalRoutes, { webSessions: s.webSessions, portal: s.portal, sessionIdleSeconds }); // /portal, /portal/api/*
 
   await app.register(
     async (admin) => {
       // onRequest, not preHandler: unauthenticated callers are refused before their body is read or validated.
       // Bearer ADMIN_TOKEN, or the operator console's session cookie (CSRF-checked on state changes).
-      admin.addHook('onRequest', adminOrConsole(services));
-      await admin.register(adminClientRoutes(services)); //              /api/admin/v1/clients
-      await admin.register(adminDeliveryRoutes(services)); //            /api/admin/v1/deliveries[/:id[/retry]], /subscriptions/:id/recover
-      await admin.register(adminLmlRoutes(services)); //                 /api/admin/v1/schools[/:id], /lists[/:id[/status]]
-      await admin.register(adminOfferRoutes(services)); //               /api/admin/v1/offers
-      await admin.register(adminSubscriptionRoutes(services)); //        /api/admin/v1/subscriptions[/:id[/enable]]
-      await admin.register(adminPortalRoutes(services)); //              /api/admin/v1/clients/:id/portal-link
-      await admin.register(adminOverviewRoutes(services)); //            /api/admin/v1/overview, /subscription-health
+      admin.addHook('onRequest', adminOrConsole({ webSessions: s.webSessions, adminAuth: s.adminAuth }));
+      await admin.register(adminClientRoutes, { clients: s.clients }); //                      /clients
+      await admin.register(adminDeliveryRoutes, { deliveries: s.deliveries }); //               /deliveries[/:id[/retry]], /subscriptions/:id/recover
+      await admin.register(adminLmlRoutes, { schools: s.schools, lists: s.lists }); //          /schools[/:id], /lists[/:id[/status]]
+      await admin.register(adminOfferRoutes, { offers: s.offers }); //                          /offers
+      await admin.register(adminSubscriptionRoutes, { subscriptions: s.subscriptions }); //     /subscriptions[/:id[/enable]]
+      await admin.register(adminPortalRoutes, { webSessions: s.webSessions, publicBaseUrl: config.publicBaseUrl }); // /clients/:id/portal-link
+      await admin.register(adminOverviewRoutes, { overview: s.overview }); //                   /overview, /subscription-health
     },
     { prefix: '/api/admin/v1' },
   );

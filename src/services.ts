@@ -1,12 +1,15 @@
 /**
- * Wires stores and services together from the injected dependencies. Routes, the worker, the CLI
- * and the seeder all use this one container, so they share the same rules.
+ * The service graph: stores and services wired together from the injected dependencies. Only the
+ * composition roots (app.ts, server.ts and the CLI) see this whole graph; each route plugin, the
+ * worker and the seeder receive just the members they use, so their dependencies read off their
+ * signatures and every one of them shares the same rules.
  */
 import { AdminAuth } from './admin/guard.js';
 import { ClientService } from './auth/client-service.js';
 import { ClientStore } from './auth/client-store.js';
 import { SecretHasher } from './auth/secret-hash.js';
 import { SigningKeys } from './auth/signing-keys.js';
+import { TokenEndpoint } from './auth/token-endpoint.js';
 import { TokenService } from './auth/token-service.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -18,6 +21,7 @@ import { SchoolService } from './lml/school-service.js';
 import { StructureService } from './lml/structure.js';
 import { secrets } from './ids.js';
 import { Metrics } from './ops/metrics.js';
+import { installQueueGauges } from './ops/queue-gauges.js';
 import { OfferService } from './offers/service.js';
 import { OfferReadModel } from './offers/read-model.js';
 import { OfferStore } from './offers/store.js';
@@ -46,9 +50,10 @@ export interface Deps {
 }
 
 export interface Services {
-  deps: Deps;
   clients: ClientService;
   tokens: TokenService;
+  /** The token endpoint's pipeline (parse → authenticate → scopes → issue). */
+  tokenEndpoint: TokenEndpoint;
   signingKeys: SigningKeys;
   adminAuth: AdminAuth;
   hasher: SecretHasher;
@@ -74,6 +79,8 @@ export interface Services {
   startWorker: DeliveryServices['startWorker'];
   /** Set only when this start generated the admin token (first start without ADMIN_TOKEN): print it once. */
   generatedAdminToken: string | undefined;
+  /** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */
+  resetAdminToken(): Promise<string>;
 }
 
 const ADMIN_TOKEN_SETTING = 'admin_token_hash';
@@ -115,6 +122,7 @@ export async function createServices(deps: Deps): Promise<Services> {
       : new AdminAuth(hasher, adminTokenHash);
 
   const metrics = deps.metrics ?? new Metrics();
+  installQueueGauges(metrics, db, clock);
   const outbox = new Outbox(db, clock);
   const offerStore = new OfferStore(kysely);
   const offers = new OfferService(offerStore, clock, config, new OfferReadModel(offerStore, config, db.engine));
@@ -138,10 +146,18 @@ export async function createServices(deps: Deps): Promise<Services> {
   const overview = new OverviewService(db, clock);
   const portal = new PortalService(clients, subscriptions, delivery.deliveries);
 
+  const resetAdminToken = async (): Promise<string> => {
+    const token = secrets.adminToken();
+    const hash = hasher.hash(token);
+    await putSetting(kysely, ADMIN_TOKEN_SETTING, hash);
+    adminAuth.replaceTokenHash(hash);
+    return token;
+  };
+
   return {
-    deps,
     clients,
     tokens,
+    tokenEndpoint: new TokenEndpoint(clients, tokens, authFailures),
     signingKeys,
     adminAuth,
     hasher,
@@ -159,14 +175,6 @@ export async function createServices(deps: Deps): Promise<Services> {
     portal,
     overview,
     generatedAdminToken,
+    resetAdminToken,
   };
-}
-
-/** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */
-export async function resetAdminToken(services: Services): Promise<string> {
-  const token = secrets.adminToken();
-  const hash = services.hasher.hash(token);
-  await putSetting(services.deps.db.kysely, ADMIN_TOKEN_SETTING, hash);
-  services.adminAuth.replaceTokenHash(hash);
-  return token;
 }

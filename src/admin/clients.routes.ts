@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../auth/scopes.js';
-import type { Services } from '../services.js';
+import type { ClientService } from '../auth/client-service.js';
 
 const ClientView = Type.Object(
   {
@@ -25,88 +25,113 @@ const CreatedClient = Type.Composite(
 );
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-export const adminClientRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const tags = ['admin: clients'];
-    app.post(
-      '/clients',
-      {
-        schema: {
-          tags,
-          summary: 'Create an API client; the response is the only time its secrets are shown',
-          body: Type.Object(
-            {
-              name: Type.String({ minLength: 1, maxLength: 200 }),
-              scopes: Type.Optional(
-                Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { uniqueItems: true }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-          response: { 201: CreatedClient },
-        },
-      },
-      async (request, reply) => {
-        void reply.code(201).header('cache-control', 'no-store');
-        return services.clients.create(request.body);
-      },
-    );
-    app.get(
-      '/clients',
-      {
-        schema: { tags, summary: 'List API clients', response: { 200: Type.Object({ data: Type.Array(ClientView) }) } },
-      },
-      async () => ({
-        data: await services.clients.list(),
-      }),
-    );
-    app.get(
-      '/clients/:id',
-      { schema: { tags, summary: 'One API client', params: IdParams, response: { 200: ClientView } } },
-      (request) => services.clients.get(request.params.id),
-    );
-    app.post(
-      '/clients/:id/secret',
-      {
-        schema: {
-          tags,
-          summary: 'Reset the client secret: the old secret and every token issued with it stop working',
-          params: IdParams,
-          response: { 200: Type.Object({ clientSecret: Type.String() }) },
-        },
-      },
-      async (request, reply) => {
-        void reply.header('cache-control', 'no-store');
-        return services.clients.resetSecret(request.params.id);
-      },
-    );
-    app.post(
-      '/clients/:id/webhook-secret',
-      {
-        schema: {
-          tags,
-          summary: 'Rotate the webhook secret; the previous one keeps signing (webhook-signature) during the overlap',
-          params: IdParams,
-          response: {
-            200: Type.Object({
-              webhookSecret: Type.String(),
-              previousSecretValidUntil: Type.String({ format: 'date-time' }),
-            }),
+export interface AdminClientRoutesOptions {
+  clients: ClientService;
+}
+
+export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptions> = async (app, { clients }) => {
+  const tags = ['admin: clients'];
+  app.post(
+    '/clients',
+    {
+      schema: {
+        operationId: 'adminCreateClient',
+        tags,
+        summary: 'Create an API client; the response is the only time its secrets are shown',
+        body: Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            scopes: Type.Optional(
+              Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { uniqueItems: true }),
+            ),
           },
+          { additionalProperties: false },
+        ),
+        response: { 201: CreatedClient },
+      },
+    },
+    async (request, reply) => {
+      void reply.code(201).header('cache-control', 'no-store');
+      return clients.create(request.body);
+    },
+  );
+  app.get(
+    '/clients',
+    {
+      schema: {
+        operationId: 'adminListClients',
+        tags,
+        summary: 'List API clients',
+        response: { 200: Type.Object({ data: Type.Array(ClientView) }) },
+      },
+    },
+    async () => ({
+      data: await clients.list(),
+    }),
+  );
+  app.get(
+    '/clients/:id',
+    {
+      schema: {
+        operationId: 'adminGetClient',
+        tags,
+        summary: 'One API client',
+        params: IdParams,
+        response: { 200: ClientView },
+      },
+    },
+    (request) => clients.get(request.params.id),
+  );
+  app.post(
+    '/clients/:id/secret',
+    {
+      schema: {
+        operationId: 'adminResetClientSecret',
+        tags,
+        summary: 'Reset the client secret: the old secret and every token issued with it stop working',
+        params: IdParams,
+        response: { 200: Type.Object({ clientSecret: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return clients.resetSecret(request.params.id);
+    },
+  );
+  app.post(
+    '/clients/:id/webhook-secret',
+    {
+      schema: {
+        operationId: 'adminRotateClientWebhookSecret',
+        tags,
+        summary: 'Rotate the webhook secret; the previous one keeps signing (webhook-signature) during the overlap',
+        params: IdParams,
+        response: {
+          200: Type.Object({
+            webhookSecret: Type.String(),
+            previousSecretValidUntil: Type.String({ format: 'date-time' }),
+          }),
         },
       },
-      async (request, reply) => {
-        void reply.header('cache-control', 'no-store');
-        return services.clients.rotateWebhookSecret(request.params.id);
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return clients.rotateWebhookSecret(request.params.id);
+    },
+  );
+  app.delete(
+    '/clients/:id',
+    {
+      schema: {
+        operationId: 'adminRevokeClient',
+        tags,
+        summary: 'Revoke a client: its tokens and credentials stop working',
+        params: IdParams,
       },
-    );
-    app.delete(
-      '/clients/:id',
-      { schema: { tags, summary: 'Revoke a client: its tokens and credentials stop working', params: IdParams } },
-      async (request, reply) => {
-        await services.clients.revoke(request.params.id);
-        return reply.code(204).send();
-      },
-    );
-  };
+    },
+    async (request, reply) => {
+      await clients.revoke(request.params.id);
+      return reply.code(204).send();
+    },
+  );
+};

@@ -11,92 +11,116 @@ import {
   StatusBody,
 } from '../lml/schemas.js';
 import { lmlReadRoutes } from '../lml/read-routes.js';
-import type { Services } from '../services.js';
+import type { ListService } from '../lml/list-service.js';
+import type { SchoolService } from '../lml/school-service.js';
 
-export const adminLmlRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const schoolTags = ['admin: schools'];
-    const listTags = ['admin: lists'];
-    const security = [{ admin: [] }];
-    await app.register(lmlReadRoutes(services, { schoolTags, listTags, security }));
+export interface AdminLmlRoutesOptions {
+  schools: SchoolService;
+  lists: ListService;
+}
 
-    app.post(
-      '/schools',
-      {
-        schema: {
-          tags: schoolTags,
-          security,
-          summary: 'Create a school (emits school.created)',
-          body: SchoolCreateBody,
-          response: { 201: SchoolSchema },
-        },
-      },
-      async (request, reply) => {
-        const school = await services.schools.create(request.body);
-        void reply.code(201);
-        return school;
-      },
-    );
-    app.patch(
-      '/schools/:identifier',
-      {
-        schema: {
-          tags: schoolTags,
-          security,
-          summary: 'Change a school (emits school.modified only when a value changes)',
-          params: IdentifierParams,
-          body: SchoolPatchBody,
-          response: { 200: SchoolSchema },
-        },
-      },
-      (request) => services.schools.update(request.params.identifier, request.body),
-    );
+export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = async (app, { schools, lists }) => {
+  const schoolTags = ['admin: schools'];
+  const listTags = ['admin: lists'];
+  const security = [{ admin: [] }];
+  await app.register(lmlReadRoutes, {
+    schools,
+    lists,
+    schoolTags,
+    listTags,
+    security,
+    operationIds: {
+      listSchools: 'adminListSchools',
+      getSchool: 'adminGetSchool',
+      listLists: 'adminListLists',
+      getList: 'adminGetList',
+    },
+  });
 
-    app.post(
-      '/lists',
-      {
-        schema: {
-          tags: listTags,
-          security,
-          summary: 'Create a list with status created (emits list.created and list.status)',
-          body: ListCreateBody,
-          response: { 201: ListSchema },
-        },
+  app.post(
+    '/schools',
+    {
+      schema: {
+        operationId: 'adminCreateSchool',
+        tags: schoolTags,
+        security,
+        summary: 'Create a school (emits school.created)',
+        body: SchoolCreateBody,
+        response: { 201: SchoolSchema },
       },
-      async (request, reply) => {
-        const list = await services.lists.create(request.body);
-        void reply.code(201);
-        return list;
+    },
+    async (request, reply) => {
+      const school = await schools.create(request.body);
+      void reply.code(201);
+      return school;
+    },
+  );
+  app.patch(
+    '/schools/:identifier',
+    {
+      schema: {
+        operationId: 'adminUpdateSchool',
+        tags: schoolTags,
+        security,
+        summary: 'Change a school (emits school.modified only when a value changes)',
+        params: IdentifierParams,
+        body: SchoolPatchBody,
+        response: { 200: SchoolSchema },
       },
-    );
-    app.patch(
-      '/lists/:identifier',
-      {
-        schema: {
-          tags: listTags,
-          security,
-          summary: "Change a list's content (emits list.updated only when something changes)",
-          params: IdentifierParams,
-          body: ListPatchBody,
-          response: { 200: ListSchema },
-        },
+    },
+    (request) => schools.update(request.params.identifier, request.body),
+  );
+
+  app.post(
+    '/lists',
+    {
+      schema: {
+        operationId: 'adminCreateList',
+        problems: ['invalid-ean', 'conflict'],
+        tags: listTags,
+        security,
+        summary: 'Create a list with status created (emits list.created and list.status)',
+        body: ListCreateBody,
+        response: { 201: ListSchema },
       },
-      (request) => services.lists.update(request.params.identifier, request.body),
-    );
-    app.post(
-      '/lists/:identifier/status',
-      {
-        schema: {
-          tags: listTags,
-          security,
-          summary:
-            'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
-          params: IdentifierParams,
-          body: StatusBody,
-          response: { 200: ListSchema },
-        },
+    },
+    async (request, reply) => {
+      const list = await lists.create(request.body);
+      void reply.code(201);
+      return list;
+    },
+  );
+  app.patch(
+    '/lists/:identifier',
+    {
+      schema: {
+        operationId: 'adminUpdateList',
+        problems: ['invalid-ean'],
+        tags: listTags,
+        security,
+        summary: "Change a list's content (emits list.updated only when something changes)",
+        params: IdentifierParams,
+        body: ListPatchBody,
+        response: { 200: ListSchema },
       },
-      (request) => services.lists.changeStatus(request.params.identifier, request.body.status),
-    );
-  };
+    },
+    (request) => lists.update(request.params.identifier, request.body),
+  );
+  app.post(
+    '/lists/:identifier/status',
+    {
+      schema: {
+        operationId: 'adminSetListStatus',
+        problems: ['illegal-transition', 'conflict'],
+        tags: listTags,
+        security,
+        summary:
+          'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
+        params: IdentifierParams,
+        body: StatusBody,
+        response: { 200: ListSchema },
+      },
+    },
+    (request) => lists.changeStatus(request.params.identifier, request.body.status),
+  );
+};

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { RequestRateLimit } from '../limits/request-limit.js';
 import { parseBearer } from './basic.js';
 import type { Scope } from './scopes.js';
-import { type Principal, type TokenService, tokenProblems } from './token-service.js';
+import { tokenProblems } from './token-problems.js';
+import type { Principal, TokenService } from './token-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

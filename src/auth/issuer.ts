@@ -6,6 +6,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
-export function issuerFor(config: Config, request: FastifyRequest): string {
+export function issuerFor(config: Pick<Config, 'publicBaseUrl'>, request: FastifyRequest): string {
   return config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
 }

@@ -8,15 +8,18 @@ import { randomUUID, sign } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { Problem } from '../errors.js';
 import type { ClientRow } from '../db/schema.js';
 import type { ClientService } from './client-service.js';
+import { InvalidScope } from './oauth-errors.js';
+import { tokenProblems } from './token-problems.js';
 import { parseScopes, type Scope } from './scopes.js';
 import { type SigningKeys, TOKEN_ALG } from './signing-keys.js';
 
 export const TOKEN_AUDIENCE = 'shelfmark-api';
 const CACHE_LIMIT = 10_000;
 const CLIENT_STATE_TTL_MS = 2000;
+/** How far in the future a token's iat may be: clock skew between the nodes that mint and verify. */
+const ISSUED_AT_SKEW_SECONDS = 60;
 
 export interface Principal {
   clientId: string;
@@ -46,43 +49,6 @@ interface ClientState {
   loadedAt: number;
 }
 
-const bearerChallenge = (error: string, description: string): Record<string, string> => ({
-  'www-authenticate': `Bearer realm="shelfmark", error="${error}", error_description="${description}"`,
-});
-
-export const tokenProblems = {
-  missing: () =>
-    new Problem(
-      'unauthenticated',
-      'send Authorization: Bearer <access token>',
-      {},
-      { 'www-authenticate': 'Bearer realm="shelfmark"' },
-    ),
-  invalid: () =>
-    new Problem(
-      'invalid-token',
-      'the access token is malformed, forged or no longer valid',
-      {},
-      bearerChallenge('invalid_token', 'invalid token'),
-    ),
-  expired: () =>
-    new Problem(
-      'token-expired',
-      'the access token has expired; obtain a new one from /api/auth/token',
-      {},
-      bearerChallenge('invalid_token', 'token expired'),
-    ),
-  scope: (scope: Scope) =>
-    new Problem(
-      'insufficient-scope',
-      `this call needs the scope ${scope}`,
-      { requiredScope: scope },
-      {
-        'www-authenticate': `Bearer realm="shelfmark", error="insufficient_scope", scope="${scope}"`,
-      },
-    ),
-};
-
 export class TokenService {
   private readonly verified = new Map<string, VerifiedToken>();
   private readonly clientStates = new Map<string, ClientState>();
@@ -110,10 +76,14 @@ export class TokenService {
     requestedScopes?: Scope[],
     issuer = this.issuer ?? 'urn:shelfmark',
   ): Promise<IssuedToken> {
+    const allowed = parseScopes(client.scopes);
+    // The client's allow-list is the rule for every caller of the service, not only the token endpoint.
+    const excess = (requestedScopes ?? []).filter((scope) => !allowed.includes(scope));
+    if (excess.length > 0) throw new InvalidScope(`the client may not request: ${excess.join(', ')}`);
     const key = await this.keys.active();
     const now = this.clock.now();
     const iat = Math.floor(now / 1000);
-    const scopes = requestedScopes ?? parseScopes(client.scopes);
+    const scopes = requestedScopes ?? allowed;
     const ttl = this.config.tokenTtlSeconds;
     const claims = {
       client_id: client.client_id,
@@ -158,6 +128,16 @@ export class TokenService {
     return entry.principal;
   }
 
+  /**
+   * A genuine token was minted in the past (up to a little clock skew between nodes) and lives at most
+   * TOKEN_TTL_SECONDS; anything else was signed with a stolen or misused key, or by a clock gone wrong.
+   */
+  private plausibleLifetime(iat: number | undefined, exp: number): boolean {
+    if (iat === undefined) return false;
+    const nowSeconds = Math.floor(this.clock.now() / 1000);
+    return iat <= nowSeconds + ISSUED_AT_SKEW_SECONDS && exp - iat <= this.config.tokenTtlSeconds;
+  }
+
   forgetClient(clientId: string): void {
     this.clientStates.delete(clientId);
   }
@@ -190,6 +170,7 @@ export class TokenService {
     const secretVersion = typeof payload.sv === 'number' ? payload.sv : undefined;
     if (clientId === undefined || secretVersion === undefined || payload.exp === undefined)
       throw tokenProblems.invalid();
+    if (!this.plausibleLifetime(payload.iat, payload.exp)) throw tokenProblems.invalid();
     const state = await this.clientState(clientId, this.clock.now());
     if (state === undefined) throw tokenProblems.invalid();
     return {

@@ -4,56 +4,65 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf, requireScope } from '../auth/guard.js';
-import type { Services } from '../services.js';
+import { principalOf } from '../auth/guard.js';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { DeliveryService } from './service.js';
 import { DeliveryPageSchema, DeliveryQuerySchema, IdParams } from './schemas.js';
 
 const BASE = '/api/lml/v1/subscriptions/:id';
 
-export const deliveryRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const preHandler = requireScope(services.tokens, 'webhooks:manage', services.rateLimit);
-    const tags = ['subscriptions'];
-    const security = [{ bearer: [] }];
+export interface DeliveryRoutesOptions {
+  deliveries: DeliveryService;
+  /** Bearer token with webhooks:manage, then the client's rate limit. */
+  guard: preHandlerAsyncHookHandler;
+}
 
-    app.get(
-      `${BASE}/deliveries`,
-      {
-        preHandler,
-        schema: {
-          tags,
-          security,
-          summary: "A subscription's webhook deliveries, newest first",
-          description:
-            'Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.',
-          params: IdParams,
-          querystring: DeliveryQuerySchema,
-          response: { 200: DeliveryPageSchema },
-        },
-      },
-      (request) =>
-        services.deliveries.listForSubscription(request.params.id, principalOf(request).clientRef, request.query),
-    );
+export const deliveryRoutes: FastifyPluginAsyncTypebox<DeliveryRoutesOptions> = async (
+  app,
+  { deliveries, guard: preHandler },
+) => {
+  const tags = ['subscriptions'];
+  const security = [{ bearer: [] }];
 
-    app.post(
-      `${BASE}/ping`,
-      {
-        preHandler,
-        schema: {
-          tags,
-          security,
-          summary: 'Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription',
-          description:
-            'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',
-          params: IdParams,
-          response: { 202: Type.Object({ deliveryId: Type.String() }) },
-        },
+  app.get(
+    `${BASE}/deliveries`,
+    {
+      preHandler,
+      schema: {
+        operationId: 'listSubscriptionDeliveries',
+        tags,
+        security,
+        summary: "A subscription's webhook deliveries, newest first",
+        description:
+          'Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.',
+        params: IdParams,
+        querystring: DeliveryQuerySchema,
+        response: { 200: DeliveryPageSchema },
       },
-      async (request, reply) => {
-        const result = await services.deliveries.ping(request.params.id, principalOf(request).clientRef);
-        void reply.code(202);
-        return result;
+    },
+    (request) => deliveries.listForSubscription(request.params.id, principalOf(request).clientRef, request.query),
+  );
+
+  app.post(
+    `${BASE}/ping`,
+    {
+      preHandler,
+      schema: {
+        operationId: 'pingSubscription',
+        problems: ['conflict'],
+        tags,
+        security,
+        summary: 'Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription',
+        description:
+          'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',
+        params: IdParams,
+        response: { 202: Type.Object({ deliveryId: Type.String() }) },
       },
-    );
-  };
+    },
+    async (request, reply) => {
+      const result = await deliveries.ping(request.params.id, principalOf(request).clientRef);
+      void reply.code(202);
+      return result;
+    },
+  );
+};

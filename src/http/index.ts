@@ -6,16 +6,22 @@
 import type { FastifyInstance } from 'fastify';
 import { IdempotencyService } from '../idempotency/service.js';
 import { IdempotencyStore } from '../idempotency/store.js';
-import type { Services } from '../services.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
 import { registerCompression } from './compression.js';
 import { registerCors } from './cors.js';
 import { registerEtagEncodingSuffix, registerEtags } from './etag.js';
 import { registerIdempotency } from './idempotency.js';
+import { registerMediaTypeRule } from './media-type.js';
 import { registerQueryRule } from './query-rule.js';
 
-export async function registerHttpFeatures(app: FastifyInstance, services: Services): Promise<void> {
-  const { config, db, clock } = services.deps;
+export async function registerHttpFeatures(
+  app: FastifyInstance,
+  { config, db, clock }: { config: Config; db: Db; clock: Clock },
+): Promise<void> {
   registerQueryRule(app);
+  registerMediaTypeRule(app);
   registerEtags(app);
   registerIdempotency(app, new IdempotencyService(new IdempotencyStore(db.kysely), clock));
   await registerCompression(app, config);

@@ -5,7 +5,8 @@
  * the same rules as the operator and its events are in the outbox like any other change.
  */
 import { DEMO_BOOKS } from '../offers/demo-offers.js';
-import type { Services } from '../services.js';
+import type { ListService } from './list-service.js';
+import type { SchoolService } from './school-service.js';
 import type { ListItemInput } from './items.js';
 import type { ListStatus } from './status.js';
 
@@ -115,15 +116,21 @@ const DEMO_LISTS: readonly DemoList[] = [
   },
 ];
 
-export async function seedDemoLml(services: Services): Promise<{ schools: number; lists: number }> {
+export async function seedDemoLml({
+  schools: schoolService,
+  lists: listService,
+}: {
+  schools: SchoolService;
+  lists: ListService;
+}): Promise<{ schools: number; lists: number }> {
   const schools = [];
-  for (const school of DEMO_SCHOOLS) schools.push(await services.schools.create(school));
+  for (const school of DEMO_SCHOOLS) schools.push(await schoolService.create(school));
   for (const demo of DEMO_LISTS) {
     const school = schools[demo.school];
     if (school === undefined) throw new Error(`demo school ${demo.school} is missing`);
     const { path, school: _index, ...content } = demo;
-    const list = await services.lists.create({ ...content, school: school.identifier });
-    for (const status of path) await services.lists.changeStatus(list.identifier, status);
+    const list = await listService.create({ ...content, school: school.identifier });
+    for (const status of path) await listService.changeStatus(list.identifier, status);
   }
   return { schools: DEMO_SCHOOLS.length, lists: DEMO_LISTS.length };
 }

@@ -5,83 +5,93 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { Services } from '../services.js';
+import type { ListService } from './list-service.js';
+import type { SchoolService } from './school-service.js';
 import { IdentifierParams, ListQuerySchema, ListSchema, PageQuerySchema, SchoolSchema, pageOf } from './schemas.js';
 
 export interface ReadAccess {
   schoolTags: string[];
   listTags: string[];
   security: Record<string, string[]>[];
+  /** The OpenAPI operationIds (the SDK's method names) under this registration. */
+  operationIds: { listSchools: string; getSchool: string; listLists: string; getList: string };
   /** The public API's scope guard; the admin scope is guarded for the whole prefix already. */
   preHandler?: preHandlerAsyncHookHandler;
 }
 
-export const lmlReadRoutes =
-  (services: Services, access: ReadAccess): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const { schoolTags, listTags, security } = access;
-    const guard = access.preHandler === undefined ? {} : { preHandler: access.preHandler };
+export interface LmlReadRoutesOptions extends ReadAccess {
+  schools: SchoolService;
+  lists: ListService;
+}
 
-    app.get(
-      '/schools',
-      {
-        ...guard,
-        schema: {
-          tags: schoolTags,
-          security,
-          summary: 'Schools, oldest first, cursor-paged',
-          querystring: PageQuerySchema,
-          response: { 200: pageOf(SchoolSchema) },
-        },
+export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = async (app, options) => {
+  const { schools, lists, schoolTags, listTags, security, operationIds } = options;
+  const guard = options.preHandler === undefined ? {} : { preHandler: options.preHandler };
+
+  app.get(
+    '/schools',
+    {
+      ...guard,
+      schema: {
+        operationId: operationIds.listSchools,
+        tags: schoolTags,
+        security,
+        summary: 'Schools, oldest first, cursor-paged',
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(SchoolSchema) },
       },
-      (request) => services.schools.page({ limit: request.query.limit, startingAfter: request.query.starting_after }),
-    );
-    app.get(
-      '/schools/:identifier',
-      {
-        ...guard,
-        schema: {
-          tags: schoolTags,
-          security,
-          summary: 'One school',
-          params: IdentifierParams,
-          response: { 200: SchoolSchema },
-        },
+    },
+    (request) => schools.page({ limit: request.query.limit, startingAfter: request.query.starting_after }),
+  );
+  app.get(
+    '/schools/:identifier',
+    {
+      ...guard,
+      schema: {
+        operationId: operationIds.getSchool,
+        tags: schoolTags,
+        security,
+        summary: 'One school',
+        params: IdentifierParams,
+        response: { 200: SchoolSchema },
       },
-      (request) => services.schools.get(request.params.identifier),
-    );
-    app.get(
-      '/lists',
-      {
-        ...guard,
-        schema: {
-          tags: listTags,
-          security,
-          summary: 'Lists, oldest first, cursor-paged; archived lists only with status=archived',
-          querystring: ListQuerySchema,
-          response: { 200: pageOf(ListSchema) },
-        },
+    },
+    (request) => schools.get(request.params.identifier),
+  );
+  app.get(
+    '/lists',
+    {
+      ...guard,
+      schema: {
+        operationId: operationIds.listLists,
+        tags: listTags,
+        security,
+        summary: 'Lists, oldest first, cursor-paged; archived lists only with status=archived',
+        querystring: ListQuerySchema,
+        response: { 200: pageOf(ListSchema) },
       },
-      (request) =>
-        services.lists.page({
-          limit: request.query.limit,
-          startingAfter: request.query.starting_after,
-          school: request.query.school,
-          status: request.query.status,
-        }),
-    );
-    app.get(
-      '/lists/:identifier',
-      {
-        ...guard,
-        schema: {
-          tags: listTags,
-          security,
-          summary: 'One list by identifier or slug (archived lists too, so an event can always be followed up)',
-          params: IdentifierParams,
-          response: { 200: ListSchema },
-        },
+    },
+    (request) =>
+      lists.page({
+        limit: request.query.limit,
+        startingAfter: request.query.starting_after,
+        school: request.query.school,
+        status: request.query.status,
+      }),
+  );
+  app.get(
+    '/lists/:identifier',
+    {
+      ...guard,
+      schema: {
+        operationId: operationIds.getList,
+        tags: listTags,
+        security,
+        summary: 'One list by identifier or slug (archived lists too, so an event can always be followed up)',
+        params: IdentifierParams,
+        response: { 200: ListSchema },
       },
-      (request) => services.lists.get(request.params.identifier),
-    );
-  };
+    },
+    (request) => lists.get(request.params.identifier),
+  );
+};

@@ -4,34 +4,53 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { requireScope } from '../auth/guard.js';
-import type { Services } from '../services.js';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { ListService } from './list-service.js';
+import type { SchoolService } from './school-service.js';
+import type { StructureService } from './structure.js';
 import { lmlReadRoutes } from './read-routes.js';
 import { StructureNodeSchema } from './schemas.js';
 
-export const lmlRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const tags = ['lml'];
-    const security = [{ bearer: [] }];
-    const preHandler = requireScope(services.tokens, 'lml:read', services.rateLimit);
+export interface LmlRoutesOptions {
+  schools: SchoolService;
+  lists: ListService;
+  structure: StructureService;
+  /** Bearer token with lml:read, then the client's rate limit. */
+  guard: preHandlerAsyncHookHandler;
+}
 
-    await app.register(lmlReadRoutes(services, { schoolTags: tags, listTags: tags, security, preHandler }));
-    app.get(
-      '/structure',
-      {
-        preHandler,
-        schema: {
-          tags,
-          security,
-          summary: 'One level of the tree: schools without parent, then tags and lists below a school or tag node',
-          querystring: Type.Object(
-            { parent: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
-            { additionalProperties: false },
-          ),
-          response: { 200: Type.Array(StructureNodeSchema) },
-        },
+export const lmlRoutes: FastifyPluginAsyncTypebox<LmlRoutesOptions> = async (
+  app,
+  { schools, lists, structure, guard: preHandler },
+) => {
+  const tags = ['lml'];
+  const security = [{ bearer: [] }];
+
+  await app.register(lmlReadRoutes, {
+    schools,
+    lists,
+    schoolTags: tags,
+    listTags: tags,
+    security,
+    preHandler,
+    operationIds: { listSchools: 'listSchools', getSchool: 'getSchool', listLists: 'listLists', getList: 'getList' },
+  });
+  app.get(
+    '/structure',
+    {
+      preHandler,
+      schema: {
+        operationId: 'getStructure',
+        tags,
+        security,
+        summary: 'One level of the tree: schools without parent, then tags and lists below a school or tag node',
+        querystring: Type.Object(
+          { parent: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Array(StructureNodeSchema) },
       },
-      (request) => services.structure.children(request.query.parent),
-    );
-  };
+    },
+    (request) => structure.children(request.query.parent),
+  );
+};

@@ -3,7 +3,7 @@
  * digits, publisher-style prefixes; not real catalogue numbers). A few are draft, reserved, sold or
  * withdrawn so the public API visibly hides them; Geschiedeniswerkplaats has no published offer at all.
  */
-import type { Services } from '../services.js';
+import type { OfferService } from './service.js';
 import type { CreateOfferInput } from './service.js';
 
 export const DEMO_BOOKS = [
@@ -53,7 +53,7 @@ export const DEMO_OFFERS: readonly CreateOfferInput[] = [
 ];
 
 /** Creates the demo offers through the service, so they pass the same rules as the operator's. */
-export async function seedDemoOffers(services: Services): Promise<number> {
-  for (const offer of DEMO_OFFERS) await services.offers.create(offer);
+export async function seedDemoOffers({ offers }: { offers: OfferService }): Promise<number> {
+  for (const offer of DEMO_OFFERS) await offers.create(offer);
   return DEMO_OFFERS.length;
 }

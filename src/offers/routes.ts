@@ -1,9 +1,8 @@
 /** Public offers API: published offers by EAN, and one offer by id. Both need the offers:read scope. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import { requireScope } from '../auth/guard.js';
-import type { Services } from '../services.js';
+import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { OfferService } from './service.js';
 import { MAX_EANS_PER_QUERY } from './ean.js';
 import { OfferIdParams, PublicOfferSchema } from './schemas.js';
 
@@ -15,55 +14,60 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
-export const offerRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const guard = requireScope(services.tokens, 'offers:read', services.rateLimit);
-    const tags = ['offers'];
-    const security = [{ bearer: [] }];
+export interface OfferRoutesOptions {
+  offers: OfferService;
+  /** Bearer token with offers:read, then the client's rate limit. */
+  guard: preHandlerAsyncHookHandler;
+}
 
-    app.get(
-      '/api/v1/offers',
-      {
-        preHandler: guard,
-        schema: {
-          tags,
-          security,
-          summary: 'Published offers for one or more EAN codes',
-          description:
-            `\`eans\` is a comma-separated list (a URL-encoded comma, %2C, works too) of up to ${MAX_EANS_PER_QUERY} distinct ` +
-            'EAN-8, EAN-13 (ISBN-13) or GTIN-14 codes. Blanks around codes are ignored and duplicates collapse. ' +
-            'The answer is a bare array ordered by EAN, then price, then id; EANs without offers simply contribute nothing. ' +
-            'Any invalid code makes the whole request a 400 invalid-ean problem that lists each bad code. Other query parameters are ignored.',
-          querystring: Type.Object({
-            eans: Type.String({ description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125' }),
-          }),
-          response: { 200: Type.Array(PublicOfferSchema) },
-        },
-      },
-      // The read model hands over finished JSON: sending it as a string skips the serialiser.
-      async (request, reply) => {
-        const { json, etag } = await services.offers.findPublishedWithTag(request.query.eans);
-        // The read model's tag: the ETag hook (src/http/etag.ts) uses it instead of hashing the body.
-        void reply.header('etag', etag);
-        return sendJson(reply, json);
-      },
-    );
+export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async (app, { offers, guard }) => {
+  const tags = ['offers'];
+  const security = [{ bearer: [] }];
 
-    app.get(
-      '/api/v1/offers/:id',
-      {
-        preHandler: guard,
-        schema: {
-          tags,
-          security,
-          summary: 'One published offer',
-          description:
-            'Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.',
-          params: OfferIdParams,
-          response: { 200: PublicOfferSchema },
-        },
+  app.get(
+    '/api/v1/offers',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listOffers',
+        tags,
+        security,
+        summary: 'Published offers for one or more EAN codes',
+        description:
+          `\`eans\` is a comma-separated list (a URL-encoded comma, %2C, works too) of up to ${MAX_EANS_PER_QUERY} distinct ` +
+          'EAN-8, EAN-13 (ISBN-13) or GTIN-14 codes. Blanks around codes are ignored and duplicates collapse. ' +
+          'The answer is a bare array ordered by EAN, then price, then id; EANs without offers simply contribute nothing. ' +
+          'Any invalid code makes the whole request a 400 invalid-ean problem that lists each bad code. Other query parameters are ignored.',
+        querystring: Type.Object({
+          eans: Type.String({ description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125' }),
+        }),
+        response: { 200: Type.Array(PublicOfferSchema) },
       },
-      (request) => services.offers.getPublished(request.params.id),
-    );
-  };
+    },
+    // The read model hands over finished JSON: sending it as a string skips the serialiser.
+    async (request, reply) => {
+      const { json, etag } = await offers.findPublishedWithTag(request.query.eans);
+      // The read model's tag: the ETag hook (src/http/etag.ts) uses it instead of hashing the body.
+      void reply.header('etag', etag);
+      return sendJson(reply, json);
+    },
+  );
+
+  app.get(
+    '/api/v1/offers/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'getOffer',
+        tags,
+        security,
+        summary: 'One published offer',
+        description:
+          'Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.',
+        params: OfferIdParams,
+        response: { 200: PublicOfferSchema },
+      },
+    },
+    (request) => offers.getPublished(request.params.id),
+  );
+};

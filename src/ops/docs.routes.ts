@@ -64,6 +64,13 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/problems/:code',
     {
       schema: {
+        operationId: 'getProblemType',
+        documentedResponses: {
+          200: {
+            description: 'A page explaining the problem type',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+        },
         tags: ['operations'],
         summary: 'Explains one problem type (the `type` member of an error body)',
         params: Type.Object({ code: Type.String({ maxLength: 64 }) }),

@@ -9,7 +9,7 @@
  *   which would let clients mint unbounded label values).
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { Services } from '../services.js';
+import type { Metrics } from './metrics.js';
 
 export interface CatalogedRoute {
   method: string;
@@ -54,7 +54,7 @@ function applyDocumentationDefaults(route: RouteOptions): boolean {
   return hidden;
 }
 
-export function instrumentApp(app: FastifyInstance, services: Services): void {
+export function instrumentApp(app: FastifyInstance, metrics: Metrics): void {
   const catalog: CatalogedRoute[] = [];
   catalogs.set(app, catalog);
 
@@ -69,7 +69,7 @@ export function instrumentApp(app: FastifyInstance, services: Services): void {
   });
 
   // Timed into the histogram with a callback hook: no promise per request.
-  const histogram = services.metrics.httpRequests;
+  const histogram = metrics.httpRequests;
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     histogram.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);

@@ -15,84 +15,16 @@ import { takesIdempotencyKey } from '../http/idempotency.js';
 import { securityFor } from './instrument.js';
 import { problemResponse } from './openapi-problems.js';
 
-/** Stable ids, chosen by hand: renaming one renames an SDK method. New routes get a derived id until listed. */
-export const OPERATION_IDS: Readonly<Record<string, string>> = {
-  'GET /healthz': 'getHealth',
-  'GET /readyz': 'getReadiness',
-  'GET /metrics': 'getMetrics',
-  'GET /problems/:code': 'getProblemType',
-  'GET /api/auth/token': 'getToken',
-  'POST /api/auth/token': 'createToken',
-  'GET /.well-known/jwks.json': 'getJwks',
-  'GET /.well-known/oauth-authorization-server': 'getAuthorizationServerMetadata',
-  'GET /api/v1/offers': 'listOffers',
-  'GET /api/v1/offers/:id': 'getOffer',
-  'GET /api/lml/v1/schools': 'listSchools',
-  'GET /api/lml/v1/schools/:identifier': 'getSchool',
-  'GET /api/lml/v1/lists': 'listLists',
-  'GET /api/lml/v1/lists/:identifier': 'getList',
-  'GET /api/lml/v1/structure': 'getStructure',
-  'GET /api/lml/v1/subscriptions/:id/deliveries': 'listSubscriptionDeliveries',
-  'POST /api/lml/v1/subscriptions/:id/ping': 'pingSubscription',
-  'POST /api/lml/v1/subscriptions': 'createSubscription',
-  'GET /api/lml/v1/subscriptions': 'listSubscriptions',
-  'GET /api/lml/v1/subscriptions/:id': 'getSubscription',
-  'DELETE /api/lml/v1/subscriptions/:id': 'deleteSubscription',
-  'POST /api/lml/v1/subscriptions/:id/enable': 'enableSubscription',
-  'POST /api/lml/v1/webhook-secret': 'rotateWebhookSecret',
-  'POST /api/admin/v1/clients': 'adminCreateClient',
-  'GET /api/admin/v1/clients': 'adminListClients',
-  'GET /api/admin/v1/clients/:id': 'adminGetClient',
-  'DELETE /api/admin/v1/clients/:id': 'adminRevokeClient',
-  'POST /api/admin/v1/clients/:id/secret': 'adminResetClientSecret',
-  'POST /api/admin/v1/clients/:id/webhook-secret': 'adminRotateClientWebhookSecret',
-  'GET /api/admin/v1/deliveries': 'adminListDeliveries',
-  'GET /api/admin/v1/deliveries/:id': 'adminGetDelivery',
-  'POST /api/admin/v1/deliveries/:id/retry': 'adminRetryDelivery',
-  'POST /api/admin/v1/subscriptions/:id/recover': 'adminRecoverSubscription',
-  'GET /api/admin/v1/schools': 'adminListSchools',
-  'POST /api/admin/v1/schools': 'adminCreateSchool',
-  'GET /api/admin/v1/schools/:identifier': 'adminGetSchool',
-  'PATCH /api/admin/v1/schools/:identifier': 'adminUpdateSchool',
-  'GET /api/admin/v1/lists': 'adminListLists',
-  'POST /api/admin/v1/lists': 'adminCreateList',
-  'GET /api/admin/v1/lists/:identifier': 'adminGetList',
-  'PATCH /api/admin/v1/lists/:identifier': 'adminUpdateList',
-  'POST /api/admin/v1/lists/:identifier/status': 'adminSetListStatus',
-  'POST /api/admin/v1/offers': 'adminCreateOffer',
-  'GET /api/admin/v1/offers': 'adminListOffers',
-  'GET /api/admin/v1/offers/:id': 'adminGetOffer',
-  'PATCH /api/admin/v1/offers/:id': 'adminUpdateOffer',
-  'DELETE /api/admin/v1/offers/:id': 'adminDeleteOffer',
-  'GET /api/admin/v1/subscriptions': 'adminListSubscriptions',
-  'GET /api/admin/v1/subscriptions/:id': 'adminGetSubscription',
-  'POST /api/admin/v1/subscriptions/:id/enable': 'adminEnableSubscription',
-};
-
-const VERBS: Record<string, string> = { GET: 'get', POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' };
-
-/** `POST /api/admin/v1/foo-bars/:id/baz` → `createAdminFooBarsBaz`: deterministic for routes not listed yet. */
-export function operationIdFor(method: string, url: string): string {
-  const listed = OPERATION_IDS[`${method} ${url}`];
-  if (listed !== undefined) return listed;
-  const words = url
-    .split('/')
-    .filter((part) => part !== '' && !part.startsWith(':') && !/^(api|v\d+)$/.test(part))
-    .flatMap((part) => part.split(/[^A-Za-z0-9]+/))
-    .filter((word) => word !== '');
-  return (VERBS[method] ?? method.toLowerCase()) + words.map((word) => word[0]?.toUpperCase() + word.slice(1)).join('');
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The OpenAPI operationId: the SDK's method name, so it is chosen by hand and never derived from the URL. */
+    operationId?: string;
+    /** Problems the route's service answers beyond those its inputs and guard cause (documented, not validated). */
+    problems?: readonly ProblemCode[];
+    /** Answers documented in OpenAPI only: non-JSON bodies that Fastify must not serialise with a schema. */
+    documentedResponses?: Readonly<Record<string, unknown>>;
+  }
 }
-
-/** Statuses a route's service really answers beyond those of its inputs and guard (see the services). */
-const ROUTE_PROBLEMS: Readonly<Record<string, ProblemCode[]>> = {
-  'POST /api/lml/v1/subscriptions': ['blocked-address', 'unresolvable-host'],
-  'POST /api/lml/v1/subscriptions/:id/ping': ['conflict'],
-  'POST /api/admin/v1/deliveries/:id/retry': ['conflict'],
-  'POST /api/admin/v1/lists': ['invalid-ean', 'conflict'],
-  'PATCH /api/admin/v1/lists/:identifier': ['invalid-ean'],
-  'POST /api/admin/v1/lists/:identifier/status': ['illegal-transition', 'conflict'],
-  'POST /api/admin/v1/offers': ['invalid-ean'],
-};
 
 type Responses = Record<string, unknown>;
 type Parameter = Record<string, unknown>;
@@ -120,7 +52,7 @@ export function documentRoute(
     add('idempotency-key-in-use');
     add('idempotency-key-reused');
   }
-  for (const code of ROUTE_PROBLEMS[`${method} ${url}`] ?? []) add(code);
+  for (const code of schema.problems ?? []) add(code);
   for (const [status, codes] of Object.entries(problems)) {
     const existing = responses[status] as { description?: string } | undefined;
     if (existing === undefined) responses[status] = problemResponse(codes);
@@ -131,17 +63,8 @@ export function documentRoute(
       if (more.length > 0) responses[status] = problemResponse([...(known as ProblemCode[]), ...more]);
     }
   }
-  if (url === '/problems/:code' && responses['200'] === undefined) {
-    responses['200'] = {
-      description: 'A page explaining the problem type',
-      content: { 'text/html': { schema: { type: 'string' } } },
-    };
-  }
-  if (url === '/metrics' && responses['200'] === undefined) {
-    responses['200'] = {
-      description: 'Prometheus text exposition format 0.0.4',
-      content: { 'text/plain': { schema: { type: 'string' } } },
-    };
+  for (const [status, documented] of Object.entries(schema.documentedResponses ?? {})) {
+    responses[status] ??= documented;
   }
   const hasSuccess = Object.keys(responses).some((status) => /^2/.test(status));
   if (!hasSuccess && method === 'DELETE') responses['204'] = { description: 'Done; no content', type: 'null' };
@@ -165,13 +88,9 @@ export function documentRoute(
   const withHeaders = Object.keys(props).length > 0 && schema.headers === undefined ? { headers } : {};
   const security = schema.security === undefined && securityFor(url) === undefined ? { security: [] } : {};
 
-  return {
-    ...schema,
-    ...withHeaders,
-    ...security,
-    operationId: operationIdFor(method, url),
-    response: responses,
-  } as FastifySchema;
+  // The contract keys of this module are read here and not copied into the document.
+  const { problems: _problems, documentedResponses: _documented, ...documented } = schema;
+  return { ...documented, ...withHeaders, ...security, response: responses } as FastifySchema;
 }
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {

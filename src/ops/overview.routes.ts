@@ -1,7 +1,7 @@
 /** Admin: the console's overview figures and per-subscription delivery health. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../services.js';
+import type { OverviewService } from './overview.js';
 
 const OverviewSchema = Type.Object(
   {
@@ -32,30 +32,34 @@ const HealthSchema = Type.Object({
   ),
 });
 
-export const adminOverviewRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const tags = ['admin: operations'];
-    app.get(
-      '/overview',
-      {
-        schema: {
-          tags,
-          summary: 'Counts, queue depth and the last 24 hours of delivery work',
-          response: { 200: OverviewSchema },
-        },
+export interface AdminOverviewRoutesOptions {
+  overview: OverviewService;
+}
+
+export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesOptions> = async (app, { overview }) => {
+  const tags = ['admin: operations'];
+  app.get(
+    '/overview',
+    {
+      schema: {
+        operationId: 'getAdminOverview',
+        tags,
+        summary: 'Counts, queue depth and the last 24 hours of delivery work',
+        response: { 200: OverviewSchema },
       },
-      () => services.overview.get(),
-    );
-    app.get(
-      '/subscription-health',
-      {
-        schema: {
-          tags,
-          summary: 'Per subscription: last successful delivery and failures since',
-          response: { 200: HealthSchema },
-        },
+    },
+    () => overview.get(),
+  );
+  app.get(
+    '/subscription-health',
+    {
+      schema: {
+        operationId: 'getAdminSubscriptionHealth',
+        tags,
+        summary: 'Per subscription: last successful delivery and failures since',
+        response: { 200: HealthSchema },
       },
-      async () => ({ data: await services.overview.health() }),
-    );
-  };
+    },
+    async () => ({ data: await overview.health() }),
+  );
+};

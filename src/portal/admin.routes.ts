@@ -1,7 +1,7 @@
 /** Admin: one-time partner-portal sign-in links (the operator hands the link to the partner). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../services.js';
+import type { WebSessions } from './sessions.js';
 
 export const PortalLinkSchema = Type.Object(
   {
@@ -15,23 +15,31 @@ export const PortalLinkSchema = Type.Object(
   { $id: 'PortalLink' },
 );
 
-export const adminPortalRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    app.post(
-      '/clients/:id/portal-link',
-      {
-        schema: {
-          tags: ['admin: clients'],
-          summary: "Create a one-time sign-in link to the client's partner portal (valid 15 minutes, single use)",
-          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-          response: { 201: PortalLinkSchema },
-        },
+export interface AdminPortalRoutesOptions {
+  webSessions: WebSessions;
+  /** Where links point when PUBLIC_BASE_URL is set. */
+  publicBaseUrl: string | undefined;
+}
+
+export const adminPortalRoutes: FastifyPluginAsyncTypebox<AdminPortalRoutesOptions> = async (
+  app,
+  { webSessions, publicBaseUrl },
+) => {
+  app.post(
+    '/clients/:id/portal-link',
+    {
+      schema: {
+        operationId: 'createAdminClientsPortalLink',
+        tags: ['admin: clients'],
+        summary: "Create a one-time sign-in link to the client's partner portal (valid 15 minutes, single use)",
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        response: { 201: PortalLinkSchema },
       },
-      async (request, reply) => {
-        const base = services.deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-        void reply.code(201).header('cache-control', 'no-store');
-        return services.webSessions.createPortalLink(request.params.id, base);
-      },
-    );
-  };
+    },
+    async (request, reply) => {
+      const base = publicBaseUrl ?? `${request.protocol}://${request.host}`;
+      void reply.code(201).header('cache-control', 'no-store');
+      return webSessions.createPortalLink(request.params.id, base);
+    },
+  );
+};

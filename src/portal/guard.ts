@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type {} from '@fastify/cookie';
 import { Problem } from '../errors.js';
-import type { Services } from '../services.js';
+import type { AdminAuth } from '../admin/guard.js';
 import { CONSOLE_COOKIE, CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -28,12 +28,12 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, n
 }
 
 async function check(
-  services: Services,
+  webSessions: WebSessions,
   request: FastifyRequest,
   cookie: string,
   kind: SessionKind,
 ): Promise<WebSession> {
-  const session = await services.webSessions.resolve(request.cookies[cookie], kind);
+  const session = await webSessions.resolve(request.cookies[cookie], kind);
   if (session === undefined)
     throw new Problem(
       'unauthenticated',
@@ -48,9 +48,9 @@ async function check(
 
 /** Requires a live session of `kind` (and the CSRF token on unsafe methods). */
 export const requireSession =
-  (services: Services, cookie: string, kind: SessionKind): onRequestAsyncHookHandler =>
+  (webSessions: WebSessions, cookie: string, kind: SessionKind): onRequestAsyncHookHandler =>
   async (request) => {
-    await check(services, request, cookie, kind);
+    await check(webSessions, request, cookie, kind);
   };
 
 /** The session a request was admitted with (after requireSession). */
@@ -72,14 +72,14 @@ export function portalClientOf(request: FastifyRequest): string {
  * (with CSRF on state changes). Without either, the bearer guard's 401 answers, unchanged.
  */
 export const adminOrConsole =
-  (services: Services): onRequestAsyncHookHandler =>
+  ({ webSessions, adminAuth }: { webSessions: WebSessions; adminAuth: AdminAuth }): onRequestAsyncHookHandler =>
   async (request, reply) => {
     if (request.headers.authorization === undefined && request.cookies[CONSOLE_COOKIE] !== undefined) {
-      const session = await services.webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
+      const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
       if (session !== undefined) {
-        await check(services, request, CONSOLE_COOKIE, 'console');
+        await check(webSessions, request, CONSOLE_COOKIE, 'console');
         return;
       }
     }
-    await services.adminAuth.guard.call(request.server, request, reply);
+    await adminAuth.guard.call(request.server, request, reply);
   };

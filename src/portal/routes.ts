@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
-import type { Services } from '../services.js';
+import type { PortalService } from './service.js';
+import type { WebSessions } from './sessions.js';
 import { CreateSubscriptionBody, PageQuerySchema } from '../subscriptions/schemas.js';
 import { portalClientOf, requireSession, setSessionCookie } from './guard.js';
 import { PORTAL_COOKIE } from './sessions.js';
@@ -17,117 +18,118 @@ import { WEB_CSS } from '../ops/web-common.js';
 
 const API = '/portal/api';
 
-export const portalRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    serveAssets(app, [
-      { url: '/portal', type: HTML, body: PORTAL_HTML },
-      { url: '/portal/sign-in', type: HTML, body: PORTAL_HTML },
-      { url: '/portal/app.js', type: JS, body: PORTAL_JS },
-      { url: '/portal/app.css', type: CSS, body: WEB_CSS },
-    ]);
-    const schema = { hide: true } as const;
+export interface PortalRoutesOptions {
+  webSessions: WebSessions;
+  portal: PortalService;
+  /** SESSION_IDLE_SECONDS, told to the page so it can warn before sign-out. */
+  sessionIdleSeconds: number;
+}
 
-    app.post(
-      `${API}/sign-in`,
-      { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }) } },
-      async (request, reply) => {
-        const { sessionId, session } = await services.webSessions.redeemPortalLink(request.body.token);
-        setSessionCookie(request, reply, PORTAL_COOKIE, sessionId);
-        void reply.header('cache-control', 'no-store');
-        return { csrfToken: session.csrfToken };
-      },
-    );
+export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = async (
+  app,
+  { webSessions, portal, sessionIdleSeconds },
+) => {
+  serveAssets(app, [
+    { url: '/portal', type: HTML, body: PORTAL_HTML },
+    { url: '/portal/sign-in', type: HTML, body: PORTAL_HTML },
+    { url: '/portal/app.js', type: JS, body: PORTAL_JS },
+    { url: '/portal/app.css', type: CSS, body: WEB_CSS },
+  ]);
+  const schema = { hide: true } as const;
 
-    // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
-    app.get(`${API}/session`, { schema }, async (request, reply) => {
+  app.post(
+    `${API}/sign-in`,
+    { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const { sessionId, session } = await webSessions.redeemPortalLink(request.body.token);
+      setSessionCookie(request, reply, PORTAL_COOKIE, sessionId);
       void reply.header('cache-control', 'no-store');
-      const session = await services.webSessions.resolve(request.cookies[PORTAL_COOKIE], 'portal');
-      if (session?.clientRef === undefined || session.clientRef === null) return { signedIn: false };
-      return {
-        signedIn: true,
-        client: await services.portal.me(session.clientRef),
-        csrfToken: session.csrfToken,
-        idleTimeoutSeconds: services.deps.config.sessionIdleSeconds,
-      };
+      return { csrfToken: session.csrfToken };
+    },
+  );
+
+  // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
+  app.get(`${API}/session`, { schema }, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const session = await webSessions.resolve(request.cookies[PORTAL_COOKIE], 'portal');
+    if (session?.clientRef === undefined || session.clientRef === null) return { signedIn: false };
+    return {
+      signedIn: true,
+      client: await portal.me(session.clientRef),
+      csrfToken: session.csrfToken,
+      idleTimeoutSeconds: sessionIdleSeconds,
+    };
+  });
+
+  const guardedRoutes: FastifyPluginAsyncTypebox = async (guarded) => {
+    guarded.addHook('onRequest', requireSession(webSessions, PORTAL_COOKIE, 'portal'));
+    guarded.addHook('onSend', async (_request, reply) => {
+      void reply.header('cache-control', 'no-store');
     });
 
-    const guardedRoutes: FastifyPluginAsyncTypebox = async (guarded) => {
-      guarded.addHook('onRequest', requireSession(services, PORTAL_COOKIE, 'portal'));
-      guarded.addHook('onSend', async (_request, reply) => {
-        void reply.header('cache-control', 'no-store');
-      });
-      const portal = services.portal;
+    guarded.post(`${API}/sign-out`, { schema }, async (request, reply) => {
+      await webSessions.end(request.cookies[PORTAL_COOKIE]);
+      void reply.clearCookie(PORTAL_COOKIE, { path: '/' });
+      return reply.code(204).send();
+    });
+    guarded.post(`${API}/secret`, { schema }, (request) => portal.resetSecret(portalClientOf(request)));
+    guarded.post(`${API}/webhook-secret`, { schema }, (request) => portal.rotateWebhookSecret(portalClientOf(request)));
 
-      guarded.post(`${API}/sign-out`, { schema }, async (request, reply) => {
-        await services.webSessions.end(request.cookies[PORTAL_COOKIE]);
-        void reply.clearCookie(PORTAL_COOKIE, { path: '/' });
-        return reply.code(204).send();
-      });
-      guarded.post(`${API}/secret`, { schema }, (request) => portal.resetSecret(portalClientOf(request)));
-      guarded.post(`${API}/webhook-secret`, { schema }, (request) =>
-        portal.rotateWebhookSecret(portalClientOf(request)),
-      );
+    guarded.get(`${API}/subscriptions`, { schema: { ...schema, querystring: PageQuerySchema } }, (request) =>
+      portal.listSubscriptions(portalClientOf(request), request.query.limit, request.query.starting_after),
+    );
+    guarded.post(
+      `${API}/subscriptions`,
+      { schema: { ...schema, body: CreateSubscriptionBody } },
+      async (request, reply) => {
+        const { subscription, created } = await portal.createSubscription(portalClientOf(request), request.body);
+        void reply.code(created ? 201 : 200);
+        return subscription;
+      },
+    );
+    guarded.delete(`${API}/subscriptions/:id`, { schema: { ...schema, params: IdParams } }, async (request, reply) => {
+      await portal.deleteSubscription(portalClientOf(request), request.params.id);
+      return reply.code(204).send();
+    });
+    guarded.post(`${API}/subscriptions/:id/enable`, { schema: { ...schema, params: IdParams } }, (request) =>
+      portal.enableSubscription(portalClientOf(request), request.params.id),
+    );
+    guarded.post(
+      `${API}/subscriptions/:id/ping`,
+      { schema: { ...schema, params: IdParams } },
+      async (request, reply) => {
+        void reply.code(202);
+        return portal.ping(portalClientOf(request), request.params.id);
+      },
+    );
+    guarded.post(
+      `${API}/subscriptions/:id/recover`,
+      { schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) } },
+      (request) => portal.recover(portalClientOf(request), request.params.id, request.body.since),
+    );
 
-      guarded.get(`${API}/subscriptions`, { schema: { ...schema, querystring: PageQuerySchema } }, (request) =>
-        portal.listSubscriptions(portalClientOf(request), request.query.limit, request.query.starting_after),
-      );
-      guarded.post(
-        `${API}/subscriptions`,
-        { schema: { ...schema, body: CreateSubscriptionBody } },
-        async (request, reply) => {
-          const { subscription, created } = await portal.createSubscription(portalClientOf(request), request.body);
-          void reply.code(created ? 201 : 200);
-          return subscription;
+    guarded.get(
+      `${API}/deliveries`,
+      {
+        schema: {
+          ...schema,
+          querystring: Type.Composite([
+            DeliveryQuerySchema,
+            Type.Object({
+              since: Type.Optional(Type.String({ maxLength: 40 })),
+              until: Type.Optional(Type.String({ maxLength: 40 })),
+            }),
+          ]),
         },
-      );
-      guarded.delete(
-        `${API}/subscriptions/:id`,
-        { schema: { ...schema, params: IdParams } },
-        async (request, reply) => {
-          await portal.deleteSubscription(portalClientOf(request), request.params.id);
-          return reply.code(204).send();
-        },
-      );
-      guarded.post(`${API}/subscriptions/:id/enable`, { schema: { ...schema, params: IdParams } }, (request) =>
-        portal.enableSubscription(portalClientOf(request), request.params.id),
-      );
-      guarded.post(
-        `${API}/subscriptions/:id/ping`,
-        { schema: { ...schema, params: IdParams } },
-        async (request, reply) => {
-          void reply.code(202);
-          return portal.ping(portalClientOf(request), request.params.id);
-        },
-      );
-      guarded.post(
-        `${API}/subscriptions/:id/recover`,
-        { schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) } },
-        (request) => portal.recover(portalClientOf(request), request.params.id, request.body.since),
-      );
-
-      guarded.get(
-        `${API}/deliveries`,
-        {
-          schema: {
-            ...schema,
-            querystring: Type.Composite([
-              DeliveryQuerySchema,
-              Type.Object({
-                since: Type.Optional(Type.String({ maxLength: 40 })),
-                until: Type.Optional(Type.String({ maxLength: 40 })),
-              }),
-            ]),
-          },
-        },
-        (request) => portal.listDeliveries(portalClientOf(request), request.query),
-      );
-      guarded.get(`${API}/deliveries/:id`, { schema: { ...schema, params: IdParams } }, (request) =>
-        portal.delivery(portalClientOf(request), request.params.id),
-      );
-      guarded.post(`${API}/deliveries/:id/retry`, { schema: { ...schema, params: IdParams } }, (request) =>
-        portal.retry(portalClientOf(request), request.params.id),
-      );
-    };
-    await app.register(guardedRoutes);
+      },
+      (request) => portal.listDeliveries(portalClientOf(request), request.query),
+    );
+    guarded.get(`${API}/deliveries/:id`, { schema: { ...schema, params: IdParams } }, (request) =>
+      portal.delivery(portalClientOf(request), request.params.id),
+    );
+    guarded.post(`${API}/deliveries/:id/retry`, { schema: { ...schema, params: IdParams } }, (request) =>
+      portal.retry(portalClientOf(request), request.params.id),
+    );
   };
+  await app.register(guardedRoutes);
+};

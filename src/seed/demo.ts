@@ -4,7 +4,10 @@
  */
 import { seedDemoLml } from '../lml/demo-lml.js';
 import { seedDemoOffers } from '../offers/demo-offers.js';
-import type { Services } from '../services.js';
+import type { ClientService } from '../auth/client-service.js';
+import type { ListService } from '../lml/list-service.js';
+import type { SchoolService } from '../lml/school-service.js';
+import type { OfferService } from '../offers/service.js';
 
 export { DEMO_EANS, DEMO_QUERY_EANS } from '../offers/demo-offers.js';
 
@@ -21,8 +24,16 @@ export interface SeedSummary {
   lists: number;
 }
 
+/** The services the demo data is created through, so it obeys the same rules as the API. */
+export interface DemoSeedServices {
+  clients: ClientService;
+  offers: OfferService;
+  schools: SchoolService;
+  lists: ListService;
+}
+
 /** Seeds only when no client exists yet, so restarts and other nodes never seed twice. */
-export async function seedDemo(services: Services): Promise<SeedSummary> {
+export async function seedDemo(services: DemoSeedServices): Promise<SeedSummary> {
   const summary: SeedSummary = { seeded: false, offers: 0, schools: 0, lists: 0 };
   if ((await services.clients.count()) > 0) return summary;
   await services.clients.create({ name: 'Demo shop', fixedCredentials: DEMO_CLIENT });

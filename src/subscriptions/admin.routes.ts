@@ -1,7 +1,7 @@
 /** Admin: every client's webhook subscriptions, and re-enabling one that delivery disabled. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../services.js';
+import type { SubscriptionService } from './service.js';
 import { AdminSubscriptionSchema, PageQuerySchema, pageOf, SubscriptionIdParams } from './schemas.js';
 
 const AdminListQuery = Type.Composite([
@@ -14,57 +14,65 @@ const AdminListQuery = Type.Composite([
   }),
 ]);
 
-export const adminSubscriptionRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const tags = ['admin: subscriptions'];
-    const security = [{ admin: [] }];
+export interface AdminSubscriptionRoutesOptions {
+  subscriptions: SubscriptionService;
+}
 
-    app.get(
-      '/subscriptions',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Subscriptions across all clients, oldest first, with their client',
-          querystring: AdminListQuery,
-          response: { 200: pageOf(AdminSubscriptionSchema) },
-        },
-      },
-      (request) => {
-        const { clientId, status, limit, starting_after: startingAfter } = request.query;
-        return services.subscriptions.adminList({ client: clientId, status }, { limit, startingAfter });
-      },
-    );
+export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptionRoutesOptions> = async (
+  app,
+  { subscriptions },
+) => {
+  const tags = ['admin: subscriptions'];
+  const security = [{ admin: [] }];
 
-    app.get(
-      '/subscriptions/:id',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'One subscription of any client',
-          params: SubscriptionIdParams,
-          response: { 200: AdminSubscriptionSchema },
-        },
+  app.get(
+    '/subscriptions',
+    {
+      schema: {
+        operationId: 'adminListSubscriptions',
+        tags,
+        security,
+        summary: 'Subscriptions across all clients, oldest first, with their client',
+        querystring: AdminListQuery,
+        response: { 200: pageOf(AdminSubscriptionSchema) },
       },
-      (request) => services.subscriptions.adminGet(request.params.id),
-    );
+    },
+    (request) => {
+      const { clientId, status, limit, starting_after: startingAfter } = request.query;
+      return subscriptions.adminList({ client: clientId, status }, { limit, startingAfter });
+    },
+  );
 
-    app.post(
-      '/subscriptions/:id/enable',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Re-enable a subscription that delivery disabled (410 Gone or too long failing)',
-          params: SubscriptionIdParams,
-          response: { 200: AdminSubscriptionSchema },
-        },
+  app.get(
+    '/subscriptions/:id',
+    {
+      schema: {
+        operationId: 'adminGetSubscription',
+        tags,
+        security,
+        summary: 'One subscription of any client',
+        params: SubscriptionIdParams,
+        response: { 200: AdminSubscriptionSchema },
       },
-      async (request) => {
-        await services.subscriptions.reenable(request.params.id);
-        return services.subscriptions.adminGet(request.params.id);
+    },
+    (request) => subscriptions.adminGet(request.params.id),
+  );
+
+  app.post(
+    '/subscriptions/:id/enable',
+    {
+      schema: {
+        operationId: 'adminEnableSubscription',
+        tags,
+        security,
+        summary: 'Re-enable a subscription that delivery disabled (410 Gone or too long failing)',
+        params: SubscriptionIdParams,
+        response: { 200: AdminSubscriptionSchema },
       },
-    );
-  };
+    },
+    async (request) => {
+      await subscriptions.reenable(request.params.id);
+      return subscriptions.adminGet(request.params.id);
+    },
+  );
+};

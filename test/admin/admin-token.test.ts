@@ -2,7 +2,6 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
-import { resetAdminToken } from '../../src/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
 // Without ADMIN_TOKEN the first node generates one; every node shares it through the database.
@@ -52,7 +51,7 @@ describeEachEngine('generated admin token', (engine) => {
     const old = first.services.generatedAdminToken ?? '';
     const second = await node();
     expect(await status(second, old)).toBe(200);
-    const fresh = await resetAdminToken(first.services);
+    const fresh = await first.services.resetAdminToken();
     expect(await status(first, fresh)).toBe(200);
     expect(await status(first, old)).toBe(401);
     clock.advance(5000);

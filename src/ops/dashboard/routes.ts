@@ -9,62 +9,72 @@ import { Type } from '@sinclair/typebox';
 import { Problem } from '../../errors.js';
 import { requireSession, setSessionCookie } from '../../portal/guard.js';
 import { CONSOLE_COOKIE } from '../../portal/sessions.js';
-import type { Services } from '../../services.js';
+import type { AdminAuth } from '../../admin/guard.js';
+import type { AuthFailureLimit } from '../../limits/auth-failures.js';
+import type { WebSessions } from '../../portal/sessions.js';
 import { CSS, HTML, JS, serveAssets } from '../web-assets.js';
 import { WEB_CSS } from '../web-common.js';
 import { DASHBOARD_HTML } from './page.js';
 import { DASHBOARD_JS } from './script.js';
 
-export const dashboardRoutes =
-  (services: Services): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    serveAssets(app, [
-      { url: '/dashboard', type: HTML, body: DASHBOARD_HTML },
-      { url: '/dashboard/app.js', type: JS, body: DASHBOARD_JS },
-      { url: '/dashboard/app.css', type: CSS, body: WEB_CSS },
-    ]);
-    const schema = { hide: true } as const;
+export interface DashboardRoutesOptions {
+  adminAuth: AdminAuth;
+  authFailures: AuthFailureLimit;
+  webSessions: WebSessions;
+  sessionIdleSeconds: number;
+}
 
-    app.post(
-      '/dashboard/api/session',
-      { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } },
-      async (request, reply) => {
-        // The same brute-force allowance as the token endpoint, for the pseudo-client "console".
-        const wait = services.authFailures.retryAfter('(console)', request.ip);
-        if (wait > 0)
-          throw new Problem(
-            'rate-limited',
-            `too many failed sign-ins from this address; retry after ${wait} s`,
-            {},
-            { 'retry-after': String(wait) },
-          );
-        if (!(await services.adminAuth.verifyFresh(request.body.token))) {
-          services.authFailures.recordFailure('(console)', request.ip);
-          throw new Problem('unauthenticated', 'the admin token is wrong');
-        }
-        const { sessionId, session } = await services.webSessions.startConsole();
-        setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
-        void reply.header('cache-control', 'no-store');
-        return { csrfToken: session.csrfToken };
-      },
-    );
+export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = async (
+  app,
+  { adminAuth, authFailures, webSessions, sessionIdleSeconds },
+) => {
+  serveAssets(app, [
+    { url: '/dashboard', type: HTML, body: DASHBOARD_HTML },
+    { url: '/dashboard/app.js', type: JS, body: DASHBOARD_JS },
+    { url: '/dashboard/app.css', type: CSS, body: WEB_CSS },
+  ]);
+  const schema = { hide: true } as const;
 
-    // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
-    app.get('/dashboard/api/session', { schema }, async (request, reply) => {
+  app.post(
+    '/dashboard/api/session',
+    { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } },
+    async (request, reply) => {
+      // The same brute-force allowance as the token endpoint, for the pseudo-client "console".
+      const wait = authFailures.retryAfter('(console)', request.ip);
+      if (wait > 0)
+        throw new Problem(
+          'rate-limited',
+          `too many failed sign-ins from this address; retry after ${wait} s`,
+          {},
+          { 'retry-after': String(wait) },
+        );
+      if (!(await adminAuth.verifyFresh(request.body.token))) {
+        authFailures.recordFailure('(console)', request.ip);
+        throw new Problem('unauthenticated', 'the admin token is wrong');
+      }
+      const { sessionId, session } = await webSessions.startConsole();
+      setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
       void reply.header('cache-control', 'no-store');
-      const session = await services.webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
-      return session === undefined
-        ? { signedIn: false }
-        : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: services.deps.config.sessionIdleSeconds };
-    });
+      return { csrfToken: session.csrfToken };
+    },
+  );
 
-    const guarded: FastifyPluginAsyncTypebox = async (scope) => {
-      scope.addHook('onRequest', requireSession(services, CONSOLE_COOKIE, 'console'));
-      scope.post('/dashboard/api/sign-out', { schema }, async (request, reply) => {
-        await services.webSessions.end(request.cookies[CONSOLE_COOKIE]);
-        void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
-        return reply.code(204).send();
-      });
-    };
-    await app.register(guarded);
+  // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
+  app.get('/dashboard/api/session', { schema }, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
+    return session === undefined
+      ? { signedIn: false }
+      : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: sessionIdleSeconds };
+  });
+
+  const guarded: FastifyPluginAsyncTypebox = async (scope) => {
+    scope.addHook('onRequest', requireSession(webSessions, CONSOLE_COOKIE, 'console'));
+    scope.post('/dashboard/api/sign-out', { schema }, async (request, reply) => {
+      await webSessions.end(request.cookies[CONSOLE_COOKIE]);
+      void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
+      return reply.code(204).send();
+    });
   };
+  await app.register(guarded);
+};
