@@ -1,6 +1,6 @@
 /**
  * The operator console: one HTML page plus its script and stylesheet, all from this process
- * (no CDN, no build step), and the sign-in that exchanges the admin token for an HttpOnly session
+ * (no CDN; the script is bundled from src/web, see ops/web-bundle.ts), and the sign-in that exchanges the admin token for an HttpOnly session
  * cookie. The page calls the admin API with that cookie (and the CSRF header on state changes), so
  * the admin API stays the only place where operator rules run.
  */
@@ -11,17 +11,17 @@ import { requireSession, setSessionCookie } from '../../portal/guard.js';
 import { CONSOLE_COOKIE } from '../../portal/sessions.js';
 import type { Services } from '../../services.js';
 import { CSS, HTML, JS, serveAssets } from '../web-assets.js';
-import { WEB_CSS } from '../web-common.js';
+import { loadWebAssets } from '../web-bundle.js';
 import { DASHBOARD_HTML } from './page.js';
-import { DASHBOARD_JS } from './script.js';
 
 export const dashboardRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
+    const web = await loadWebAssets();
     serveAssets(app, [
       { url: '/dashboard', type: HTML, body: DASHBOARD_HTML },
-      { url: '/dashboard/app.js', type: JS, body: DASHBOARD_JS },
-      { url: '/dashboard/app.css', type: CSS, body: WEB_CSS },
+      { url: '/dashboard/app.js', type: JS, body: web.consoleJs },
+      { url: '/dashboard/app.css', type: CSS, body: web.css },
     ]);
     const schema = { hide: true } as const;
 
