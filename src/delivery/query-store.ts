@@ -115,6 +115,23 @@ export class DeliveryQueryStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * Makes a delivery that waits for its next scheduled attempt due now; false unless it is pending,
+   * was attempted already, is not due yet and no worker holds it.
+   */
+  async advance(id: string, now: number): Promise<boolean> {
+    const result = await this.db.kysely
+      .updateTable('deliveries')
+      .set({ next_attempt_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('attempt_count', '>', 0)
+      .where('next_attempt_at', '>', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Re-activates the subscription and makes its failed deliveries created since `since` due now. */
   async recover(subscriptionId: string, since: number, now: number): Promise<number> {
     return this.db.kysely.transaction().execute(async (trx) => {

@@ -169,6 +169,22 @@ export class DeliveryService {
     return toDeliveryView(updated);
   }
 
+  /**
+   * Sends a delivery that waits for its next scheduled retry now instead (same webhook-id, the
+   * schedule goes on from this attempt). `retry` stays for finished deliveries only.
+   */
+  async sendNow(id: string): Promise<DeliveryView> {
+    const row = await this.store.get(id);
+    if (row === undefined) throw notFound(`delivery ${id}`);
+    if (row.status !== 'pending') throw new Problem('conflict', 'the delivery is finished; retry it instead');
+    if (!(await this.store.advance(id, this.clock.now())))
+      throw new Problem('conflict', 'the delivery is due or being attempted already');
+    this.outbox.onDeliveriesCreated();
+    const updated = await this.store.get(id);
+    if (updated === undefined) throw notFound(`delivery ${id}`);
+    return toDeliveryView(updated);
+  }
+
   /** Re-enables a subscription and re-queues its failed deliveries created at or after `since`. */
   async recover(subscriptionId: string, since: string): Promise<{ requeued: number }> {
     const sinceMs = Date.parse(since);
@@ -188,6 +204,11 @@ export class DeliveryService {
   async retryOwn(id: string, clientRef: string): Promise<DeliveryView> {
     await this.ownDelivery(id, clientRef);
     return this.retry(id);
+  }
+
+  async sendNowOwn(id: string, clientRef: string): Promise<DeliveryView> {
+    await this.ownDelivery(id, clientRef);
+    return this.sendNow(id);
   }
 
   async recoverOwn(subscriptionId: string, clientRef: string, since: string): Promise<{ requeued: number }> {

@@ -7,14 +7,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
+import { loadWebAssets } from '../ops/web-bundle.js';
 import type { PortalService } from './service.js';
 import type { WebSessions } from './sessions.js';
 import { CreateSubscriptionBody, PageQuerySchema } from '../subscriptions/schemas.js';
 import { portalClientOf, requireSession, setSessionCookie } from './guard.js';
 import { PORTAL_COOKIE } from './sessions.js';
 import { PORTAL_HTML } from './page.js';
-import { PORTAL_JS } from './script.js';
-import { WEB_CSS } from '../ops/web-common.js';
 
 const API = '/portal/api';
 
@@ -29,11 +28,12 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
   app,
   { webSessions, portal, sessionIdleSeconds },
 ) => {
+  const web = await loadWebAssets();
   serveAssets(app, [
     { url: '/portal', type: HTML, body: PORTAL_HTML },
     { url: '/portal/sign-in', type: HTML, body: PORTAL_HTML },
-    { url: '/portal/app.js', type: JS, body: PORTAL_JS },
-    { url: '/portal/app.css', type: CSS, body: WEB_CSS },
+    { url: '/portal/app.js', type: JS, body: web.portalJs },
+    { url: '/portal/app.css', type: CSS, body: web.css },
   ]);
   const schema = { hide: true } as const;
 
@@ -129,6 +129,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
     );
     guarded.post(`${API}/deliveries/:id/retry`, { schema: { ...schema, params: IdParams } }, (request) =>
       portal.retry(portalClientOf(request), request.params.id),
+    );
+    guarded.post(`${API}/deliveries/:id/send-now`, { schema: { ...schema, params: IdParams } }, (request) =>
+      portal.sendNow(portalClientOf(request), request.params.id),
     );
   };
   await app.register(guardedRoutes);

@@ -88,4 +88,9 @@ export class PortalService {
   retry(clientRef: string, id: string): Promise<DeliveryView> {
     return this.deliveries.retryOwn(id, clientRef);
   }
+
+  /** A delivery waiting for its next scheduled attempt is attempted now (the portal's "Retry now"). */
+  sendNow(clientRef: string, id: string): Promise<DeliveryView> {
+    return this.deliveries.sendNowOwn(id, clientRef);
+  }
 }

@@ -244,6 +244,30 @@ describeEachEngine('browser end to end', (engine) => {
     },
   );
 
+  it.skipIf(skipBrowser)(
+    'issue 14.9: after a secret reset the "tokens minted before" line is current and each new secret shows under its own button',
+    async () => {
+      // The reset of the previous step happened on this page: the line must show the new cut-off.
+      const session = (await pt.evaluate(async () => (await fetch('/portal/api/session')).json())) as {
+        client: { tokensValidAfter: string };
+      };
+      expect(await pt.locator('#tokens-valid-after time').getAttribute('datetime')).toBe(
+        session.client.tokensValidAfter,
+      );
+      // The new client secret sits right after the button that made it, not under the webhook section.
+      expect(await pt.evaluate("document.getElementById('reset-secret').nextElementSibling.id")).toBe(
+        'client-secret-output',
+      );
+      await pt.locator('#client-secret-output .secret', { hasText: 'New client secret' }).waitFor();
+      await pt.getByRole('button', { name: 'Rotate webhook secret' }).click();
+      await pt.locator('#webhook-secret-output .secret', { hasText: 'New webhook secret' }).waitFor();
+      expect(await pt.evaluate("document.getElementById('rotate-webhook-secret').nextElementSibling.id")).toBe(
+        'webhook-secret-output',
+      );
+      await shoot(pt, 'portal-credentials-secrets');
+    },
+  );
+
   it.skipIf(skipBrowser)('the partner subscribes loopback receivers; bad input is reported inline', async () => {
     await section(pt, 'Subscriptions', 'Subscriptions');
     await pt.getByText('No subscriptions yet').waitFor();
@@ -259,6 +283,17 @@ describeEachEngine('browser end to end', (engine) => {
     }
     expect(await pt.locator('tbody tr').count()).toBe(2);
     await shoot(pt, 'portal-subscriptions');
+  });
+
+  it.skipIf(skipBrowser)('issue 14.8: an ftp:// receiver is refused with one clear sentence', async () => {
+    await section(pt, 'Subscriptions', 'Subscriptions');
+    await expectingRefusals(async () => {
+      await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
+      await pt.getByRole('button', { name: 'Subscribe' }).click();
+      await pt.locator('.error-text', { hasText: /http/ }).waitFor();
+    });
+    expect(await pt.locator('.error-text').textContent()).toBe('notificationUrl must use http or https, not ftp');
+    await pt.getByLabel('Receiver URL').fill('');
   });
 
   it.skipIf(skipBrowser)(
@@ -335,6 +370,75 @@ describeEachEngine('browser end to end', (engine) => {
     },
   );
 
+  /** The flaky receiver's delivery, put back into the state a test needs (as the worker would leave it). */
+  async function setFlakyDelivery(
+    change: { status: 'pending'; nextAttemptAt: number } | { status: 'failed' },
+  ): Promise<string> {
+    const row = await h.database.db.kysely
+      .selectFrom('deliveries')
+      .innerJoin('subscriptions', 'subscriptions.id', 'deliveries.subscription_id')
+      .select('deliveries.id')
+      .where('subscriptions.notification_url', '=', flaky.url)
+      .executeTakeFirstOrThrow();
+    await h.database.db.kysely
+      .updateTable('deliveries')
+      .set(
+        change.status === 'pending'
+          ? { status: 'pending', next_attempt_at: change.nextAttemptAt, completed_at: null }
+          : { status: 'failed', completed_at: h.clock.now() },
+      )
+      .where('id', '=', row.id)
+      .execute();
+    return row.id;
+  }
+
+  it.skipIf(skipBrowser)(
+    'issue 14.1: a delivery waiting for its retry reads "retrying · next attempt in …", the exact time on hover',
+    async () => {
+      const next = h.clock.now() + 5 * 60_000;
+      await setFlakyDelivery({ status: 'pending', nextAttemptAt: next });
+      await section(pt, 'Deliveries', 'Deliveries');
+      const cell = pt.locator('tr', { hasText: flaky.url }).locator('td[data-label="Outcome"]');
+      expect(await cell.textContent()).toMatch(/^retrying · next attempt in [45] min$/);
+      const iso = new Date(next).toISOString();
+      expect(await cell.locator('time').getAttribute('datetime')).toBe(iso);
+      expect(await cell.locator('time').getAttribute('title')).toContain(`(${iso})`);
+      await shoot(pt, 'portal-deliveries-retrying');
+    },
+  );
+
+  it.skipIf(skipBrowser)(
+    'issue 14.2: Retry now sends a delivery waiting for its retry at once; after Retry (now) its attempts open',
+    async () => {
+      const row = () => pt.locator('tr', { hasText: flaky.url });
+      const detail = pt.locator('#delivery-detail');
+      // Waiting for its next attempt: "Retry now" moves that attempt to now (same webhook-id).
+      const id = await setFlakyDelivery({ status: 'pending', nextAttemptAt: h.clock.now() + 5 * 60_000 });
+      await section(pt, 'Deliveries', 'Deliveries');
+      expect(await detail.textContent()).toBe('');
+      await row().getByRole('button', { name: 'Retry now' }).click();
+      await pt.getByText('Retry delivery: done.').waitFor();
+      await flaky.waitFor(3, 10_000);
+      // The attempts panel opens by itself, in the page as shown (not in a replaced element).
+      await detail.locator('.panel .id', { hasText: id }).waitFor();
+      expect(await detail.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(async () => {
+          await section(pt, 'Deliveries', 'Deliveries');
+          return row().locator('td[data-label="Outcome"]').textContent();
+        })
+        .toBe('delivered');
+
+      // A finished (failed) one: Retry, and again the attempts open.
+      await setFlakyDelivery({ status: 'failed' });
+      await section(pt, 'Deliveries', 'Deliveries');
+      await row().getByRole('button', { name: 'Retry', exact: true }).click();
+      await pt.getByText('Retry delivery: done.').waitFor();
+      await detail.locator('.panel .id', { hasText: id }).waitFor();
+      await flaky.waitFor(4, 10_000);
+    },
+  );
+
   it.skipIf(skipBrowser)(
     'the hostile school name stays text on every console page; every page renders without errors',
     async () => {
@@ -362,6 +466,45 @@ describeEachEngine('browser end to end', (engine) => {
       expect(dialogs.filter((d) => d.startsWith('alert'))).toEqual([]);
       const overview = await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin });
       expect(overview.json()).toMatchObject({ clients: 1, subscriptions: 2, publishedLists: 1, failedLast24h: 0 });
+    },
+  );
+
+  it.skipIf(skipBrowser)(
+    'issue 14.4: archived lists show greyed behind a toggle, with their way back (archived → created)',
+    async () => {
+      const schools = await h.app.inject({ method: 'GET', url: '/api/admin/v1/schools', headers: h.admin });
+      const school = schools.json<{ data: { identifier: string }[] }>().data[0]!.identifier;
+      const created = await h.app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/lists',
+        headers: h.admin,
+        payload: { school, name: 'Old list 2025', tags: [] },
+      });
+      expect(created.statusCode).toBe(201);
+      const list = created.json<{ identifier: string }>().identifier;
+      const archived = await h.app.inject({
+        method: 'POST',
+        url: `/api/admin/v1/lists/${list}/status`,
+        headers: h.admin,
+        payload: { status: 'archived' },
+      });
+      expect(archived.statusCode).toBe(200);
+
+      await section(op, 'Schools & lists', 'Schools & lists');
+      await op.locator('.tree').waitFor();
+      expect(await op.locator('.tree', { hasText: 'Old list 2025' }).count()).toBe(0);
+      await op.getByLabel('Show archived lists').check();
+      const row = op.locator('.tree .row.archived', { hasText: 'Old list 2025' });
+      await row.waitFor();
+      expect(await row.locator('.badge').textContent()).toBe('archived');
+      expect(await row.getByRole('button').allTextContents()).toEqual(['Rename', 'Restore as draft']);
+      await shoot(op, 'console-lists-archived');
+      await row.getByRole('button', { name: 'Restore as draft' }).click();
+      await op.getByText('List Old list 2025 is now created: done. Events emitted: list.status.').waitFor();
+      const restored = op.locator('.tree .row', { hasText: 'Old list 2025' });
+      expect(await restored.locator('.badge').textContent()).toBe('created');
+      expect(await restored.getAttribute('class')).toBe('row');
+      expect(await op.getByLabel('Show archived lists').isChecked()).toBe(true);
     },
   );
 

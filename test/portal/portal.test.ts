@@ -363,4 +363,46 @@ describeEachEngine('partner portal', (engine) => {
     });
     expect(recovered.json()).toEqual({ requeued: 0 });
   });
+  it('send-now moves the next scheduled attempt of a waiting delivery to now, same id; refuses other states', async () => {
+    const session = await signIn(shop.id);
+    const mine = await addSubscription(
+      h.database.db,
+      shop.id,
+      'http://127.0.0.1:9/mine',
+      h.clock.now(),
+      'list.updated',
+    );
+    await emit(h.database.db, h.clock.now());
+    const [delivery] = (await as(session, { method: 'GET', url: '/portal/api/deliveries' })).json<{
+      data: { id: string }[];
+    }>().data;
+    if (delivery === undefined) throw new Error('no delivery');
+    const sendNow = { method: 'POST', url: `/portal/api/deliveries/${delivery.id}/send-now` } as const;
+    // Not attempted yet: it is due now already.
+    expect((await as(session, sendNow)).statusCode).toBe(409);
+    await h.app.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
+    const waiting = await h.database.db.kysely
+      .selectFrom('deliveries')
+      .select(['status', 'attempt_count', 'next_attempt_at'])
+      .where('id', '=', delivery.id)
+      .executeTakeFirstOrThrow();
+    expect(waiting).toMatchObject({ status: 'pending', attempt_count: 1 });
+    expect(Number(waiting.next_attempt_at)).toBeGreaterThan(h.clock.now());
+    // The retry route keeps refusing a pending delivery; send-now is the way for a waiting one.
+    expect((await as(session, { method: 'POST', url: `/portal/api/deliveries/${delivery.id}/retry` })).statusCode).toBe(
+      409,
+    );
+    const sent = await as(session, sendNow);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({
+      id: delivery.id,
+      status: 'pending',
+      nextAttemptAt: new Date(h.clock.now()).toISOString(),
+    });
+    expect((await as(session, sendNow)).statusCode).toBe(409);
+    // Another client's delivery is "not found", as on every portal route.
+    const theirs = await signIn(other.id);
+    expect((await as(theirs, sendNow)).statusCode).toBe(404);
+    expect(mine).toBeDefined();
+  });
 });

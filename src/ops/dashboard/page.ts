@@ -1,7 +1,7 @@
 /**
  * The operator console's HTML shell. Static text only: all data is rendered in the browser by
  * app.js with DOM APIs (textContent), so nothing here needs escaping and the CSP can forbid inline
- * script and style entirely. The stylesheet is shared with the partner portal (ops/web-common.ts).
+ * script and style entirely. The stylesheet is shared with the partner portal (src/web/app.css).
  */
 import { PAGE_CSP, pageShell } from '../web-assets.js';
 

@@ -13,9 +13,8 @@ import type { AdminAuth } from '../../admin/guard.js';
 import type { AuthFailureLimit } from '../../limits/auth-failures.js';
 import type { WebSessions } from '../../portal/sessions.js';
 import { CSS, HTML, JS, serveAssets } from '../web-assets.js';
-import { WEB_CSS } from '../web-common.js';
+import { loadWebAssets } from '../web-bundle.js';
 import { DASHBOARD_HTML } from './page.js';
-import { DASHBOARD_JS } from './script.js';
 
 export interface DashboardRoutesOptions {
   adminAuth: AdminAuth;
@@ -28,10 +27,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   app,
   { adminAuth, authFailures, webSessions, sessionIdleSeconds },
 ) => {
+  const web = await loadWebAssets();
   serveAssets(app, [
     { url: '/dashboard', type: HTML, body: DASHBOARD_HTML },
-    { url: '/dashboard/app.js', type: JS, body: DASHBOARD_JS },
-    { url: '/dashboard/app.css', type: CSS, body: WEB_CSS },
+    { url: '/dashboard/app.js', type: JS, body: web.consoleJs },
+    { url: '/dashboard/app.css', type: CSS, body: web.css },
   ]);
   const schema = { hide: true } as const;
 

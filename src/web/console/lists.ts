@@ -1,0 +1,192 @@
+/**
+ * Schools and lists: create them, and the tree school → tags → list with each list's allowed status
+ * changes. The transitions are the server's own table (lml/status.ts), compiled in. Archived lists
+ * are left out of the API's default listing; a toggle fetches them too and shows them greyed, with
+ * their way back (archived → created).
+ */
+import { type ListStatus, TRANSITIONS } from '../../lml/status.js';
+import { SCHOOL_TYPES } from '../../lml/views.js';
+import { problemText, rowsOf, type Page } from '../common/api.js';
+import { h } from '../common/dom.js';
+import { when } from '../common/time.js';
+import { badge, confirmThen, empty, field, inlineForm, select } from '../common/widgets.js';
+import { act, api, show, state } from './app.js';
+
+interface School {
+  identifier: string;
+  name: string;
+  type: string;
+  location: string | null;
+}
+
+interface List {
+  identifier: string;
+  name: string;
+  status: ListStatus;
+  school: { identifier: string };
+  breadcrumb?: string[];
+  items?: unknown[];
+  updatedAt: string;
+}
+
+function listEvents(from: ListStatus, to: ListStatus): string {
+  if (from === to) return '';
+  return to === 'published' ? 'list.status, list.published' : 'list.status';
+}
+
+function transitionLabel(from: ListStatus, to: ListStatus): string {
+  if (to === 'published') return 'Publish';
+  if (to === 'validated') return 'Mark validated';
+  if (to === 'archived') return 'Archive';
+  return from === 'archived' ? 'Restore as draft' : 'Back to draft';
+}
+
+function listNode(list: List): HTMLElement {
+  const base = `/lists/${encodeURIComponent(list.identifier)}`;
+  const rename = () => {
+    const value = window.prompt(`New name for ${list.name}`, list.name);
+    if (value !== null && value.trim() !== '' && value.trim() !== list.name)
+      void act('Rename list', 'PATCH', base, { name: value.trim() }, { events: () => 'list.updated' });
+  };
+  const moves = (TRANSITIONS[list.status] ?? []).map((to) => {
+    const run = () =>
+      act(
+        `List ${list.name} is now ${to}`,
+        'POST',
+        `${base}/status`,
+        { status: to },
+        {
+          events: () => listEvents(list.status, to),
+        },
+      );
+    const onclick =
+      to === 'archived' ? confirmThen(`Archive ${list.name}? It disappears from the public lists.`, run) : run;
+    const className = to === 'archived' ? 'danger' : 'secondary';
+    return h('button', { type: 'button', className, onclick: () => void onclick() }, transitionLabel(list.status, to));
+  });
+  const items = `${list.items ? list.items.length : 0} items · updated `;
+  return h('span', { className: list.status === 'archived' ? 'row archived' : 'row' }, [
+    h('span', {}, list.name),
+    badge(list.status),
+    h('span', { className: 'muted' }, items),
+    when(list.updatedAt),
+    h('button', { type: 'button', className: 'secondary', onclick: rename }, 'Rename'),
+    moves,
+  ]);
+}
+
+/** School → tags → list, as the tree of the specification: the breadcrumb's middle parts are the levels. */
+function schoolTree(school: School, own: readonly List[]): HTMLElement {
+  const nodes = new Map<string, HTMLElement>();
+  const top = h('ul');
+  for (const list of own) {
+    let parent: HTMLElement = top;
+    let key = '';
+    for (const tag of (list.breadcrumb ?? []).slice(1, -1)) {
+      key += `/${tag}`;
+      let inner = nodes.get(key);
+      if (inner === undefined) {
+        inner = h('ul');
+        nodes.set(key, inner);
+        parent.append(h('li', {}, [h('span', { className: 'muted' }, tag), inner]));
+      }
+      parent = inner;
+    }
+    parent.append(h('li', {}, listNode(list)));
+  }
+  const where = school.type + (school.location ? ` · ${school.location}` : '');
+  return h('li', {}, [
+    h('strong', {}, school.name),
+    ' ',
+    h('span', { className: 'muted' }, where),
+    own.length === 0 ? h('p', { className: 'muted' }, 'No lists yet: create one above.') : top,
+  ]);
+}
+
+function createForms(root: HTMLElement, schools: readonly School[]): void {
+  const schoolName = h('input', {
+    name: 'schoolName',
+    required: true,
+    maxlength: 200,
+    placeholder: 'e.g. Hogeschool Amstelland',
+  });
+  const schoolType = select(SCHOOL_TYPES, 'HBO', 'School type');
+  const location = h('input', { name: 'location', maxlength: 200, placeholder: 'e.g. Amsterdam' });
+  const createSchool = () => {
+    const body = { name: schoolName.value.trim(), type: schoolType.value, location: location.value.trim() || null };
+    return act(`Create school ${body.name}`, 'POST', '/schools', body, { events: () => 'school.created' });
+  };
+  const schoolFields = [field('Name', schoolName), field('Type', schoolType), field('Location (optional)', location)];
+  root.append(h('h2', {}, 'New school'), inlineForm(schoolFields, 'Create school', createSchool));
+  const first = schools[0];
+  if (first === undefined) return;
+  const school = select(
+    schools.map((x) => [x.identifier, x.name] as const),
+    first.identifier,
+    'School',
+  );
+  const listName = h('input', { name: 'listName', required: true, maxlength: 200, placeholder: 'e.g. ICT year 1' });
+  const tags = h('input', { name: 'tags', placeholder: 'e.g. Amsterdam, 2026-2027, ICT' });
+  const createList = () => {
+    const levels = tags.value
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const body = { school: school.value, name: listName.value.trim(), tags: levels };
+    return act(`Create list ${body.name}`, 'POST', '/lists', body, { events: () => 'list.created, list.status' });
+  };
+  const listFields = [
+    field('School', school),
+    field('List name', listName),
+    field('Tags (comma-separated levels)', tags),
+  ];
+  root.append(h('h2', {}, 'New list'), inlineForm(listFields, 'Create list', createList));
+}
+
+export async function lml(root: HTMLElement): Promise<void> {
+  root.append(h('h1', {}, 'Schools & lists'));
+  const showArchived = state.filters.showArchived;
+  const [schoolsResult, listsResult, archivedResult] = await Promise.all([
+    api<Page<School>>('GET', '/schools?limit=200'),
+    api<Page<List>>('GET', '/lists?limit=200'),
+    showArchived ? api<Page<List>>('GET', '/lists?status=archived&limit=200') : undefined,
+  ]);
+  const failed = [schoolsResult, listsResult, archivedResult].find((result) => result !== undefined && !result.ok);
+  if (failed !== undefined && !failed.ok) {
+    root.append(empty(`Could not load: ${problemText(failed)}`));
+    return;
+  }
+  const schools = rowsOf(schoolsResult);
+  const lists = [...rowsOf(listsResult), ...(archivedResult ? rowsOf(archivedResult) : [])];
+  createForms(root, schools);
+  const toggle = h('input', {
+    type: 'checkbox',
+    id: 'show-archived',
+    checked: showArchived,
+    onchange: () => {
+      state.filters.showArchived = toggle.checked;
+      void show('lml', true);
+    },
+  });
+  root.append(
+    h('div', { className: 'row tree-head' }, [
+      h('h2', {}, 'Tree'),
+      h('label', { className: 'toggle' }, [toggle, ' Show archived lists']),
+    ]),
+  );
+  if (schools.length === 0) {
+    root.append(empty('No schools yet. Create a school above, then add its lists.'));
+    return;
+  }
+  const tree = h(
+    'ul',
+    {},
+    schools.map((school) =>
+      schoolTree(
+        school,
+        lists.filter((l) => l.school.identifier === school.identifier),
+      ),
+    ),
+  );
+  root.append(h('div', { className: 'tree panel' }, tree));
+}

@@ -1,0 +1,102 @@
+/** The console's overview: counts, the queue, failures, latency and a chart of attempts per hour. */
+import { problemText } from '../common/api.js';
+import { h, main, s } from '../common/dom.js';
+import { ms, when } from '../common/time.js';
+import { empty } from '../common/widgets.js';
+import { api } from './app.js';
+
+interface Bucket {
+  hour: string;
+  succeeded: number;
+  failed: number;
+}
+
+interface Overview {
+  clients: number;
+  subscriptions: number;
+  publishedLists: number;
+  publishedOffers: number;
+  queueDepth: number;
+  failedLast24h: number;
+  p95DeliveryLatencyMs: number | null;
+  attemptsPerHour: Bucket[];
+  generatedAt: string;
+}
+
+const hourOf = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const GREY = '#5f6b7a';
+
+function chart(buckets: readonly Bucket[]): HTMLElement {
+  // Drawn at the size it is shown (clamped), so its text stays legible on a phone as on a desktop.
+  const width = Math.max(320, Math.min(720, main.clientWidth - 60));
+  const height = width < 500 ? 180 : 220;
+  const [left, bottom, top] = [30, 28, 10];
+  const labelEvery = width < 500 ? 6 : 4;
+  const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
+  const step = (width - left - 8) / buckets.length;
+  const y = (value: number): number => top + (height - top - bottom) * (1 - value / max);
+  const parts: SVGElement[] = [];
+  for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
+    parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
+    const label = { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': 11, fill: GREY };
+    parts.push(s('text', label, String(tick)));
+  }
+  buckets.forEach((b, i) => {
+    const x = left + i * step + 2;
+    const w = Math.max(2, step - 4);
+    const group = s('g', {}, [s('title', {}, `${hourOf(b.hour)}: ${b.succeeded} succeeded, ${b.failed} failed`)]);
+    if (b.succeeded > 0)
+      group.append(s('rect', { x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
+    if (b.failed > 0) {
+      const bar = { x, y: y(b.succeeded + b.failed), width: w, height: y(b.succeeded) - y(b.succeeded + b.failed) };
+      group.append(s('rect', { ...bar, fill: '#f04438' }));
+    }
+    parts.push(group);
+    if (i % labelEvery === 0) {
+      const label = { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': 11, fill: GREY };
+      parts.push(s('text', label, hourOf(b.hour)));
+    }
+  });
+  const total = buckets.reduce((sum, b) => sum + b.succeeded + b.failed, 0);
+  const aria = `Delivery attempts per hour over the last 24 hours: ${total} in total`;
+  return h('figure', { className: 'chart' }, [
+    s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': aria }, parts),
+    h('figcaption', { className: 'legend' }, [
+      h('span', {}, [h('span', { className: 'swatch ok' }), 'succeeded']),
+      h('span', {}, [h('span', { className: 'swatch fail' }), 'failed']),
+      h('span', {}, total === 0 ? 'No attempts in the last 24 hours.' : `${total} attempts in the last 24 hours`),
+    ]),
+  ]);
+}
+
+function card(label: string, value: string | number, bad = false): HTMLElement {
+  return h('div', { className: `card${bad ? ' bad' : ''}` }, [
+    h('div', { className: 'value' }, String(value)),
+    h('div', { className: 'label' }, label),
+  ]);
+}
+
+export async function overview(root: HTMLElement): Promise<void> {
+  root.append(h('h1', {}, 'Overview'));
+  const result = await api<Overview>('GET', '/overview');
+  if (!result.ok) {
+    root.append(empty(`Could not load: ${problemText(result)}`));
+    return;
+  }
+  const o = result.data;
+  root.append(
+    h('div', { className: 'cards' }, [
+      card('active clients', o.clients),
+      card('subscriptions', o.subscriptions),
+      card('published lists', o.publishedLists),
+      card('published offers', o.publishedOffers),
+      card('deliveries queued', o.queueDepth),
+      card('failed in last 24 h', o.failedLast24h, o.failedLast24h > 0),
+      card('p95 commit → delivery (24 h)', ms(o.p95DeliveryLatencyMs)),
+    ]),
+  );
+  root.append(h('h2', {}, 'Delivery attempts per hour, last 24 hours'), chart(o.attemptsPerHour));
+  if (o.clients === 0)
+    root.append(empty('No clients yet. Create one under Clients, then send its portal link to the partner.'));
+  root.append(h('p', { className: 'muted' }, ['Updated ', when(o.generatedAt), '.']));
+}

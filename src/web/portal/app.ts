@@ -1,0 +1,83 @@
+/**
+ * The portal's state and its moves. The session is an HttpOnly cookie the script cannot read; it
+ * keeps only the session's CSRF token in memory.
+ */
+import { makeApi, problemText } from '../common/api.js';
+import { byId, h, main, nav, notice, setActive } from '../common/dom.js';
+
+export type Section = (root: HTMLElement) => Promise<void>;
+
+export interface Me {
+  name: string;
+  clientId: string;
+  status: string;
+  scopes: string[];
+  tokensValidAfter: string;
+}
+
+export interface DeliveryFilter {
+  subscriptionId?: string;
+  event?: string;
+  status?: string;
+  sinceLocal?: string;
+  untilLocal?: string;
+}
+
+export const state = {
+  csrfToken: '',
+  me: null as Me | null,
+  current: 'credentials',
+  deliveryFilter: {} as DeliveryFilter,
+  /** Cursors of the pages before the one shown. */
+  pages: [] as string[],
+  /** A delivery whose attempts the next drawing of the log opens (after a retry). */
+  openDelivery: '',
+};
+
+/** Filled by main.ts: every section by its data-section name. */
+export const sections: Record<string, Section> = {};
+
+const who = byId('who');
+
+export function signedOut(message?: string): void {
+  nav.hidden = true;
+  who.textContent = '';
+  main.replaceChildren(
+    h('div', { className: 'signin' }, [
+      h('h1', {}, 'Signed out'),
+      h('p', {}, message ?? 'Open the sign-in link your operator sent you. Each link works once, for 15 minutes.'),
+    ]),
+  );
+}
+
+export const api = makeApi(
+  '/portal/api',
+  () => state.csrfToken,
+  () => signedOut('Your session ended. Ask your operator for a new sign-in link.'),
+);
+
+export async function act<T = unknown>(label: string, method: string, path: string, body?: unknown) {
+  const result = await api<T>(method, path, body);
+  if (!result.ok) notice(`${label} failed: ${problemText(result)}`, true);
+  else notice(`${label}: done.`);
+  return result;
+}
+
+/** Reloads the signed-in client (name, status, when tokens were last invalidated). */
+export async function refreshMe(): Promise<boolean> {
+  const result = await api<{ signedIn: boolean; client?: Me; csrfToken?: string }>('GET', '/session');
+  if (!result.ok || !result.data.signedIn || !result.data.client || !result.data.csrfToken) return false;
+  state.me = result.data.client;
+  state.csrfToken = result.data.csrfToken;
+  who.textContent = `· ${state.me.name}`;
+  return true;
+}
+
+export async function show(name: string, keepNotice = false): Promise<void> {
+  state.current = name;
+  if (!keepNotice) notice('');
+  setActive(name);
+  const root = h('section', { 'aria-label': name });
+  await sections[name]?.(root);
+  main.replaceChildren(root);
+}

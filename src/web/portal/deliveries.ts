@@ -1,0 +1,175 @@
+/**
+ * The client's delivery log: filters, paging, each delivery's attempts, and Retry. A finished delivery
+ * is sent once more (…/retry); one waiting for its next scheduled attempt is sent now instead
+ * (…/send-now), with the same webhook-id either way. After either, the log is drawn again with that
+ * delivery's attempts open.
+ */
+import { EVENT_LABELS } from '../../events/catalogue.js';
+import { problemText, rowsOf, type Page } from '../common/api.js';
+import { h, sleep } from '../common/dom.js';
+import {
+  type Attempt,
+  attemptsTable,
+  type Delivery,
+  eventName,
+  isScheduled,
+  outcome,
+  outcomeWithNext,
+  STATUS_FILTER,
+} from '../common/deliveries.js';
+import { when } from '../common/time.js';
+import { empty, field, inlineForm, select, table } from '../common/widgets.js';
+import { act, api, show, state } from './app.js';
+
+interface DeliveryDetail extends Delivery {
+  payload: { resource: string; identifier: string };
+  attempts: Attempt[];
+}
+
+async function showDelivery(id: string, target: HTMLElement): Promise<void> {
+  const result = await api<DeliveryDetail>('GET', `/deliveries/${encodeURIComponent(id)}`);
+  if (!result.ok) {
+    target.replaceChildren(empty(problemText(result)));
+    return;
+  }
+  const d = result.data;
+  const subject = `${d.payload.resource} ${d.payload.identifier}`;
+  target.replaceChildren(
+    h('div', { className: 'panel' }, [
+      h('h2', { title: subject }, `${eventName(d.event)}: ${d.payload.resource} ${d.payload.identifier.slice(0, 8)}…`),
+      h('p', {}, [
+        outcome(d),
+        ' · created ',
+        when(d.createdAt),
+        ' · delivery id ',
+        h('span', { className: 'id' }, d.id),
+      ]),
+      attemptsTable(d.attempts),
+    ]),
+  );
+}
+
+function retryButton(d: Delivery): HTMLElement {
+  const scheduled = isScheduled(d);
+  const run = async () => {
+    const action = scheduled ? 'send-now' : 'retry';
+    if (!(await act('Retry delivery', 'POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`)).ok) return;
+    // Give the worker a moment to make the attempt, then draw the log again with this delivery open.
+    await sleep(1500);
+    state.openDelivery = d.id;
+    await show('deliveries', true);
+  };
+  const disabled = d.status === 'pending' && !scheduled;
+  return h(
+    'button',
+    { type: 'button', className: 'secondary', disabled, onclick: run },
+    scheduled ? 'Retry now' : 'Retry',
+  );
+}
+
+function filterForm(root: HTMLElement): void {
+  const f = state.deliveryFilter;
+  const events = Object.keys(EVENT_LABELS).map((e) => [e, eventName(e)] as const);
+  const event = select([['', 'any event'], ...events], f.event ?? '', 'Event');
+  const status = select(STATUS_FILTER, f.status ?? '', 'Status');
+  const since = h('input', { type: 'datetime-local', value: f.sinceLocal ?? '' });
+  const until = h('input', { type: 'datetime-local', value: f.untilLocal ?? '' });
+  const apply = () => {
+    state.deliveryFilter = {
+      subscriptionId: f.subscriptionId,
+      event: event.value,
+      status: status.value,
+      sinceLocal: since.value,
+      untilLocal: until.value,
+    };
+    state.pages = [];
+    return show('deliveries');
+  };
+  const fields = [field('Event', event), field('Status', status), field('From', since), field('Until', until)];
+  root.append(inlineForm(fields, 'Filter', apply));
+  if (f.subscriptionId) {
+    const all = () => {
+      state.deliveryFilter = {};
+      state.pages = [];
+      void show('deliveries');
+    };
+    root.append(
+      h('p', { className: 'muted' }, [
+        'Showing one subscription only. ',
+        h('button', { type: 'button', className: 'secondary', onclick: all }, 'Show all'),
+      ]),
+    );
+  }
+}
+
+export async function deliveries(root: HTMLElement): Promise<void> {
+  root.append(h('h1', {}, 'Deliveries'));
+  const f = state.deliveryFilter;
+  filterForm(root);
+  const query = new URLSearchParams({ limit: '20' });
+  if (f.event) query.set('event', f.event);
+  if (f.status) query.set('status', f.status);
+  if (f.sinceLocal) query.set('since', new Date(f.sinceLocal).toISOString());
+  if (f.untilLocal) query.set('until', new Date(f.untilLocal).toISOString());
+  const after = state.pages.at(-1);
+  if (after) query.set('starting_after', after);
+  const [result, subs] = await Promise.all([
+    api<Page<Delivery>>('GET', `/deliveries?${query.toString()}`),
+    api<Page<{ id: string; notificationUrl: string }>>('GET', '/subscriptions?limit=100'),
+  ]);
+  if (!result.ok) {
+    root.append(empty(`Could not load: ${problemText(result)}`));
+    return;
+  }
+  const urls = new Map(rowsOf(subs).map((s) => [s.id, s.notificationUrl]));
+  let rows = rowsOf(result);
+  if (f.subscriptionId) rows = rows.filter((d) => d.subscriptionId === f.subscriptionId);
+  const detail = h('div', { id: 'delivery-detail' });
+  const filtered = f.status || f.event || f.sinceLocal || f.untilLocal;
+  root.append(
+    table<Delivery>(
+      rows,
+      [
+        ['Created', (d) => when(d.createdAt)],
+        ['Event', (d) => eventName(d.event)],
+        ['Receiver', (d) => urls.get(d.subscriptionId) ?? 'deleted subscription'],
+        ['Attempts', (d) => String(d.attemptCount)],
+        ['Outcome', outcomeWithNext],
+        [
+          'Actions',
+          (d) => [
+            h(
+              'button',
+              { type: 'button', className: 'secondary', onclick: () => showDelivery(d.id, detail) },
+              'Attempts',
+            ),
+            retryButton(d),
+          ],
+          'actions',
+        ],
+      ],
+      filtered
+        ? 'No delivery matches these filters.'
+        : 'No deliveries yet. They appear here when an event you subscribed to happens; use "Send test ping" on a subscription to try your receiver.',
+    ),
+  );
+  const pager = h('div', { className: 'pager' });
+  const page = (cursors: string[]) => () => {
+    state.pages = cursors;
+    void show('deliveries');
+  };
+  if (state.pages.length > 0)
+    pager.append(h('button', { type: 'button', className: 'secondary', onclick: page([]) }, 'First page'));
+  const last = rows.at(-1);
+  if (result.data.has_more && last !== undefined)
+    pager.append(
+      h('button', { type: 'button', className: 'secondary', onclick: page([...state.pages, last.id]) }, 'Next page'),
+    );
+  root.append(pager, detail);
+  // Opened by a retry: drawn before the section replaces the page, so it lands in the visible element.
+  if (state.openDelivery) {
+    const id = state.openDelivery;
+    state.openDelivery = '';
+    await showDelivery(id, detail);
+  }
+}

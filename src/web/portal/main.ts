@@ -1,0 +1,43 @@
+/**
+ * The partner portal, served as /portal/app.js (same origin, so the CSP needs no 'unsafe-inline').
+ * Entry point: the sections, sign-in by one-time link, sign-out, start.
+ */
+import { byId, nav, onSections } from '../common/dom.js';
+import { api, refreshMe, sections, show, signedOut, state } from './app.js';
+import { credentials } from './credentials.js';
+import { deliveries } from './deliveries.js';
+import { subscriptions } from './subscriptions.js';
+
+Object.assign(sections, { credentials, subscriptions, deliveries });
+
+onSections((name) => show(name));
+byId('sign-out').addEventListener('click', async () => {
+  await api('POST', '/sign-out');
+  state.csrfToken = '';
+  signedOut('You are signed out. Use a new sign-in link from your operator to come back.');
+});
+
+async function start(): Promise<void> {
+  if (location.pathname.replace(/\/$/, '') === '/portal/sign-in') {
+    const token = location.hash.slice(1);
+    // The one-time token leaves the address bar (and history) at once.
+    history.replaceState(null, '', '/portal');
+    if (!token) {
+      signedOut('This sign-in link is incomplete. Copy the whole link from your operator.');
+      return;
+    }
+    const result = await api<{ csrfToken: string }>('POST', '/sign-in', { token });
+    if (!result.ok) {
+      signedOut('This sign-in link is invalid, already used or expired. Ask your operator for a new one.');
+      return;
+    }
+    state.csrfToken = result.data.csrfToken;
+  }
+  if (!(await refreshMe())) {
+    signedOut();
+    return;
+  }
+  nav.hidden = false;
+  await show(state.current, true);
+}
+void start();
