@@ -143,7 +143,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
         contact: { name: 'The operator of this Shelfmark instance' },
         description:
           'School-book offers by EAN, learning-material lists (LML) and signed webhooks. ' +
-          'Obtain a token at /api/auth/token, then send Authorization: Bearer <token>. Expired tokens answer 403.',
+          'Obtain a token at `/api/auth/token`, then send `Authorization: Bearer <token>`. Expired tokens answer 403. ' +
+          'The integrator API comes first; the operator API (admin token) follows under the `admin:` sections.',
       },
       components: {
         securitySchemes: {

@@ -15,6 +15,17 @@ const DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
 
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="32" viewBox="0 0 150 32">' +
+  '<rect x="2" y="4" width="18" height="24" rx="2" fill="#f5c542"/><path d="M8 4v14l3-3 3 3V4z" fill="#b33"/>' +
+  '<text x="28" y="23" font-family="system-ui,sans-serif" font-size="19" font-weight="600" fill="#fff">Shelfmark</text></svg>';
+
+const DOCS_THEME_CSS = [
+  '.swagger-ui .topbar { background: #1f3a5f; }',
+  '.swagger-ui .topbar .download-url-wrapper { display: none; }',
+  '.swagger-ui .topbar-wrapper img { height: 32px; }',
+].join('\n');
+
 const PROBLEM_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -57,7 +68,14 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // No third-party validator badge: the page must make no request off this origin.
     validatorUrl: false,
     uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
-    theme: { title: 'Shelfmark API reference' },
+    theme: {
+      title: 'Shelfmark API reference',
+      // Shelfmark's name in the top bar instead of the renderer's, and no "Explore" box: this page
+      // documents this server's document and nothing else.
+      css: [{ filename: 'shelfmark.css', content: DOCS_THEME_CSS }],
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
+    },
+    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/', target: '_self' },
   });
 
   app.get(

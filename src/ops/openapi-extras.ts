@@ -199,7 +199,8 @@ export function documentObject<T extends object>(openapiObject: T): T {
   for (const item of Object.values(doc.paths ?? {}))
     for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) tagNames.add(tag);
   tagNames.add('lml');
-  const tags = [...tagNames].sort().map((name) => ({
+  // Integrators land on their API first; the operator API follows as its own section.
+  const tags = [...tagNames].sort(byAudience).map((name) => ({
     name,
     description: TAG_DESCRIPTIONS[name] ?? `Operator API (ADMIN_TOKEN): ${name.replace(/^admin: /, '')}`,
   }));
@@ -207,7 +208,7 @@ export function documentObject<T extends object>(openapiObject: T): T {
   schemes.bearer = {
     type: 'oauth2',
     description:
-      'Access token from the token endpoint (client credentials), sent as Authorization: Bearer <token>. In /docs, "Authorize" fetches one.',
+      'Access token from the token endpoint (client credentials), sent as `Authorization: Bearer <token>`. In /docs, "Authorize" fetches one.',
     flows: {
       clientCredentials: {
         tokenUrl: '/api/auth/token',
@@ -222,6 +223,16 @@ export function documentObject<T extends object>(openapiObject: T): T {
     components: { ...(doc.components ?? {}), securitySchemes: schemes },
     webhooks: webhooks(),
   };
+}
+
+/** The integrator API's tags in reading order (token, data, webhooks, operations); every `admin: …` tag after them. */
+const INTEGRATOR_TAGS = ['auth', 'offers', 'lml', 'subscriptions', 'operations'];
+function byAudience(a: string, b: string): number {
+  const rank = (tag: string): number => {
+    const index = INTEGRATOR_TAGS.indexOf(tag);
+    return index === -1 ? INTEGRATOR_TAGS.length : index;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
 }
 
 const SCOPE_DESCRIPTIONS: Readonly<Record<(typeof SCOPES)[number], string>> = {
