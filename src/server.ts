@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations.js';
+import { answerConnect } from './limits/http-limits.js';
 import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
 
@@ -42,6 +43,12 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   if (!child) await migrateToLatest(db);
   const app = await buildApp({ config, db, clock: systemClock, metrics: new Metrics({ defaultMetrics: true }) });
   const { services } = app;
+  answerConnect(app.server);
+  // Said once, by the process that runs the delivery worker or alone (not by every cluster child).
+  if (config.webhookAllowPrivate && !child)
+    app.log.warn(
+      'WEBHOOK_ALLOW_PRIVATE=true: the SSRF guard is off, webhooks may be sent to loopback and private addresses (development only)',
+    );
 
   const seed = config.seed === 'demo' && !child ? await seedDemo(services) : undefined;
 

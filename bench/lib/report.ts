@@ -123,7 +123,7 @@ const START = '<!-- bench:last-run:start';
 const END = '<!-- bench:last-run:end -->';
 
 /**
- * The README's "last full run" block, between its markers: machine, date, duration, load, the tables,
+ * The "last full run" block of docs/performance.md, between its markers: machine, date, duration, load, the tables,
  * the notes and a sentence on which targets are met. Only a full run writes it.
  */
 export function readmeBlock(input: {
@@ -150,7 +150,7 @@ export function readmeBlock(input: {
     `${host.loadAverage1m} at the start and ${String(input.loadAtEnd)} at the end (${host.cores} cores shared with other work): absolute figures are`,
     'noisy, the ratios of interleaved rounds are the figures to compare. Source: `bench/results/latest.json`.',
     '',
-    '![Bench: measured ÷ target per scenario](docs/bench.svg)',
+    '![Bench: measured ÷ target per scenario](bench.svg)',
     '',
     table(input.rows),
     '',
@@ -162,9 +162,9 @@ export function readmeBlock(input: {
   ].join('\n');
 }
 
-/** Replaces the block between the README's markers; leaves the README alone when the markers are missing. */
+/** Replaces the block between the markers of docs/performance.md; leaves the file alone when the markers are missing. */
 export function updateReadme(block: string): string | undefined {
-  const file = join(ROOT, 'README.md');
+  const file = join(ROOT, 'docs', 'performance.md');
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf(START);
   const end = text.indexOf(END);

@@ -3,8 +3,9 @@
  * HTTP parser gives on its own (headers over MAX_HEADER_BYTES → 431, unparseable requests → 400),
  * which are written as problem documents like every other error instead of Fastify's ad-hoc JSON.
  */
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { PROBLEMS, problemType, type ProblemCode } from '../errors.js';
 
 interface RawAnswer {
@@ -44,4 +45,23 @@ export function clientErrorHandler(maxHeaderBytes: number) {
     if (socket.writable && inProgress?.headersSent !== true) socket.write(isHead ? answer.head : answer.full);
     socket.destroy();
   };
+}
+
+/**
+ * Node hands a CONNECT request to the server's 'connect' event and, when nothing listens, closes the
+ * socket without a word. Shelfmark is not a proxy: answer with a problem document, then close.
+ */
+export function answerConnect(server: Server): void {
+  const refused = rawProblem(
+    'malformed-request',
+    'CONNECT is not supported: Shelfmark is not a proxy; send GET, POST, PUT, PATCH or DELETE requests to its API',
+  );
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(refused.full, () => socket.destroy());
+  });
 }

@@ -18,7 +18,7 @@ import { createHarness, type Harness } from '../support/harness.js';
 
 const run = promisify(execFile);
 
-/** Warnings kept on purpose, each justified in the README (OpenAPI section). */
+/** Warnings kept on purpose, each justified in docs/integrating.md (the OpenAPI item). */
 const ACCEPTED_WARNINGS: Readonly<Record<string, number>> = {
   // Redocly: /healthz, /readyz, /metrics and the two discovery documents answer no 4xx at all.
   'operation-4xx-response': 5,

@@ -1,6 +1,6 @@
 /**
  * How big the reliability suite runs. `npm run test:reliability` sets RELIABILITY_SCALE=full (the
- * figures in the README); `npm test` runs the bounded form so CI stays within its time.
+ * figures in docs/testing.md); `npm test` runs the bounded form so CI stays within its time.
  */
 export const FULL = process.env.RELIABILITY_SCALE === 'full';
 

@@ -553,6 +553,36 @@ describe('security headers on every HTML page', () => {
   });
 });
 
+describe('secrets in query strings stay out of the access log', () => {
+  it('logs the path and the query with secret-looking values replaced by [redacted]', async () => {
+    const h = await securityHarness('sqlite', { logRequests: 'all' });
+    const sent = ['sms_query_client_secret_0001', 'query_code_value_0002', 'query_sig_value_0003'];
+    rememberSecrets(...sent);
+    const from = capturedLogLines.length;
+    try {
+      const url =
+        `/api/admin/v1/clients?access_token=${ADMIN_TOKEN}&limit=1&client_secret=${sent[0]}` +
+        `&code=${sent[1]}&sig=${sent[2]}&token=${ADMIN_TOKEN}&api-key=${ADMIN_TOKEN}&keyword=books`;
+      await h.app.inject({ method: 'GET', url });
+      await h.app.inject({ method: 'GET', url: `/no/such/route?password=${ADMIN_TOKEN}` });
+    } finally {
+      await h.close();
+    }
+    const lines = capturedLogLines.slice(from).filter((line) => line.includes('/api/admin/v1/clients?'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const { url } = JSON.parse(line) as { url?: string };
+      if (url === undefined) continue;
+      expect(url).toBe(
+        '/api/admin/v1/clients?access_token=[redacted]&limit=1&client_secret=[redacted]' +
+          '&code=[redacted]&sig=[redacted]&token=[redacted]&api-key=[redacted]&keyword=books',
+      );
+    }
+    // The suite's final check (afterAll) also finds none of these values in any captured line.
+    expect(capturedLogLines.slice(from).filter((line) => line.includes(ADMIN_TOKEN))).toEqual([]);
+  });
+});
+
 afterAll(() => {
   // Over the whole suite: secrets were handled, lines were written, and no line contains a secret.
   expect(secretsSeen.size).toBeGreaterThan(10);

@@ -1,0 +1,223 @@
+/**
+ * The configuration as one TypeBox schema. Each property names its environment variable, default,
+ * accepted values and meaning; from this one object come the `Config` type (`Static<>`), the defaults,
+ * the parsing and validation of the environment (load.ts) and the table in
+ * docs/operating/configuration.md (table.ts, `npm run docs:config`).
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { choice, type EnvMeta, flag, int, list, optionalText } from './fields.js';
+
+export const ConfigSchema = Type.Object({
+  port: int('PORT', 3000, 0, 65535, 'HTTP port'),
+  host: Type.String({ env: 'HOST', parse: 'text', default: '0.0.0.0', description: 'bind address' }),
+  databaseUrl: Type.String({
+    env: 'DATABASE_URL',
+    parse: 'databaseUrl',
+    default: 'sqlite:./data/shelfmark.sqlite',
+    accepts: '`sqlite:<path>`, `postgres://…`, `postgresql://…`',
+    description: '`sqlite:<path>` (embedded) or `postgres://user@host/db`',
+  }),
+  adminToken: optionalText(
+    'ADMIN_TOKEN',
+    'text',
+    'operator token for `/api/admin/v1` and the dashboard. Unset: generated on first start, printed once, only its hash kept; `npx shelfmark admin-token --reset` prints a new one (every node refuses the old one within 5 s)',
+    { minLength: 16, shown: 'generated', accepts: 'text of at least 16 characters' },
+  ),
+  tokenTtlSeconds: int('TOKEN_TTL_SECONDS', 3600, 1, 86400, 'access-token lifetime'),
+  webhookRetryScheduleSeconds: list(
+    Type.Number({ minimum: 0 }),
+    'WEBHOOK_RETRY_SCHEDULE',
+    'secondsList',
+    [5, 300, 1800, 7200, 18000, 36000, 36000],
+    'seconds between attempts: entry i is the wait after failed attempt i+1',
+    { accepts: 'seconds separated by commas (e.g. `5,300,1800`), at most 50' },
+  ),
+  webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15000, 1, 120000, 'whole-attempt timeout'),
+  webhookAllowPrivate: flag(
+    'WEBHOOK_ALLOW_PRIVATE',
+    'allow loopback/private receivers: turns the SSRF guard off (development only; a warning is logged at start)',
+  ),
+  webhookSecretOverlapSeconds: int(
+    'WEBHOOK_SECRET_OVERLAP_SECONDS',
+    86400,
+    0,
+    30 * 86400,
+    'how long the previous webhook secret keeps signing after a rotation',
+  ),
+  webhookConcurrency: int(
+    'WEBHOOK_CONCURRENCY',
+    32,
+    1,
+    1024,
+    'webhook requests in flight per worker (the worker claims up to as many again ahead)',
+  ),
+  webhookConnectionsPerHost: int(
+    'WEBHOOK_CONNECTIONS_PER_HOST',
+    32,
+    1,
+    1024,
+    'parallel requests one worker sends to one receiver origin at most; the rest wait their turn',
+  ),
+  serviceFeeCents: int('SERVICE_FEE_CENTS', 199, 0, 100000, "service fee added to the seller's price in public offers"),
+  seed: choice(
+    'SEED',
+    ['demo', 'none'],
+    'demo',
+    '`demo` seeds demo data into an empty database; `none` never seeds (production)',
+  ),
+  role: choice('ROLE', ['api', 'worker', 'all'], 'all', 'what this process runs; also `--role` on the command line'),
+  secretPepper: optionalText(
+    'SECRET_PEPPER',
+    'text',
+    'key for hashing client secrets; set it to keep it out of the database',
+    { shown: 'random, kept in the database', accepts: 'any text' },
+  ),
+  publicBaseUrl: optionalText(
+    'PUBLIC_BASE_URL',
+    'httpUrl',
+    'external origin; the token issuer and the base of the metadata URLs. Unset: the origin of each request (see [Integrating](../integrating.md))',
+    { shown: '—', accepts: 'an absolute http(s) URL' },
+  ),
+  trustedProxies: list(
+    Type.String(),
+    'TRUSTED_PROXIES',
+    'proxyList',
+    [],
+    'proxies whose `X-Forwarded-*` headers are believed (issuer, client IP)',
+    {
+      shown: '— (none)',
+      accepts: 'IP addresses, CIDR ranges or `loopback`, `linklocal`, `uniquelocal`, separated by commas',
+    },
+  ),
+  corsOrigins: list(
+    Type.String(),
+    'CORS_ORIGINS',
+    'originList',
+    [],
+    'browser origins allowed to call the API; `*` allows any origin (no credentials either way)',
+    { shown: '— (CORS off)', accepts: 'origins like `https://shop.example` (or `*`), separated by commas' },
+  ),
+  corsTokenEndpoint: flag(
+    'CORS_TOKEN_ENDPOINT',
+    'also open the token endpoint to `CORS_ORIGINS` (off: browsers never see a client secret flow)',
+  ),
+  compressMinBytes: int(
+    'COMPRESS_MIN_BYTES',
+    1024,
+    0,
+    100 * 1024 * 1024,
+    'smallest answer compressed (gzip/br) when the client asks',
+  ),
+  logLevel: choice('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'pino level', {
+    exactCase: true,
+  }),
+  logRequests: choice(
+    'LOG_REQUESTS',
+    ['all', 'errors', 'none'],
+    'all',
+    'access log: `all` (a line as each request starts and ends), `errors` (one line per 4xx/5xx answer), `none`. At thousands of requests a second `all` writes megabytes of log per second and costs about a quarter of the throughput; busy deployments choose `errors` and read request rates from `/metrics`',
+  ),
+  clusterWorkers: int(
+    'CLUSTER_WORKERS',
+    1,
+    1,
+    256,
+    'HTTP processes on the one port (`node:cluster`); `auto` = one per core. The primary migrates, seeds and runs the delivery worker',
+    { parse: 'workers', accepts: 'whole number 1–256, or `auto`' },
+  ),
+  offersSyncIntervalMs: int(
+    'OFFERS_SYNC_INTERVAL_MS',
+    1000,
+    50,
+    60_000,
+    'how often a process reads the offers change log; the most another process or node can serve an outdated offer (PostgreSQL: normally at commit, through `NOTIFY`)',
+  ),
+  offersCacheEans: int(
+    'OFFERS_CACHE_EANS',
+    100_000,
+    0,
+    10_000_000,
+    'most EANs the in-memory offers read model holds (`0` turns it off: every call queries)',
+  ),
+  rateLimitRate: int(
+    'RATE_LIMIT_RATE',
+    100,
+    0,
+    1_000_000,
+    'requests per second per client on the bearer-guarded API, **per process** (see [Limits](limits.md)); `0` = off',
+  ),
+  rateLimitBurst: int(
+    'RATE_LIMIT_BURST',
+    200,
+    1,
+    10_000_000,
+    'requests a client may send at once after a quiet period',
+    { shown: '2 × `RATE_LIMIT_RATE` (at least 1)' },
+  ),
+  authFailuresPerClientAddress: int(
+    'AUTH_FAILURES_PER_CLIENT_ADDRESS',
+    10,
+    1,
+    100_000,
+    'failed token requests per (client id, source address) and window',
+  ),
+  authFailuresPerAddress: int(
+    'AUTH_FAILURES_PER_ADDRESS',
+    100,
+    1,
+    1_000_000,
+    'failed token requests per source address (any client id) and window',
+  ),
+  authFailureWindowSeconds: int(
+    'AUTH_FAILURE_WINDOW_SECONDS',
+    600,
+    1,
+    86_400,
+    'the window in which those failure allowances refill completely',
+  ),
+  bodyLimitBytes: int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024, 'largest JSON request body (413)'),
+  maxHeaderBytes: int(
+    'MAX_HEADER_BYTES',
+    16 * 1024,
+    1024,
+    1024 * 1024,
+    "largest request line + headers, Node's `maxHeaderSize` (431)",
+  ),
+  maxUrlLength: int(
+    'MAX_URL_LENGTH',
+    8 * 1024,
+    256,
+    1024 * 1024,
+    'longest URL, path and query (414); must be below `MAX_HEADER_BYTES`',
+  ),
+  maxSubscriptionsPerClient: int(
+    'MAX_SUBSCRIPTIONS_PER_CLIENT',
+    100,
+    1,
+    1_000_000,
+    'webhook subscriptions one client may hold (409)',
+  ),
+  sessionIdleSeconds: int(
+    'SESSION_IDLE_SECONDS',
+    1800,
+    60,
+    86400,
+    'browser sessions (partner portal, operator console) end after this long without a request',
+  ),
+});
+
+type Parsed = Static<typeof ConfigSchema>;
+
+/** The parsed configuration: every value typed and frozen (lists included). */
+export type Config = { readonly [K in keyof Parsed]: Parsed[K] extends (infer U)[] ? readonly U[] : Parsed[K] };
+export type Role = Config['role'];
+export type SeedMode = Config['seed'];
+export type LogRequests = Config['logRequests'];
+export type ConfigKey = keyof Config;
+
+/** The schema of one property with its environment metadata. */
+export function fieldOf(key: ConfigKey): TSchema & EnvMeta {
+  return ConfigSchema.properties[key] as unknown as TSchema & EnvMeta;
+}
+
+export const CONFIG_KEYS = Object.keys(ConfigSchema.properties) as ConfigKey[];

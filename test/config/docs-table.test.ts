@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configDefaults, ConfigError, loadConfig } from '../../src/config.js';
+import { CONFIG_KEYS, fieldOf } from '../../src/config/schema.js';
+import { configTable, withConfigTable } from '../../src/config/table.js';
+
+const docs = join(import.meta.dirname, '../../docs/operating/configuration.md');
+
+describe('configuration: one schema', () => {
+  it('the table in docs/operating/configuration.md is the one the schema renders (npm run docs:config)', () => {
+    const text = readFileSync(docs, 'utf8');
+    expect(withConfigTable(text), 'run npm run docs:config').toBe(text);
+  });
+
+  it('names every variable of the schema in the table, once', () => {
+    const table = configTable();
+    for (const key of CONFIG_KEYS) {
+      const variable = fieldOf(key).env;
+      expect(table.split('\n').filter((row) => row.startsWith(`| \`${variable}\` `))).toHaveLength(1);
+    }
+  });
+
+  it('the defaults are the schema defaults (RATE_LIMIT_BURST derived from the rate)', () => {
+    expect(loadConfig({})).toEqual({ ...configDefaults(), rateLimitBurst: 200 });
+  });
+
+  it('reports every bad variable at once, each with its problem and what is accepted', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'abc', SEED: 'lots', CORS_TOKEN_ENDPOINT: 'maybe', DATABASE_URL: 'mysql://u:pw@h/db' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught as ConfigError;
+    expect(error.issues.map((issue) => issue.variable).sort()).toEqual([
+      'CORS_TOKEN_ENDPOINT',
+      'DATABASE_URL',
+      'PORT',
+      'SEED',
+    ]);
+    expect(error.message.split('\n').sort()).toEqual([
+      'CORS_TOKEN_ENDPOINT: expected true or false, got "maybe"',
+      'DATABASE_URL: expected sqlite:<path> or postgres://..., got "mysql://***@h/db"',
+      'PORT: expected a whole number, got "abc"',
+      'SEED: expected one of demo, none, got "lots"',
+    ]);
+  });
+});
