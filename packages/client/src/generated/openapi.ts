@@ -1291,7 +1291,7 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @example client_credentials */
-                    grant_type?: string;
+                    grant_type: string;
                     /** @description client_secret_post only; otherwise send HTTP Basic */
                     client_id?: string;
                     /** @description client_secret_post only; otherwise send HTTP Basic */
@@ -1303,7 +1303,7 @@ export interface operations {
                 };
                 "application/json": {
                     /** @example client_credentials */
-                    grant_type?: string;
+                    grant_type: string;
                     /** @description client_secret_post only; otherwise send HTTP Basic */
                     client_id?: string;
                     /** @description client_secret_post only; otherwise send HTTP Basic */
