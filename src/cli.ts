@@ -11,7 +11,7 @@ import { OfferImporter, parseOffersCsv, type RowError } from './offers/import.js
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectDatabase, type Db } from './db/database.js';
-import { migrateToLatest } from './db/migrations.js';
+import { migrateToLatest } from './db/migrate.js';
 import { PROBLEMS, Problem } from './errors.js';
 import { seedDemo } from './seed/demo.js';
 import { createServices, resetAdminToken, type Services } from './services.js';

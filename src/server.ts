@@ -9,7 +9,7 @@ import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrations.js';
+import { migrateToLatest } from './db/migrate.js';
 import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
 
