@@ -48,7 +48,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   let address = clustered ? `http://${config.host}:${config.port}` : '(worker only)';
   const serves = child || (!clustered && role !== 'worker');
   if (serves) address = await app.listen({ port: config.port, host: config.host });
-  const worker = child || role === 'api' ? undefined : services.startWorker();
+  const worker = child || role === 'api' ? undefined : services.startWorker({ logger: app.log });
   // The primary makes sure a signing key exists before the children start, so they do not each create one.
   if (clustered && !child) await services.signingKeys.active();
   const children = clustered && !child ? forkChildren(config.clusterWorkers) : undefined;
