@@ -4,6 +4,9 @@ import { hostname } from 'node:os';
 import pino, { type BaseLogger } from 'pino';
 import type { Config } from '../config.js';
 
+/** The part of a pino logger the worker uses (a Fastify app's `log` fits). */
+export type WorkerLogger = Pick<BaseLogger, 'error' | 'warn'>;
+
 export interface WorkerOptions {
   /** Lease owner name; unique per worker by default. */
   owner?: string;
@@ -18,7 +21,7 @@ export interface WorkerOptions {
   stopTimeoutMs?: number;
   random?: () => number;
   /** Where the worker logs (the app's logger in the server); a stderr logger at LOG_LEVEL otherwise. */
-  logger?: BaseLogger;
+  logger?: WorkerLogger;
   /** Called for each failure the worker survives; logs it through `logger` by default. */
   onError?: (error: unknown, what: string) => void;
 }

@@ -28,7 +28,7 @@ export class CompletionBatcher {
 
   constructor(
     private readonly write: (completions: readonly Completion[]) => Promise<CompletionResult[]>,
-    private readonly logger: BaseLogger,
+    private readonly logger: Pick<BaseLogger, 'warn'>,
   ) {}
 
   /** Settles once the completion is written (or its batch failed: then every one in it rejects). */
