@@ -9,7 +9,7 @@ import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrations.js';
+import { migrateToLatest } from './db/migrate.js';
 import { answerConnect } from './limits/http-limits.js';
 import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
@@ -55,7 +55,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   let address = clustered ? `http://${config.host}:${config.port}` : '(worker only)';
   const serves = child || (!clustered && role !== 'worker');
   if (serves) address = await app.listen({ port: config.port, host: config.host });
-  const worker = child || role === 'api' ? undefined : services.startWorker();
+  const worker = child || role === 'api' ? undefined : services.startWorker({ logger: app.log });
   // The primary makes sure a signing key exists before the children start, so they do not each create one.
   if (clustered && !child) await services.signingKeys.active();
   const children = clustered && !child ? forkChildren(config.clusterWorkers) : undefined;

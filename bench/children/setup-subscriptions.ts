@@ -7,7 +7,7 @@
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { connectDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrations.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { createServices } from '../../src/services.js';
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {

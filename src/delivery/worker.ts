@@ -7,32 +7,18 @@
  * It polls when idle, and claims at once when the outbox wakes it or a slot frees up. Tests drive it
  * deterministically with `runOnce()` and a manual clock.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
-import { decide, DISABLE_AFTER_FAILING_MS, errorClassOf } from './retry.js';
-import type { SendResult, WebhookSender } from './sender.js';
-import { signedHeaders } from './signer.js';
-import type { ClaimedDelivery, Completion, CompletionResult, DeliveryStore, SendContext } from './store.js';
+import { sendAttempt } from './attempt.js';
+import { LaneClaimer } from './lanes.js';
+import { CompletionBatcher, CompletionsNotWritten } from './queue/batcher.js';
+import type { SendContext } from './queue/types.js';
+import type { WebhookSender } from './sender.js';
+import type { DeliveryStore } from './store.js';
+import { type WorkerOptions, type WorkerSettings, workerSettings } from './worker-options.js';
 
-export interface WorkerOptions {
-  /** Lease owner name; unique per worker by default. */
-  owner?: string;
-  concurrency?: number;
-  /** Leases one subscription may hold at once, so a slow receiver cannot take every slot. */
-  perSubscription?: number;
-  pollIntervalMs?: number;
-  leaseMs?: number;
-  /** Deliveries claimed ahead of free slots by the running loop (default: concurrency); runOnce() claims none ahead. */
-  prefetch?: number;
-  /** How long stop() waits for requests in flight before giving up on them (their leases expire). */
-  stopTimeoutMs?: number;
-  random?: () => number;
-  onError?: (error: unknown, what: string) => void;
-}
+export type { WorkerOptions } from './worker-options.js';
 
 export interface WorkerDeps {
   store: DeliveryStore;
@@ -45,20 +31,13 @@ export interface WorkerDeps {
   onStopped?: () => void;
 }
 
-/** Bounds one group commit so a huge backlog of finished attempts does not hold one long transaction. */
-const MAX_COMPLETIONS_PER_COMMIT = 64;
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 export class DeliveryWorker {
   readonly owner: string;
+  private readonly settings: WorkerSettings;
   private readonly concurrency: number;
-  private readonly perSubscription: number;
-  private readonly pollIntervalMs: number;
-  private readonly leaseMs: number;
-  private readonly stopTimeoutMs: number;
   private readonly refill: number;
-  private readonly random: () => number;
   private readonly onError: (error: unknown, what: string) => void;
   private readonly inFlight = new Set<Promise<void>>();
   /**
@@ -69,14 +48,8 @@ export class DeliveryWorker {
    * is handed back unsent, and after a crash the unsent rows are simply claimed again.
    */
   private readonly queue: { context: SendContext; claimedAt: number }[] = [];
-  private readonly prefetch: number;
-  private completions: {
-    completion: Completion;
-    resolve: (result: CompletionResult) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
-  private flushing: Promise<void> | undefined;
-  private retryLaneIdleUntil = 0;
+  private readonly completions: CompletionBatcher;
+  private readonly lanes: LaneClaimer;
   private running = false;
   private stopped = false;
   private loopDone: Promise<void> | undefined;
@@ -87,21 +60,11 @@ export class DeliveryWorker {
     private readonly deps: WorkerDeps,
     options: WorkerOptions = {},
   ) {
-    const { config } = deps;
-    this.owner = options.owner ?? `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
-    this.concurrency = options.concurrency ?? config.webhookConcurrency;
-    this.perSubscription = options.perSubscription ?? Math.max(4, Math.ceil(this.concurrency / 4));
-    this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    // The lease must outlive the request (bounded by the timeout) plus signing and recording it.
-    this.leaseMs =
-      options.leaseMs ?? config.webhookTimeoutMs + Math.min(5000, Math.max(1000, config.webhookTimeoutMs / 2));
-    this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
-    this.refill = Math.max(1, Math.floor(this.concurrency / 4));
-    this.prefetch = options.prefetch ?? this.concurrency;
-    this.random = options.random ?? Math.random;
-    this.onError =
-      options.onError ??
-      ((error, what) => console.error(`[delivery] ${what}:`, error instanceof Error ? error.message : error));
+    const settings = workerSettings(deps.config, options);
+    this.settings = settings;
+    ({ owner: this.owner, concurrency: this.concurrency, refill: this.refill, onError: this.onError } = settings);
+    this.completions = new CompletionBatcher((completions) => deps.store.completeMany(completions), settings.logger);
+    this.lanes = new LaneClaimer(deps.store, deps.clock, settings);
   }
 
   start(): this {
@@ -113,7 +76,7 @@ export class DeliveryWorker {
 
   /** Claim now instead of at the next poll: new or re-queued deliveries were committed (either lane). */
   wake(): void {
-    this.retryLaneIdleUntil = 0;
+    this.lanes.wake();
     this.signal();
   }
 
@@ -135,7 +98,7 @@ export class DeliveryWorker {
       await this.deps.store
         .release(unsent, this.owner, this.deps.clock.now())
         .catch((error: unknown) => this.onError(error, 'releasing unsent deliveries failed (their leases expire)'));
-    await Promise.race([Promise.allSettled([...this.inFlight]), sleep(this.stopTimeoutMs)]);
+    await Promise.race([Promise.allSettled([...this.inFlight]), sleep(this.settings.stopTimeoutMs)]);
     if (this.deps.ownsSender === true) await this.deps.sender.close();
     this.deps.onStopped?.();
   }
@@ -156,7 +119,7 @@ export class DeliveryWorker {
       const free = this.concurrency - this.inFlight.size;
       if (free > 0) {
         try {
-          await this.dispatch(free, this.prefetch);
+          await this.dispatch(free, this.settings.prefetch);
         } catch (error) {
           this.onError(error, 'claiming deliveries failed');
         }
@@ -173,7 +136,7 @@ export class DeliveryWorker {
       return;
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.pollIntervalMs);
+      const timer = setTimeout(resolve, this.settings.pollIntervalMs);
       this.release = () => {
         clearTimeout(timer);
         resolve();
@@ -183,10 +146,7 @@ export class DeliveryWorker {
     this.signalled = false;
   }
 
-  /**
-   * First attempts are claimed before retries so a retry backlog never delays fresh events; a quarter
-   * of the slots stays open to retries so they are not starved by a steady stream of new events.
-   */
+  /** Starts queued deliveries, then claims more (queue/claim.ts, lanes.ts) when the queue runs low. */
   private async dispatch(slots: number, ahead = 0): Promise<number> {
     if (slots <= 0) return 0;
     const fromQueue = this.startQueued(slots);
@@ -194,31 +154,7 @@ export class DeliveryWorker {
     if (this.queue.length >= this.refill || (ahead === 0 && fromQueue > 0)) return fromQueue;
     const free = slots - fromQueue + ahead - this.queue.length;
     if (free <= 0) return fromQueue;
-    const claim = (lane: 'first' | 'retry', limit: number): Promise<ClaimedDelivery[]> =>
-      this.deps.store.claim({
-        owner: this.owner,
-        now: this.deps.clock.now(),
-        leaseMs: this.leaseMs,
-        limit,
-        perSubscription: this.perSubscription,
-        lane,
-      });
-    // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
-    // after a poll interval instead of on every refill; meanwhile first attempts may take every slot.
-    const retryLaneOpen = this.deps.clock.now() >= this.retryLaneIdleUntil;
-    const claimed = await claim('first', retryLaneOpen ? free - Math.floor(free / 4) : free);
-    const now = this.deps.clock.now();
-    if (retryLaneOpen) {
-      const retries = await claim('retry', free - claimed.length);
-      claimed.push(...retries);
-      if (retries.length === 0) this.retryLaneIdleUntil = now + this.pollIntervalMs;
-    }
-    // Claim again while it yields: a claim skips subscriptions at their cap, so each round reaches further.
-    for (let round = 0; round < 4 && claimed.length < free; round++) {
-      const more = await claim('first', free - claimed.length);
-      if (more.length === 0) break;
-      claimed.push(...more);
-    }
+    const claimed = await this.lanes.claim(free);
     if (claimed.length === 0) return fromQueue;
 
     const contexts = await this.deps.store.contexts(claimed.map((row) => row.id));
@@ -242,7 +178,7 @@ export class DeliveryWorker {
       const entry = this.queue.shift();
       if (entry === undefined) break;
       // The lease was sized for one attempt from the claim; after waiting this long it no longer covers one.
-      if (now - entry.claimedAt > this.leaseMs - this.deps.config.webhookTimeoutMs) {
+      if (now - entry.claimedAt > this.settings.leaseMs - this.deps.config.webhookTimeoutMs) {
         stale.push(entry.context.id);
         continue;
       }
@@ -253,42 +189,13 @@ export class DeliveryWorker {
     return started;
   }
 
-  /**
-   * Queues a completion and writes it with every other completion that finished meanwhile, in one
-   * transaction (group commit): while one batch commits, the next one gathers.
-   */
-  private record(completion: Completion): Promise<CompletionResult> {
-    return new Promise((resolve, reject) => {
-      this.completions.push({ completion, resolve, reject });
-      // Start the commit after this turn of the event loop, so every response that arrived in the same
-      // turn joins it: with a synchronous driver (SQLite) a commit started at once would always hold
-      // just one completion (measured: 4,032 commits for 5,000 deliveries).
-      this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flushCompletions());
-    });
-  }
-
-  private async flushCompletions(): Promise<void> {
-    while (this.completions.length > 0) {
-      const batch = this.completions.splice(0, MAX_COMPLETIONS_PER_COMMIT);
-      try {
-        const results = await this.deps.store.completeMany(batch.map((entry) => entry.completion));
-        batch.forEach((entry, index) => {
-          const result = results[index];
-          if (result === undefined) entry.reject(new Error('completion produced no result'));
-          else entry.resolve(result);
-        });
-      } catch (error) {
-        for (const entry of batch) entry.reject(error);
-      }
-    }
-    this.flushing = undefined;
-  }
-
   private track(task: Promise<void>): void {
     const tracked = task
-      .catch((error: unknown) =>
-        this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)'),
-      )
+      .catch((error: unknown) => {
+        // A failed group commit was logged once by the batcher, not once per delivery in it.
+        if (!(error instanceof CompletionsNotWritten))
+          this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)');
+      })
       .finally(() => {
         this.inFlight.delete(tracked);
         // A freed slot takes the next queued delivery at once; claim again once the queue runs low and
@@ -309,62 +216,18 @@ export class DeliveryWorker {
       if (await store.abandon(context.id, this.owner, clock.now())) metrics.deliveriesFailed.inc();
       return;
     }
-    const startedAt = clock.now();
-    const headers = signedHeaders({
-      deliveryId: context.id,
-      eventName: context.eventName,
-      body: context.payload,
-      now: startedAt,
-      secrets: ClientService.signingSecrets(context.client, startedAt),
-    });
-    metrics.deliveriesInFlight.inc();
-    const started = performance.now();
-    let result: SendResult;
-    try {
-      result = await sender.send({ url: context.notificationUrl, headers, body: context.payload });
-    } finally {
-      metrics.deliveriesInFlight.dec();
-    }
-    const durationMs = Math.round(performance.now() - started);
-    const errorClass = errorClassOf(result);
-    metrics.deliveryAttempts.inc({ outcome: errorClass ?? 'success' });
-    metrics.deliveryLatency.observe(durationMs / 1000);
-
-    const now = clock.now();
-    const attemptNo = context.attemptCount + 1;
-    const decision = decide({
-      attemptNo,
-      now,
-      result,
-      scheduleSeconds: config.webhookRetryScheduleSeconds,
-      random: this.random,
-    });
-    const outcome = await this.record({
-      id: context.id,
+    const completion = await sendAttempt(context, {
+      sender,
+      clock,
+      config,
+      metrics,
       owner: this.owner,
-      subscriptionId: context.subscriptionId,
-      now,
-      attempt: {
-        attemptNo,
-        startedAt,
-        durationMs,
-        statusCode: result.kind === 'response' ? result.statusCode : null,
-        errorClass,
-        errorMessage:
-          result.kind === 'error'
-            ? result.message.slice(0, 1000)
-            : errorClass === null
-              ? null
-              : `HTTP ${result.statusCode}`,
-        responseBody: result.kind === 'response' ? result.bodySnippet : null,
-      },
-      status: decision.status,
-      nextAttemptAt: decision.status === 'pending' ? decision.nextAttemptAt : now,
-      disableReason: decision.status === 'failed' ? decision.disableReason : undefined,
-      failingCutoff: now - DISABLE_AFTER_FAILING_MS,
+      random: this.settings.random,
     });
+    // Written with every other completion that finished meanwhile (group commit, queue/batcher.ts).
+    const outcome = await this.completions.record(completion);
     if (outcome.failed > 0) metrics.deliveriesFailed.inc(outcome.failed);
-    if (decision.status === 'succeeded' && outcome.recorded)
-      metrics.deliveryEndToEnd.observe(Math.max(0, now - context.createdAt) / 1000);
+    if (completion.status === 'succeeded' && outcome.recorded)
+      metrics.deliveryEndToEnd.observe(Math.max(0, completion.now - context.createdAt) / 1000);
   }
 }

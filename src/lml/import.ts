@@ -8,11 +8,10 @@
  * the same file finds those lists and changes only what differs (no event when nothing changes).
  */
 import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Value, ValueErrorType } from '@sinclair/typebox/value';
 import type { Db } from '../db/database.js';
 import { Problem } from '../errors.js';
 import type { Outbox } from '../events/outbox.js';
-import type { RowError } from '../offers/import.js';
 import { normaliseItems, normaliseTags } from './items.js';
 import type { ListInput, ListService } from './list-service.js';
 import { ListStore } from './list-store.js';
@@ -29,6 +28,13 @@ const ImportEntry = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** One problem with one entry of the file: its 1-based position in the array and the line it starts on. */
+export interface ListImportError {
+  entry: number;
+  line: number;
+  reason: string;
+}
 
 export interface ListImportRow {
   line: number;
@@ -77,17 +83,25 @@ export function elementLines(text: string): number[] {
   return lines;
 }
 
-const problemText = (error: unknown): string => {
+/** One sentence per problem: a Problem listing field errors gives one per field, not its summary and the list. */
+const problemTexts = (error: unknown): string[] => {
   if (error instanceof Problem) {
-    const details = Array.isArray(error.extensions.errors)
-      ? (error.extensions.errors as { path?: string; message?: string }[])
-          .map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim())
-          .join('; ')
-      : '';
-    return [error.detail ?? error.message, details].filter((part) => part !== '').join(': ');
+    const fields = Array.isArray(error.extensions.errors)
+      ? (error.extensions.errors as { path?: string; message?: string }[]).map((e) =>
+          `${(e.path ?? '').replace(/^\//, '')} ${e.message ?? ''}`.trim(),
+        )
+      : [];
+    return fields.length > 0 ? fields : [error.detail ?? error.message];
   }
-  return error instanceof Error ? error.message : String(error);
+  return [error instanceof Error ? error.message : String(error)];
 };
+
+/** A schema complaint as a sentence about the field: "name is missing" rather than "name Expected required property". */
+function schemaText(field: string, type: ValueErrorType, message: string): string {
+  if (type === ValueErrorType.ObjectRequiredProperty) return `${field} is missing`;
+  if (type === ValueErrorType.ObjectAdditionalProperties) return `${field} is not a field of a list`;
+  return `${field}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+}
 
 export class ListImporter {
   constructor(
@@ -97,25 +111,28 @@ export class ListImporter {
   ) {}
 
   /** Parses and validates the whole file against the database as it is now. */
-  async validate(text: string): Promise<{ rows: ListImportRow[]; errors: RowError[] }> {
+  async validate(text: string): Promise<{ rows: ListImportRow[]; errors: ListImportError[] }> {
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (error) {
       return {
         rows: [],
-        errors: [{ line: 1, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }],
+        errors: [
+          { entry: 0, line: 1, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` },
+        ],
       };
     }
-    if (!Array.isArray(data)) return { rows: [], errors: [{ line: 1, reason: 'expected a JSON array of lists' }] };
-    if (data.length === 0) return { rows: [], errors: [{ line: 1, reason: 'the array is empty' }] };
+    const whole = (reason: string) => ({ rows: [], errors: [{ entry: 0, line: 1, reason }] });
+    if (!Array.isArray(data)) return whole('expected a JSON array of lists');
+    if (data.length === 0) return whole('the array is empty');
     const lines = elementLines(text);
     const store = new ListStore(this.db.kysely);
     const schools = new Set(
       (await this.db.kysely.selectFrom('schools').select('identifier').execute()).map((row) => row.identifier),
     );
     const rows: ListImportRow[] = [];
-    const errors: RowError[] = [];
+    const errors: ListImportError[] = [];
     const seen = new Map<string, number>();
     for (const [index, entry] of data.entries()) {
       const line = lines[index] ?? 1;
@@ -123,8 +140,9 @@ export class ListImporter {
         // The first complaint per property is the useful one (TypeBox adds follow-ups such as "Expected string").
         const byPath = new Map<string, string>();
         for (const e of Value.Errors(ImportEntry, entry))
-          if (!byPath.has(e.path)) byPath.set(e.path, `${e.path === '' ? 'entry' : e.path.slice(1)} ${e.message}`);
-        errors.push({ line, reason: [...byPath.values()].slice(0, 5).join('; ') });
+          if (!byPath.has(e.path))
+            byPath.set(e.path, schemaText(e.path === '' ? 'entry' : e.path.slice(1), e.type, e.message));
+        for (const reason of [...byPath.values()].slice(0, 5)) errors.push({ entry: index + 1, line, reason });
         continue;
       }
       const { status: statusWord, ...input } = entry;
@@ -135,15 +153,15 @@ export class ListImporter {
         tags = normaliseTags(input.tags ?? []);
         normaliseItems(input.items ?? []);
       } catch (error) {
-        reasons.push(problemText(error));
+        reasons.push(...problemTexts(error));
       }
       const status = statusWord === undefined ? undefined : canonicalStatus(statusWord);
       if (statusWord !== undefined && status === undefined)
         reasons.push(`status ${JSON.stringify(statusWord)} is not a list status`);
       const key = JSON.stringify([input.school, tags, input.name.trim()]);
       const earlier = seen.get(key);
-      if (earlier !== undefined) reasons.push(`the same school, tags and name as line ${earlier}`);
-      seen.set(key, line);
+      if (earlier !== undefined) reasons.push(`it has the same school, tags and name as entry ${earlier}`);
+      seen.set(key, index + 1);
       let existing: ListImportRow['existing'];
       if (reasons.length === 0) {
         const match = (await store.findByName(input.school, input.name.trim())).find(
@@ -156,11 +174,11 @@ export class ListImporter {
           try {
             assertTransition(from, status);
           } catch (error) {
-            reasons.push(problemText(error));
+            reasons.push(...problemTexts(error));
           }
         }
       }
-      if (reasons.length > 0) errors.push({ line, reason: reasons.join('; ') });
+      if (reasons.length > 0) for (const reason of reasons) errors.push({ entry: index + 1, line, reason });
       else rows.push({ line, input, status, existing });
     }
     return { rows, errors };
@@ -180,7 +198,8 @@ export class ListImporter {
           let identifier: string;
           let from: ListStatus;
           if (row.existing === undefined) {
-            const created = await this.lists.createIn(trx, emit, row.input);
+            // `imported` says how the list came to be, so a list this import creates is imported, whatever the entry says.
+            const created = await this.lists.createIn(trx, emit, { ...row.input, imported: true });
             identifier = created.identifier;
             from = 'created';
             c.created++;

@@ -41,6 +41,10 @@ export const ListItemSchema = Type.Object({
   remarks: nullable(Type.String()),
 });
 
+const IMPORTED =
+  'True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list ' +
+  'from its own records) rather than being entered by hand. Set when the list is created and never changed.';
+
 export const ListSchema = Type.Object({
   identifier: Identifier,
   slug: Type.String({ description: 'Short code for deep links and QR codes, e.g. BL4K7Q2M' }),
@@ -51,7 +55,7 @@ export const ListSchema = Type.Object({
   duoCode: nullable(Type.String()),
   breadcrumb: Type.Array(Type.String(), { description: 'School name, the tags, the list name' }),
   status: Type.String({ description: LIST_STATUSES.join(', ') }),
-  imported: Type.Boolean(),
+  imported: Type.Boolean({ description: IMPORTED }),
   items: Type.Array(ListItemSchema),
   createdAt: Time,
   updatedAt: Time,
@@ -145,7 +149,7 @@ export const ListCreateBody = Type.Object(
   {
     school: Type.String({ maxLength: 64, description: 'identifier of an existing school' }),
     ...listContent,
-    imported: Type.Optional(Type.Boolean()),
+    imported: Type.Optional(Type.Boolean({ description: IMPORTED })),
   },
   { additionalProperties: false },
 );

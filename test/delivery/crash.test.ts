@@ -3,69 +3,20 @@
  * SIGKILL part-way, and is started again. Every delivery must arrive; the only duplicates allowed
  * are re-sends of a delivery whose attempt was cut off, and they carry the same webhook-id.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { ensureBuilt, startServer, waitUntil } from '../support/process.js';
 import { addSubscription, emit, type Receiver, startReceiver } from './support.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SUBSCRIPTIONS = 10;
 const EVENTS = 100;
 const TOTAL = SUBSCRIPTIONS * EVENTS;
 
-beforeAll(() => {
-  // The server under test is the built one, exactly as operators run it.
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
-}, 120_000);
-
-function startServer(databaseUrl: string): { child: ChildProcess; ready: Promise<void>; output: () => string } {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: databaseUrl,
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      WEBHOOK_CONCURRENCY: '8',
-      SEED: 'none',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 15 s:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
-        clearTimeout(timer);
-        resolveReady();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  ready.catch(() => undefined);
-  return { child, ready, output: () => output };
-}
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 25));
-  }
-}
+// The server under test is the built one, exactly as operators run it (test/support/process.ts).
+beforeAll(() => ensureBuilt(), 120_000);
 
 describeEachEngine('crash safety of the delivery worker', (engine) => {
   let h: Harness;

@@ -54,7 +54,7 @@ describe.skipIf(skipBrowser)('first pages in the browser', () => {
     expect(await page.locator('h1').textContent()).toBe('Shelfmark');
     const links = await page
       .locator('main a')
-      .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).getAttribute('href')));
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
     expect(links).toEqual(['/docs', '/openapi.json', '/portal', '/dashboard', '/healthz', '/readyz']);
     await shoot('home');
     await page.locator('main a', { hasText: 'API reference' }).click();

@@ -12,18 +12,9 @@ import { TokenBuckets } from '../../src/limits/token-bucket.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { createDnsHarness, subscribe, type TestClient } from '../subscriptions/support.js';
+import { problem } from '../support/problem.js';
 
 const OFFERS = '/api/v1/offers?eans=9780194837125';
-
-const problem = (code: string, status: number, title: string, detail: string, extra: Record<string, unknown> = {}) => ({
-  type: `/problems/${code}`,
-  title,
-  status,
-  detail,
-  instance: expect.any(String),
-  code,
-  ...extra,
-});
 
 describe('TokenBuckets', () => {
   it('spends the burst, refuses without spending, and refills at the rate', () => {

@@ -206,11 +206,15 @@ describeEachEngine('CLI bulk import', (engine) => {
     ];
     const refused = await cli(['lists', 'import', await file('lists-bad.json', JSON.stringify(bad, null, 2))]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.split('\n').filter((line) => line.startsWith('line '))).toEqual([
-      `line 10: school "${'f'.repeat(32)}" does not exist`,
-      'line 14: status "retired" is not a list status',
-      'line 19: school Expected required property',
+    // Issue 14 item 8: each problem one sentence, with the entry's position (and the line it starts on).
+    expect(refused.stderr.split('\n').filter((line) => line.startsWith('entry '))).toEqual([
+      `entry 2 (line 10): school "${'f'.repeat(32)}" does not exist`,
+      'entry 3 (line 14): status "retired" is not a list status',
+      'entry 4 (line 19): school is missing',
     ]);
+    expect(refused.stderr).toContain('3 entries of');
+    expect(refused.stderr).toContain('cannot be imported, so nothing was imported');
+    expect(refused.stderr).not.toContain('row');
     expect(await h.database.db.kysely.selectFrom('lists').select('name').execute()).toHaveLength(2);
   });
 
@@ -239,5 +243,81 @@ describeEachEngine('CLI bulk import', (engine) => {
     const table = await cli(['clients', 'list'], true);
     expect(table.stdout.split('\n')[0]).toMatch(/^id\s+name\s+clientId\s+status\s+scopes\s+createdAt$/);
     expect(table.stdout).toContain('Link shop');
+  });
+
+  it('marks the lists it creates as imported, and says each problem of an entry once', async () => {
+    const school = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/schools',
+      headers: h.admin,
+      payload: { name: 'Lyceum Imported', type: 'VO' },
+    });
+    const schoolId = school.json<{ identifier: string }>().identifier;
+    const path = await file('lists-imported.json', JSON.stringify([{ school: schoolId, name: 'Imported list' }]));
+    expect((await cli(['lists', 'import', path, '--json'])).code).toBe(0);
+    const row = await h.database.db.kysely
+      .selectFrom('lists')
+      .select('identifier')
+      .where('name', '=', 'Imported list')
+      .executeTakeFirstOrThrow();
+    const read = await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${row.identifier}`, headers: h.admin });
+    expect(read.json<{ imported: boolean }>().imported).toBe(true);
+
+    const bad = [{ school: schoolId, name: 'Bad EAN', items: [{ ean: '123', title: 'Short' }], extra: 1 }];
+    const refused = await cli(['lists', 'import', await file('lists-ean.json', JSON.stringify(bad, null, 2))]);
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.split('\n').filter((line) => line.startsWith('entry '));
+    expect(lines).toEqual(['entry 1 (line 2): extra is not a field of a list']);
+    const badEan = [{ school: schoolId, name: 'Bad EAN', items: [{ ean: '123', title: 'Short' }] }];
+    const ean = await cli(['lists', 'import', await file('lists-ean2.json', JSON.stringify(badEan, null, 2))]);
+    const eanLines = ean.stderr.split('\n').filter((line) => line.startsWith('entry '));
+    expect(eanLines).toHaveLength(1);
+    expect(eanLines[0]).toMatch(/^entry 1 \(line 2\): items\/0\/ean 123/);
+    // The reason is said once: no "summary: the same reason again" repetition.
+    expect((eanLines[0]?.match(/items\/0\/ean/g) ?? []).length).toBe(1);
+  });
+
+  it('accepts the client id a user sees wherever an <id> is asked for, and prints an absolute portal link', async () => {
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: h.admin,
+      payload: { name: 'Public id shop' },
+    });
+    const { id, clientId } = created.json<{ id: string; clientId: string }>();
+    const link = await cli(['clients', 'portal-link', clientId]);
+    expect(link.code, link.stderr).toBe(0);
+    const body = JSON.parse(link.stdout) as { clientId: string; url: string };
+    expect(body.clientId).toBe(clientId);
+    expect(body.url).toMatch(/^http:\/\/[^/]+:\d+\/portal\/sign-in#/);
+
+    process.env.PUBLIC_BASE_URL = 'https://shelfmark.example.org/';
+    try {
+      const configured = JSON.parse((await cli(['clients', 'portal-link', id])).stdout) as { url: string };
+      expect(configured.url).toMatch(/^https:\/\/shelfmark\.example\.org\/portal\/sign-in#/);
+    } finally {
+      delete process.env.PUBLIC_BASE_URL;
+    }
+
+    const rotated = await cli(['clients', 'rotate-webhook-secret', clientId]);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const unknown = await cli(['clients', 'portal-link', 'smc_nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('"smc_nobody"');
+    expect(unknown.stderr).toContain('client id');
+    expect(unknown.stderr).toContain('internal id');
+  });
+
+  it('generates one usage text from the command table: every command listed once, each with its own help', async () => {
+    const usage = (await cli(['--help'])).stdout;
+    const { COMMANDS } = await import('../../src/cli/commands/index.js');
+    for (const command of COMMANDS) {
+      expect(
+        usage.split('\n').filter((line) => line.startsWith(`  ${command.name} `) || line === `  ${command.name}`),
+      ).toHaveLength(1);
+      const help = await cli([...command.name.split(' '), '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout.startsWith(`Usage: shelfmark ${command.name}`)).toBe(true);
+    }
   });
 });

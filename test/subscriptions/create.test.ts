@@ -3,20 +3,11 @@ import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from '../../src/events/catalogu
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';
 import { createDnsHarness, subscribe, SUBSCRIPTIONS, type TestClient } from './support.js';
+import { problem } from '../support/problem.js';
 
 const URL_OK = 'https://hooks.shop.example/shelfmark';
 const rows = (h: Harness) =>
   h.database.db.kysely.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
-
-const problem = (code: string, status: number, title: string, detail: string, extra: Record<string, unknown> = {}) => ({
-  type: `/problems/${code}`,
-  title,
-  status,
-  detail,
-  instance: expect.any(String),
-  code,
-  ...extra,
-});
 
 describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   let h: Harness;

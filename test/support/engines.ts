@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe } from 'vitest';
 import { connectDatabase, type Db, type Engine } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrations.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const required = process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === 'true';

@@ -1,6 +1,6 @@
 /**
  * The compiled server (`dist/server.js`) as a separate process, exactly as operators run it, for
- * crash, outage and scale-out tests (the same start-up recipe as test/delivery/crash.test.ts).
+ * the crash, outage and scale-out tests.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -10,7 +10,7 @@ import { buildApp } from '../../../src/app.js';
 import { ManualClock } from '../../../src/clock.js';
 import { testConfig } from '../../../src/config.js';
 import { connectDatabase } from '../../../src/db/database.js';
-import { migrateToLatest } from '../../../src/db/migrations.js';
+import { migrateToLatest } from '../../../src/db/migrate.js';
 
 export const DOCUMENT_FILE = fileURLToPath(new URL('../openapi.json', import.meta.url));
 export const TYPES_FILE = fileURLToPath(new URL('../src/generated/openapi.ts', import.meta.url));

@@ -2075,6 +2075,7 @@ export interface operations {
                             breadcrumb: string[];
                             /** @description created, validated, published, archived */
                             status: string;
+                            /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                             imported: boolean;
                             items: {
                                 ean: string;
@@ -2224,6 +2225,7 @@ export interface operations {
                         breadcrumb: string[];
                         /** @description created, validated, published, archived */
                         status: string;
+                        /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                         imported: boolean;
                         items: {
                             ean: string;
@@ -5846,6 +5848,7 @@ export interface operations {
                             breadcrumb: string[];
                             /** @description created, validated, published, archived */
                             status: string;
+                            /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                             imported: boolean;
                             items: {
                                 ean: string;
@@ -5967,6 +5970,7 @@ export interface operations {
                         mandatory?: boolean;
                         remarks?: string | null;
                     }[];
+                    /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                     imported?: boolean;
                 };
             };
@@ -5997,6 +6001,7 @@ export interface operations {
                         breadcrumb: string[];
                         /** @description created, validated, published, archived */
                         status: string;
+                        /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                         imported: boolean;
                         items: {
                             ean: string;
@@ -6201,6 +6206,7 @@ export interface operations {
                         breadcrumb: string[];
                         /** @description created, validated, published, archived */
                         status: string;
+                        /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                         imported: boolean;
                         items: {
                             ean: string;
@@ -6368,6 +6374,7 @@ export interface operations {
                         breadcrumb: string[];
                         /** @description created, validated, published, archived */
                         status: string;
+                        /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                         imported: boolean;
                         items: {
                             ean: string;
@@ -6561,6 +6568,7 @@ export interface operations {
                         breadcrumb: string[];
                         /** @description created, validated, published, archived */
                         status: string;
+                        /** @description True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list from its own records) rather than being entered by hand. Set when the list is created and never changed. */
                         imported: boolean;
                         items: {
                             ean: string;

@@ -1,13 +1,14 @@
 /**
- * One regression test per fix the reliability suite led to (the suite itself found them; these pin
- * each one down in-process, fast, with exact bodies). The database outage fixes (503 instead of 500,
- * a lost connection no longer ending the process) are pinned by db-outage.test.ts and limits.test.ts.
+ * Malformed requests are refused with a 4xx answer in the right shape, never a 500: an unparseable
+ * token request, NUL in a URL or a JSON string, over-long path segments and broken percent-encoding.
+ * (Found by the reliability suite; pinned here in-process, fast, with exact bodies. Database outages
+ * are covered by test/reliability/db-outage.test.ts and test/limits/limits.test.ts.)
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 
-describeEachEngine('fixes found by the reliability suite', (engine) => {
+describeEachEngine('malformed requests', (engine) => {
   let h: Harness;
   beforeEach(async () => {
     h = await createHarness(engine);

@@ -1,0 +1,24 @@
+/** Every CLI command, in the order the usage text lists them. */
+import type { Command } from '../command.js';
+import { createClient, listClients, portalLink, resetSecret, revokeClient, rotateWebhookSecret } from './clients.js';
+import { adminToken, migrate, seed } from './database.js';
+import { listDeliveries, retryDelivery } from './deliveries.js';
+import { importLists, importOffers } from './imports.js';
+import { serve } from './serve.js';
+
+export const COMMANDS: readonly Command[] = [
+  serve,
+  migrate,
+  seed,
+  listClients,
+  createClient,
+  resetSecret,
+  rotateWebhookSecret,
+  revokeClient,
+  portalLink,
+  importOffers,
+  importLists,
+  adminToken,
+  listDeliveries,
+  retryDelivery,
+];

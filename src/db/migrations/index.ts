@@ -1,0 +1,28 @@
+/**
+ * Every schema migration, one file each, in the order they apply. The names are recorded in the
+ * database (table shelfmark_migrations), so a shipped migration is never renamed or edited: add the
+ * next file and list it here. The runner is src/db/migrate.ts.
+ */
+import type { Kysely, Migration } from 'kysely';
+import type { Engine } from '../database.js';
+import { initial } from './0001_initial.js';
+import { deliveryLeases } from './0002_delivery_leases.js';
+import { offerChanges } from './0003_offer_changes.js';
+import { idempotencyKeys } from './0004_idempotency_keys.js';
+import { webSessions } from './0005_web_sessions.js';
+import { offerImportKeys } from './0006_offer_import_keys.js';
+
+/** Migrations describe tables that do not exist yet, so they see the database untyped. */
+export type AnyDb = Kysely<unknown>;
+
+/** Every migration in the order it applies, by the name recorded for it. */
+export function migrations(engine: Engine): [string, Migration][] {
+  return [
+    ['0001_initial', initial(engine)],
+    ['0002_delivery_leases', deliveryLeases],
+    ['0003_offer_changes', offerChanges(engine)],
+    ['0004_idempotency_keys', idempotencyKeys],
+    ['0005_web_sessions', webSessions],
+    ['0006_offer_import_keys', offerImportKeys],
+  ];
+}

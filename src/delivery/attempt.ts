@@ -1,0 +1,80 @@
+/**
+ * One delivery attempt: sign, send, measure, and decide what happens next (success, a scheduled
+ * retry, or failure). Returns the completion for the queue to record; writes nothing itself.
+ */
+import { ClientService } from '../auth/client-service.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Completion, SendContext } from './queue/types.js';
+import { DISABLE_AFTER_FAILING_MS, decide, errorClassOf } from './retry.js';
+import type { SendResult, WebhookSender } from './sender.js';
+import { signedHeaders } from './signer.js';
+
+export interface AttemptDeps {
+  sender: WebhookSender;
+  clock: Clock;
+  config: Config;
+  metrics: Metrics;
+  /** The lease owner recording the attempt. */
+  owner: string;
+  random: () => number;
+}
+
+export async function sendAttempt(context: SendContext, deps: AttemptDeps): Promise<Completion> {
+  const { clock, config, metrics, sender } = deps;
+  const startedAt = clock.now();
+  const headers = signedHeaders({
+    deliveryId: context.id,
+    eventName: context.eventName,
+    body: context.payload,
+    now: startedAt,
+    secrets: ClientService.signingSecrets(context.client, startedAt),
+  });
+  metrics.deliveriesInFlight.inc();
+  const started = performance.now();
+  let result: SendResult;
+  try {
+    result = await sender.send({ url: context.notificationUrl, headers, body: context.payload });
+  } finally {
+    metrics.deliveriesInFlight.dec();
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const errorClass = errorClassOf(result);
+  metrics.deliveryAttempts.inc({ outcome: errorClass ?? 'success' });
+  metrics.deliveryLatency.observe(durationMs / 1000);
+
+  const now = clock.now();
+  const attemptNo = context.attemptCount + 1;
+  const decision = decide({
+    attemptNo,
+    now,
+    result,
+    scheduleSeconds: config.webhookRetryScheduleSeconds,
+    random: deps.random,
+  });
+  return {
+    id: context.id,
+    owner: deps.owner,
+    subscriptionId: context.subscriptionId,
+    now,
+    attempt: {
+      attemptNo,
+      startedAt,
+      durationMs,
+      statusCode: result.kind === 'response' ? result.statusCode : null,
+      errorClass,
+      errorMessage:
+        result.kind === 'error'
+          ? result.message.slice(0, 1000)
+          : errorClass === null
+            ? null
+            : `HTTP ${result.statusCode}`,
+      responseBody: result.kind === 'response' ? result.bodySnippet : null,
+    },
+    status: decision.status,
+    nextAttemptAt: decision.status === 'pending' ? decision.nextAttemptAt : now,
+    disableReason: decision.status === 'failed' ? decision.disableReason : undefined,
+    failingCutoff: now - DISABLE_AFTER_FAILING_MS,
+  };
+}

@@ -1,0 +1,44 @@
+/** Loading what a claimed delivery needs to be sent: its event, subscription and client. */
+import type { SendContext, Executor } from './types.js';
+
+/** Loads the event, subscription and client of claimed deliveries in two queries. */
+export async function loadContexts(db: Executor, deliveryIds: readonly string[]): Promise<SendContext[]> {
+  if (deliveryIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .innerJoin('subscriptions as s', 's.id', 'd.subscription_id')
+    .select([
+      'd.id',
+      'd.attempt_count',
+      'd.created_at',
+      'e.name',
+      'e.payload',
+      's.id as subscription_id',
+      's.status as subscription_status',
+      's.notification_url',
+      's.client_ref',
+    ])
+    .where('d.id', 'in', deliveryIds)
+    .execute();
+  const refs = [...new Set(rows.map((row) => row.client_ref))];
+  const clients = refs.length === 0 ? [] : await db.selectFrom('clients').selectAll().where('id', 'in', refs).execute();
+  const byRef = new Map(clients.map((client) => [client.id, client]));
+  const contexts: SendContext[] = [];
+  for (const row of rows) {
+    const client = byRef.get(row.client_ref);
+    if (client === undefined) continue;
+    contexts.push({
+      id: row.id,
+      attemptCount: Number(row.attempt_count),
+      eventName: row.name,
+      payload: row.payload,
+      subscriptionId: row.subscription_id,
+      subscriptionStatus: row.subscription_status,
+      notificationUrl: row.notification_url,
+      client,
+      createdAt: Number(row.created_at),
+    });
+  }
+  return contexts;
+}

@@ -1,0 +1,42 @@
+/**
+ * Migration names are recorded in every existing database: renaming or reordering one would make an
+ * existing database run it again. The list and its order are therefore fixed here.
+ */
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
+
+const NAMES = [
+  '0001_initial',
+  '0002_delivery_leases',
+  '0003_offer_changes',
+  '0004_idempotency_keys',
+  '0005_web_sessions',
+  '0006_offer_import_keys',
+];
+
+describeEachEngine('migrations', (engine) => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await database?.drop();
+    database = undefined;
+  });
+
+  it('are listed by their recorded names, in order', () => {
+    expect(migrations(engine).map(([name]) => name)).toEqual(NAMES);
+  });
+
+  it('record exactly those names, and a second run applies nothing', async () => {
+    const fresh = await freshDatabase(engine);
+    database = fresh;
+    const recorded = async (): Promise<string[]> =>
+      (
+        await sql<{ name: string }>`select name from shelfmark_migrations order by name`.execute(fresh.db.kysely)
+      ).rows.map((row) => row.name);
+    expect(await recorded()).toEqual(NAMES);
+    await migrateToLatest(fresh.db);
+    expect(await recorded()).toEqual(NAMES);
+  });
+});
