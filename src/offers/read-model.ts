@@ -16,7 +16,7 @@
 import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Engine } from '../db/database.js';
-import { type PublicOfferRow, publicOffer } from './model.js';
+import { type PublicOfferRow, publicOffer } from './schemas.js';
 import type { OfferStore } from './store.js';
 
 /** PostgreSQL draws change ids before commit; a commit this late after its id was drawn is still seen. */
