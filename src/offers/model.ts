@@ -11,6 +11,12 @@ import type { AdminOfferSchema, PublicOfferSchema } from './schemas.js';
 export const OFFER_CONDITIONS = ['excellent', 'good', 'acceptable'] as const;
 export type OfferCondition = (typeof OFFER_CONDITIONS)[number];
 
+/** 0 acceptable, 1 good, 2 excellent: higher is better (an unknown stored word counts as the worst). */
+export function conditionQuality(condition: string): number {
+  const index = (OFFER_CONDITIONS as readonly string[]).indexOf(condition);
+  return index < 0 ? 0 : OFFER_CONDITIONS.length - 1 - index;
+}
+
 /** Only `published` offers are visible on the public API; the others are the offer's later life. */
 export const OFFER_STATUSES = ['draft', 'published', 'reserved', 'sold', 'withdrawn'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
