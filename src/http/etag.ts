@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, 
 
 const ETAG_ROUTES = [
   /^\/api\/v1\/offers(\/|$)/,
+  /^\/api\/v1\/lists\/:identifier\/offers$/,
   /^\/api\/(lml|admin)\/v1\/(schools|lists)(\/|$)/,
   /^\/api\/lml\/v1\/structure$/,
 ];

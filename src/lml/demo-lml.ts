@@ -93,6 +93,8 @@ const DEMO_LISTS: readonly DemoList[] = [
     ],
     path: ['published'],
   },
+  // The priced-list demo (GET /api/v1/lists/{identifier}/offers): offers at several prices and conditions,
+  // and one optional item (Geschiedeniswerkplaats) without a published offer.
   {
     school: 2,
     name: 'vwo 4',

@@ -12,15 +12,14 @@ import { parse } from 'csv-parse/sync';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { NewOffer } from '../db/schema.js';
-import { Problem } from '../errors.js';
-import { validateEan } from './ean.js';
-import { OFFER_CONDITIONS, OFFER_STATUSES, type OfferCondition, type OfferStatus } from './model.js';
-import { DEFAULT_OFFER_STATUS, toCents } from './service.js';
+import { contentChanged, contentFromCsv, type OfferContent } from './content.js';
+import { CSV_FIELDS, isRequiredInput } from './fields.js';
 import { OfferStore } from './store.js';
 
 export const IMPORT_BATCH_SIZE = 500;
-const COLUMNS = ['ean', 'price', 'condition', 'status', 'remarks', 'key'] as const;
-const REQUIRED = ['ean', 'price', 'condition'] as const;
+/** The offer's input fields in CSV order, then the import's own row key. */
+const COLUMNS: readonly string[] = [...CSV_FIELDS, 'key'];
+const REQUIRED: readonly string[] = CSV_FIELDS.filter(isRequiredInput);
 
 export interface RowError {
   line: number;
@@ -30,11 +29,7 @@ export interface RowError {
 export interface OfferImportRow {
   line: number;
   key: string;
-  ean: string;
-  priceCents: number;
-  condition: OfferCondition;
-  status: OfferStatus;
-  remarks: string | null;
+  content: OfferContent;
 }
 
 export interface ImportSummary {
@@ -45,9 +40,6 @@ export interface ImportSummary {
 }
 
 export type Progress = (done: number, total: number) => void;
-
-const isCondition = (value: string): value is OfferCondition => (OFFER_CONDITIONS as readonly string[]).includes(value);
-const isStatus = (value: string): value is OfferStatus => (OFFER_STATUSES as readonly string[]).includes(value);
 
 /** Parses and validates the whole file; `errors` lists every bad row with its line number. */
 export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: RowError[] } {
@@ -97,31 +89,9 @@ export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: 
   const perEan = new Map<string, number>();
   for (const { record, info } of records) {
     const line = info.lines;
-    const reasons: string[] = [];
+    const parsed = contentFromCsv(record);
+    const reasons = 'reasons' in parsed ? parsed.reasons : [];
     const ean = record.ean ?? '';
-    const check = validateEan(ean);
-    if (!check.valid) reasons.push(`ean ${JSON.stringify(ean)} ${check.reason}`);
-    let priceCents = 0;
-    const rawPrice = record.price ?? '';
-    if (!/^\d+(\.\d+)?$/.test(rawPrice))
-      reasons.push(`price ${JSON.stringify(rawPrice)} is not an amount in euros like 12.50`);
-    else {
-      try {
-        priceCents = toCents(Number(rawPrice));
-      } catch (error) {
-        reasons.push(
-          error instanceof Problem && error.detail !== undefined ? error.detail : `price ${rawPrice} is invalid`,
-        );
-      }
-    }
-    const condition = (record.condition ?? '').toLowerCase();
-    if (!isCondition(condition))
-      reasons.push(`condition ${JSON.stringify(record.condition ?? '')} is not one of ${OFFER_CONDITIONS.join(', ')}`);
-    const status = (record.status ?? '').toLowerCase() || DEFAULT_OFFER_STATUS;
-    if (!isStatus(status))
-      reasons.push(`status ${JSON.stringify(record.status ?? '')} is not one of ${OFFER_STATUSES.join(', ')}`);
-    const remarks = (record.remarks ?? '').trim();
-    if (remarks.length > 1000) reasons.push('remarks are longer than 1000 characters');
     const occurrence = (perEan.get(ean) ?? 0) + 1;
     perEan.set(ean, occurrence);
     const key = record.key !== undefined && record.key !== '' ? record.key : `${ean}#${occurrence}`;
@@ -129,9 +99,8 @@ export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: 
     const earlier = seenKeys.get(key);
     if (earlier !== undefined) reasons.push(`key ${JSON.stringify(key)} is already used on line ${earlier}`);
     seenKeys.set(key, line);
-    if (reasons.length > 0 || !isCondition(condition) || !isStatus(status))
-      errors.push({ line, reason: reasons.join('; ') });
-    else rows.push({ line, key, ean, priceCents, condition, status, remarks: remarks === '' ? null : remarks });
+    if ('content' in parsed && reasons.length === 0) rows.push({ line, key, content: parsed.content });
+    else errors.push({ line, reason: reasons.join('; ') });
   }
   return { rows, errors };
 }
@@ -164,31 +133,10 @@ export class OfferImporter {
         for (const row of batch) {
           const found = existing.get(row.key);
           if (found === undefined) {
-            fresh.push({
-              ean: row.ean,
-              price_cents: row.priceCents,
-              condition: row.condition,
-              remarks: row.remarks,
-              status: row.status,
-              created_at: now,
-              updated_at: now,
-            });
+            fresh.push({ ...row.content, created_at: now, updated_at: now });
             freshKeys.push(row.key);
-          } else if (
-            found.ean !== row.ean ||
-            found.price_cents !== row.priceCents ||
-            found.condition !== row.condition ||
-            found.remarks !== row.remarks ||
-            found.status !== row.status
-          ) {
-            await store.update(found.id, {
-              ean: row.ean,
-              price_cents: row.priceCents,
-              condition: row.condition,
-              remarks: row.remarks,
-              status: row.status,
-              updated_at: now,
-            });
+          } else if (contentChanged(found, row.content)) {
+            await store.update(found.id, { ...row.content, updated_at: now });
             updated++;
           } else unchanged++;
         }

@@ -16,7 +16,8 @@
 import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Engine } from '../db/database.js';
-import { type PublicOfferRow, publicOffer } from './model.js';
+import { conditionQuality } from './model.js';
+import { type PublicOfferRow, publicOffer } from './schemas.js';
 import type { OfferStore } from './store.js';
 
 /** PostgreSQL draws change ids before commit; a commit this late after its id was drawn is still seen. */
@@ -25,10 +26,20 @@ const LATE_COMMIT_WINDOW_MS = 30_000;
 const CHANGES_KEPT_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 
-interface Fragment {
+/** An offer in its EAN's fragment: where its JSON is, its public price in cents and conditionQuality(). */
+export interface OfferSpan {
+  start: number;
+  end: number;
+  cents: number;
+  quality: number;
+}
+
+export interface Fragment {
   json: string;
   /** SHA-1 of `json` (base64url); '' for an EAN without offers. */
   tag: string;
+  /** The offers in `json`, cheapest first, then better condition, then id (the priced list's order). */
+  spans: readonly OfferSpan[];
 }
 
 export interface PublishedOffers {
@@ -74,19 +85,8 @@ export class OfferReadModel {
   async published(eans: readonly string[]): Promise<PublishedOffers> {
     if (this.cursor === undefined) await this.start();
     const sorted = eans.length === 1 ? eans : [...eans].sort();
-    // Fragments are read before any await: an invalidation during the fill below must not make a
-    // fragment this request already counted on disappear from its answer.
-    const found: (Fragment | undefined)[] = sorted.map((ean) => this.fragments.get(ean));
-    const missing = sorted.filter((_ean, index) => found[index] === undefined);
-    if (missing.length === 0) {
-      this.hits++;
-    } else {
-      this.misses++;
-      const filled = await this.fill(missing);
-      sorted.forEach((ean, index) => {
-        found[index] ??= filled.get(ean);
-      });
-    }
+    const fragments = this.fragmentsOf(sorted);
+    const found = Array.isArray(fragments) ? fragments : await fragments;
     let json = '[';
     let tags = '';
     for (const fragment of found) {
@@ -95,6 +95,31 @@ export class OfferReadModel {
       tags += fragment.tag;
     }
     return { json: `${json}]`, etag: `"${hash('sha1', tags, 'base64url')}"` };
+  }
+
+  /** Each EAN's fragment, in the order given (the priced list slices offers out of them). */
+  async fragmentsFor(eans: readonly string[]): Promise<(Fragment | undefined)[]> {
+    if (this.cursor === undefined) await this.start();
+    return this.fragmentsOf(eans);
+  }
+
+  /** Synchronous when every EAN is cached, so the hot path of published() awaits nothing. */
+  private fragmentsOf(eans: readonly string[]): (Fragment | undefined)[] | Promise<(Fragment | undefined)[]> {
+    // Fragments are read before any await: an invalidation during the fill below must not make a
+    // fragment this request already counted on disappear from its answer.
+    const found: (Fragment | undefined)[] = eans.map((ean) => this.fragments.get(ean));
+    const missing = eans.filter((_ean, index) => found[index] === undefined);
+    if (missing.length === 0) {
+      this.hits++;
+      return found;
+    }
+    this.misses++;
+    return this.fill(missing).then((filled) => {
+      eans.forEach((ean, index) => {
+        found[index] ??= filled.get(ean);
+      });
+      return found;
+    });
   }
 
   /** The JSON text alone (see published()). */
@@ -167,14 +192,25 @@ export class OfferReadModel {
   private async fill(missing: string[]): Promise<Map<string, Fragment>> {
     const epoch = this.epoch;
     const rows = await this.store.findPublishedByEans(missing);
-    const texts = new Map<string, string>(missing.map((ean) => [ean, '']));
+    const texts = new Map<string, { json: string; spans: OfferSpan[] }>(
+      missing.map((ean) => [ean, { json: '', spans: [] }]),
+    );
     for (const row of rows) {
+      const text = texts.get(row.ean);
+      if (text === undefined) continue;
       const json = this.serialise(row);
-      const before = texts.get(row.ean);
-      texts.set(row.ean, before === undefined || before === '' ? json : `${before},${json}`);
+      if (text.json !== '') text.json += ',';
+      const start = text.json.length;
+      text.json += json;
+      const cents = row.price_cents + this.config.serviceFeeCents;
+      text.spans.push({ start, end: text.json.length, cents, quality: conditionQuality(row.condition) });
     }
     const byEan = new Map<string, Fragment>();
-    for (const [ean, json] of texts) byEan.set(ean, { json, tag: json === '' ? '' : hash('sha1', json, 'base64url') });
+    for (const [ean, { json, spans }] of texts) {
+      // Rows come by price, then id; a stable sort puts better conditions first among equal prices.
+      spans.sort((a, b) => a.cents - b.cents || b.quality - a.quality);
+      byEan.set(ean, { json, tag: json === '' ? '' : hash('sha1', json, 'base64url'), spans });
+    }
     if (epoch === this.epoch && this.config.offersCacheEans > 0) {
       for (const [ean, fragment] of byEan) {
         if (this.fragments.size >= this.config.offersCacheEans) {

@@ -1,78 +1,98 @@
-/** TypeBox shapes of offers on the wire; they validate, serialize and document (OpenAPI) at once. */
-import { Type } from '@sinclair/typebox';
-import { MAX_PRICE_EUROS, OFFER_CONDITIONS, OFFER_STATUSES } from './model.js';
+/**
+ * TypeBox shapes of offers on the wire, built from the field tables (fields.ts); they validate,
+ * serialize and document (OpenAPI) at once, and `Static<>` of them is the offer type.
+ */
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { OfferRow } from '../db/schema.js';
+import {
+  ADMIN_FIELDS,
+  type AnswerField,
+  ConditionSchema,
+  type InputField,
+  OFFER_INPUTS,
+  type OfferInputs,
+  PUBLIC_FIELDS,
+  StatusSchema,
+} from './fields.js';
+import type { AdminOffer, PublicOffer } from './model.js';
 
-export const ConditionSchema = Type.Union(
-  OFFER_CONDITIONS.map((condition) => Type.Literal(condition)),
-  { description: 'excellent, good or acceptable' },
-);
-export const StatusSchema = Type.Union(
-  OFFER_STATUSES.map((status) => Type.Literal(status)),
-  { description: 'Only published offers are visible on the public API' },
-);
+export { ConditionSchema, StatusSchema };
 
-const publicFields = {
-  id: Type.Integer({ examples: [1042] }),
-  ean: Type.String({ description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14', examples: ['9789001891442'] }),
-  price: Type.Number({
-    description: 'What the buyer pays in euros: the seller price plus the service fee',
-    examples: [14.49],
-  }),
-  serviceFee: Type.Number({ description: 'Service fee in euros, included in price', examples: [1.99] }),
-  currency: Type.Literal('EUR'),
-  condition: ConditionSchema,
-  remarks: Type.Union([Type.String(), Type.Null()]),
-};
+type Answers = Record<string, AnswerField>;
+type SchemasOf<T extends Record<string, { schema: TSchema }>> = { [K in keyof T]: T[K]['schema'] };
+type ColumnsOf<T extends Answers> = { [K in keyof T]: T[K]['columns'][number] }[keyof T];
 
-export const PublicOfferSchema = Type.Object(publicFields, { $id: 'Offer', additionalProperties: false });
+function schemasOf<T extends Record<string, { schema: TSchema }>>(fields: T): SchemasOf<T> {
+  const schemas: Record<string, TSchema> = {};
+  for (const [name, field] of Object.entries(fields)) schemas[name] = field.schema;
+  return schemas as SchemasOf<T>;
+}
+
+export const PublicOfferSchema = Type.Object(schemasOf(PUBLIC_FIELDS), { $id: 'Offer', additionalProperties: false });
 
 export const AdminOfferSchema = Type.Object(
-  {
-    ...publicFields,
-    status: StatusSchema,
-    sellerPrice: Type.Number({ description: "The seller's price in euros, without the service fee", examples: [12.5] }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
+  { ...schemasOf(PUBLIC_FIELDS), ...schemasOf(ADMIN_FIELDS) },
   { $id: 'AdminOffer', additionalProperties: false },
 );
 
-const Price = Type.Number({
-  exclusiveMinimum: 0,
-  maximum: MAX_PRICE_EUROS,
-  description: "The seller's price in euros, at most 2 decimals; the public price adds the service fee",
-  examples: [12.5],
-});
-const Remarks = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
-  description: 'Free text for the buyer, e.g. "some highlighting"',
+type CreateSchemas = { [K in keyof OfferInputs]: OfferInputs[K]['create'] };
+type UpdateSchemas = {
+  [K in keyof OfferInputs as OfferInputs[K]['update'] extends TSchema ? K : never]: Exclude<
+    OfferInputs[K]['update'],
+    undefined
+  >;
+};
+
+function createSchemas(): CreateSchemas {
+  const schemas: Record<string, TSchema> = {};
+  for (const [name, field] of Object.entries(OFFER_INPUTS) as [string, InputField][]) schemas[name] = field.create;
+  return schemas as CreateSchemas;
+}
+
+function updateSchemas(): UpdateSchemas {
+  const schemas: Record<string, TSchema> = {};
+  for (const [name, field] of Object.entries(OFFER_INPUTS) as [string, InputField][])
+    if (field.update !== undefined) schemas[name] = field.update;
+  return schemas as UpdateSchemas;
+}
+
+export const CreateOfferBody: TObject<CreateSchemas> = Type.Object(createSchemas(), { additionalProperties: false });
+
+export const UpdateOfferBody: TObject<UpdateSchemas> = Type.Object(updateSchemas(), {
+  additionalProperties: false,
+  description: 'At least one field',
 });
 
-export const CreateOfferBody = Type.Object(
-  {
-    ean: Type.String({ maxLength: 32, description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit' }),
-    price: Price,
-    condition: ConditionSchema,
-    remarks: Type.Optional(Remarks),
-    status: Type.Optional(
-      Type.Union(
-        OFFER_STATUSES.map((status) => Type.Literal(status)),
-        { description: 'Defaults to published' },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const UpdateOfferBody = Type.Object(
-  {
-    price: Type.Optional(Price),
-    condition: Type.Optional(ConditionSchema),
-    remarks: Type.Optional(Remarks),
-    status: Type.Optional(StatusSchema),
-  },
-  { additionalProperties: false, description: 'At least one field' },
-);
+export type CreateOfferInput = Static<typeof CreateOfferBody>;
+export type UpdateOfferInput = Static<typeof UpdateOfferBody>;
 
 export const OfferIdParams = Type.Object({
   id: Type.String({ description: 'The offer id, a positive integer', examples: ['1042'] }),
 });
+
+/** The columns the public shape needs (the public query reads only these). */
+export type PublicOfferRow = Pick<OfferRow, ColumnsOf<typeof PUBLIC_FIELDS>>;
+
+function columnsOf<T extends Answers>(fields: T): ColumnsOf<T>[] {
+  return [...new Set(Object.values(fields).flatMap((field) => field.columns))] as ColumnsOf<T>[];
+}
+
+export const PUBLIC_OFFER_COLUMNS: readonly ColumnsOf<typeof PUBLIC_FIELDS>[] = columnsOf(PUBLIC_FIELDS);
+
+function readInto(target: Record<string, unknown>, fields: Answers, row: OfferRow, serviceFeeCents: number): void {
+  for (const [name, field] of Object.entries(fields)) target[name] = field.read(row, serviceFeeCents);
+}
+
+export function publicOffer(row: PublicOfferRow, serviceFeeCents: number): PublicOffer {
+  const offer: Record<string, unknown> = {};
+  // Each field reads only the columns it lists, which PublicOfferRow holds (the type above says so).
+  readInto(offer, PUBLIC_FIELDS, row as OfferRow, serviceFeeCents);
+  return offer as PublicOffer;
+}
+
+export function adminOffer(row: OfferRow, serviceFeeCents: number): AdminOffer {
+  const offer: Record<string, unknown> = {};
+  readInto(offer, PUBLIC_FIELDS, row, serviceFeeCents);
+  readInto(offer, ADMIN_FIELDS, row, serviceFeeCents);
+  return offer as AdminOffer;
+}

@@ -7,30 +7,15 @@ import type { Config } from '../config.js';
 import type { OfferRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
 import { type Page, toPage } from '../paging.js';
+import { contentFromCreate, contentFromUpdate, UPDATABLE_FIELDS } from './content.js';
 import { assertEan, parseEanList } from './ean.js';
-import {
-  type AdminOffer,
-  adminOffer,
-  MAX_PRICE_EUROS,
-  type OfferCondition,
-  type OfferStatus,
-  parseOfferId,
-  type PublicOffer,
-  publicOffer,
-} from './model.js';
+import { type AdminOffer, type OfferStatus, parseOfferId, type PublicOffer } from './model.js';
 import type { OfferReadModel, PublishedOffers } from './read-model.js';
+import { adminOffer, type CreateOfferInput, publicOffer, type UpdateOfferInput } from './schemas.js';
 import type { OfferStore } from './store.js';
 
-export interface CreateOfferInput {
-  ean: string;
-  /** The seller's price in euros. */
-  price: number;
-  condition: OfferCondition;
-  remarks?: string | null | undefined;
-  status?: OfferStatus | undefined;
-}
-
-export type UpdateOfferInput = Partial<Pick<CreateOfferInput, 'price' | 'condition' | 'remarks' | 'status'>>;
+export type { CreateOfferInput, UpdateOfferInput };
+export { DEFAULT_OFFER_STATUS, toCents } from './model.js';
 
 export interface OfferListQuery {
   ean?: string | undefined;
@@ -40,24 +25,6 @@ export interface OfferListQuery {
 }
 
 export const DEFAULT_OFFER_PAGE = 50;
-/** Operator-created offers are meant to be sold, so they are visible unless the operator says draft. */
-export const DEFAULT_OFFER_STATUS: OfferStatus = 'published';
-
-/** Euros to cents, refusing anything that is not a positive amount with at most 2 decimals. */
-export function toCents(price: number): number {
-  if (!Number.isFinite(price) || price <= 0 || price > MAX_PRICE_EUROS) {
-    throw new Problem('validation-failed', `price must be more than 0 and at most ${MAX_PRICE_EUROS} euros`);
-  }
-  const cents = Math.round(price * 100);
-  // 0.29 * 100 is 28.999999999999996: rounding repairs that, and the division proves no third decimal was lost.
-  if (cents / 100 !== price) throw new Problem('validation-failed', `price must have at most 2 decimals, got ${price}`);
-  return cents;
-}
-
-function cleanRemarks(remarks: string | null | undefined): string | null {
-  const trimmed = remarks?.trim();
-  return trimmed === undefined || trimmed === '' ? null : trimmed;
-}
 
 export class OfferService {
   constructor(
@@ -95,18 +62,8 @@ export class OfferService {
   }
 
   async create(input: CreateOfferInput): Promise<AdminOffer> {
-    const ean = input.ean.trim();
-    assertEan(ean);
     const now = this.clock.now();
-    const row = await this.store.insert({
-      ean,
-      price_cents: toCents(input.price),
-      condition: input.condition,
-      remarks: cleanRemarks(input.remarks),
-      status: input.status ?? DEFAULT_OFFER_STATUS,
-      created_at: now,
-      updated_at: now,
-    });
+    const row = await this.store.insert({ ...contentFromCreate(input), created_at: now, updated_at: now });
     this.readModel.invalidate([row.ean]);
     return adminOffer(row, this.config.serviceFeeCents);
   }
@@ -127,27 +84,14 @@ export class OfferService {
   }
 
   async update(rawId: string, patch: UpdateOfferInput): Promise<AdminOffer> {
-    if (
-      patch.price === undefined &&
-      patch.condition === undefined &&
-      patch.remarks === undefined &&
-      patch.status === undefined
-    ) {
-      throw new Problem('validation-failed', 'send at least one of price, condition, remarks, status');
+    // Validated before the offer is looked up, so a bad price is reported the same for every id.
+    const changes = contentFromUpdate(patch);
+    if (Object.keys(changes).length === 0) {
+      throw new Problem('validation-failed', `send at least one of ${UPDATABLE_FIELDS.join(', ')}`);
     }
     const id = parseOfferId(rawId);
-    // Validate before looking the offer up, so a bad price is reported the same for every id.
-    const priceCents = patch.price === undefined ? undefined : toCents(patch.price);
     const row =
-      id === undefined
-        ? undefined
-        : await this.store.update(id, {
-            ...(priceCents === undefined ? {} : { price_cents: priceCents }),
-            ...(patch.condition === undefined ? {} : { condition: patch.condition }),
-            ...(patch.remarks === undefined ? {} : { remarks: cleanRemarks(patch.remarks) }),
-            ...(patch.status === undefined ? {} : { status: patch.status }),
-            updated_at: this.clock.now(),
-          });
+      id === undefined ? undefined : await this.store.update(id, { ...changes, updated_at: this.clock.now() });
     if (row === undefined) throw notFound(`offer ${rawId}`);
     this.readModel.invalidate([row.ean]);
     return adminOffer(row, this.config.serviceFeeCents);

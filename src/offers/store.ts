@@ -4,7 +4,7 @@
  */
 import type { Executor } from '../db/database.js';
 import type { NewOffer, OfferRow, OfferUpdate } from '../db/schema.js';
-import type { PublicOfferRow } from './model.js';
+import { PUBLIC_OFFER_COLUMNS, type PublicOfferRow } from './schemas.js';
 
 export interface OfferFilter {
   ean?: string | undefined;
@@ -24,7 +24,7 @@ export class OfferStore {
   findPublishedByEans(eans: readonly string[]): Promise<PublicOfferRow[]> {
     return this.db
       .selectFrom('offers')
-      .select(['id', 'ean', 'price_cents', 'condition', 'remarks'])
+      .select(PUBLIC_OFFER_COLUMNS)
       .where('ean', 'in', eans)
       .where('status', '=', 'published')
       .orderBy('ean')

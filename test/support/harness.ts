@@ -2,7 +2,7 @@
  * A whole Shelfmark instance for a test: a fresh database, a manual clock, the app built in-process
  * (inject) and, on request, listening on a free loopback port.
  */
-import type { Engine } from '../../src/db/database.js';
+import type { Db, Engine } from '../../src/db/database.js';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
@@ -29,6 +29,8 @@ export interface HarnessOptions {
   deps?: Pick<Deps, 'dnsLookup' | 'sender'>;
   /** Log lines go here (at the config's LOG_LEVEL) instead of being switched off. */
   logStream?: NodeJS.WritableStream;
+  /** Registers more plugins before the app is ready (a route not yet in the route table). */
+  register?: (app: App, db: Db) => Promise<unknown> | unknown;
 }
 
 export async function createHarness(
@@ -43,6 +45,7 @@ export async function createHarness(
     { config, db: database.db, clock, ...options.deps },
     options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
   );
+  await options.register?.(app, database.db);
   await app.ready();
   return {
     app,
