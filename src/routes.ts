@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { deliveryRoutes } from './delivery/routes.js';
 import { lmlRoutes } from './lml/routes.js';
+import { listOfferRoutes } from './offers/list-offers.routes.js';
 import { offerRoutes } from './offers/routes.js';
 import { dashboardRoutes } from './ops/dashboard/routes.js';
 import { homeRoutes } from './ops/home.routes.js';
@@ -47,6 +48,7 @@ export async function registerRoutes(
   }); // /dashboard
   await app.register(authRoutes, { tokenEndpoint: s.tokenEndpoint, signingKeys: s.signingKeys, config }); // /api/auth/token, /.well-known/*
   await app.register(offerRoutes, { offers: s.offers, guard: bearer('offers:read') }); //   /api/v1/offers[/:id]
+  await app.register(listOfferRoutes, { pricedLists: s.pricedLists, guard: bearer('offers:read') }); // /api/v1/lists/:identifier/offers
   await app.register(lmlRoutes, {
     prefix: '/api/lml/v1',
     schools: s.schools,

@@ -25,6 +25,8 @@ import { installQueueGauges } from './ops/queue-gauges.js';
 import { OfferService } from './offers/service.js';
 import { OfferReadModel } from './offers/read-model.js';
 import { OfferStore } from './offers/store.js';
+import { PricedListService } from './offers/priced-list.js';
+import { ListStore } from './lml/list-store.js';
 import type { LookupFn } from './delivery/ssrf.js';
 import type { WebhookSender } from './delivery/sender.js';
 import type { DeliveryService } from './delivery/service.js';
@@ -64,6 +66,8 @@ export interface Services {
   authFailures: AuthFailureLimit;
   outbox: Outbox;
   offers: OfferService;
+  /** A whole book list priced from the offers read model. */
+  pricedLists: PricedListService;
   subscriptions: SubscriptionService;
   schools: SchoolService;
   lists: ListService;
@@ -166,6 +170,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     authFailures,
     outbox,
     offers,
+    pricedLists: new PricedListService(new ListStore(kysely), offers.readModel),
     subscriptions,
     schools,
     lists,

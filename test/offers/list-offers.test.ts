@@ -28,15 +28,6 @@ const ENGLISH = '9780194837125';
 const PHYSICS = '9789034523716';
 const HISTORY = '9789001774363';
 
-/** Until the route table registers the route, the test registers it exactly as the table will. */
-function registerUnlessWired(app: App, db: Db): unknown {
-  if (app.hasRoute({ method: 'GET', url: ROUTE })) return undefined;
-  return app.register(listOfferRoutes, {
-    pricedLists: new PricedListService(new ListStore(db.kysely), app.services.offers.readModel),
-    guard: requireScope(app.services.tokens, 'offers:read', app.services.rateLimit),
-  });
-}
-
 /** The public shape of an offer under the default €1.99 fee. */
 const pub = (offer: AdminOffer) => ({
   id: offer.id,
@@ -64,7 +55,7 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
   }
 
   beforeEach(async () => {
-    h = await createHarness(engine, {}, { register: registerUnlessWired });
+    h = await createHarness(engine);
     bearer = (await createClientWithToken(h)).bearer;
     schoolId = (await h.app.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' })).identifier;
   });

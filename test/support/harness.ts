@@ -29,8 +29,6 @@ export interface HarnessOptions {
   deps?: Pick<Deps, 'dnsLookup' | 'sender'>;
   /** Log lines go here (at the config's LOG_LEVEL) instead of being switched off. */
   logStream?: NodeJS.WritableStream;
-  /** Registers more plugins before the app is ready (a route not yet in the route table). */
-  register?: (app: App, db: Db) => Promise<unknown> | unknown;
 }
 
 export async function createHarness(
@@ -45,7 +43,6 @@ export async function createHarness(
     { config, db: database.db, clock, ...options.deps },
     options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
   );
-  await options.register?.(app, database.db);
   await app.ready();
   return {
     app,
