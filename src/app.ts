@@ -6,13 +6,7 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyReply,
-  type FastifyInstance,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyInstance } from 'fastify';
 import { Problem, problemBody } from './errors.js';
 import { toProblem } from './to-problem.js';
 import { clientErrorHandler } from './limits/http-limits.js';

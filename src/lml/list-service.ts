@@ -10,7 +10,7 @@ import type { Emit, Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { type ListItemInput, normaliseItems, normaliseTags } from './items.js';
-import { ListStore } from './list-store.js';
+import { isSlugCollision, ListStore } from './list-store.js';
 import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
 import { SchoolStore } from './school-store.js';
@@ -240,12 +240,4 @@ function schoolYear(value: number | null | undefined): number | null {
 function storedStatus(row: ListRow): ListStatus {
   if (isListStatus(row.status)) return row.status;
   throw new Error(`list ${row.identifier} has an unknown stored status ${row.status}`);
-}
-
-/** A unique-constraint violation on lists.slug, as SQLite and PostgreSQL report it. */
-export function isSlugCollision(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  if (code === '23505') return constraint === 'lists_slug_key';
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('lists.slug');
 }

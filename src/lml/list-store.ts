@@ -91,3 +91,11 @@ export class ListStore {
       .execute();
   }
 }
+
+/** A unique-constraint violation on lists.slug, as SQLite and PostgreSQL report it. */
+export function isSlugCollision(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (code === '23505') return constraint === 'lists_slug_key';
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('lists.slug');
+}

@@ -39,12 +39,12 @@ export async function bundleWeb(sourceDir: URL): Promise<WebAssets> {
     });
     const text = result.outputFiles[0]?.text;
     if (text === undefined) throw new Error(`esbuild produced nothing for ${entry}`);
-    return `'use strict';\n${text}`;
+    return entry.endsWith('.css') ? text : `'use strict';\n${text}`;
   };
   const [consoleJs, portalJs, css] = await Promise.all([
     bundle(ENTRIES.consoleJs[0]),
     bundle(ENTRIES.portalJs[0]),
-    readFile(new URL(CSS_FILE, sourceDir), 'utf8'),
+    bundle(CSS_FILE),
   ]);
   return { consoleJs, portalJs, css };
 }

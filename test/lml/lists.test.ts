@@ -148,8 +148,7 @@ describeEachEngine('admin lists', (engine) => {
   });
 
   it('a duplicate slug is recognised as a slug collision on this engine (and only that)', async () => {
-    const { isSlugCollision } = await import('../../src/lml/list-service.js');
-    const { ListStore } = await import('../../src/lml/list-store.js');
+    const { isSlugCollision, ListStore } = await import('../../src/lml/list-store.js');
     const first = await createList(h, school.identifier);
     const [row] = await listsTable();
     if (row === undefined) throw new Error('no row');

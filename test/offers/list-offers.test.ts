@@ -5,23 +5,17 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
-import { requireScope } from '../../src/auth/guard.js';
-import type { Db } from '../../src/db/database.js';
 import type { ListItemInput } from '../../src/lml/items.js';
-import { ListStore } from '../../src/lml/list-store.js';
 import type { ListStatus } from '../../src/lml/status.js';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { seedDemoOffers } from '../../src/offers/demo-offers.js';
 import { eanCheckDigit } from '../../src/offers/ean.js';
-import { listOfferRoutes } from '../../src/offers/list-offers.routes.js';
 import { OFFER_CONDITIONS, type AdminOffer, type OfferCondition, type OfferStatus } from '../../src/offers/model.js';
-import { PricedListService } from '../../src/offers/priced-list.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 
-const ROUTE = '/api/v1/lists/:identifier/offers';
+const _ROUTE = '/api/v1/lists/:identifier/offers';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';

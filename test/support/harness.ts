@@ -2,7 +2,7 @@
  * A whole Shelfmark instance for a test: a fresh database, a manual clock, the app built in-process
  * (inject) and, on request, listening on a free loopback port.
  */
-import type { Db, Engine } from '../../src/db/database.js';
+import type { Engine } from '../../src/db/database.js';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
