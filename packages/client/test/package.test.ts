@@ -3,6 +3,7 @@
  * from the app as it is now and compared with the checked-in files. And the package, as built, is ESM
  * with declarations and no runtime dependency.
  */
+import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,5 +81,33 @@ describe('the built package', () => {
         if (!match[1]!.startsWith('.')) external.push(`${file}: ${match[1]!}`);
     }
     expect(external).toEqual([]);
+  });
+
+  it('the tarball ships code, declarations and maps that carry their sources — not the 800 KB OpenAPI document', async () => {
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE, encoding: 'utf8' }),
+    ) as { files: { path: string }[]; size: number }[];
+    const paths = packed!.files.map((file) => file.path);
+    expect(paths).not.toContain('openapi.json');
+    expect(paths.filter((path) => path.startsWith('src/'))).toEqual([]);
+    expect(paths.filter((path) => path.endsWith('.tsbuildinfo') || path.endsWith('.d.ts.map'))).toEqual([]);
+    expect(packed!.size).toBeLessThan(200_000);
+    // A stack trace through a map must land in source the package actually ships.
+    for (const map of paths.filter((path) => path.endsWith('.js.map'))) {
+      const parsed = JSON.parse(await readFile(join(PACKAGE, map), 'utf8')) as { sourcesContent?: unknown[] };
+      expect(parsed.sourcesContent?.length, map).toBeGreaterThan(0);
+    }
+  });
+
+  it('npm pack leaves nothing for git to pick up: *.tgz is ignored', async () => {
+    const ignored = execFileSync(
+      'git',
+      ['check-ignore', 'packages/client/shelfmark-client-0.1.0.tgz', 'shelfmark-client-0.1.0.tgz'],
+      {
+        cwd: join(PACKAGE, '..', '..'),
+        encoding: 'utf8',
+      },
+    );
+    expect(ignored.trim().split('\n')).toHaveLength(2);
   });
 });
