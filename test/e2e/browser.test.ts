@@ -470,6 +470,18 @@ describeEachEngine('browser end to end', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
+    'issue 14.13: the console delivery log names the list and its school an event was about',
+    async () => {
+      await section(op, 'Deliveries', 'Delivery log');
+      const rows = op.locator('main tr', { hasText: 'List published' });
+      await rows.first().waitFor();
+      // The school's hostile name is shown as text beside the list's name, never as markup.
+      expect(await rows.first().locator('td').nth(4).textContent()).toBe(`ICT jaar 1 (${HOSTILE})`);
+      expect(await op.locator('main img').count()).toBe(0);
+    },
+  );
+
+  it.skipIf(skipBrowser)(
     'issue 14.4: archived lists show greyed behind a toggle, with their way back (archived → created)',
     async () => {
       const schools = await h.app.inject({ method: 'GET', url: '/api/admin/v1/schools', headers: h.admin });

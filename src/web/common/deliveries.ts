@@ -11,6 +11,8 @@ export interface Delivery {
   id: string;
   subscriptionId: string;
   event: string;
+  /** The body sent: what happened to which resource. */
+  payload: { type: string; resource: string; identifier: string };
   status: 'pending' | 'succeeded' | 'failed';
   attemptCount: number;
   nextAttemptAt: string | null;

@@ -5,6 +5,7 @@ import { type Attempt, attemptsTable, type Delivery, eventName, outcome, STATUS_
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
+import { subjectLabels, subjectOf } from './subjects.js';
 import type { AdminSubscription } from './subscriptions.js';
 
 export async function deliveries(root: HTMLElement): Promise<void> {
@@ -41,6 +42,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
     return;
   }
   const subscriptions = new Map(rowsOf(subs).map((x) => [x.id, x]));
+  const subjects = await subjectLabels(rowsOf(result));
   const detail = h('div');
   const openAttempts = (d: Delivery) => async () => {
     const r = await api<{ attempts: Attempt[] }>('GET', `/deliveries/${encodeURIComponent(d.id)}`);
@@ -59,6 +61,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
         ['Client', (d) => subscriptions.get(d.subscriptionId)?.client.name ?? 'deleted subscription'],
         ['Receiver', (d) => subscriptions.get(d.subscriptionId)?.notificationUrl ?? '—'],
         ['Event', (d) => eventName(d.event)],
+        ['About', (d) => subjectOf(subjects, d)],
         ['Attempts', (d) => String(d.attemptCount)],
         ['Outcome', (d) => outcome(d)],
         [

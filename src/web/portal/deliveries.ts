@@ -22,7 +22,6 @@ import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 
 interface DeliveryDetail extends Delivery {
-  payload: { resource: string; identifier: string };
   attempts: Attempt[];
 }
 
