@@ -5,7 +5,7 @@
  *
  *   npm run bench                         every scenario, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
- *   npm run bench -- --only offers        one scenario: offers | token | delivery | fanout | latency
+ *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | fanout | latency
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
  *
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
@@ -29,11 +29,13 @@ import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
 import { deliveryScenario, shelfmarkDelivery } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { latencyScenario } from './scenarios/latency.js';
+import { listOffersScenario } from './scenarios/list-offers.js';
 import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
 import { tokenScenario } from './scenarios/token.js';
 
 const SCENARIOS = {
   offers: offersScenario,
+  'list-offers': listOffersScenario,
   token: tokenScenario,
   delivery: deliveryScenario,
   fanout: fanoutScenario,
