@@ -21,6 +21,9 @@ export interface AuthRoutesOptions {
   config: Pick<Config, 'publicBaseUrl'>;
 }
 
+/** Refusals both token routes share (the POST adds 400 for its body). */
+const TOKEN_FAILURES = { 401: oauthErrors[401], 429: oauthErrors[429], 500: oauthErrors[500], 503: oauthErrors[503] };
+
 /** A POST client sent its credentials in the body (client_secret_post). */
 function usedPost(request: FastifyRequest): boolean {
   const body = request.body;
@@ -86,13 +89,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         summary: 'Obtain an access token (HTTP Basic client credentials)',
         description: 'The form of the original API. Unknown query parameters such as `take` are ignored.',
         security: [{ basic: [] }],
-        response: {
-          200: TokenResponse,
-          401: oauthErrors[401],
-          429: oauthErrors[429],
-          500: oauthErrors[500],
-          503: oauthErrors[503],
-        },
+        response: { 200: TokenResponse, ...TOKEN_FAILURES },
       },
     },
     (request, reply) =>
@@ -122,14 +119,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         security: [{ basic: [] }, {}],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TokenForm,
-        response: {
-          200: GrantResponse,
-          400: oauthErrors[400],
-          401: oauthErrors[401],
-          429: oauthErrors[429],
-          500: oauthErrors[500],
-          503: oauthErrors[503],
-        },
+        response: { 200: GrantResponse, 400: oauthErrors[400], ...TOKEN_FAILURES },
       },
     },
     (request, reply) =>

@@ -264,6 +264,21 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       { identifier: list.identifier },
       { headers: admin, payload: { comment: 'Bring a calculator' } },
     );
+    // the priced list
+    await call('GET', '/api/v1/lists/:identifier/offers', { identifier: list.identifier }, { headers: bearer });
+    await call(
+      'GET',
+      '/api/v1/lists/:identifier/offers',
+      { identifier: list.identifier },
+      { headers: bearer, query: 'condition=good&limit=1' },
+    );
+    await call('GET', '/api/v1/lists/:identifier/offers', { identifier: 'f'.repeat(32) }, { headers: bearer });
+    await call(
+      'GET',
+      '/api/v1/lists/:identifier/offers',
+      { identifier: list.identifier },
+      { headers: bearer, query: 'limit=0' },
+    );
     await call(
       'POST',
       '/api/admin/v1/lists/:identifier/status',
