@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
 import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
+import { afterCursor } from '../db/keyset.js';
 
 export interface DeliveryListRow {
   id: string;
@@ -70,12 +71,8 @@ export class DeliveryQueryStore {
     if (filter.createdFrom !== undefined) query = query.where('d.created_at', '>=', filter.createdFrom);
     if (filter.createdBefore !== undefined) query = query.where('d.created_at', '<', filter.createdBefore);
     if (after !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('d.created_at', '<', after.created_at),
-          eb.and([eb('d.created_at', '=', after.created_at), eb('d.id', '<', after.id)]),
-        ]),
-      );
+      const cursor = { created: after.created_at, id: after.id };
+      query = query.where((eb) => afterCursor(eb, { created: 'd.created_at', id: 'd.id' }, cursor, '<'));
     }
     return query
       .orderBy('d.created_at', 'desc')

@@ -5,6 +5,7 @@ import type { ListRow, ListsTable } from '../db/schema.js';
 import type { PageRequest } from './school-store.js';
 import type { ListStatus } from './status.js';
 import type { ListWithSchool } from './views.js';
+import { afterCursor } from '../db/keyset.js';
 
 export interface ListFilter {
   school?: string | undefined;
@@ -69,12 +70,8 @@ export class ListStore {
     if (filter.school !== undefined) query = query.where('lists.school_identifier', '=', filter.school);
     const after = request.after;
     if (after !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('lists.created_at', '>', after.createdAt),
-          eb.and([eb('lists.created_at', '=', after.createdAt), eb('lists.identifier', '>', after.identifier)]),
-        ]),
-      );
+      const cursor = { created: after.createdAt, id: after.identifier };
+      query = query.where((eb) => afterCursor(eb, { created: 'lists.created_at', id: 'lists.identifier' }, cursor));
     }
     return query.orderBy('lists.created_at').orderBy('lists.identifier').limit(request.limit).execute();
   }

@@ -2,6 +2,7 @@
 import type { Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { SchoolRow, SchoolsTable } from '../db/schema.js';
+import { afterCursor } from '../db/keyset.js';
 
 export interface PageRequest {
   limit: number;
@@ -29,12 +30,8 @@ export class SchoolStore {
     let query = this.db.selectFrom('schools').selectAll();
     const after = request.after;
     if (after !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '>', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('identifier', '>', after.identifier)]),
-        ]),
-      );
+      const cursor = { created: after.createdAt, id: after.identifier };
+      query = query.where((eb) => afterCursor(eb, { created: 'created_at', id: 'identifier' }, cursor));
     }
     return query.orderBy('created_at').orderBy('identifier').limit(request.limit).execute();
   }

@@ -1,6 +1,7 @@
 /** SQL for webhook subscriptions. Engine-agnostic Kysely; callers pass a transaction when they hold one. */
 import type { Executor } from '../db/database.js';
 import type { SubscriptionRow } from '../db/schema.js';
+import { afterCursor } from '../db/keyset.js';
 
 export type SubscriptionStatus = 'active' | 'disabled';
 
@@ -77,12 +78,8 @@ export class SubscriptionStore {
   pageForClient(clientRef: string, limit: number, after: Cursor | undefined): Promise<SubscriptionRow[]> {
     let query = this.db.selectFrom('subscriptions').selectAll().where('client_ref', '=', clientRef);
     if (after !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '>', after.created_at),
-          eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
-        ]),
-      );
+      const cursor = { created: after.created_at, id: after.id };
+      query = query.where((eb) => afterCursor(eb, { created: 'created_at', id: 'id' }, cursor));
     }
     return query
       .orderBy('created_at')
@@ -99,11 +96,9 @@ export class SubscriptionStore {
       query = query.where((eb) => eb.or([eb('clients.id', '=', client), eb('clients.client_id', '=', client)]));
     if (filter.status !== undefined) query = query.where('subscriptions.status', '=', filter.status);
     if (after !== undefined) {
+      const cursor = { created: after.created_at, id: after.id };
       query = query.where((eb) =>
-        eb.or([
-          eb('subscriptions.created_at', '>', after.created_at),
-          eb.and([eb('subscriptions.created_at', '=', after.created_at), eb('subscriptions.id', '>', after.id)]),
-        ]),
+        afterCursor(eb, { created: 'subscriptions.created_at', id: 'subscriptions.id' }, cursor),
       );
     }
     return query

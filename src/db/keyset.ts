@@ -1,0 +1,23 @@
+/**
+ * Keyset paging, one rule for every collection: the rows after a cursor in (created, id) order, i.e.
+ * `created > c OR (created = c AND id > i)` — or `<` for newest-first pages. Stable under concurrent
+ * inserts, unlike OFFSET, and served by the (created_at, id) indexes.
+ */
+import { type ExpressionBuilder, type Expression, type SqlBool, type StringReference, sql } from 'kysely';
+
+export interface Cursor {
+  created: number;
+  id: string;
+}
+
+export function afterCursor<DB, TB extends keyof DB>(
+  _eb: ExpressionBuilder<DB, TB>,
+  columns: { created: StringReference<DB, TB>; id: StringReference<DB, TB> },
+  after: Cursor,
+  direction: '>' | '<' = '>',
+): Expression<SqlBool> {
+  const created = sql.ref(columns.created);
+  const id = sql.ref(columns.id);
+  const op = sql.raw(direction);
+  return sql<SqlBool>`(${created} ${op} ${after.created} or (${created} = ${after.created} and ${id} ${op} ${after.id}))`;
+}
