@@ -56,7 +56,7 @@ export function requestedScopes(scope: string | undefined): Scope[] | undefined 
   return [...new Set(names.filter(isScope))];
 }
 
-/** Step: parse a POST — grant type, then where the credentials are (header or body, never both), then scopes. */
+/** Step: parse a POST — the grant type, then where the credentials are (header or body, never both). */
 export function parseGrantRequest(form: TokenForm, authorization: string | undefined): TokenRequest {
   if (form.grant_type === undefined) throw new InvalidRequest('grant_type is required');
   if (form.grant_type !== 'client_credentials') throw new UnsupportedGrantType();

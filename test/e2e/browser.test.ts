@@ -374,12 +374,16 @@ describeEachEngine('browser end to end', (engine) => {
   async function setFlakyDelivery(
     change: { status: 'pending'; nextAttemptAt: number } | { status: 'failed' },
   ): Promise<string> {
-    const row = await h.database.db.kysely
-      .selectFrom('deliveries')
-      .innerJoin('subscriptions', 'subscriptions.id', 'deliveries.subscription_id')
-      .select('deliveries.id')
-      .where('subscriptions.notification_url', '=', flaky.url)
-      .executeTakeFirstOrThrow();
+    const flakyDelivery = () =>
+      h.database.db.kysely
+        .selectFrom('deliveries')
+        .innerJoin('subscriptions', 'subscriptions.id', 'deliveries.subscription_id')
+        .select(['deliveries.id', 'deliveries.lease_owner'])
+        .where('subscriptions.notification_url', '=', flaky.url)
+        .executeTakeFirstOrThrow();
+    // An attempt still in flight (leased) would record its outcome over the state set here.
+    await expect.poll(async () => (await flakyDelivery()).lease_owner, { timeout: 10_000 }).toBeNull();
+    const row = await flakyDelivery();
     await h.database.db.kysely
       .updateTable('deliveries')
       .set(

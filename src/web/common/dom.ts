@@ -66,6 +66,23 @@ export function setActive(name: string): void {
   }
 }
 
+/**
+ * Draws one section of a page into a fresh element and swaps it into <main> once drawn (no flicker of
+ * half-drawn content); `stillWanted` lets a page drop the result when the user signed out meanwhile.
+ */
+export async function drawSection(
+  draw: ((root: HTMLElement) => Promise<void>) | undefined,
+  name: string,
+  keepNotice: boolean,
+  stillWanted: () => boolean = () => true,
+): Promise<void> {
+  if (!keepNotice) notice('');
+  setActive(name);
+  const root = h('section', { 'aria-label': name });
+  await draw?.(root);
+  if (stillWanted()) main.replaceChildren(root);
+}
+
 /** Wires the section buttons of the shell's navigation to `show`. */
 export function onSections(show: (name: string) => unknown): void {
   for (const button of nav.querySelectorAll<HTMLElement>('[data-section]'))

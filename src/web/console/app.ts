@@ -4,7 +4,7 @@
  * this script keeps only the session's CSRF token, in memory.
  */
 import { makeApi, problemText } from '../common/api.js';
-import { h, main, notice, setActive } from '../common/dom.js';
+import { drawSection, notice, } from '../common/dom.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 
@@ -54,11 +54,7 @@ export async function act<T = unknown>(
 
 export async function show(name: string, keepNotice = false): Promise<void> {
   state.current = name;
-  if (!keepNotice) notice('');
-  setActive(name);
-  const root = h('section', { 'aria-label': name });
-  await sections[name]?.(root);
-  if (state.csrfToken) main.replaceChildren(root);
+  await drawSection(sections[name], name, keepNotice, () => state.csrfToken !== '');
 }
 
 export const path = (...parts: string[]): string => parts.map((part) => encodeURIComponent(part)).join('/');

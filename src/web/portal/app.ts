@@ -3,7 +3,7 @@
  * keeps only the session's CSRF token in memory.
  */
 import { makeApi, problemText } from '../common/api.js';
-import { byId, h, main, nav, notice, setActive } from '../common/dom.js';
+import { byId, drawSection, h, main, nav, notice, } from '../common/dom.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 
@@ -75,9 +75,5 @@ export async function refreshMe(): Promise<boolean> {
 
 export async function show(name: string, keepNotice = false): Promise<void> {
   state.current = name;
-  if (!keepNotice) notice('');
-  setActive(name);
-  const root = h('section', { 'aria-label': name });
-  await sections[name]?.(root);
-  main.replaceChildren(root);
+  await drawSection(sections[name], name, keepNotice);
 }
