@@ -96,12 +96,13 @@ describe('the server process', () => {
       else all.push(line);
       return all;
     }, []);
-    const shell = commands.map((command) => (command.startsWith('TOKEN=') ? command : `${command}; echo`)).join('\n');
+    // Variable assignments (TOKEN=…, LIST=…) print nothing; every other command prints one answer.
+    const shell = commands.map((command) => (/^[A-Z_]+=/.test(command) ? command : `${command}; echo`)).join('\n');
     const out = execFileSync('bash', ['-euo', 'pipefail', '-c', shell], { encoding: 'utf8', timeout: 30_000 })
       .trim()
       .split('\n');
     const responses = out.map((line) => JSON.parse(line) as unknown);
-    const [tokenGet, tokenPost, offers, offersEncoded, offer, schools, lists, structure, subscription] =
+    const [tokenGet, tokenPost, offers, offersEncoded, offer, schools, lists, structure, subscription, priced] =
       responses as Record<string, unknown>[];
     expect(tokenGet).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(tokenPost).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
@@ -113,6 +114,12 @@ describe('the server process', () => {
     expect(Array.isArray(structure)).toBe(true);
     // The demo server refuses the example's unresolvable receiver host with a clear 422 problem.
     expect(subscription).toMatchObject({ status: 422, code: 'unresolvable-host' });
+    // The demo list priced in one call: one optional item has no offer, the totals are exact.
+    expect(priced).toMatchObject({
+      list: { name: 'vwo 4', status: 'published' },
+      summary: { items: 4, itemsWithOffers: 3, mandatoryItems: 3, mandatoryItemsWithOffers: 3, currency: 'EUR' },
+    });
+    expect(responses).toHaveLength(10);
   });
 
   it('stops cleanly on SIGTERM and does not seed or print a token again on restart', async () => {
