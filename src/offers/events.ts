@@ -3,7 +3,8 @@
  * admin API and the CSV import emit exactly alike:
  * - `offer.published` whenever an offer becomes published;
  * - `offer.status` (type = the new status) on every status change of an offer that is or was
- *   published (`published_at` remembers the first publication; a draft's withdrawal is nobody's business);
+ *   published (`published_at` remembers the first publication; a draft's withdrawal is nobody's business;
+ *   a once-published offer put back to draft is announced as withdrawn, unless it already was);
  * - `offer.updated` when a published offer stays published and a public field (price, condition,
  *   remarks: every column the public shape reads) changes.
  * Each event carries the offer's EAN, which subscription filters match on; the payload does not.
@@ -32,6 +33,9 @@ export function publishedAt(before: Pick<OfferRow, 'published_at'> | undefined, 
   return before?.published_at ?? (status === 'published' ? now : null);
 }
 
+/** The status buyers are told: an offer put back to draft is, to them, withdrawn (draft is never announced). */
+const announced = (status: string): string => (status === 'draft' ? 'withdrawn' : status);
+
 /** The events of one change; `before` undefined for a new offer, `after` undefined for a deleted one. */
 export function offerEvents(before: OfferState | undefined, after: OfferState | undefined): DomainEvent[] {
   if (after === undefined) {
@@ -43,7 +47,8 @@ export function offerEvents(before: OfferState | undefined, after: OfferState | 
   if (before === undefined || before.status !== after.status) {
     if (after.status === 'published')
       return [event('offer.published', 'published', after), event('offer.status', 'published', after)];
-    return wasPublished ? [event('offer.status', after.status, after)] : [];
+    const type = announced(after.status);
+    return wasPublished && type !== announced(before?.status ?? 'draft') ? [event('offer.status', type, after)] : [];
   }
   if (after.status !== 'published') return [];
   const changed = PUBLIC_COLUMNS.some((column) => before[column] !== after[column]);

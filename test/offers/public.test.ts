@@ -228,9 +228,36 @@ describeEachEngine('public offers API', (engine) => {
     const b = await create({ ean: MATH, price: 0.29, condition: 'good' });
     const c = await create({ ean: MATH, price: 99999.99, condition: 'good' });
     expect((await get(`/api/v1/offers?eans=${MATH}`)).json()).toEqual([
-      { id: b.id, identifier: b.identifier, ean: MATH, price: 2.79, serviceFee: 2.5, currency: 'EUR', condition: 'good', remarks: null },
-      { id: a.id, identifier: a.identifier, ean: MATH, price: 12.51, serviceFee: 2.5, currency: 'EUR', condition: 'good', remarks: null },
-      { id: c.id, identifier: c.identifier, ean: MATH, price: 100002.49, serviceFee: 2.5, currency: 'EUR', condition: 'good', remarks: null },
+      {
+        id: b.id,
+        identifier: b.identifier,
+        ean: MATH,
+        price: 2.79,
+        serviceFee: 2.5,
+        currency: 'EUR',
+        condition: 'good',
+        remarks: null,
+      },
+      {
+        id: a.id,
+        identifier: a.identifier,
+        ean: MATH,
+        price: 12.51,
+        serviceFee: 2.5,
+        currency: 'EUR',
+        condition: 'good',
+        remarks: null,
+      },
+      {
+        id: c.id,
+        identifier: c.identifier,
+        ean: MATH,
+        price: 100002.49,
+        serviceFee: 2.5,
+        currency: 'EUR',
+        condition: 'good',
+        remarks: null,
+      },
     ]);
     const rows = await h.database.db.kysely.selectFrom('offers').select(['id', 'price_cents']).orderBy('id').execute();
     expect(rows).toEqual([
