@@ -61,7 +61,7 @@ describeEachEngine('offer events, end to end', (engine) => {
     for (const request of receiver.received) {
       verifyWebhook(request, client.webhookSecret);
       const tag = new URL(request.url, 'http://x').searchParams.get('to') ?? '';
-      (byTag[tag] ??= []).push(JSON.parse(request.body) as Payload);
+      byTag[tag] = [...(byTag[tag] ?? []), JSON.parse(request.body) as Payload];
     }
     receiver.received.length = 0;
     // Deliveries run concurrently, so arrival order is not event order: compare in a fixed order.
