@@ -1,6 +1,6 @@
 /**
  * A webhook receiver: verifies every request with the receiver kit, answers at once, then prints the
- * event and, for lists and schools, what its identifier names (fetched through the SDK).
+ * event and, for lists, schools and offers, what its identifier names (fetched through the SDK).
  *
  *   PORT=8080 WEBHOOK_SECRET=whsec_... npx tsx examples/receiver.ts
  *
@@ -30,6 +30,12 @@ export async function describeEvent(event: WebhookEvent, client?: ShelfmarkClien
     return `${head}: list "${list.name}" of ${list.school.name}, now ${list.status}`;
   }
   if (event.resource === 'school') return `${head}: school "${(await client.lml.schools.get(event.identifier)).name}"`;
+  if (event.resource === 'offer') {
+    // Only published offers can be fetched; reserved, sold and withdrawn ones answer 404, so say the status.
+    if (event.type !== 'published' && event.type !== 'updated') return `${head}: offer is now ${event.type}`;
+    const offer = await client.offers.get(event.identifier);
+    return `${head}: offer for ${offer.ean} at €${offer.price.toFixed(2)} (${offer.condition})`;
+  }
   return head;
 }
 

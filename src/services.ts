@@ -129,7 +129,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   installQueueGauges(metrics, db, clock);
   const outbox = new Outbox(db, clock);
   const offerStore = new OfferStore(kysely);
-  const offers = new OfferService(offerStore, clock, config, new OfferReadModel(offerStore, config, db.engine));
+  const offers = new OfferService(offerStore, clock, config, new OfferReadModel(offerStore, config, db.engine), outbox);
   const subscriptions = new SubscriptionService(kysely, clock, config, deps.dnsLookup);
   const schools = new SchoolService(db, outbox, clock);
   const lists = new ListService(db, outbox, clock);

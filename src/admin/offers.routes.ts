@@ -1,7 +1,14 @@
 /** Admin: the operator's offers, in every status, with the seller's price beside the public one. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AdminOfferSchema, CreateOfferBody, OfferIdParams, StatusSchema, UpdateOfferBody } from '../offers/schemas.js';
+import {
+  AdminOfferSchema,
+  CreateOfferBody,
+  OfferIdOrIdentifierParams,
+  OfferIdParams,
+  StatusSchema,
+  UpdateOfferBody,
+} from '../offers/schemas.js';
 import type { OfferService } from '../offers/service.js';
 
 const ListQuery = Type.Object({
@@ -69,8 +76,8 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
         operationId: 'adminGetOffer',
         tags,
         security,
-        summary: 'One offer in any status',
-        params: OfferIdParams,
+        summary: 'One offer in any status, by id or identifier',
+        params: OfferIdOrIdentifierParams,
         response: { 200: AdminOfferSchema },
       },
     },

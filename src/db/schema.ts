@@ -43,12 +43,16 @@ export interface ClientsTable {
 
 export interface OffersTable {
   id: Generated<number>;
+  /** Public and stable, 32 lower-case hex (migration 0007): the offer events' identifier. */
+  identifier: string;
   ean: string;
   /** The seller's price in cents; the public price adds the service fee. */
   price_cents: number;
   condition: string;
   remarks: string | null;
   status: string;
+  /** When the offer was first published; null while it never was (a draft's withdrawal is nobody's business). */
+  published_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -100,8 +104,18 @@ export interface SubscriptionsTable {
   disabled_reason: string | null;
   /** Start of the current run of failed attempts; null after any success. */
   failing_since: number | null;
+  /** Offer events only: the filter as echoed, JSON {"eans":[…]} or {"list":"…"}; null for every event. */
+  filter: string | null;
+  /** The list whose current items a {"list"} filter follows. */
+  filter_list: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** The EANs of a subscription's {"eans"} filter, one row each (migration 0007). */
+export interface SubscriptionFilterEansTable {
+  subscription_id: string;
+  ean: string;
 }
 
 export interface EventsTable {
@@ -201,6 +215,7 @@ export interface Database {
   portal_links: PortalLinksTable;
   web_sessions: WebSessionsTable;
   offer_import_keys: OfferImportKeysTable;
+  subscription_filter_eans: SubscriptionFilterEansTable;
 }
 
 export type ClientRow = Selectable<ClientsTable>;

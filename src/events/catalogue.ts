@@ -8,9 +8,12 @@
  */
 import { LIST_STATUSES } from '../lml/status.js';
 
+/** The statuses `offer.status` announces: every status but draft (a draft was never anybody's business). */
+const OFFER_EVENT_STATUSES = ['published', 'reserved', 'sold', 'withdrawn'] as const;
+
 export interface EventDefinition {
   /** Payload `resource`: the kind of thing the identifier names. */
-  readonly resource: 'school' | 'list';
+  readonly resource: 'school' | 'list' | 'offer';
   /** Every payload `type` this event can carry. */
   readonly types: readonly string[];
   /** A short human label (console, portal). */
@@ -64,6 +67,28 @@ export const EVENTS = {
     description: 'A list became published (also announced as list.status).',
     fetch: '/api/lml/v1/lists/{identifier}',
   },
+  'offer.published': {
+    resource: 'offer',
+    types: ['published'],
+    label: 'Offer published',
+    description: 'An offer became published (also announced as offer.status). Subscriptions may filter by EAN or list.',
+    fetch: '/api/v1/offers/{identifier}',
+  },
+  'offer.updated': {
+    resource: 'offer',
+    types: ['updated'],
+    label: 'Offer updated',
+    description: "A published offer's price, condition or remarks changed. Subscriptions may filter by EAN or list.",
+    fetch: '/api/v1/offers/{identifier}',
+  },
+  'offer.status': {
+    resource: 'offer',
+    types: OFFER_EVENT_STATUSES,
+    label: 'Offer status changed',
+    description:
+      'An offer that is or was published moved to another status (or was deleted: withdrawn); `type` is the new status. Subscriptions may filter by EAN or list.',
+    fetch: '/api/v1/offers/{identifier}',
+  },
 } as const satisfies Readonly<Record<string, EventDefinition>>;
 
 export type EventName = keyof typeof EVENTS;
@@ -94,11 +119,13 @@ export type ResourceKind = EventDefinition['resource'];
 /** One thing that happened, as the webhook payload will describe it. */
 export interface DomainEvent {
   name: EventName;
-  /** Payload `type`: what happened (created, modified, updated, or the new list status). */
+  /** Payload `type`: what happened (created, modified, updated, published, or the new list or offer status). */
   type: string;
   resource: ResourceKind;
   /** 32 lower-case hex characters. */
   identifier: string;
+  /** Offer events: the offer's EAN, which subscription filters match on (not part of the payload). */
+  ean?: string;
 }
 
 /** The exact bytes sent to receivers: {"type","resource","identifier"} in that order. */

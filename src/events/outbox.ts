@@ -6,10 +6,11 @@
  */
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { Db, Executor } from '../db/database.js';
+import type { Db, Engine, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/schema.js';
 import { ids } from '../ids.js';
 import { type DomainEvent, webhookPayload } from './catalogue.js';
+import { matchingSubscriptions } from './fan-out.js';
 
 const INSERT_CHUNK = 500;
 
@@ -27,12 +28,17 @@ export class Outbox {
     private readonly clock: Clock,
   ) {}
 
+  /** The engine the transactions run on (a caller that reads then writes a row locks it on PostgreSQL). */
+  get engine(): Engine {
+    return this.db.engine;
+  }
+
   async transaction<T>(work: (trx: Executor, emit: Emit) => Promise<T>): Promise<T> {
     let created = 0;
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       const events: DomainEvent[] = [];
       const value = await work(trx, (event) => events.push(event));
-      created = await recordEvents(trx, this.clock.now(), events);
+      created = await recordEvents(trx, this.clock.now(), events, this.db.engine);
       // Delivered to every listening node when (and only if) this transaction commits.
       if (created > 0 && this.db.engine === 'postgres')
         await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
@@ -45,9 +51,15 @@ export class Outbox {
 
 /**
  * Writes the events and their deliveries with the given executor (which must be a transaction): the
- * events in chunks, one look-up of the active subscriptions of all their names, the deliveries in chunks.
+ * events in chunks, one look-up of the matching active subscriptions of all of them (filters joined
+ * in SQL, see fan-out.ts), the deliveries in chunks. `engine` is needed once events carry EANs.
  */
-export async function recordEvents(trx: Executor, now: number, events: readonly DomainEvent[]): Promise<number> {
+export async function recordEvents(
+  trx: Executor,
+  now: number,
+  events: readonly DomainEvent[],
+  engine?: Engine,
+): Promise<number> {
   if (events.length === 0) return 0;
   const rows = events.map((event) => ({
     id: ids.event(),
@@ -62,17 +74,9 @@ export async function recordEvents(trx: Executor, now: number, events: readonly 
       .insertInto('events')
       .values(rows.slice(i, i + INSERT_CHUNK))
       .execute();
-  const names = [...new Set(events.map((event) => event.name))];
-  const subscriptions = await trx
-    .selectFrom('subscriptions')
-    .select(['id', 'event'])
-    .where('event', 'in', names)
-    .where('status', '=', 'active')
-    .execute();
-  const deliveries = rows.flatMap((row) =>
-    subscriptions
-      .filter((subscription) => subscription.event === row.name)
-      .map((subscription) => newDelivery(row.id, subscription.id, now)),
+  const subscriptionsOf = await matchingSubscriptions(trx, events, engine);
+  const deliveries = rows.flatMap((row, index) =>
+    subscriptionsOf(events[index] as DomainEvent).map((subscription) => newDelivery(row.id, subscription, now)),
   );
   for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
     await trx

@@ -48,6 +48,15 @@ const answer = <S extends TSchema, C extends keyof OfferRow>(
 /** The public offer, in wire order. */
 export const PUBLIC_FIELDS = {
   id: answer(Type.Integer({ examples: [1042] }), ['id'], (row) => row.id),
+  identifier: answer(
+    Type.String({
+      pattern: '^[0-9a-f]{32}$',
+      description: 'Public and stable, 32 lower-case hex: the identifier of the offer events',
+      examples: ['5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12'],
+    }),
+    ['identifier'],
+    (row) => row.identifier,
+  ),
   ean: answer(
     Type.String({ description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14', examples: ['9789001891442'] }),
     ['ean'],
@@ -89,8 +98,8 @@ export const ADMIN_FIELDS = {
 /** A CSV cell's value, or why it is refused (the importer reports every reason of a row at once). */
 export type Parsed<T> = { value: T } | { reason: string };
 
-/** The columns a caller writes; id and the times belong to the database and the service. */
-export type ContentColumn = Exclude<keyof OfferRow, 'id' | 'created_at' | 'updated_at'>;
+/** The columns a caller writes; id, identifier and the times belong to the database and the service. */
+export type ContentColumn = Exclude<keyof OfferRow, 'id' | 'identifier' | 'published_at' | 'created_at' | 'updated_at'>;
 
 /** A field a caller writes: through the admin API (create, and update unless `update` is undefined) and the CSV import. */
 export interface InputField<S extends TSchema = TSchema, C extends ContentColumn = ContentColumn, V = OfferRow[C]> {

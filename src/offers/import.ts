@@ -7,12 +7,16 @@
  * Each row has a stable key: the `key` column when given, else `<ean>#<n>` for the n-th row with
  * that EAN in the file. A second run of the same file finds its offers by these keys and updates
  * them (or leaves them unchanged) instead of adding duplicates.
+ * Each batch is one outbox transaction: its offer.* events and their deliveries (one fan-out
+ * statement per batch, see events/fan-out.ts) commit with its rows, so a crash loses neither.
  */
 import { parse } from 'csv-parse/sync';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
 import type { NewOffer } from '../db/schema.js';
+import type { Outbox } from '../events/outbox.js';
+import { ids } from '../ids.js';
 import { contentChanged, contentFromCsv, type OfferContent } from './content.js';
+import { offerEvents, publishedAt } from './events.js';
 import { CSV_FIELDS, isRequiredInput } from './fields.js';
 import { OfferStore } from './store.js';
 
@@ -105,10 +109,10 @@ export function parseOffersCsv(text: string): { rows: OfferImportRow[]; errors: 
   return { rows, errors };
 }
 
-/** Writes validated rows in batches of IMPORT_BATCH_SIZE, each in one transaction. */
+/** Writes validated rows in batches of IMPORT_BATCH_SIZE, each in one outbox transaction with its events. */
 export class OfferImporter {
   constructor(
-    private readonly db: Db,
+    private readonly outbox: Outbox,
     private readonly clock: Clock,
   ) {}
 
@@ -120,7 +124,7 @@ export class OfferImporter {
     const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0 };
     for (let start = 0; start < rows.length; start += batchSize) {
       const batch = rows.slice(start, start + batchSize);
-      const counts = await this.db.kysely.transaction().execute(async (trx) => {
+      const counts = await this.outbox.transaction(async (trx, emit) => {
         const store = new OfferStore(trx);
         const existing = new Map(
           (await store.findByImportKeys(batch.map((row) => row.key))).map((row) => [row.import_key, row]),
@@ -133,10 +137,20 @@ export class OfferImporter {
         for (const row of batch) {
           const found = existing.get(row.key);
           if (found === undefined) {
-            fresh.push({ ...row.content, created_at: now, updated_at: now });
+            const offer = {
+              ...row.content,
+              identifier: ids.resourceIdentifier(),
+              published_at: publishedAt(undefined, row.content.status, now),
+              created_at: now,
+              updated_at: now,
+            };
+            fresh.push(offer);
             freshKeys.push(row.key);
+            for (const event of offerEvents(undefined, offer)) emit(event);
           } else if (contentChanged(found, row.content)) {
-            await store.update(found.id, { ...row.content, updated_at: now });
+            const changes = { ...row.content, published_at: publishedAt(found, row.content.status, now) };
+            await store.update(found.id, { ...changes, updated_at: now });
+            for (const event of offerEvents(found, { ...found, ...changes })) emit(event);
             updated++;
           } else unchanged++;
         }

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import type { OfferService } from './service.js';
 import { MAX_EANS_PER_QUERY } from './ean.js';
-import { OfferIdParams, PublicOfferSchema } from './schemas.js';
+import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
 
 /**
  * Sends JSON text that is already serialised. The type provider only knows the schema's object
@@ -63,8 +63,9 @@ export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async 
         security,
         summary: 'One published offer',
         description:
-          'Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.',
-        params: OfferIdParams,
+          'By id or by identifier (the one offer events carry). Unknown, unpublished and malformed ids all answer ' +
+          '404 not-found, so ids cannot be probed for drafts.',
+        params: OfferIdOrIdentifierParams,
         response: { 200: PublicOfferSchema },
       },
     },

@@ -70,6 +70,14 @@ export const OfferIdParams = Type.Object({
   id: Type.String({ description: 'The offer id, a positive integer', examples: ['1042'] }),
 });
 
+/** GET of one offer also takes the public identifier (the one the offer events carry). */
+export const OfferIdOrIdentifierParams = Type.Object({
+  id: Type.String({
+    description: 'The offer id (a positive integer) or its identifier (32 lower-case hex, as in offer events)',
+    examples: ['1042', '5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12'],
+  }),
+});
+
 /** The columns the public shape needs (the public query reads only these). */
 export type PublicOfferRow = Pick<OfferRow, ColumnsOf<typeof PUBLIC_FIELDS>>;
 

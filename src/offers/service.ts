@@ -1,18 +1,23 @@
 /**
  * Rules for offers: buyers see published offers only, priced with the service fee; the operator
  * creates, changes and removes offers. Prices arrive in euros and are kept as exact integer cents.
+ * Every write runs in the transactional outbox, so the change and its offer.* events (events.ts)
+ * commit together or not at all.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { OfferRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
+import type { Outbox } from '../events/outbox.js';
+import { ids, isResourceIdentifier } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
 import { contentFromCreate, contentFromUpdate, UPDATABLE_FIELDS } from './content.js';
 import { assertEan, parseEanList } from './ean.js';
+import { offerEvents, publishedAt } from './events.js';
 import { type AdminOffer, type OfferStatus, parseOfferId, type PublicOffer } from './model.js';
 import type { OfferReadModel, PublishedOffers } from './read-model.js';
 import { adminOffer, type CreateOfferInput, publicOffer, type UpdateOfferInput } from './schemas.js';
-import type { OfferStore } from './store.js';
+import { OfferStore } from './store.js';
 
 export type { CreateOfferInput, UpdateOfferInput };
 export { DEFAULT_OFFER_STATUS, toCents } from './model.js';
@@ -32,6 +37,7 @@ export class OfferService {
     private readonly clock: Clock,
     private readonly config: Config,
     readonly readModel: OfferReadModel,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
@@ -63,7 +69,18 @@ export class OfferService {
 
   async create(input: CreateOfferInput): Promise<AdminOffer> {
     const now = this.clock.now();
-    const row = await this.store.insert({ ...contentFromCreate(input), created_at: now, updated_at: now });
+    const content = contentFromCreate(input);
+    const row = await this.outbox.transaction(async (trx, emit) => {
+      const inserted = await new OfferStore(trx).insert({
+        ...content,
+        identifier: ids.resourceIdentifier(),
+        published_at: publishedAt(undefined, content.status, now),
+        created_at: now,
+        updated_at: now,
+      });
+      for (const event of offerEvents(undefined, inserted)) emit(event);
+      return inserted;
+    });
     this.readModel.invalidate([row.ean]);
     return adminOffer(row, this.config.serviceFeeCents);
   }
@@ -90,8 +107,24 @@ export class OfferService {
       throw new Problem('validation-failed', `send at least one of ${UPDATABLE_FIELDS.join(', ')}`);
     }
     const id = parseOfferId(rawId);
+    const now = this.clock.now();
     const row =
-      id === undefined ? undefined : await this.store.update(id, { ...changes, updated_at: this.clock.now() });
+      id === undefined
+        ? undefined
+        : await this.outbox.transaction(async (trx, emit) => {
+            const store = new OfferStore(trx);
+            // Read and changed in one transaction; the events compare the two.
+            const before = await store.findById(id, { forUpdate: this.outbox.engine === 'postgres' });
+            if (before === undefined) return undefined;
+            const status = changes.status ?? before.status;
+            const after = await store.update(id, {
+              ...changes,
+              published_at: publishedAt(before, status, now),
+              updated_at: now,
+            });
+            for (const event of offerEvents(before, after)) emit(event);
+            return after;
+          });
     if (row === undefined) throw notFound(`offer ${rawId}`);
     this.readModel.invalidate([row.ean]);
     return adminOffer(row, this.config.serviceFeeCents);
@@ -99,13 +132,24 @@ export class OfferService {
 
   async remove(rawId: string): Promise<void> {
     const id = parseOfferId(rawId);
-    const ean = id === undefined ? undefined : await this.store.delete(id);
-    if (ean === undefined) throw notFound(`offer ${rawId}`);
-    this.readModel.invalidate([ean]);
+    const removed =
+      id === undefined
+        ? undefined
+        : await this.outbox.transaction(async (trx, emit) => {
+            const store = new OfferStore(trx);
+            const before = await store.findById(id, { forUpdate: this.outbox.engine === 'postgres' });
+            if (before === undefined || !(await store.delete(id))) return undefined;
+            for (const event of offerEvents(before, undefined)) emit(event);
+            return before;
+          });
+    if (removed === undefined) throw notFound(`offer ${rawId}`);
+    this.readModel.invalidate([removed.ean]);
   }
 
-  private async findRow(rawId: string): Promise<OfferRow | undefined> {
-    const id = parseOfferId(rawId);
+  /** By integer id or by the public identifier (32 lower-case hex). */
+  private async findRow(raw: string): Promise<OfferRow | undefined> {
+    if (isResourceIdentifier(raw)) return this.store.findByIdentifier(raw);
+    const id = parseOfferId(raw);
     return id === undefined ? undefined : this.store.findById(id);
   }
 }

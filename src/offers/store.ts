@@ -33,8 +33,14 @@ export class OfferStore {
       .execute();
   }
 
-  findById(id: number): Promise<OfferRow | undefined> {
-    return this.db.selectFrom('offers').selectAll().where('id', '=', id).executeTakeFirst();
+  /** `forUpdate` locks the row (PostgreSQL only; SQLite serialises writers anyway) for a read-then-write. */
+  findById(id: number, options: { forUpdate?: boolean } = {}): Promise<OfferRow | undefined> {
+    const query = this.db.selectFrom('offers').selectAll().where('id', '=', id);
+    return (options.forUpdate === true ? query.forUpdate() : query).executeTakeFirst();
+  }
+
+  findByIdentifier(identifier: string): Promise<OfferRow | undefined> {
+    return this.db.selectFrom('offers').selectAll().where('identifier', '=', identifier).executeTakeFirst();
   }
 
   list(filter: OfferFilter): Promise<OfferRow[]> {

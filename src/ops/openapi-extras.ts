@@ -144,18 +144,18 @@ const signatureHeaders = (event: EventName) => [
 function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const event of EVENT_NAMES) {
-    const { resource } = EVENTS[event];
+    const { resource, fetch } = EVENTS[event];
     out[event] = {
       post: {
         operationId: `on${event
           .split('.')
           .map((part) => part[0]?.toUpperCase() + part.slice(1))
           .join('')}`,
-        tags: ['lml'],
+        tags: [resource === 'offer' ? 'offers' : 'lml'],
         summary: `${event}: sent to subscriptions for this event`,
         description:
-          'A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/lml/v1/' +
-          `${resource}s/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.`,
+          'A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier ' +
+          `(GET ${fetch}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.`,
         security: [],
         parameters: signatureHeaders(event),
         requestBody: {

@@ -38,7 +38,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       preHandler,
       schema: {
         operationId: 'createSubscription',
-        problems: ['blocked-address', 'unresolvable-host'],
+        problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host'],
         tags,
         security,
         summary: 'Register a webhook subscription',
@@ -46,7 +46,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
           'Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) ' +
           'is idempotent: 200 with the existing subscription. An unknown event is a 400 listing acceptedEvents; a host ' +
           'that is or resolves to a loopback, private, link-local or otherwise non-public address is a 422 blocked-address; ' +
-          'a host that does not resolve is a 422 unresolvable-host.',
+          'a host that does not resolve is a 422 unresolvable-host. Offer events take an optional filter, {"eans": [...]} ' +
+          '(1–500 codes; a bad code is a 400 invalid-ean) or {"list": "<list identifier>"} (the list\'s current items; an ' +
+          'unknown list, or a filter on another event, is a 400 validation-failed); registering the same URL and event ' +
+          'with another filter is a 409 conflict.',
         body: CreateSubscriptionBody,
         response: { 200: SubscriptionSchema, 201: SubscriptionSchema },
       },

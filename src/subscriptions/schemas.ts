@@ -1,6 +1,7 @@
 /** TypeBox shapes of subscriptions on the wire; they validate, serialize and document (OpenAPI) at once. */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
+import { FilterSchema } from './filter.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service.js';
 import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
 
@@ -18,6 +19,7 @@ const fields = {
   failingSince: Type.Optional(
     Type.String({ format: 'date-time', description: 'Present only while deliveries are failing' }),
   ),
+  filter: Type.Optional(FilterSchema),
   createdAt: Type.String({ format: 'date-time' }),
 };
 
@@ -45,6 +47,7 @@ export const CreateSubscriptionBody = Type.Object(
       description: `One of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`,
       examples: ['list-published'],
     }),
+    filter: Type.Optional(FilterSchema),
   },
   { additionalProperties: false },
 );

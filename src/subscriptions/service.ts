@@ -11,6 +11,7 @@ import { notFound, Problem } from '../errors.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js';
 import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
+import { checkFilter, filterView, type SubscriptionFilter } from './filter.js';
 import { parseNotificationUrl } from './notification-url.js';
 import {
   type AdminFilter,
@@ -30,6 +31,8 @@ export interface SubscriptionView {
   disabledReason?: string;
   /** Only while failing: when the current run of failed deliveries began. */
   failingSince?: string;
+  /** Offer events only: the filter as given (normalised), when there is one. */
+  filter?: SubscriptionFilter;
   createdAt: string;
 }
 
@@ -55,6 +58,7 @@ export function toView(row: SubscriptionRow): SubscriptionView {
     status: row.status === 'disabled' ? 'disabled' : 'active',
     ...(row.status === 'disabled' ? { disabledReason: row.disabled_reason ?? 'disabled' } : {}),
     ...(row.failing_since === null ? {} : { failingSince: isoTime(row.failing_since) }),
+    ...filterView(row),
     createdAt: isoTime(row.created_at),
   };
 }
@@ -66,6 +70,16 @@ function toAdminView(row: SubscriptionWithClient): AdminSubscriptionView {
     client: { id: row.client_ref, clientId: row.client_public_id, name: row.client_name },
     updatedAt: isoTime(row.updated_at),
   };
+}
+
+/** The repeat of a registration must ask for the same filter; another filter is a new subscription's job. */
+function sameFilter(existing: SubscriptionRow, asked: SubscriptionRow): SubscriptionRow {
+  if (existing.filter === asked.filter) return existing;
+  throw new Problem(
+    'conflict',
+    `this notificationUrl is already subscribed to ${existing.event} with ${existing.filter === null ? 'no filter' : `filter ${existing.filter}`}; delete that subscription to change its filter, or use another URL`,
+    { subscription: existing.id },
+  );
 }
 
 export class SubscriptionService {
@@ -88,7 +102,7 @@ export class SubscriptionService {
    */
   async create(
     clientRef: string,
-    input: { notificationUrl: string; event: string },
+    input: { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined },
   ): Promise<{ subscription: SubscriptionView; created: boolean }> {
     const url = parseNotificationUrl(input.notificationUrl);
     const event = canonicalEvent(input.event);
@@ -99,6 +113,7 @@ export class SubscriptionService {
         errors: [{ location: 'body', path: '/event', message: detail }],
       });
     }
+    const filter = await checkFilter(this.db, event, input.filter);
     await this.vetHost(url.hostname);
     const now = this.clock.now();
     const row: SubscriptionRow = {
@@ -110,12 +125,14 @@ export class SubscriptionService {
       status: 'active',
       disabled_reason: null,
       failing_since: null,
+      filter: filter.json,
+      filter_list: filter.list,
       created_at: now,
       updated_at: now,
     };
     // The cap applies to new subscriptions only: an idempotent repeat of an existing one still answers 200.
     const same = await this.store.findSame(row);
-    if (same !== undefined) return { subscription: toView(same), created: false };
+    if (same !== undefined) return { subscription: toView(sameFilter(same, row)), created: false };
     const max = this.config.maxSubscriptionsPerClient;
     if ((await this.store.countForClient(clientRef)) >= max) {
       throw new Problem(
@@ -124,8 +141,10 @@ export class SubscriptionService {
         { limit: max },
       );
     }
-    const stored = await this.store.insertOrGet(row);
-    return { subscription: toView(stored), created: stored.id === row.id };
+    const stored = await this.db
+      .transaction()
+      .execute((trx) => new SubscriptionStore(trx).insertOrGet(row, filter.eans));
+    return { subscription: toView(sameFilter(stored, row)), created: stored.id === row.id };
   }
 
   async list(clientRef: string, page: PageRequest): Promise<Page<SubscriptionView>> {

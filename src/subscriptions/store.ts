@@ -29,20 +29,28 @@ export class SubscriptionStore {
   /**
    * Inserts unless (client_ref, notification_url, event) exists, and returns whichever row holds that key:
    * ON CONFLICT DO NOTHING makes concurrent identical requests agree on one row without an error.
+   * `filterEans` are stored with a new row (call it in a transaction when there are any).
    */
-  async insertOrGet(row: SubscriptionRow): Promise<SubscriptionRow> {
+  async insertOrGet(row: SubscriptionRow, filterEans: readonly string[] = []): Promise<SubscriptionRow> {
     await this.db
       .insertInto('subscriptions')
       .values(row)
       .onConflict((conflict) => conflict.columns(['client_ref', 'notification_url', 'event']).doNothing())
       .execute();
-    return this.db
+    const stored = await this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('client_ref', '=', row.client_ref)
       .where('notification_url', '=', row.notification_url)
       .where('event', '=', row.event)
       .executeTakeFirstOrThrow();
+    // The EANs of an {"eans"} filter, one row each: the outbox joins on them (events/fan-out.ts).
+    if (stored.id === row.id && filterEans.length > 0)
+      await this.db
+        .insertInto('subscription_filter_eans')
+        .values(filterEans.map((ean) => ({ subscription_id: row.id, ean })))
+        .execute();
+    return stored;
   }
 
   findSame(

@@ -36,6 +36,7 @@ describeEachEngine('admin offers API', (engine) => {
     const body = response.json();
     expect(body).toEqual({
       id: body.id,
+      identifier: body.identifier,
       ean: MATH,
       price: 14.49,
       serviceFee: 1.99,
@@ -53,11 +54,13 @@ describeEachEngine('admin offers API', (engine) => {
     expect(await rows()).toEqual([
       {
         id: body.id,
+        identifier: body.identifier,
         ean: MATH,
         price_cents: 1250,
         condition: 'good',
         remarks: 'Name on page 1',
         status: 'published',
+        published_at: epoch,
         created_at: epoch,
         updated_at: epoch,
       },
@@ -216,11 +219,13 @@ describeEachEngine('admin offers API', (engine) => {
     expect(await rows()).toEqual([
       {
         id: offer.id,
+        identifier: offer.identifier,
         ean: MATH,
         price_cents: 850,
         condition: 'acceptable',
         remarks: null,
         status: 'published',
+        published_at: Date.parse(T0),
         created_at: Date.parse(T0),
         updated_at: Date.parse(T0) + 60_000,
       },

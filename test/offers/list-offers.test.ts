@@ -25,6 +25,7 @@ const HISTORY = '9789001774363';
 /** The public shape of an offer under the default €1.99 fee. */
 const pub = (offer: AdminOffer) => ({
   id: offer.id,
+  identifier: offer.identifier,
   ean: offer.ean,
   price: (Math.round(offer.sellerPrice * 100) + 199) / 100,
   serviceFee: 1.99,

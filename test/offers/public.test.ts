@@ -23,6 +23,7 @@ describeEachEngine('public offers API', (engine) => {
   /** The public shape of an admin offer under the default €1.99 fee. */
   const pub = (offer: AdminOffer, price: number) => ({
     id: offer.id,
+    identifier: offer.identifier,
     ean: offer.ean,
     price,
     serviceFee: 1.99,
@@ -58,6 +59,7 @@ describeEachEngine('public offers API', (engine) => {
       'currency',
       'ean',
       'id',
+      'identifier',
       'price',
       'remarks',
       'serviceFee',
@@ -185,6 +187,7 @@ describeEachEngine('public offers API', (engine) => {
     expect(found.statusCode).toBe(200);
     expect(found.json()).toEqual({
       id: offer.id,
+      identifier: offer.identifier,
       ean: MATH,
       price: 14.49,
       serviceFee: 1.99,
@@ -225,9 +228,36 @@ describeEachEngine('public offers API', (engine) => {
     const b = await create({ ean: MATH, price: 0.29, condition: 'good' });
     const c = await create({ ean: MATH, price: 99999.99, condition: 'good' });
     expect((await get(`/api/v1/offers?eans=${MATH}`)).json()).toEqual([
-      { id: b.id, ean: MATH, price: 2.79, serviceFee: 2.5, currency: 'EUR', condition: 'good', remarks: null },
-      { id: a.id, ean: MATH, price: 12.51, serviceFee: 2.5, currency: 'EUR', condition: 'good', remarks: null },
-      { id: c.id, ean: MATH, price: 100002.49, serviceFee: 2.5, currency: 'EUR', condition: 'good', remarks: null },
+      {
+        id: b.id,
+        identifier: b.identifier,
+        ean: MATH,
+        price: 2.79,
+        serviceFee: 2.5,
+        currency: 'EUR',
+        condition: 'good',
+        remarks: null,
+      },
+      {
+        id: a.id,
+        identifier: a.identifier,
+        ean: MATH,
+        price: 12.51,
+        serviceFee: 2.5,
+        currency: 'EUR',
+        condition: 'good',
+        remarks: null,
+      },
+      {
+        id: c.id,
+        identifier: c.identifier,
+        ean: MATH,
+        price: 100002.49,
+        serviceFee: 2.5,
+        currency: 'EUR',
+        condition: 'good',
+        remarks: null,
+      },
     ]);
     const rows = await h.database.db.kysely.selectFrom('offers').select(['id', 'price_cents']).orderBy('id').execute();
     expect(rows).toEqual([

@@ -43,6 +43,8 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
           status: 'active',
           disabled_reason: null,
           failing_since: null,
+          filter: null,
+          filter_list: null,
           created_at: h.clock.now(),
           updated_at: h.clock.now(),
         },

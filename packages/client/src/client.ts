@@ -17,6 +17,8 @@ import type {
   Offer,
   Page,
   PingResult,
+  PricedList,
+  PricedListQuery,
   ProblemDocument,
   RotatedWebhookSecret,
   School,
@@ -104,10 +106,23 @@ export class ShelfmarkClient {
       );
       return pages.flat().sort((a, b) => (a.ean < b.ean ? -1 : a.ean > b.ean ? 1 : a.price - b.price || a.id - b.id));
     },
-    /** One published offer; ApiError 404 not-found otherwise. */
+    /** One published offer, by id or by identifier (the one offer events carry); ApiError 404 not-found otherwise. */
     get: (id: number | string, options?: CallOptions): Promise<Offer> =>
       this.call<Offer>('main', 'GET', `/api/v1/offers/${segment(id)}`, options),
   };
+
+  /**
+   * A whole book list priced in one call (GET /api/v1/lists/{identifier}/offers, operationId
+   * listListOffers): the list's items in its order, each with its cheapest published offers (at most
+   * `limit`, of at least `condition`), and the totals. ApiError 404 not-found for unknown or archived lists.
+   */
+  listOffers(listIdentifier: string, options: PricedListQuery & CallOptions = {}): Promise<PricedList> {
+    const { condition, limit, ...call } = options;
+    return this.call('main', 'GET', `/api/v1/lists/${segment(listIdentifier)}/offers`, {
+      query: { condition, limit },
+      ...call,
+    });
+  }
 
   /** The read side of the learning-material lists (subscription API). */
   readonly lml = {

@@ -2,7 +2,7 @@
  * The SDK's public types, all derived from the service's OpenAPI document (src/generated/openapi.ts)
  * by path and method, so they follow the service whenever `npm run sdk:generate` is rerun.
  */
-import type { paths } from './generated/openapi.js';
+import type { paths, webhooks } from './generated/openapi.js';
 
 type Method = 'get' | 'post' | 'delete';
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
@@ -36,6 +36,13 @@ export type CreateSubscription = RequestBody<'/api/lml/v1/subscriptions', 'post'
 export type Delivery = ResponseBody<'/api/lml/v1/subscriptions/{id}/deliveries', 'get'>['data'][number];
 export type PingResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/ping', 'post', 202>;
 export type RotatedWebhookSecret = ResponseBody<'/api/lml/v1/webhook-secret', 'post'>;
+/** A whole book list priced in one call: the list, its items with their cheapest offers, the totals. */
+export type PricedList = ResponseBody<'/api/v1/lists/{identifier}/offers', 'get'>;
+export type PricedListQuery = QueryOf<'/api/v1/lists/{identifier}/offers', 'get'>;
+/** An offer-event filter of a subscription: `{eans: [...]}` or `{list: "<list identifier>"}`. */
+export type SubscriptionFilter = NonNullable<CreateSubscription['filter']>;
+/** Every event a subscription can ask for, canonical (dotted) spelling, e.g. `offer.published`. */
+export type EventName = keyof webhooks;
 
 /** One page of a collection: `{has_more, data}`. */
 export interface Page<T> {

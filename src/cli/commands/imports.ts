@@ -30,7 +30,7 @@ export const importOffers: Command = {
     'duplicates. Progress: a bar with rate and ETA on a terminal, plain lines otherwise.',
   needs: 'services',
   async run(context) {
-    const { deps } = context;
+    const { services, deps } = context;
     return importFile(required(context.args[0], 'CSV file'), context, async (text, path, progress) => {
       const { rows, errors } = parseOffersCsv(text);
       if (errors.length > 0)
@@ -41,7 +41,7 @@ export const importOffers: Command = {
             errors,
           },
         };
-      return { imported: await new OfferImporter(deps.db, deps.clock).import(rows, progress) };
+      return { imported: await new OfferImporter(services.outbox, deps.clock).import(rows, progress) };
     });
   },
 };

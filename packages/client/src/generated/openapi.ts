@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * One published offer
-         * @description Unknown, unpublished and non-numeric ids all answer 404 not-found, so ids cannot be probed for drafts.
+         * @description By id or by identifier (the one offer events carry). Unknown, unpublished and malformed ids all answer 404 not-found, so ids cannot be probed for drafts.
          */
         get: operations["getOffer"];
         put?: never;
@@ -332,7 +332,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook subscription
-         * @description Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) is idempotent: 200 with the existing subscription. An unknown event is a 400 listing acceptedEvents; a host that is or resolves to a loopback, private, link-local or otherwise non-public address is a 422 blocked-address; a host that does not resolve is a 422 unresolvable-host.
+         * @description Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) is idempotent: 200 with the existing subscription. An unknown event is a 400 listing acceptedEvents; a host that is or resolves to a loopback, private, link-local or otherwise non-public address is a 422 blocked-address; a host that does not resolve is a 422 unresolvable-host. Offer events take an optional filter, {"eans": [...]} (1–500 codes; a bad code is a 400 invalid-ean) or {"list": "<list identifier>"} (the list's current items; an unknown list, or a filter on another event, is a 400 validation-failed); registering the same URL and event with another filter is a 409 conflict.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One offer in any status */
+        /** One offer in any status, by id or identifier */
         get: operations["adminGetOffer"];
         put?: never;
         post?: never;
@@ -893,12 +893,77 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "offer.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * offer.published: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/v1/offers/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onOfferPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * offer.updated: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/v1/offers/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onOfferUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * offer.status: sent to subscriptions for this event
+         * @description A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier (GET /api/v1/offers/{identifier}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.
+         */
+        post: operations["onOfferStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
         Offer: {
             /** @example 1042 */
             id: number;
+            /**
+             * @description Public and stable, 32 lower-case hex: the identifier of the offer events
+             * @example 5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12
+             */
+            identifier: string;
             /**
              * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
              * @example 9789001891442
@@ -948,6 +1013,23 @@ export interface components {
             createdAt: string;
             completedAt: string | null;
         };
+        /** @description Offer events only (offer.published, offer.updated, offer.status): deliver only the events of matching offers. Without a filter, every event. */
+        SubscriptionFilter: {
+            /**
+             * @description Only offers with one of these EAN codes (EAN-8, EAN-13/ISBN-13, GTIN-14)
+             * @example [
+             *       "9789001891442",
+             *       "9780194837125"
+             *     ]
+             */
+            eans: string[];
+        } | {
+            /**
+             * @description Only offers for the items of this list (its 32-hex identifier); follows the list's current items
+             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+             */
+            list: string;
+        };
         Subscription: {
             /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
             id: string;
@@ -972,6 +1054,7 @@ export interface components {
              * @description Present only while deliveries are failing
              */
             failingSince?: string;
+            filter?: components["schemas"]["SubscriptionFilter"];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1002,6 +1085,11 @@ export interface components {
         AdminOffer: {
             /** @example 1042 */
             id: number;
+            /**
+             * @description Public and stable, 32 lower-case hex: the identifier of the offer events
+             * @example 5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12
+             */
+            identifier: string;
             /**
              * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
              * @example 9789001891442
@@ -1058,6 +1146,7 @@ export interface components {
              * @description Present only while deliveries are failing
              */
             failingSince?: string;
+            filter?: components["schemas"]["SubscriptionFilter"];
             /** Format: date-time */
             createdAt: string;
             /** @example list.published */
@@ -1610,10 +1699,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
-                /**
-                 * @description The offer id, a positive integer
-                 * @example 1042
-                 */
+                /** @description The offer id (a positive integer) or its identifier (32 lower-case hex, as in offer events) */
                 id: string;
             };
             cookie?: never;
@@ -1629,6 +1715,11 @@ export interface operations {
                     "application/json": {
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description Public and stable, 32 lower-case hex: the identifier of the offer events
+                         * @example 5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12
+                         */
+                        identifier: string;
                         /**
                          * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
                          * @example 9789001891442
@@ -3126,10 +3217,11 @@ export interface operations {
                      */
                     notificationUrl: string;
                     /**
-                     * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published
+                     * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published, offer.published, offer-published, offer.updated, offer-updated, offer.status, offer-status
                      * @example list-published
                      */
                     event: string;
+                    filter?: components["schemas"]["SubscriptionFilter"];
                 };
             };
         };
@@ -3164,6 +3256,7 @@ export interface operations {
                          * @description Present only while deliveries are failing
                          */
                         failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -3199,12 +3292,13 @@ export interface operations {
                          * @description Present only while deliveries are failing
                          */
                         failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
                         /** Format: date-time */
                         createdAt: string;
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3267,7 +3361,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3415,6 +3509,7 @@ export interface operations {
                          * @description Present only while deliveries are failing
                          */
                         failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -3696,6 +3791,7 @@ export interface operations {
                          * @description Present only while deliveries are failing
                          */
                         failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -7091,6 +7187,11 @@ export interface operations {
                         /** @example 1042 */
                         id: number;
                         /**
+                         * @description Public and stable, 32 lower-case hex: the identifier of the offer events
+                         * @example 5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12
+                         */
+                        identifier: string;
+                        /**
                          * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
                          * @example 9789001891442
                          */
@@ -7278,10 +7379,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The offer id, a positive integer
-                 * @example 1042
-                 */
+                /** @description The offer id (a positive integer) or its identifier (32 lower-case hex, as in offer events) */
                 id: string;
             };
             cookie?: never;
@@ -7297,6 +7395,11 @@ export interface operations {
                     "application/json": {
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description Public and stable, 32 lower-case hex: the identifier of the offer events
+                         * @example 5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12
+                         */
+                        identifier: string;
                         /**
                          * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
                          * @example 9789001891442
@@ -7566,6 +7669,11 @@ export interface operations {
                     "application/json": {
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description Public and stable, 32 lower-case hex: the identifier of the offer events
+                         * @example 5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12
+                         */
+                        identifier: string;
                         /**
                          * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14
                          * @example 9789001891442
@@ -7862,6 +7970,7 @@ export interface operations {
                          * @description Present only while deliveries are failing
                          */
                         failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
                         /** Format: date-time */
                         createdAt: string;
                         /** @example list.published */
@@ -8006,6 +8115,7 @@ export interface operations {
                          * @description Present only while deliveries are failing
                          */
                         failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
                         /** Format: date-time */
                         createdAt: string;
                         /** @example list.published */
@@ -8788,6 +8898,186 @@ export interface operations {
                     type: "published";
                     /** @enum {string} */
                     resource: "list";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "offer.published";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "published",
+                 *       "resource": "offer",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "published";
+                    /** @enum {string} */
+                    resource: "offer";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "offer.updated";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "updated",
+                 *       "resource": "offer",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "updated";
+                    /** @enum {string} */
+                    resource: "offer";
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in time) is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64 HMAC-SHA256 of the raw body, keyed with your webhook secret string (whsec_… as issued) */
+                "x-hook-signature": string;
+                /** @description The event name */
+                "x-hook-event": "offer.status";
+                /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` signatures of `id.timestamp.body` (two during a secret rotation overlap) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "published",
+                 *       "resource": "offer",
+                 *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "published" | "reserved" | "sold" | "withdrawn";
+                    /** @enum {string} */
+                    resource: "offer";
                     identifier: string;
                 };
             };

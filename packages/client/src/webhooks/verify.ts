@@ -13,6 +13,7 @@
  * signature (which covers id, timestamp and body) verifies.
  */
 import { ShelfmarkError } from '../errors.js';
+import type { EventName } from '../types.js';
 
 export type WebhookFailure =
   | 'no-secret'
@@ -53,12 +54,15 @@ export interface VerifyWebhookOptions {
 export interface WebhookEvent {
   /** What happened, e.g. `published`, `created`, `ping`. */
   type: string;
-  /** `list`, `school` or `subscription` (ping). */
+  /** `list`, `school`, `offer` or `subscription` (ping). */
   resource: string;
-  /** The resource's identifier: fetch it with client.lml.lists.get(identifier) or schools.get. */
+  /** The resource's identifier: fetch it with client.lml.lists.get(identifier), schools.get or offers.get. */
   identifier: string;
-  /** The canonical event name from x-hook-event, e.g. `list.published`; undefined if the sender omitted it. */
-  event: string | undefined;
+  /**
+   * The canonical event name from x-hook-event, e.g. `list.published` or `offer.status` (an EventName,
+   * or `ping`); undefined if the sender omitted it.
+   */
+  event: EventName | 'ping' | undefined;
   /** The webhook-id (delivery id): de-duplicate on it. Undefined if the sender omitted it. */
   id: string | undefined;
 }
@@ -198,5 +202,7 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
     );
   }
 
-  return { ...parsePayload(body), event: headerValue(headers, 'x-hook-event'), id };
+  // The sender names the event; a newer service may name one this SDK does not know yet.
+  const event = headerValue(headers, 'x-hook-event') as WebhookEvent['event'];
+  return { ...parsePayload(body), event, id };
 }
