@@ -1,0 +1,99 @@
+/**
+ * A CSV import of 10,000 offers is SIGKILLed after some of its batches committed and before any worker
+ * ran. Each batch writes its offers, their offer.published events and the deliveries in one
+ * transaction, so after a worker starts every committed offer is announced exactly as committed: no
+ * event of a committed batch is lost, none of an uncommitted batch leaks.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { addSubscription, type Receiver, startReceiver } from '../delivery/support.js';
+import { describeEachEngine } from '../support/engines.js';
+import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { ensureBuilt, ROOT, type ServerProcess, startServer, waitUntil } from '../support/process.js';
+
+const ROWS = 10_000;
+
+/** An EAN-13 with a correct check digit, from a serial. */
+function ean(serial: number): string {
+  const body = `978${String(serial).padStart(9, '0')}`;
+  const sum = [...body].reduce((total, digit, index) => total + Number(digit) * (index % 2 === 0 ? 1 : 3), 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+describeEachEngine('crash: an offer import killed between its batches and their delivery', (engine) => {
+  let h: Harness;
+  let receiver: Receiver;
+  let dir: string;
+  let worker: ServerProcess | undefined;
+
+  beforeEach(async () => {
+    ensureBuilt();
+    h = await createHarness(engine, {}, { file: true });
+    receiver = await startReceiver();
+    dir = await mkdtemp(join(tmpdir(), 'shelfmark-import-crash-'));
+  }, 120_000);
+  afterEach(async () => {
+    await worker?.kill();
+    await receiver.close();
+    await h.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const offers = () => h.database.db.kysely.selectFrom('offers').select(['identifier']).execute();
+
+  it('every committed offer is announced once a worker runs; nothing of the killed batch appears', async () => {
+    const client = await createClientWithToken(h);
+    await addSubscription(h.database.db, client.id, `${receiver.url}/offers`, Date.now(), 'offer.published');
+    const csv = [
+      'ean,price,condition,status',
+      ...Array.from({ length: ROWS }, (_, i) => `${ean(500_000 + i)},7.5,good,published`),
+    ];
+    const file = join(dir, 'offers.csv');
+    await writeFile(file, `${csv.join('\n')}\n`);
+
+    const importer = spawn(process.execPath, ['bin/shelfmark.js', 'offers', 'import', file], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATABASE_URL: h.database.url, ADMIN_TOKEN, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = once(importer, 'exit');
+    await waitUntil(async () => (await offers()).length >= 1000, 60_000, 'two committed batches');
+    importer.kill('SIGKILL');
+    await exited;
+
+    const committed = new Set((await offers()).map((row) => row.identifier));
+    expect(committed.size).toBeGreaterThanOrEqual(1000);
+    expect(committed.size, 'the import was killed before its end').toBeLessThan(ROWS);
+    const events = await h.database.db.kysely
+      .selectFrom('events')
+      .select(['identifier'])
+      .where('name', '=', 'offer.published')
+      .execute();
+    expect(new Set(events.map((row) => row.identifier))).toEqual(committed);
+    const deliveries = await h.database.db.kysely.selectFrom('deliveries').select('id').execute();
+    expect(deliveries).toHaveLength(committed.size);
+
+    worker = startServer(h.database.url, { WEBHOOK_CONCURRENCY: '16' }, ['--role', 'worker']);
+    await worker.ready;
+    const announced = () =>
+      new Set(receiver.received.map((r) => (JSON.parse(r.body) as { identifier: string }).identifier));
+    await waitUntil(
+      () => announced().size >= committed.size,
+      120_000,
+      () => `${committed.size} announcements (have ${announced().size})`,
+    );
+    expect(announced()).toEqual(committed);
+    for (const request of receiver.received) {
+      expect(JSON.parse(request.body)).toEqual({
+        type: 'published',
+        resource: 'offer',
+        identifier: expect.any(String),
+      });
+      expect(request.headers['x-hook-event']).toBe('offer.published');
+    }
+  }, 240_000);
+});
