@@ -10,7 +10,7 @@ import { LIST_STATUSES } from '../lml/status.js';
 
 export interface EventDefinition {
   /** Payload `resource`: the kind of thing the identifier names. */
-  readonly resource: 'school' | 'list';
+  readonly resource: 'school' | 'list' | 'subscription';
   /** Every payload `type` this event can carry. */
   readonly types: readonly string[];
   /** A short human label (console, portal). */
@@ -64,6 +64,23 @@ export const EVENTS = {
     description: 'A list became published (also announced as list.status).',
     fetch: '/api/lml/v1/lists/{identifier}',
   },
+  // Sent only to the same client's other subscriptions to these events, never to the one it names.
+  'subscription.failing': {
+    resource: 'subscription',
+    types: ['failing'],
+    label: 'Subscription failing',
+    description:
+      'Every delivery attempt to another of your subscriptions has failed for SUBSCRIPTION_FAILING_AFTER_SECONDS (once per failing period).',
+    fetch: '/api/lml/v1/subscriptions/{identifier}',
+  },
+  'subscription.disabled': {
+    resource: 'subscription',
+    types: ['disabled'],
+    label: 'Subscription disabled',
+    description:
+      'Another of your subscriptions was disabled (5 days of failures, or its receiver answered 410 Gone); its `disabledReason` says which.',
+    fetch: '/api/lml/v1/subscriptions/{identifier}',
+  },
 } as const satisfies Readonly<Record<string, EventDefinition>>;
 
 export type EventName = keyof typeof EVENTS;
@@ -97,7 +114,7 @@ export interface DomainEvent {
   /** Payload `type`: what happened (created, modified, updated, or the new list status). */
   type: string;
   resource: ResourceKind;
-  /** 32 lower-case hex characters. */
+  /** 32 lower-case hex characters (a school or list), or a subscription's id (`sub_…`). */
   identifier: string;
 }
 
