@@ -3,7 +3,7 @@
  * number), booleans are 0/1 integers and structured values are JSON text, so one set of queries
  * runs unchanged on SQLite and PostgreSQL.
  */
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface SettingsTable {
   key: string;
@@ -100,10 +100,15 @@ export interface SubscriptionsTable {
   disabled_reason: string | null;
   /** Start of the current run of failed attempts; null after any success. */
   failing_since: number | null;
-  /** When subscription.failing was last announced; optional on insert (a new subscription has not failed). */
-  failing_noticed_at: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   updated_at: number;
+}
+
+/** The failing period of a subscription that subscription.failing was sent for (once per period). */
+export interface SubscriptionNoticesTable {
+  subscription_id: string;
+  failing_since: number;
+  noticed_at: number;
 }
 
 export interface EventsTable {
@@ -196,6 +201,7 @@ export interface Database {
   schools: SchoolsTable;
   lists: ListsTable;
   subscriptions: SubscriptionsTable;
+  subscription_notices: SubscriptionNoticesTable;
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;

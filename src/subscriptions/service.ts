@@ -110,7 +110,6 @@ export class SubscriptionService {
       status: 'active',
       disabled_reason: null,
       failing_since: null,
-      failing_noticed_at: null,
       created_at: now,
       updated_at: now,
     };

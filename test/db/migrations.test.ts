@@ -15,7 +15,7 @@ const NAMES = [
   '0004_idempotency_keys',
   '0005_web_sessions',
   '0006_offer_import_keys',
-  '0007_subscription_failing_notice',
+  '0007_subscription_notices',
 ];
 
 describeEachEngine('migrations', (engine) => {

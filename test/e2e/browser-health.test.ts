@@ -72,7 +72,7 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
       .execute();
     await db()
       .updateTable('subscriptions')
-      .set({ failing_since: now - 2 * HOUR, failing_noticed_at: now - HOUR })
+      .set({ failing_since: now - 2 * HOUR })
       .where('id', '=', failing)
       .execute();
 

@@ -11,7 +11,7 @@ import { offerChanges } from './0003_offer_changes.js';
 import { idempotencyKeys } from './0004_idempotency_keys.js';
 import { webSessions } from './0005_web_sessions.js';
 import { offerImportKeys } from './0006_offer_import_keys.js';
-import { subscriptionFailingNotice } from './0007_subscription_failing_notice.js';
+import { subscriptionNotices } from './0007_subscription_notices.js';
 
 /** Migrations describe tables that do not exist yet, so they see the database untyped. */
 export type AnyDb = Kysely<unknown>;
@@ -25,6 +25,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0004_idempotency_keys', idempotencyKeys],
     ['0005_web_sessions', webSessions],
     ['0006_offer_import_keys', offerImportKeys],
-    ['0007_subscription_failing_notice', subscriptionFailingNotice],
+    ['0007_subscription_notices', subscriptionNotices],
   ];
 }
