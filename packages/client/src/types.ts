@@ -2,7 +2,7 @@
  * The SDK's public types, all derived from the service's OpenAPI document (src/generated/openapi.ts)
  * by path and method, so they follow the service whenever `npm run sdk:generate` is rerun.
  */
-import type { paths } from './generated/openapi.js';
+import type { paths, webhooks } from './generated/openapi.js';
 
 type Method = 'get' | 'post' | 'delete';
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
@@ -59,3 +59,16 @@ export interface ProblemDocument {
   code?: string;
   [extension: string]: unknown;
 }
+
+/**
+ * Every event a subscription can ask for, dotted (the OpenAPI `webhooks`, made from the server's event
+ * catalogue): e.g. `list.published`, `subscription.failing`, `subscription.disabled`.
+ */
+export type WebhookEventName = keyof webhooks;
+
+/** The payload of a webhook of event `E`, exactly as sent. */
+export type WebhookPayload<E extends WebhookEventName> = NonNullable<webhooks[E]['post']>['requestBody'] extends {
+  content: { 'application/json': infer B };
+}
+  ? B
+  : never;
