@@ -73,7 +73,7 @@ export async function registerRoutes(
       await admin.register(adminDeliveryRoutes, { deliveries: s.deliveries }); //               /deliveries[/:id[/retry]], /subscriptions/:id/recover
       await admin.register(adminLmlRoutes, { schools: s.schools, lists: s.lists }); //          /schools[/:id], /lists[/:id[/status]]
       await admin.register(adminOfferRoutes, { offers: s.offers }); //                          /offers
-      await admin.register(adminSubscriptionRoutes, { subscriptions: s.subscriptions }); //     /subscriptions[/:id[/enable]]
+      await admin.register(adminSubscriptionRoutes, { subscriptions: s.subscriptions, recovery: s.recovery }); // /subscriptions[/:id[/enable|/recover-failed]]
       await admin.register(adminPortalRoutes, { webSessions: s.webSessions, publicBaseUrl: config.publicBaseUrl }); // /clients/:id/portal-link
       await admin.register(adminOverviewRoutes, { overview: s.overview }); //                   /overview, /subscription-health
     },

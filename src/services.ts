@@ -37,6 +37,7 @@ import { RequestRateLimit } from './limits/request-limit.js';
 import { WebSessions } from './portal/sessions.js';
 import { WebSessionStore } from './portal/store.js';
 import { PortalService } from './portal/service.js';
+import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { OverviewService } from './ops/overview.js';
 
 export interface Deps {
@@ -69,6 +70,8 @@ export interface Services {
   /** A whole book list priced from the offers read model. */
   pricedLists: PricedListService;
   subscriptions: SubscriptionService;
+  /** "Re-enable and recover what failed" (portal banner, console health). */
+  recovery: SubscriptionRecovery;
   schools: SchoolService;
   lists: ListService;
   structure: StructureService;
@@ -148,7 +151,13 @@ export async function createServices(deps: Deps): Promise<Services> {
   const authFailures = new AuthFailureLimit(config, clock);
   const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config);
   const overview = new OverviewService(db, clock);
-  const portal = new PortalService(clients, subscriptions, delivery.deliveries);
+  const recovery = new SubscriptionRecovery(
+    subscriptions,
+    delivery.deliveries,
+    clock,
+    config.webhookRetryScheduleSeconds,
+  );
+  const portal = new PortalService(clients, subscriptions, delivery.deliveries, recovery);
 
   const resetAdminToken = async (): Promise<string> => {
     const token = secrets.adminToken();
@@ -172,6 +181,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     offers,
     pricedLists: new PricedListService(new ListStore(kysely), offers.readModel),
     subscriptions,
+    recovery,
     schools,
     lists,
     structure,

@@ -44,6 +44,13 @@ export const ConfigSchema = Type.Object({
     30 * 86400,
     'how long the previous webhook secret keeps signing after a rotation',
   ),
+  subscriptionFailingAfterSeconds: int(
+    'SUBSCRIPTION_FAILING_AFTER_SECONDS',
+    3600,
+    1,
+    5 * 86400,
+    "how long every attempt to a subscription must have failed before the client's other subscriptions get subscription.failing",
+  ),
   webhookConcurrency: int(
     'WEBHOOK_CONCURRENCY',
     32,

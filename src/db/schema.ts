@@ -118,6 +118,13 @@ export interface SubscriptionFilterEansTable {
   ean: string;
 }
 
+/** The failing period of a subscription that subscription.failing was sent for (once per period). */
+export interface SubscriptionNoticesTable {
+  subscription_id: string;
+  failing_since: number;
+  noticed_at: number;
+}
+
 export interface EventsTable {
   id: string;
   /** Canonical event name, e.g. list.status. */
@@ -208,6 +215,7 @@ export interface Database {
   schools: SchoolsTable;
   lists: ListsTable;
   subscriptions: SubscriptionsTable;
+  subscription_notices: SubscriptionNoticesTable;
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;

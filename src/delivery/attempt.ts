@@ -76,5 +76,6 @@ export async function sendAttempt(context: SendContext, deps: AttemptDeps): Prom
     nextAttemptAt: decision.status === 'pending' ? decision.nextAttemptAt : now,
     disableReason: decision.status === 'failed' ? decision.disableReason : undefined,
     failingCutoff: now - DISABLE_AFTER_FAILING_MS,
+    noticeCutoff: now - config.subscriptionFailingAfterSeconds * 1000,
   };
 }

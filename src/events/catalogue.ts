@@ -13,7 +13,7 @@ const OFFER_EVENT_STATUSES = ['published', 'reserved', 'sold', 'withdrawn'] as c
 
 export interface EventDefinition {
   /** Payload `resource`: the kind of thing the identifier names. */
-  readonly resource: 'school' | 'list' | 'offer';
+  readonly resource: 'school' | 'list' | 'offer' | 'subscription';
   /** Every payload `type` this event can carry. */
   readonly types: readonly string[];
   /** A short human label (console, portal). */
@@ -89,6 +89,23 @@ export const EVENTS = {
       'An offer that is or was published moved to another status (or was deleted: withdrawn); `type` is the new status. Subscriptions may filter by EAN or list.',
     fetch: '/api/v1/offers/{identifier}',
   },
+  // Sent only to the same client's other subscriptions to these events, never to the one it names.
+  'subscription.failing': {
+    resource: 'subscription',
+    types: ['failing'],
+    label: 'Subscription failing',
+    description:
+      'Every delivery attempt to another of your subscriptions has failed for SUBSCRIPTION_FAILING_AFTER_SECONDS (once per failing period).',
+    fetch: '/api/lml/v1/subscriptions/{identifier}',
+  },
+  'subscription.disabled': {
+    resource: 'subscription',
+    types: ['disabled'],
+    label: 'Subscription disabled',
+    description:
+      'Another of your subscriptions was disabled (5 days of failures, or its receiver answered 410 Gone); its `disabledReason` says which.',
+    fetch: '/api/lml/v1/subscriptions/{identifier}',
+  },
 } as const satisfies Readonly<Record<string, EventDefinition>>;
 
 export type EventName = keyof typeof EVENTS;
@@ -122,7 +139,7 @@ export interface DomainEvent {
   /** Payload `type`: what happened (created, modified, updated, published, or the new list or offer status). */
   type: string;
   resource: ResourceKind;
-  /** 32 lower-case hex characters. */
+  /** 32 lower-case hex characters (a school, list or offer), or a subscription's id (`sub_…`). */
   identifier: string;
   /** Offer events: the offer's EAN, which subscription filters match on (not part of the payload). */
   ean?: string;

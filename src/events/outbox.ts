@@ -110,3 +110,25 @@ export function newDelivery(
     completed_at: null,
   };
 }
+
+/**
+ * Writes one event delivered only to the given subscriptions, not to every subscriber of its name:
+ * subscription.failing and .disabled concern one client, so the caller picks that client's audience.
+ */
+export async function recordEventFor(
+  trx: Executor,
+  now: number,
+  event: DomainEvent,
+  subscriptionIds: readonly string[],
+): Promise<number> {
+  const id = ids.event();
+  const payload = webhookPayload(event);
+  const { name, resource, identifier } = event;
+  await trx.insertInto('events').values({ id, name, resource, identifier, payload, created_at: now }).execute();
+  if (subscriptionIds.length === 0) return 0;
+  await trx
+    .insertInto('deliveries')
+    .values(subscriptionIds.map((subscriptionId) => newDelivery(id, subscriptionId, now)))
+    .execute();
+  return subscriptionIds.length;
+}

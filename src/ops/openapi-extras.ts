@@ -145,17 +145,19 @@ function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const event of EVENT_NAMES) {
     const { resource, fetch } = EVENTS[event];
+    // Schools, lists and offers are named by 32 hex characters; a subscription by its own id (sub_…).
+    const subscription = resource === 'subscription';
     out[event] = {
       post: {
         operationId: `on${event
           .split('.')
           .map((part) => part[0]?.toUpperCase() + part.slice(1))
           .join('')}`,
-        tags: [resource === 'offer' ? 'offers' : 'lml'],
+        tags: [subscription ? 'subscriptions' : resource === 'offer' ? 'offers' : 'lml'],
         summary: `${event}: sent to subscriptions for this event`,
         description:
-          'A POST to your notificationUrl with exactly these bytes. Fetch the resource by its identifier ' +
-          `(GET ${fetch}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.`,
+          `${subscription ? `${EVENTS[event].description} ` : ''}A POST to your notificationUrl with exactly these bytes. ` +
+          `Fetch the resource by its identifier (GET ${fetch}). Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the retry schedule.`,
         security: [],
         parameters: signatureHeaders(event),
         requestBody: {
@@ -169,10 +171,14 @@ function webhooks(): Record<string, unknown> {
                 properties: {
                   type: { type: 'string', enum: [...EVENTS[event].types] },
                   resource: { type: 'string', enum: [resource] },
-                  identifier: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+                  identifier: { type: 'string', pattern: subscription ? '^sub_[0-9A-Za-z]+$' : '^[0-9a-f]{32}$' },
                 },
               },
-              example: { type: EVENTS[event].types[0], resource, identifier: '0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b' },
+              example: {
+                type: EVENTS[event].types[0],
+                resource,
+                identifier: subscription ? 'sub_4fT9kQ2mXc8LrP0aZ1bNw7y' : '0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b',
+              },
             },
           },
         },

@@ -107,6 +107,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
       { schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) } },
       (request) => portal.recover(portalClientOf(request), request.params.id, request.body.since),
     );
+    guarded.post(`${API}/subscriptions/:id/recover-failed`, { schema: { ...schema, params: IdParams } }, (request) =>
+      portal.recoverFailed(portalClientOf(request), request.params.id),
+    );
 
     guarded.get(
       `${API}/deliveries`,

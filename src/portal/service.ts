@@ -8,6 +8,7 @@ import type { ClientService, ClientView } from '../auth/client-service.js';
 import { signedHeaders } from '../delivery/signer.js';
 import type { AttemptView, DeliveryQuery, DeliveryService, DeliveryView } from '../delivery/service.js';
 import type { Page } from '../paging.js';
+import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
 import type { SubscriptionService, SubscriptionView } from '../subscriptions/service.js';
 
 const MASK = '•••••••• (masked)';
@@ -23,6 +24,7 @@ export class PortalService {
     private readonly clients: ClientService,
     private readonly subscriptions: SubscriptionService,
     private readonly deliveries: DeliveryService,
+    private readonly recovery: SubscriptionRecovery,
   ) {}
 
   me(clientRef: string): Promise<ClientView> {
@@ -60,6 +62,11 @@ export class PortalService {
 
   recover(clientRef: string, subscriptionId: string, since: string): Promise<{ requeued: number }> {
     return this.deliveries.recoverOwn(subscriptionId, clientRef, since);
+  }
+
+  /** The banner's one click: re-enable and recover what failed in the current failing period. */
+  recoverFailed(clientRef: string, subscriptionId: string): Promise<Recovered> {
+    return this.recovery.recoverOwn(clientRef, subscriptionId);
   }
 
   listDeliveries(clientRef: string, query: DeliveryQuery): Promise<Page<DeliveryView>> {

@@ -1,6 +1,7 @@
-/** Admin: every client's webhook subscriptions, and re-enabling one that delivery disabled. */
+/** Admin: every client's webhook subscriptions, and re-enabling (and recovering) one that delivery disabled. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { SubscriptionRecovery } from './recovery.js';
 import type { SubscriptionService } from './service.js';
 import { AdminSubscriptionSchema, PageQuerySchema, pageOf, SubscriptionIdParams } from './schemas.js';
 
@@ -16,11 +17,12 @@ const AdminListQuery = Type.Composite([
 
 export interface AdminSubscriptionRoutesOptions {
   subscriptions: SubscriptionService;
+  recovery: SubscriptionRecovery;
 }
 
 export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptionRoutesOptions> = async (
   app,
-  { subscriptions },
+  { subscriptions, recovery },
 ) => {
   const tags = ['admin: subscriptions'];
   const security = [{ admin: [] }];
@@ -74,5 +76,28 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
       await subscriptions.reenable(request.params.id);
       return subscriptions.adminGet(request.params.id);
     },
+  );
+
+  app.post(
+    '/subscriptions/:id/recover-failed',
+    {
+      schema: {
+        operationId: 'adminRecoverFailedSubscription',
+        tags,
+        security,
+        summary: 'Re-enable a failing or disabled subscription and re-send what failed in its current failing period',
+        description:
+          'Like /recover with `since` chosen for you: the start of the failing period less the whole retry schedule ' +
+          '(a delivery created that long before it may have failed within it).',
+        params: SubscriptionIdParams,
+        response: {
+          200: Type.Object(
+            { requeued: Type.Integer(), since: Type.String({ format: 'date-time' }) },
+            { additionalProperties: false },
+          ),
+        },
+      },
+    },
+    (request) => recovery.recover(request.params.id),
   );
 };

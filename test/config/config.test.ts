@@ -42,6 +42,7 @@ describe('config', () => {
       corsTokenEndpoint: false,
       compressMinBytes: 1024,
       sessionIdleSeconds: 1800,
+      subscriptionFailingAfterSeconds: 3600,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -16,6 +16,7 @@ const NAMES = [
   '0005_web_sessions',
   '0006_offer_import_keys',
   '0007_offer_identifiers',
+  '0008_subscription_notices',
 ];
 
 describeEachEngine('migrations', (engine) => {

@@ -340,6 +340,7 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       { id: subscription.id },
       { headers: admin, payload: { since: '2026-09-01T00:00:00Z' } },
     );
+    await call('POST', '/api/admin/v1/subscriptions/:id/recover-failed', { id: subscription.id }, { headers: admin });
     const deliveries = (await call('GET', '/api/admin/v1/deliveries', {}, { headers: admin })).json<{
       data: { id: string }[];
     }>();

@@ -41,7 +41,10 @@ export type PricedList = ResponseBody<'/api/v1/lists/{identifier}/offers', 'get'
 export type PricedListQuery = QueryOf<'/api/v1/lists/{identifier}/offers', 'get'>;
 /** An offer-event filter of a subscription: `{eans: [...]}` or `{list: "<list identifier>"}`. */
 export type SubscriptionFilter = NonNullable<CreateSubscription['filter']>;
-/** Every event a subscription can ask for, canonical (dotted) spelling, e.g. `offer.published`. */
+/**
+ * Every event a subscription can ask for, canonical (dotted) spelling, e.g. `offer.published` or
+ * `subscription.failing`: the OpenAPI `webhooks`, which the server makes from its event catalogue.
+ */
 export type EventName = keyof webhooks;
 
 /** One page of a collection: `{has_more, data}`. */
@@ -66,3 +69,13 @@ export interface ProblemDocument {
   code?: string;
   [extension: string]: unknown;
 }
+
+/** The same names, under the receiver kit's name for them. */
+export type WebhookEventName = EventName;
+
+/** The payload of a webhook of event `E`, exactly as sent. */
+export type WebhookPayload<E extends WebhookEventName> = NonNullable<webhooks[E]['post']>['requestBody'] extends {
+  content: { 'application/json': infer B };
+}
+  ? B
+  : never;

@@ -1,8 +1,10 @@
 /**
  * Recording a failed attempt: the delivery is scheduled for its retry (status pending) or has failed
  * for good, the subscription's failing streak starts, and a subscription failing for long enough (or
- * answered 410 Gone) is disabled with its remaining deliveries failed.
+ * answered 410 Gone) is disabled with its remaining deliveries failed; the client's other
+ * subscriptions hear of it (subscriptions/health.ts).
  */
+import { announceHealth } from '../../subscriptions/health.js';
 import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_RECORDED } from './types.js';
 
 /** One failed completion, inside the caller's transaction. */
@@ -45,6 +47,8 @@ export async function completeFailed(trx: Executor, input: Completion): Promise<
   if (input.disableReason === undefined) disable = disable.where('failing_since', '<=', input.failingCutoff);
   const disabled = Number((await disable.executeTakeFirst()).numUpdatedRows) > 0;
   if (disabled) failed += await failPendingOf(trx, input.subscriptionId, now);
+  const { subscriptionId, noticeCutoff } = input;
+  await announceHealth(trx, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
   return { recorded: true, failed, subscriptionDisabled: disabled };
 }
 

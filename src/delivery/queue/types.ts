@@ -60,6 +60,8 @@ export interface Completion {
   disableReason?: string | undefined;
   /** Disable the subscription when it has been failing since at or before this instant. */
   failingCutoff: number;
+  /** Announce subscription.failing when it has been failing since at or before this instant (subscriptions/health.ts). */
+  noticeCutoff?: number | undefined;
 }
 
 export interface CompletionResult {

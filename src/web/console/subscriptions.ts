@@ -1,7 +1,8 @@
 /** Every client's webhook subscriptions with their health; re-enable a disabled one. */
 import { problemText, rowsOf, type Page } from '../common/api.js';
-import { h } from '../common/dom.js';
+import { h, notice } from '../common/dom.js';
 import { eventName } from '../common/deliveries.js';
+import { healthBanner, RECOVER_LABEL } from '../common/health.js';
 import { when } from '../common/time.js';
 import { badge, empty, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
@@ -43,7 +44,16 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     state.filters.subscriptionId = x.id;
     void show('deliveries');
   };
+  const recoverFailed = async (x: AdminSubscription): Promise<void> => {
+    const path = `/subscriptions/${encodeURIComponent(x.id)}/recover-failed`;
+    const r = await act<{ requeued: number }>(RECOVER_LABEL, 'POST', path);
+    if (!r.ok) return;
+    await show('subscriptions', true);
+    notice(`${RECOVER_LABEL} (${x.client.name}): re-enabled; ${r.data.requeued} failed delivery(ies) queued again.`);
+  };
+  const banners = rowsOf(result).map((x) => healthBanner(x, () => recoverFailed(x)));
   root.append(
+    ...banners.filter((banner) => banner !== null),
     table<AdminSubscription>(
       rowsOf(result),
       [

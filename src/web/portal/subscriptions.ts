@@ -3,6 +3,7 @@ import { EVENT_NAMES } from '../../events/catalogue.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h, notice, sleep } from '../common/dom.js';
 import { type Attempt, attemptResult, eventName } from '../common/deliveries.js';
+import { healthBanner, RECOVER_LABEL } from '../common/health.js';
 import { ms, when } from '../common/time.js';
 import { badge, confirmThen, empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
@@ -53,6 +54,15 @@ async function ping(subscription: Subscription, out: HTMLElement): Promise<void>
 function statusOf(s: Subscription) {
   if (s.status !== 'active') return [badge('disabled'), ' ', s.disabledReason ?? ''];
   return s.failingSince ? [badge('failing', 'failed'), ' since ', when(s.failingSince)] : badge('active');
+}
+
+/** The banner's click: re-enable, re-send what failed in the failing period, and show the result. */
+async function recoverFailed(s: Subscription): Promise<void> {
+  const path = `/subscriptions/${encodeURIComponent(s.id)}/recover-failed`;
+  const result = await act<{ requeued: number }>(RECOVER_LABEL, 'POST', path);
+  if (!result.ok) return;
+  await show('subscriptions', true);
+  notice(`${RECOVER_LABEL}: re-enabled; ${result.data.requeued} failed delivery(ies) queued again.`);
 }
 
 function actions(s: Subscription, pingOut: HTMLElement) {
@@ -134,7 +144,9 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     root.append(empty(`Could not load: ${problemText(result)}`));
     return;
   }
+  const banners = rowsOf(result).map((s) => healthBanner(s, () => recoverFailed(s)));
   root.append(
+    ...banners.filter((banner) => banner !== null),
     pingOut,
     table<Subscription>(
       rowsOf(result),

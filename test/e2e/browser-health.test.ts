@@ -1,0 +1,160 @@
+/**
+ * The failing/disabled banner in a real browser: the partner's portal shows a banner with the reason
+ * on a disabled and on a failing subscription (none on a healthy one), and its one click re-enables
+ * the subscription and queues again what failed; the operator console's subscription health shows the
+ * same banner with the same click. Subscriptions and their failed deliveries are written directly,
+ * as the delivery worker leaves them (the worker itself is covered by the delivery tests).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { recordEventFor } from '../../src/events/outbox.js';
+import { ids } from '../../src/ids.js';
+import { addSubscription, startReceiver, type Receiver } from '../delivery/support.js';
+import { launchChromium, skipBrowser, type BrowserSession } from '../support/browser.js';
+import { describeEachEngine } from '../support/engines.js';
+import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+
+const HOUR = 3_600_000;
+
+describeEachEngine('failing and disabled subscriptions in the browser', (engine) => {
+  let h: Harness;
+  let base: string;
+  let receiver: Receiver;
+  let operator: BrowserSession;
+  let partner: BrowserSession;
+  let op: Page;
+  let pt: Page;
+  const problems: string[] = [];
+  let disabled = '';
+  let failing = '';
+  let healthy = '';
+  let failedDelivery = '';
+
+  const db = () => h.database.db.kysely;
+  const subscription = (id: string) =>
+    db().selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  /** One event delivered to `subscriptionId` whose attempts all failed; returns the delivery id. */
+  async function failedDeliveryOf(subscriptionId: string, at: number): Promise<string> {
+    const event = {
+      name: 'list.updated',
+      type: 'updated',
+      resource: 'list',
+      identifier: ids.resourceIdentifier(),
+    } as const;
+    await db()
+      .transaction()
+      .execute((trx) => recordEventFor(trx, at, event, [subscriptionId]));
+    const row = await db()
+      .updateTable('deliveries')
+      .set({ status: 'failed', attempt_count: 3, last_status_code: 410, completed_at: at, updated_at: at })
+      .where('subscription_id', '=', subscriptionId)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  beforeAll(async () => {
+    h = await createHarness(engine, { webhookAllowPrivate: true });
+    h.clock.set(Date.now());
+    base = await h.listen();
+    receiver = await startReceiver();
+    const shop = await createClientWithToken(h, `Boekhandel Zuid ${engine}`);
+    const now = h.clock.now();
+    disabled = await addSubscription(h.database.db, shop.id, `${receiver.url}/gone`, now - 3 * HOUR, 'list.updated');
+    failing = await addSubscription(h.database.db, shop.id, `${receiver.url}/broken`, now - 3 * HOUR, 'list.published');
+    healthy = await addSubscription(h.database.db, shop.id, `${receiver.url}/fine`, now - 3 * HOUR, 'school.created');
+    failedDelivery = await failedDeliveryOf(disabled, now - 2 * HOUR);
+    await db()
+      .updateTable('subscriptions')
+      .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone', failing_since: now - 2 * HOUR })
+      .where('id', '=', disabled)
+      .execute();
+    await db()
+      .updateTable('subscriptions')
+      .set({ failing_since: now - 2 * HOUR })
+      .where('id', '=', failing)
+      .execute();
+
+    const link = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${shop.id}/portal-link`,
+      headers: h.admin,
+    });
+    operator = await launchChromium();
+    partner = await launchChromium();
+    op = operator.context.pages()[0] ?? (await operator.context.newPage());
+    pt = partner.context.pages()[0] ?? (await partner.context.newPage());
+    for (const [who, page] of [
+      ['operator', op],
+      ['partner', pt],
+    ] as const) {
+      page.setDefaultTimeout(20_000);
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`${who} console: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`${who} page error: ${error.message}`));
+    }
+    await pt.goto(`${base}${link.json<{ path: string }>().path}`);
+    await pt.locator('main h1', { hasText: 'Credentials' }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await partner?.close();
+    await operator?.close();
+    await receiver?.close();
+    await h?.close();
+  }, 30_000);
+
+  it.skipIf(skipBrowser)(
+    'the portal shows a banner with the reason on a disabled and on a failing subscription',
+    async () => {
+      await pt.locator('nav').getByRole('button', { name: 'Subscriptions', exact: true }).click();
+      await pt.locator('main h1', { hasText: 'Subscriptions' }).waitFor();
+      const banners = pt.locator('.banner');
+      await expect.poll(() => banners.count()).toBe(2);
+      const gone = pt.locator(`.banner[data-subscription="${disabled}"]`);
+      expect(await gone.getAttribute('role')).toBe('alert');
+      expect(await gone.textContent()).toContain('Disabled: the receiver answered 410 Gone.');
+      expect(await gone.textContent()).toContain(`${receiver.url}/gone`);
+      const broken = pt.locator(`.banner[data-subscription="${failing}"]`);
+      expect(await broken.textContent()).toMatch(/Failing: every delivery has failed since 2 hours ago\./);
+      expect(await pt.locator(`.banner[data-subscription="${healthy}"]`).count()).toBe(0);
+    },
+  );
+
+  it.skipIf(skipBrowser)('one click re-enables it and queues again what failed', async () => {
+    const gone = pt.locator(`.banner[data-subscription="${disabled}"]`);
+    await gone.getByRole('button', { name: 'Re-enable and recover what failed' }).click();
+    await pt.getByText('Re-enable and recover what failed: re-enabled; 1 failed delivery(ies) queued again.').waitFor();
+    await expect.poll(() => pt.locator('.banner').count()).toBe(1);
+    expect(await subscription(disabled)).toMatchObject({
+      status: 'active',
+      disabled_reason: null,
+      failing_since: null,
+    });
+    const delivery = await db()
+      .selectFrom('deliveries')
+      .select('status')
+      .where('id', '=', failedDelivery)
+      .executeTakeFirstOrThrow();
+    expect(delivery.status).toBe('pending');
+  });
+
+  it.skipIf(skipBrowser)("the console's subscription health shows the same banner and click", async () => {
+    await op.goto(`${base}/dashboard`);
+    await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await op.getByRole('button', { name: 'Sign in' }).click();
+    await op.locator('main h1', { hasText: 'Overview' }).waitFor();
+    await op.locator('nav').getByRole('button', { name: 'Subscriptions', exact: true }).click();
+    await op.locator('main h1', { hasText: 'Webhook subscriptions' }).waitFor();
+    const broken = op.locator(`.banner[data-subscription="${failing}"]`);
+    expect(await broken.textContent()).toMatch(/Failing: every delivery has failed since 2 hours ago\./);
+    expect(await op.locator('.banner').count()).toBe(1);
+    await broken.getByRole('button', { name: 'Re-enable and recover what failed' }).click();
+    await op.getByText(/re-enabled; 0 failed delivery\(ies\) queued again\./).waitFor();
+    await expect.poll(() => op.locator('.banner').count()).toBe(0);
+    expect((await subscription(failing)).failing_since).toBeNull();
+    expect(problems).toEqual([]);
+  });
+});

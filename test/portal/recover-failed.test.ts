@@ -1,0 +1,114 @@
+/**
+ * "Re-enable and recover what failed", the banner's click: the portal route acts for the signed-in
+ * client only (another client's subscription is 404, CSRF required) and the admin route for any; both
+ * re-enable and queue again the failed deliveries of the failing period, reaching back the whole retry
+ * schedule before it began — and nothing older.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { recordEventFor } from '../../src/events/outbox.js';
+import { ids } from '../../src/ids.js';
+import { addSubscription } from '../delivery/support.js';
+import { describeEachEngine } from '../support/engines.js';
+import { createClientWithToken, type Harness } from '../support/harness.js';
+import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
+
+const HOUR = 3_600_000;
+/** The retry schedule below, in milliseconds: 660 s. */
+const SCHEDULE_MS = 660_000;
+
+describeEachEngine('re-enable and recover what failed', (engine) => {
+  let h: Harness;
+  let shop: TestClient;
+  let other: TestClient;
+  let subscription: string;
+  const db = () => h.database.db.kysely;
+
+  /** A failed delivery of the subscription, created at `at`. */
+  async function failedAt(at: number): Promise<string> {
+    const event = {
+      name: 'list.updated',
+      type: 'updated',
+      resource: 'list',
+      identifier: ids.resourceIdentifier(),
+    } as const;
+    await db()
+      .transaction()
+      .execute((trx) => recordEventFor(trx, at, event, [subscription]));
+    const [row] = await db()
+      .updateTable('deliveries')
+      .set({ status: 'failed', completed_at: at })
+      .where('status', '=', 'pending')
+      .returning('id')
+      .execute();
+    return row?.id ?? '';
+  }
+
+  beforeEach(async () => {
+    h = await createDnsHarness(engine, { webhookRetryScheduleSeconds: [60, 600] });
+    shop = await createClientWithToken(h, 'Shop');
+    other = await createClientWithToken(h, 'Other shop');
+    const now = h.clock.now();
+    subscription = await addSubscription(h.database.db, shop.id, 'https://shop.example/hooks', now - 4 * HOUR);
+    await db()
+      .updateTable('subscriptions')
+      .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone', failing_since: now - HOUR })
+      .where('id', '=', subscription)
+      .execute();
+  });
+  afterEach(async () => h.close());
+
+  async function signIn(clientRef: string): Promise<Record<string, string>> {
+    const link = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/clients/${clientRef}/portal-link`,
+      headers: h.admin,
+    });
+    const token = link.json<{ path: string }>().path.split('#')[1];
+    const response = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
+    return { cookie, 'x-csrf-token': response.json<{ csrfToken: string }>().csrfToken };
+  }
+
+  const statuses = async () =>
+    (await db().selectFrom('deliveries').select(['id', 'status']).orderBy('created_at').execute()).map(
+      (row) => row.status,
+    );
+
+  it('the portal route: own subscription only, CSRF required, the failing period less the retry schedule', async () => {
+    const now = h.clock.now();
+    await failedAt(now - HOUR - SCHEDULE_MS - 1); // failed before this period could have begun: left alone
+    await failedAt(now - HOUR - SCHEDULE_MS); // may have failed within it
+    await failedAt(now - 10 * 60_000);
+    const url = `/portal/api/subscriptions/${subscription}/recover-failed`;
+
+    const stranger = await h.app.inject({ method: 'POST', url, headers: await signIn(other.id) });
+    expect(stranger.statusCode).toBe(404);
+    const headers = await signIn(shop.id);
+    const withoutCsrf = await h.app.inject({ method: 'POST', url, headers: { cookie: headers.cookie ?? '' } });
+    expect(withoutCsrf.statusCode).toBe(403);
+    expect(await statuses()).toEqual(['failed', 'failed', 'failed']);
+
+    const response = await h.app.inject({ method: 'POST', url, headers });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ requeued: 2, since: new Date(now - HOUR - SCHEDULE_MS).toISOString() });
+    expect(await statuses()).toEqual(['failed', 'pending', 'pending']);
+    const row = await db().selectFrom('subscriptions').selectAll().where('id', '=', subscription).executeTakeFirst();
+    expect(row).toMatchObject({ status: 'active', disabled_reason: null, failing_since: null });
+  });
+
+  it('the admin route does the same for any client; an unknown id is 404', async () => {
+    await failedAt(h.clock.now() - 5 * 60_000);
+    const url = `/api/admin/v1/subscriptions/${subscription}/recover-failed`;
+    const response = await h.app.inject({ method: 'POST', url, headers: h.admin });
+    expect(response.json()).toEqual({
+      requeued: 1,
+      since: new Date(h.clock.now() - HOUR - SCHEDULE_MS).toISOString(),
+    });
+    const missing = await h.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/subscriptions/sub_missing/recover-failed',
+      headers: h.admin,
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});
