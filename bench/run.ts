@@ -30,6 +30,7 @@ import { deliveryScenario, shelfmarkDelivery } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
+import { soakScenario } from './scenarios/soak.js';
 import { tokenScenario } from './scenarios/token.js';
 
 const SCENARIOS = {
@@ -38,6 +39,7 @@ const SCENARIOS = {
   delivery: deliveryScenario,
   fanout: fanoutScenario,
   latency: latencyScenario,
+  soak: soakScenario,
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 const PROFILES = ['offers', 'token', 'delivery'] as const;
