@@ -12,7 +12,7 @@
  * --heapsnapshot-signal; the snapshot collects garbage first) into bench/results/profiles/soak-*.heapsnapshot,
  * to compare with `tsx bench/lib/heap-diff.ts before after`.
  */
-import { mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { epochNow, spread, startReceiver } from '../lib/measure.js';
 import { assertRunning, ROOT, rssMiB, sleep, spawnChild } from '../lib/proc.js';
@@ -51,7 +51,15 @@ async function heapFigures(url: string): Promise<string> {
     const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
     const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN);
     const mib = (name: string): string => `${Math.round(value(name) / 2 ** 20)} MiB`;
-    return `heap used ${mib('nodejs_heap_size_used_bytes')} of ${mib('nodejs_heap_size_total_bytes')}, external ${mib('nodejs_external_memory_bytes')}`;
+    const spaces = ['new', 'old', 'code', 'large_object']
+      .map((space) => {
+        const size = new RegExp(`^nodejs_heap_space_size_total_bytes\\{space="${space}"\\} (\\S+)`, 'm').exec(
+          text,
+        )?.[1];
+        return `${space} ${Math.round(Number(size) / 2 ** 20)}`;
+      })
+      .join(', ');
+    return `heap used ${mib('nodejs_heap_size_used_bytes')} of ${mib('nodejs_heap_size_total_bytes')} (${spaces}), external ${mib('nodejs_external_memory_bytes')}`;
   } catch {
     return 'heap figures unavailable';
   }
@@ -104,11 +112,14 @@ async function soakOnce(engine: Engine, seconds: number, log: (line: string) => 
         await sleep(500);
         const made = readdirSync(SNAPSHOT_DIR).find((file) => file.endsWith('.heapsnapshot') && !before.has(file));
         if (made !== undefined) {
-          await sleep(2000); // written in one go once the file appears; leave it time to finish
-          renameSync(
-            join(ROOT, 'bench', 'results', made),
-            join(ROOT, 'bench', 'results', `soak-${engine}-${name}.heapsnapshot`),
-          );
+          // The file appears when writing starts: it is complete once its size stops changing.
+          const file = join(SNAPSHOT_DIR, made);
+          let size = -1;
+          while (statSync(file).size !== size) {
+            size = statSync(file).size;
+            await sleep(1000);
+          }
+          renameSync(file, join(SNAPSHOT_DIR, `soak-${engine}-${name}.heapsnapshot`));
           log(`  heap snapshot: bench/results/profiles/soak-${engine}-${name}.heapsnapshot`);
           return;
         }
