@@ -31,6 +31,7 @@ import { fanoutScenario } from './scenarios/fanout.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listOffersScenario } from './scenarios/list-offers.js';
 import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
+import { soakScenario } from './scenarios/soak.js';
 import { tokenScenario } from './scenarios/token.js';
 
 const SCENARIOS = {
@@ -40,6 +41,7 @@ const SCENARIOS = {
   delivery: deliveryScenario,
   fanout: fanoutScenario,
   latency: latencyScenario,
+  soak: soakScenario,
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 const PROFILES = ['offers', 'token', 'delivery'] as const;

@@ -2,7 +2,9 @@
  * Token buckets kept in process memory, one per key. A take is a Map look-up and a few float
  * operations (O(1), one small object per new key), because it runs on every authenticated request.
  * The map is bounded: past `maxKeys` the least recently created key is dropped, which at worst
- * forgives that key, so a flood of made-up keys can never exhaust memory.
+ * forgives that key, so a flood of made-up keys can never exhaust memory. And it does not keep what
+ * it no longer needs: a bucket that has refilled to its burst is the same as no bucket, so a sweep
+ * (at most once per refill time, on a take) drops those; keys from an attack that ended go with it.
  */
 import type { Clock } from '../clock.js';
 
@@ -21,6 +23,9 @@ export interface BucketShape {
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perMs: number;
+  /** A bucket untouched this long is full again: the sweep's age and its interval. */
+  private readonly refillMs: number;
+  private lastSweep: number;
 
   constructor(
     readonly shape: BucketShape,
@@ -28,6 +33,8 @@ export class TokenBuckets {
     private readonly maxKeys = 100_000,
   ) {
     this.perMs = shape.ratePerSecond / 1000;
+    this.refillMs = Math.max(1000, Math.ceil(shape.burst / this.perMs));
+    this.lastSweep = clock.now();
   }
 
   /** Tokens available to `key` now (refilled, not spent). */
@@ -44,6 +51,7 @@ export class TokenBuckets {
     const now = this.clock.now();
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
+      if (now - this.lastSweep >= this.refillMs) this.sweep(now);
       if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value ?? '');
       bucket = { tokens: this.shape.burst, updatedAt: now };
       this.buckets.set(key, bucket);
@@ -67,6 +75,14 @@ export class TokenBuckets {
 
   get size(): number {
     return this.buckets.size;
+  }
+
+  /** Drops every bucket that is full by now: O(keys), at most once per refill time, so O(1) per take. */
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [key, bucket] of this.buckets) {
+      if (now - bucket.updatedAt >= this.refillMs) this.buckets.delete(key);
+    }
   }
 
   private refill(bucket: Bucket, now: number): number {

@@ -16,6 +16,7 @@
 import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Engine } from '../db/database.js';
+import { NO_OFFERS, ownedKey } from './fragment-memory.js';
 import { conditionQuality } from './model.js';
 import { type PublicOfferRow, publicOffer } from './schemas.js';
 import type { OfferStore } from './store.js';
@@ -209,7 +210,7 @@ export class OfferReadModel {
     for (const [ean, { json, spans }] of texts) {
       // Rows come by price, then id; a stable sort puts better conditions first among equal prices.
       spans.sort((a, b) => a.cents - b.cents || b.quality - a.quality);
-      byEan.set(ean, { json, tag: json === '' ? '' : hash('sha1', json, 'base64url'), spans });
+      byEan.set(ean, json === '' ? NO_OFFERS : { json, tag: hash('sha1', json, 'base64url'), spans });
     }
     if (epoch === this.epoch && this.config.offersCacheEans > 0) {
       for (const [ean, fragment] of byEan) {
@@ -218,7 +219,7 @@ export class OfferReadModel {
           const oldest = this.fragments.keys().next();
           if (oldest.done !== true) this.fragments.delete(oldest.value);
         }
-        this.fragments.set(ean, fragment);
+        this.fragments.set(ownedKey(ean), fragment);
       }
     }
     return byEan;
