@@ -150,18 +150,14 @@ export class DeliveryWorker {
     if (this.queue.length >= this.refill || (ahead === 0 && fromQueue > 0)) return fromQueue;
     const free = slots - fromQueue + ahead - this.queue.length;
     if (free <= 0) return fromQueue;
-    const claimed = await this.lanes.claim(free);
-    if (claimed.length === 0) return fromQueue;
-
-    const contexts = await this.deps.store.contexts(claimed.map((row) => row.id));
-    const found = new Set(contexts.map((context) => context.id));
-    for (const row of claimed) {
-      if (!found.has(row.id)) this.pipeline.track(this.deps.store.abandon(row.id, this.owner, this.deps.clock.now()));
-    }
+    const { contexts, orphans } = await this.lanes.claim(free);
+    // Its event, subscription or client is gone: ended unsent.
+    for (const id of orphans) this.pipeline.track(this.deps.store.abandon(id, this.owner, this.deps.clock.now()));
+    if (contexts.length === 0 && orphans.length === 0) return fromQueue;
     const claimedAt = this.deps.clock.now();
     for (const context of contexts) this.queue.push({ context, claimedAt });
     this.startQueued(this.pipeline.free);
-    return fromQueue + claimed.length;
+    return fromQueue + contexts.length + orphans.length;
   }
 
   /** Starts queued deliveries in up to `slots` free slots; returns how many started. */

@@ -4,7 +4,7 @@
  * Each completion checks its own lease (the owner travels with its row), so one lost lease does not
  * affect the others. One statement on PostgreSQL, three on SQLite (which has no data-modifying CTEs).
  */
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import { attemptRow, type Completion, type Executor } from './types.js';
 
@@ -16,45 +16,70 @@ export async function completeSucceeded(
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
   if (inputs.length === 0) return new Set();
-  return engine === 'postgres' ? onPostgres(db, inputs, healthy) : onSqlite(db, inputs, healthy);
+  return engine === 'postgres' ? onPostgres(runOn(db), inputs, healthy) : onSqlite(db, inputs, healthy);
 }
 
-/** PostgreSQL: one statement (data-modifying CTEs), all or nothing. */
-async function onPostgres(
-  db: Executor,
+/**
+ * PostgreSQL: one statement (data-modifying CTEs), all or nothing. The batch travels as one array per
+ * column (`unnest`), so the text is the same for every batch size and is prepared once per connection.
+ */
+const ON_POSTGRES = `
+  with v as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::integer[], $6::bigint[], $7::integer[],
+                         $8::text[], $9::bigint[], $10::text[], $11::boolean[])
+      as v (delivery_id, owner, attempt_id, attempt_no, status_code, started_at, duration_ms, response_body, finished_at, subscription_id, healthy)
+  ),
+  done as (
+    update deliveries
+    set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
+        last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
+    from v
+    where deliveries.id = v.delivery_id and deliveries.lease_owner = v.owner and deliveries.status = 'pending'
+    returning deliveries.id
+  ),
+  attempts as (
+    insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
+    select v.attempt_id, v.delivery_id, v.attempt_no, v.started_at, v.duration_ms, v.status_code, null, null, v.response_body
+    from v join done on done.id = v.delivery_id
+  ),
+  health as (
+    update subscriptions set failing_since = null, updated_at = $12
+    where id in (select v.subscription_id from v join done on done.id = v.delivery_id where v.healthy) and failing_since is not null
+  )
+  select id from done`;
+
+/** Runs a statement: a named prepared one on the bookkeeping connections, or plain text in a transaction. */
+export type Run = (name: string, text: string, values: readonly unknown[]) => Promise<{ id: string }[]>;
+
+/** Runs on the given executor (an open transaction), as unnamed text. */
+export function runOn(db: Executor): Run {
+  return async (_name, text, values) =>
+    (await db.executeQuery<{ id: string }>(CompiledQuery.raw(text, [...values]))).rows;
+}
+
+export async function onPostgres(
+  run: Run,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
-  const values = inputs.map((input) => {
-    const row = attemptRow(input);
-    return sql`(${input.id}::text, ${input.owner}::text, ${row.id}::text, ${input.attempt.attemptNo}::integer, ${input.attempt.statusCode}::integer,
-      ${row.started_at}::bigint, ${row.duration_ms}::integer, ${row.response_body}::text, ${input.now}::bigint, ${input.subscriptionId}::text,
-      ${healthy(input.subscriptionId)}::boolean)`;
-  });
-  const now = Math.max(...inputs.map((input) => input.now));
-  const result = await sql<{ id: string }>`
-    with v (delivery_id, owner, attempt_id, attempt_no, status_code, started_at, duration_ms, response_body, finished_at, subscription_id, healthy) as (
-      values ${sql.join(values)}
-    ),
-    done as (
-      update deliveries
-      set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
-          last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
-      from v
-      where deliveries.id = v.delivery_id and deliveries.lease_owner = v.owner and deliveries.status = 'pending'
-      returning deliveries.id
-    ),
-    attempts as (
-      insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
-      select v.attempt_id, v.delivery_id, v.attempt_no, v.started_at, v.duration_ms, v.status_code, null, null, v.response_body
-      from v join done on done.id = v.delivery_id
-    ),
-    health as (
-      update subscriptions set failing_since = null, updated_at = ${now}
-      where id in (select v.subscription_id from v join done on done.id = v.delivery_id where v.healthy) and failing_since is not null
-    )
-    select id from done`.execute(db);
-  return new Set(result.rows.map((row) => row.id));
+  if (inputs.length === 0) return new Set();
+  const rows = inputs.map((input) => ({ input, row: attemptRow(input) }));
+  const column = <T>(pick: (entry: (typeof rows)[number]) => T): T[] => rows.map(pick);
+  const result = await run('shelfmark_complete_succeeded', ON_POSTGRES, [
+    column(({ input }) => input.id),
+    column(({ input }) => input.owner),
+    column(({ row }) => row.id),
+    column(({ input }) => input.attempt.attemptNo),
+    column(({ input }) => input.attempt.statusCode),
+    column(({ row }) => row.started_at),
+    column(({ row }) => row.duration_ms),
+    column(({ row }) => row.response_body ?? null),
+    column(({ input }) => input.now),
+    column(({ input }) => input.subscriptionId),
+    column(({ input }) => healthy(input.subscriptionId)),
+    Math.max(...inputs.map((input) => input.now)),
+  ]);
+  return new Set(result.map((row) => row.id));
 }
 
 /** SQLite: one statement per table, in the caller's transaction. */
