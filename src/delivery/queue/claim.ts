@@ -32,6 +32,10 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
   const scan = Math.max(limit * 4, 64);
   const lane: RawBuilder<unknown> = options.lane === 'first' ? sql`attempt_count = 0` : sql`attempt_count > 0`;
   const lock = engine === 'postgres' ? sql`for update skip locked` : sql``;
+  // The re-check looks the few ranked ids up by key; on SQLite a bare `status = 'pending'` made the
+  // planner walk every pending row through the status index instead (2 ms a claim at 5,000 pending;
+  // a unary plus keeps a column out of SQLite's index choice).
+  const pending = engine === 'postgres' ? sql`status = 'pending'` : sql`+status = 'pending'`;
   return sql`
     update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
     where id in (
@@ -53,7 +57,7 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
         order by next_attempt_at, id
         limit ${limit}
       )
-      and status = 'pending' and (lease_until is null or lease_until < ${now})
+      and ${pending} and (lease_until is null or lease_until < ${now})
       ${lock}
     )
     returning ${returning}`;

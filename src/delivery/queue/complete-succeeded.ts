@@ -82,19 +82,26 @@ export async function onPostgres(
   return new Set(result.map((row) => row.id));
 }
 
-/** SQLite: one statement per table, in the caller's transaction. */
+/**
+ * SQLite: one statement per table, in the caller's transaction. The batch travels as one JSON
+ * parameter read with `json_each`, so each statement's text is the same for every batch size and
+ * stays prepared (the connection's statement cache, db/database.ts), and Kysely compiles a single
+ * parameter instead of one per column and row.
+ */
 async function onSqlite(
   db: Executor,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
-  // Per-row values through a VALUES list.
-  const values = inputs.map(
-    (input) =>
-      sql`(cast(${input.id} as text), cast(${input.owner} as text), cast(${input.attempt.attemptNo} as integer), cast(${input.attempt.statusCode} as integer), cast(${input.now} as bigint))`,
+  const batch = JSON.stringify(
+    inputs.map((input) => [input.id, input.owner, input.attempt.attemptNo, input.attempt.statusCode, input.now]),
   );
+  // Materialised, so the planner walks the batch and looks each delivery up by key (not the other way round).
   const updated = await sql<{ id: string }>`
-    with v (delivery_id, owner, attempt_no, status_code, finished_at) as (values ${sql.join(values)})
+    with v as materialized (
+      select value ->> 0 as delivery_id, value ->> 1 as owner, value ->> 2 as attempt_no, value ->> 3 as status_code,
+             value ->> 4 as finished_at from json_each(${batch})
+    )
     update deliveries
     set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
         last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
@@ -104,19 +111,32 @@ async function onSqlite(
   const recorded = new Set(updated.rows.map((row) => row.id));
   const written = inputs.filter((input) => recorded.has(input.id));
   if (written.length === 0) return recorded;
-  await db
-    .insertInto('delivery_attempts')
-    .values(written.map((input) => attemptRow(input)))
-    .execute();
+  const attempts = JSON.stringify(
+    written.map((input) => {
+      const row = attemptRow(input);
+      return [
+        row.id,
+        row.delivery_id,
+        row.attempt_no,
+        row.started_at,
+        row.duration_ms,
+        row.status_code,
+        row.response_body,
+      ];
+    }),
+  );
+  await sql`
+    insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
+    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, null, null, value ->> 6
+    from json_each(${attempts})`.execute(db);
   const subscriptions = [...new Set(written.map((input) => input.subscriptionId))].filter(healthy);
   if (subscriptions.length > 0) {
     const now = Math.max(...written.map((input) => input.now));
-    await db
-      .updateTable('subscriptions')
-      .set({ failing_since: null, updated_at: now })
-      .where('id', 'in', subscriptions)
-      .where('failing_since', 'is not', null)
-      .execute();
+    await sql`
+      update subscriptions set failing_since = null, updated_at = ${now}
+      where id in (select value from json_each(${JSON.stringify(subscriptions)})) and failing_since is not null`.execute(
+      db,
+    );
   }
   return recorded;
 }
