@@ -39,8 +39,11 @@ export class AttemptPipeline {
   constructor(
     private readonly deps: PipelineDeps,
     private readonly settings: WorkerSettings,
-    /** Called whenever a slot may have freed up (an attempt ended, or a commit shrank the backlog). */
-    private readonly onFreed: () => void,
+    /**
+     * Called whenever a slot may have freed up: an attempt ended (`sent`), or a commit shrank the
+     * backlog and cleared its leases (`recorded`).
+     */
+    private readonly onFreed: (what: 'sent' | 'recorded') => void,
   ) {
     this.completions = new CompletionBatcher((batch) => deps.store.completeMany(batch), settings.logger);
   }
@@ -116,13 +119,13 @@ export class AttemptPipeline {
     } finally {
       this.sending--;
       if (recording === undefined) this.unrecorded--;
-      this.onFreed();
+      this.onFreed(recording === undefined ? 'recorded' : 'sent');
     }
     try {
       await recording;
     } finally {
       this.unrecorded--;
-      this.onFreed();
+      this.onFreed('recorded');
     }
   }
 }

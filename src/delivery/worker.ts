@@ -50,6 +50,12 @@ export class DeliveryWorker {
   private stopped = false;
   private loopDone: Promise<void> | undefined;
   private signalled = false;
+  /**
+   * The last claim leased fewer rows than it asked for: nothing more is due, or the rest belongs to
+   * subscriptions at their lease cap. Claiming again as each attempt ends would only repeat that
+   * scan; the next claim waits for a commit (leases cleared), a wake() or the poll interval.
+   */
+  private claimedShort = false;
   private release: (() => void) | undefined;
 
   constructor(
@@ -59,7 +65,7 @@ export class DeliveryWorker {
     const settings = workerSettings(deps.config, options);
     this.settings = settings;
     ({ owner: this.owner, refill: this.refill, onError: this.onError } = settings);
-    this.pipeline = new AttemptPipeline(deps, settings, () => this.freed());
+    this.pipeline = new AttemptPipeline(deps, settings, (what) => this.freed(what));
     this.lanes = new LaneClaimer(deps.store, deps.clock, settings);
   }
 
@@ -151,6 +157,7 @@ export class DeliveryWorker {
     const free = slots - fromQueue + ahead - this.queue.length;
     if (free <= 0) return fromQueue;
     const { contexts, orphans } = await this.lanes.claim(free);
+    this.claimedShort = contexts.length + orphans.length < free;
     // Its event, subscription or client is gone: ended unsent.
     for (const id of orphans) this.pipeline.track(this.deps.store.abandon(id, this.owner, this.deps.clock.now()));
     if (contexts.length === 0 && orphans.length === 0) return fromQueue;
@@ -184,9 +191,12 @@ export class DeliveryWorker {
    * An attempt ended or a commit shrank the backlog: the next queued delivery takes the slot at once;
    * claim again once the queue runs low and enough slots are free (or all are), not once per request.
    */
-  private freed(): void {
+  private freed(what: 'sent' | 'recorded'): void {
     const free = this.pipeline.free;
     if (this.running && this.queue.length > 0 && free > 0) this.startQueued(free);
+    if (what === 'recorded') this.claimedShort = false;
+    // After a short claim only a commit (which clears leases) can let the next one reach further.
+    else if (this.claimedShort) return;
     if (this.queue.length < this.refill && (this.pipeline.active === 0 || this.pipeline.free >= this.refill))
       this.signal();
   }
