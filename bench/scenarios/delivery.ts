@@ -49,6 +49,9 @@ export async function shelfmarkDelivery(
   receiver: Receiver,
   workerNodeArgs: string[] = [],
   workers = 1,
+  subscriptions = SUBSCRIPTIONS,
+  /** Called as the workers start draining (their pids); the function it returns, once drained. */
+  onDrain?: (workerPids: number[]) => () => void,
 ): Promise<number> {
   const db = await freshDatabase(engine);
   try {
@@ -56,14 +59,14 @@ export async function shelfmarkDelivery(
     try {
       const client = await createClient(api, ['webhooks:manage']);
       const token = await accessToken(api, client);
-      for (let i = 0; i < SUBSCRIPTIONS; i++) {
+      for (let i = 0; i < subscriptions; i++) {
         await call(`${api.url}/api/lml/v1/subscriptions`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}` },
           body: { notificationUrl: `${receiver.hookUrl}?s=${i}`, event: 'school.created' },
         });
       }
-      const schools = Array.from({ length: Math.ceil(total / SUBSCRIPTIONS) }, (_, i) => i);
+      const schools = Array.from({ length: Math.ceil(total / subscriptions) }, (_, i) => i);
       await pool(schools, 8, async (i) => {
         await admin(api, '/schools', 'POST', { name: `Bench school ${i}`, type: 'VO' });
       });
@@ -82,8 +85,10 @@ export async function shelfmarkDelivery(
     );
     let stats: Awaited<ReturnType<Receiver['waitFor']>>;
     let exitCodes: (number | string)[];
+    const drained = onDrain?.(started.map((worker) => worker.child.pid));
     try {
       stats = await receiver.waitFor(total, await drainTimeout(total));
+      drained?.();
     } finally {
       exitCodes = await Promise.all(started.map((worker) => worker.stop()));
     }

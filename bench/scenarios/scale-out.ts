@@ -5,12 +5,28 @@
  * parties (workers, PostgreSQL, the receiver) the ratio is bounded by the shared CPU, not by the
  * queue: the note says how busy the machine was.
  */
-import { loadavg } from 'node:os';
+import { type CpuShare, cpuAccount } from '../lib/cpu.js';
 import { ratios, spread, startReceiver } from '../lib/measure.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 import { shelfmarkDelivery } from './delivery.js';
 
 const WORKER_COUNTS = [1, 2] as const;
+/**
+ * Receivers (subscriptions) the deliveries go to. Each may hold 8 leases at once across all workers
+ * (the per-subscription cap at 32 in flight), and a worker holds up to 96 (32 sending, 32 claimed
+ * ahead, 32 finished and waiting for their commit): 32 subscriptions leave room for two workers, so
+ * the cap does not decide the ratio (with the delivery scenario's 10, two workers share 80 leases).
+ */
+const SUBSCRIPTIONS = 32;
+
+/** "machine 97 % busy; µs of CPU per delivery: workers 180, PostgreSQL 120, receiver 60". */
+function describe(share: CpuShare | undefined, total: number): string {
+  if (share === undefined) return 'no CPU reading';
+  const perDelivery = Object.entries(share.parties)
+    .map(([name, seconds]) => `${name} ${Math.round((seconds * 1e6) / total)}`)
+    .join(', ');
+  return `machine ${Math.round(share.machineBusy * 100)} % busy; µs of CPU per delivery: ${perDelivery}`;
+}
 
 export async function scaleOutScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
   if (!settings.postgres)
@@ -18,18 +34,27 @@ export async function scaleOutScenario(settings: Settings, log: (line: string) =
   const total = settings.deliveries;
   const receiver = await startReceiver();
   const runs: Record<number, number[]> = { 1: [], 2: [] };
+  const cpu: Record<number, CpuShare[]> = { 1: [], 2: [] };
   try {
     for (let round = 0; round < settings.rounds; round++) {
       const order = round % 2 === 0 ? WORKER_COUNTS : [...WORKER_COUNTS].reverse();
       for (const workers of order) {
-        const rate = await shelfmarkDelivery('postgres', total, receiver, [], workers);
+        let share: CpuShare | undefined;
+        const rate = await shelfmarkDelivery('postgres', total, receiver, [], workers, SUBSCRIPTIONS, (pids) => {
+          const end = cpuAccount({ workers: pids, receiver: [receiver.child.pid] });
+          return () => {
+            share = end();
+          };
+        });
         (runs[workers] as number[]).push(rate);
-        log(`  round ${round + 1} ${workers} worker process(es): ${rate} deliveries/s`);
+        if (share !== undefined) (cpu[workers] as CpuShare[]).push(share);
+        log(`  round ${round + 1} ${workers} worker process(es): ${rate} deliveries/s; ${describe(share, total)}`);
       }
     }
   } finally {
     await receiver.stop();
   }
+  const last = (workers: number): string => describe((cpu[workers] as CpuShare[]).at(-1), total);
   const one = runs[1] as number[];
   const two = runs[2] as number[];
   const ratio = ratios(two, one);
@@ -60,8 +85,8 @@ export async function scaleOutScenario(settings: Settings, log: (line: string) =
     rows,
     targets: [target('scale-out', '2 PostgreSQL worker processes ≥ 1.6× one', ratio.median, 1.6, '×', 'atLeast')],
     notes: [
-      `scale-out: ${total} deliveries per run on one PostgreSQL, 1 or 2 \`--role worker\` processes with 32 in flight each; load average ${loadavg()[0]?.toFixed(2)} at the end (the workers, PostgreSQL and the receiver share the machine's cores)`,
+      `scale-out: ${total} deliveries per run to ${SUBSCRIPTIONS} subscriptions on one PostgreSQL, 1 or 2 \`--role worker\` processes with 32 in flight each; the workers, PostgreSQL and the receiver share the machine's cores. CPU during the last drain, 1 worker: ${last(1)}; 2 workers: ${last(2)}`,
     ],
-    raw: { deliveries: total, runs },
+    raw: { deliveries: total, runs, cpu },
   };
 }
