@@ -22,8 +22,8 @@ import {
  * and the scan stays bounded (about `limit` × 4 rows) however large the backlog is. On PostgreSQL
  * the rows are locked with SKIP LOCKED and re-checked, so concurrent claimers split the work;
  * SQLite runs the statement under its single write lock. Live leases are read first, through the
- * (lease_until, subscription_id) index alone, into a materialised CTE: completion always clears the
- * lease, so a live lease is a pending row, and without the CTE planners walk every pending row.
+ * (lease_until, subscription_id) index, into a materialised CTE (`leases` below): without the CTE
+ * planners walk every pending row.
  * The SQL text depends only on the lane and the engine (values are parameters), so it can be
  * prepared once.
  */
@@ -63,8 +63,15 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
     returning ${returning}`;
 }
 
+/**
+ * The live leases. Read through the (lease_until, subscription_id) index, but not as an index-only
+ * scan: on PostgreSQL each claim and completion leaves the old index entry of a lease behind (the
+ * update is not HOT), and only a scan that visits the heap marks such entries dead for the next one.
+ * Index-only, every claim re-checked every lease taken since the last vacuum (4.8 ms of a 6 ms claim
+ * after 4,800 deliveries); the `status` test makes it visit the heap (a live lease is pending anyway).
+ */
 const leases = (now: number): RawBuilder<unknown> => sql`
-  leased as materialized (select subscription_id from deliveries where lease_until >= ${now}),
+  leased as materialized (select subscription_id from deliveries where lease_until >= ${now} and status = 'pending'),
   busy as (select subscription_id, count(*) as n from leased group by subscription_id)`;
 
 /** Leases up to `limit` due deliveries of one lane. */
