@@ -5,8 +5,10 @@
  *
  *   npm run bench                         every scenario, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
- *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | fanout | latency
+ *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
+ *                                         fanout | latency | soak
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
+ *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
  *
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
  */
@@ -31,6 +33,7 @@ import { fanoutScenario } from './scenarios/fanout.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listOffersScenario } from './scenarios/list-offers.js';
 import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
+import { scaleOutScenario } from './scenarios/scale-out.js';
 import { soakScenario } from './scenarios/soak.js';
 import { tokenScenario } from './scenarios/token.js';
 
@@ -39,6 +42,7 @@ const SCENARIOS = {
   'list-offers': listOffersScenario,
   token: tokenScenario,
   delivery: deliveryScenario,
+  'scale-out': scaleOutScenario,
   fanout: fanoutScenario,
   latency: latencyScenario,
   soak: soakScenario,
@@ -177,8 +181,9 @@ async function profile(name: ProfileName): Promise<void> {
   );
   if (name === 'delivery') {
     const receiver = await startReceiver();
+    const engine = option('--engine') === 'postgres' ? 'postgres' : 'sqlite';
     try {
-      const rate = await shelfmarkDelivery('sqlite', settings.deliveries, receiver, nodeArgs);
+      const rate = await shelfmarkDelivery(engine, settings.deliveries, receiver, nodeArgs);
       log(`worker (profiled): ${rate} deliveries/s`);
     } finally {
       await receiver.stop();

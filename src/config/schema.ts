@@ -58,6 +58,16 @@ export const ConfigSchema = Type.Object({
     1024,
     'webhook requests in flight per worker (the worker claims up to as many again ahead)',
   ),
+  webhookCompletionBacklog: Type.Union([Type.Integer({ minimum: 1, maximum: 4096 }), Type.Undefined()], {
+    env: 'WEBHOOK_COMPLETION_BACKLOG',
+    parse: 'integer',
+    minimum: 1,
+    maximum: 4096,
+    shown: 'WEBHOOK_CONCURRENCY',
+    accepts: 'a whole number from 1 to 4096',
+    description:
+      'finished webhook attempts a worker may hold before their outcome is written (group commit); sending pauses while it is full. A crash re-sends at most WEBHOOK_CONCURRENCY + this many attempts, with the same webhook-id',
+  }),
   webhookConnectionsPerHost: int(
     'WEBHOOK_CONNECTIONS_PER_HOST',
     32,

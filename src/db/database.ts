@@ -28,6 +28,12 @@ export interface Db {
    * completions). Opened on first use; undefined on SQLite.
    */
   relaxed?(): Kysely<Database>;
+  /**
+   * PostgreSQL only: runs a named prepared statement on those relaxed connections. Each connection
+   * parses and plans `text` once under `name`, then only binds and executes it, so the delivery
+   * worker's hot statements (claim, completions) skip parsing and planning on every call.
+   */
+  prepared?<Row>(name: string, text: string, values: readonly unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -153,6 +159,7 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
     return () => client.end();
   };
   let relaxed: Kysely<Database> | undefined;
+  let extraPool: pg.Pool | undefined;
   const relaxedPool = (): Kysely<Database> => {
     if (relaxed !== undefined) return relaxed;
     const extra = new pg.Pool({
@@ -167,14 +174,21 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
       client.on('error', () => undefined);
       void client.query('set synchronous_commit = off').catch(() => undefined);
     });
+    extraPool = extra;
     relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: extra }) });
     return relaxed;
+  };
+  const prepared = async <Row>(name: string, text: string, values: readonly unknown[]): Promise<Row[]> => {
+    relaxedPool();
+    const result = await (extraPool as pg.Pool).query<Row & pg.QueryResultRow>({ name, text, values: [...values] });
+    return result.rows;
   };
   const base = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
   return {
     ...base,
     listen,
     relaxed: relaxedPool,
+    prepared,
     close: async () => {
       await relaxed?.destroy();
       await base.close();

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { DeliveryStore } from './store.js';
-import type { ClaimedDelivery } from './queue/types.js';
+import type { ClaimedBatch } from './queue/types.js';
 
 export interface LaneOptions {
   owner: string;
@@ -28,29 +28,31 @@ export class LaneClaimer {
     this.retryLaneIdleUntil = 0;
   }
 
-  /** Claims up to `free` deliveries across both lanes. */
-  async claim(free: number): Promise<ClaimedDelivery[]> {
+  /** Claims up to `free` deliveries across both lanes, each with what is needed to send it. */
+  async claim(free: number): Promise<ClaimedBatch> {
+    const claimed: ClaimedBatch = { contexts: [], orphans: [] };
+    const size = (): number => claimed.contexts.length + claimed.orphans.length;
+    const add = (batch: ClaimedBatch): number => {
+      claimed.contexts.push(...batch.contexts);
+      claimed.orphans.push(...batch.orphans);
+      return batch.contexts.length + batch.orphans.length;
+    };
     // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
     // after a poll interval instead of on every refill; meanwhile first attempts may take every slot.
     const retryLaneOpen = this.clock.now() >= this.retryLaneIdleUntil;
-    const claimed = await this.lane('first', retryLaneOpen ? free - Math.floor(free / 4) : free);
+    add(await this.lane('first', retryLaneOpen ? free - Math.floor(free / 4) : free));
     const now = this.clock.now();
-    if (retryLaneOpen) {
-      const retries = await this.lane('retry', free - claimed.length);
-      claimed.push(...retries);
-      if (retries.length === 0) this.retryLaneIdleUntil = now + this.options.pollIntervalMs;
-    }
+    if (retryLaneOpen && add(await this.lane('retry', free - size())) === 0)
+      this.retryLaneIdleUntil = now + this.options.pollIntervalMs;
     // Claim again while it yields: a claim skips subscriptions at their cap, so each round reaches further.
-    for (let round = 0; round < 4 && claimed.length < free; round++) {
-      const more = await this.lane('first', free - claimed.length);
-      if (more.length === 0) break;
-      claimed.push(...more);
+    for (let round = 0; round < 4 && size() < free; round++) {
+      if (add(await this.lane('first', free - size())) === 0) break;
     }
     return claimed;
   }
 
-  private lane(lane: 'first' | 'retry', limit: number): Promise<ClaimedDelivery[]> {
+  private lane(lane: 'first' | 'retry', limit: number): Promise<ClaimedBatch> {
     const { owner, leaseMs, perSubscription } = this.options;
-    return this.store.claim({ owner, now: this.clock.now(), leaseMs, limit, perSubscription, lane });
+    return this.store.claimToSend({ owner, now: this.clock.now(), leaseMs, limit, perSubscription, lane });
   }
 }

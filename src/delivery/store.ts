@@ -4,14 +4,22 @@
  */
 import type { Db } from '../db/database.js';
 import { abandon } from './queue/abandon.js';
-import { claim } from './queue/claim.js';
+import { claim, claimToSend } from './queue/claim.js';
 import { completeMany } from './queue/complete.js';
 import { loadContexts } from './queue/context.js';
 import { release } from './queue/release.js';
-import type { ClaimedDelivery, ClaimOptions, Completion, CompletionResult, SendContext } from './queue/types.js';
+import type {
+  ClaimedBatch,
+  ClaimedDelivery,
+  ClaimOptions,
+  Completion,
+  CompletionResult,
+  SendContext,
+} from './queue/types.js';
 
 export type {
   AttemptRecord,
+  ClaimedBatch,
   ClaimedDelivery,
   ClaimOptions,
   Completion,
@@ -25,6 +33,11 @@ export class DeliveryStore {
   /** Leases up to `limit` due deliveries of one lane (queue/claim.ts). */
   claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
     return claim(this.db, options);
+  }
+
+  /** Leases up to `limit` due deliveries of one lane with what is needed to send them (one statement on PostgreSQL). */
+  claimToSend(options: ClaimOptions): Promise<ClaimedBatch> {
+    return claimToSend(this.db, options);
   }
 
   /** Loads the event, subscription and client of claimed deliveries. */

@@ -17,6 +17,12 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Deliveries claimed ahead of free slots by the running loop (default: concurrency); runOnce() claims none ahead. */
   prefetch?: number;
+  /**
+   * Finished attempts whose outcome is not yet written (group commit) beyond which sending pauses
+   * (default: WEBHOOK_COMPLETION_BACKLOG, else concurrency). A crash re-sends at most
+   * concurrency + this many attempts, with the same webhook-id.
+   */
+  completionBacklog?: number;
   /** How long stop() waits for requests in flight before giving up on them (their leases expire). */
   stopTimeoutMs?: number;
   random?: () => number;
@@ -42,6 +48,7 @@ export function workerSettings(config: Config, options: WorkerOptions): WorkerSe
     // The lease must outlive the request (bounded by the timeout) plus signing and recording it.
     leaseMs: options.leaseMs ?? config.webhookTimeoutMs + Math.min(5000, Math.max(1000, config.webhookTimeoutMs / 2)),
     prefetch: options.prefetch ?? concurrency,
+    completionBacklog: options.completionBacklog ?? config.webhookCompletionBacklog ?? concurrency,
     stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
     random: options.random ?? Math.random,
     logger,

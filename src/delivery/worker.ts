@@ -4,15 +4,15 @@
  * database; a crashed worker's leases expire and are claimed again (at-least-once, `webhook-id`
  * lets receivers de-duplicate).
  *
- * It polls when idle, and claims at once when the outbox wakes it or a slot frees up. Tests drive it
- * deterministically with `runOnce()` and a manual clock.
+ * A slot is freed when its HTTP attempt ends; the attempt's outcome is recorded in a group commit
+ * behind it, with a bounded backlog (pipeline.ts). It polls when idle, and claims at once when the
+ * outbox wakes it or slots free up. Tests drive it deterministically with `runOnce()` and a manual clock.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
-import { sendAttempt } from './attempt.js';
 import { LaneClaimer } from './lanes.js';
-import { CompletionBatcher, CompletionsNotWritten } from './queue/batcher.js';
+import { AttemptPipeline } from './pipeline.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';
 import type { DeliveryStore } from './store.js';
@@ -31,15 +31,12 @@ export interface WorkerDeps {
   onStopped?: () => void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
 export class DeliveryWorker {
   readonly owner: string;
   private readonly settings: WorkerSettings;
-  private readonly concurrency: number;
   private readonly refill: number;
   private readonly onError: (error: unknown, what: string) => void;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly pipeline: AttemptPipeline;
   /**
    * Claimed deliveries waiting for a free slot. The loop claims up to a second `concurrency` ahead,
    * because a claim costs about the same for 8 rows as for 64 (measured on SQLite: 2.0 vs 3.5 ms), so
@@ -48,12 +45,17 @@ export class DeliveryWorker {
    * is handed back unsent, and after a crash the unsent rows are simply claimed again.
    */
   private readonly queue: { context: SendContext; claimedAt: number }[] = [];
-  private readonly completions: CompletionBatcher;
   private readonly lanes: LaneClaimer;
   private running = false;
   private stopped = false;
   private loopDone: Promise<void> | undefined;
   private signalled = false;
+  /**
+   * The last claim leased fewer rows than it asked for: nothing more is due, or the rest belongs to
+   * subscriptions at their lease cap. Claiming again as each attempt ends would only repeat that
+   * scan; the next claim waits for a commit (leases cleared), a wake() or the poll interval.
+   */
+  private claimedShort = false;
   private release: (() => void) | undefined;
 
   constructor(
@@ -62,8 +64,8 @@ export class DeliveryWorker {
   ) {
     const settings = workerSettings(deps.config, options);
     this.settings = settings;
-    ({ owner: this.owner, concurrency: this.concurrency, refill: this.refill, onError: this.onError } = settings);
-    this.completions = new CompletionBatcher((completions) => deps.store.completeMany(completions), settings.logger);
+    ({ owner: this.owner, refill: this.refill, onError: this.onError } = settings);
+    this.pipeline = new AttemptPipeline(deps, settings, (what) => this.freed(what));
     this.lanes = new LaneClaimer(deps.store, deps.clock, settings);
   }
 
@@ -85,7 +87,7 @@ export class DeliveryWorker {
     this.release?.();
   }
 
-  /** Stops claiming, then waits (bounded) for the requests in flight to be sent and recorded. */
+  /** Stops claiming, then waits (bounded) for the requests in flight to be sent and their backlog recorded. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
@@ -98,25 +100,25 @@ export class DeliveryWorker {
       await this.deps.store
         .release(unsent, this.owner, this.deps.clock.now())
         .catch((error: unknown) => this.onError(error, 'releasing unsent deliveries failed (their leases expire)'));
-    await Promise.race([Promise.allSettled([...this.inFlight]), sleep(this.settings.stopTimeoutMs)]);
+    await this.pipeline.settledWithin(this.settings.stopTimeoutMs);
     if (this.deps.ownsSender === true) await this.deps.sender.close();
     this.deps.onStopped?.();
   }
 
   /** Claims one batch, sends it and waits until every attempt is recorded; returns how many were claimed. */
   async runOnce(): Promise<number> {
-    const claimed = await this.dispatch(this.concurrency - this.inFlight.size);
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    const claimed = await this.dispatch(this.pipeline.free);
+    await this.pipeline.settled();
     return claimed;
   }
 
   get active(): number {
-    return this.inFlight.size;
+    return this.pipeline.active;
   }
 
   private async loop(): Promise<void> {
     while (this.running) {
-      const free = this.concurrency - this.inFlight.size;
+      const free = this.pipeline.free;
       if (free > 0) {
         try {
           await this.dispatch(free, this.settings.prefetch);
@@ -154,19 +156,15 @@ export class DeliveryWorker {
     if (this.queue.length >= this.refill || (ahead === 0 && fromQueue > 0)) return fromQueue;
     const free = slots - fromQueue + ahead - this.queue.length;
     if (free <= 0) return fromQueue;
-    const claimed = await this.lanes.claim(free);
-    if (claimed.length === 0) return fromQueue;
-
-    const contexts = await this.deps.store.contexts(claimed.map((row) => row.id));
-    const found = new Set(contexts.map((context) => context.id));
-    for (const row of claimed) {
-      if (!found.has(row.id))
-        this.track(this.deps.store.abandon(row.id, this.owner, this.deps.clock.now()).then(() => undefined));
-    }
+    const { contexts, orphans } = await this.lanes.claim(free);
+    this.claimedShort = contexts.length + orphans.length < free;
+    // Its event, subscription or client is gone: ended unsent.
+    for (const id of orphans) this.pipeline.track(this.deps.store.abandon(id, this.owner, this.deps.clock.now()));
+    if (contexts.length === 0 && orphans.length === 0) return fromQueue;
     const claimedAt = this.deps.clock.now();
     for (const context of contexts) this.queue.push({ context, claimedAt });
-    this.startQueued(this.concurrency - this.inFlight.size);
-    return fromQueue + claimed.length;
+    this.startQueued(this.pipeline.free);
+    return fromQueue + contexts.length + orphans.length;
   }
 
   /** Starts queued deliveries in up to `slots` free slots; returns how many started. */
@@ -182,52 +180,24 @@ export class DeliveryWorker {
         stale.push(entry.context.id);
         continue;
       }
-      this.track(this.deliver(entry.context));
+      this.pipeline.start(entry.context);
       started++;
     }
-    if (stale.length > 0) this.track(this.deps.store.release(stale, this.owner, now).then(() => undefined));
+    if (stale.length > 0) this.pipeline.track(this.deps.store.release(stale, this.owner, now));
     return started;
   }
 
-  private track(task: Promise<void>): void {
-    const tracked = task
-      .catch((error: unknown) => {
-        // A failed group commit was logged once by the batcher, not once per delivery in it.
-        if (!(error instanceof CompletionsNotWritten))
-          this.onError(error, 'recording a delivery attempt failed (the lease will expire and it is retried)');
-      })
-      .finally(() => {
-        this.inFlight.delete(tracked);
-        // A freed slot takes the next queued delivery at once; claim again once the queue runs low and
-        // enough slots are free (or all are), not once per finished request.
-        if (this.running && this.queue.length > 0) this.startQueued(this.concurrency - this.inFlight.size);
-        if (
-          this.queue.length < this.refill &&
-          (this.inFlight.size === 0 || this.concurrency - this.inFlight.size >= this.refill)
-        )
-          this.signal();
-      });
-    this.inFlight.add(tracked);
-  }
-
-  private async deliver(context: SendContext): Promise<void> {
-    const { clock, config, metrics, sender, store } = this.deps;
-    if (context.subscriptionStatus !== 'active') {
-      if (await store.abandon(context.id, this.owner, clock.now())) metrics.deliveriesFailed.inc();
-      return;
-    }
-    const completion = await sendAttempt(context, {
-      sender,
-      clock,
-      config,
-      metrics,
-      owner: this.owner,
-      random: this.settings.random,
-    });
-    // Written with every other completion that finished meanwhile (group commit, queue/batcher.ts).
-    const outcome = await this.completions.record(completion);
-    if (outcome.failed > 0) metrics.deliveriesFailed.inc(outcome.failed);
-    if (completion.status === 'succeeded' && outcome.recorded)
-      metrics.deliveryEndToEnd.observe(Math.max(0, completion.now - context.createdAt) / 1000);
+  /**
+   * An attempt ended or a commit shrank the backlog: the next queued delivery takes the slot at once;
+   * claim again once the queue runs low and enough slots are free (or all are), not once per request.
+   */
+  private freed(what: 'sent' | 'recorded'): void {
+    const free = this.pipeline.free;
+    if (this.running && this.queue.length > 0 && free > 0) this.startQueued(free);
+    if (what === 'recorded') this.claimedShort = false;
+    // After a short claim only a commit (which clears leases) can let the next one reach further.
+    else if (this.claimedShort) return;
+    if (this.queue.length < this.refill && (this.pipeline.active === 0 || this.pipeline.free >= this.refill))
+      this.signal();
   }
 }

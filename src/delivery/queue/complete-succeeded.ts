@@ -4,7 +4,7 @@
  * Each completion checks its own lease (the owner travels with its row), so one lost lease does not
  * affect the others. One statement on PostgreSQL, three on SQLite (which has no data-modifying CTEs).
  */
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import { attemptRow, type Completion, type Executor } from './types.js';
 
@@ -16,60 +16,92 @@ export async function completeSucceeded(
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
   if (inputs.length === 0) return new Set();
-  return engine === 'postgres' ? onPostgres(db, inputs, healthy) : onSqlite(db, inputs, healthy);
+  return engine === 'postgres' ? onPostgres(runOn(db), inputs, healthy) : onSqlite(db, inputs, healthy);
 }
 
-/** PostgreSQL: one statement (data-modifying CTEs), all or nothing. */
-async function onPostgres(
-  db: Executor,
+/**
+ * PostgreSQL: one statement (data-modifying CTEs), all or nothing. The batch travels as one array per
+ * column (`unnest`), so the text is the same for every batch size and is prepared once per connection.
+ */
+const ON_POSTGRES = `
+  with v as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::integer[], $6::bigint[], $7::integer[],
+                         $8::text[], $9::bigint[], $10::text[], $11::boolean[])
+      as v (delivery_id, owner, attempt_id, attempt_no, status_code, started_at, duration_ms, response_body, finished_at, subscription_id, healthy)
+  ),
+  done as (
+    update deliveries
+    set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
+        last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
+    from v
+    where deliveries.id = v.delivery_id and deliveries.lease_owner = v.owner and deliveries.status = 'pending'
+    returning deliveries.id
+  ),
+  attempts as (
+    insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
+    select v.attempt_id, v.delivery_id, v.attempt_no, v.started_at, v.duration_ms, v.status_code, null, null, v.response_body
+    from v join done on done.id = v.delivery_id
+  ),
+  health as (
+    update subscriptions set failing_since = null, updated_at = $12
+    where id in (select v.subscription_id from v join done on done.id = v.delivery_id where v.healthy) and failing_since is not null
+  )
+  select id from done`;
+
+/** Runs a statement: a named prepared one on the bookkeeping connections, or plain text in a transaction. */
+export type Run = (name: string, text: string, values: readonly unknown[]) => Promise<{ id: string }[]>;
+
+/** Runs on the given executor (an open transaction), as unnamed text. */
+export function runOn(db: Executor): Run {
+  return async (_name, text, values) =>
+    (await db.executeQuery<{ id: string }>(CompiledQuery.raw(text, [...values]))).rows;
+}
+
+export async function onPostgres(
+  run: Run,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
-  const values = inputs.map((input) => {
-    const row = attemptRow(input);
-    return sql`(${input.id}::text, ${input.owner}::text, ${row.id}::text, ${input.attempt.attemptNo}::integer, ${input.attempt.statusCode}::integer,
-      ${row.started_at}::bigint, ${row.duration_ms}::integer, ${row.response_body}::text, ${input.now}::bigint, ${input.subscriptionId}::text,
-      ${healthy(input.subscriptionId)}::boolean)`;
-  });
-  const now = Math.max(...inputs.map((input) => input.now));
-  const result = await sql<{ id: string }>`
-    with v (delivery_id, owner, attempt_id, attempt_no, status_code, started_at, duration_ms, response_body, finished_at, subscription_id, healthy) as (
-      values ${sql.join(values)}
-    ),
-    done as (
-      update deliveries
-      set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
-          last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
-      from v
-      where deliveries.id = v.delivery_id and deliveries.lease_owner = v.owner and deliveries.status = 'pending'
-      returning deliveries.id
-    ),
-    attempts as (
-      insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
-      select v.attempt_id, v.delivery_id, v.attempt_no, v.started_at, v.duration_ms, v.status_code, null, null, v.response_body
-      from v join done on done.id = v.delivery_id
-    ),
-    health as (
-      update subscriptions set failing_since = null, updated_at = ${now}
-      where id in (select v.subscription_id from v join done on done.id = v.delivery_id where v.healthy) and failing_since is not null
-    )
-    select id from done`.execute(db);
-  return new Set(result.rows.map((row) => row.id));
+  if (inputs.length === 0) return new Set();
+  const rows = inputs.map((input) => ({ input, row: attemptRow(input) }));
+  const column = <T>(pick: (entry: (typeof rows)[number]) => T): T[] => rows.map(pick);
+  const result = await run('shelfmark_complete_succeeded', ON_POSTGRES, [
+    column(({ input }) => input.id),
+    column(({ input }) => input.owner),
+    column(({ row }) => row.id),
+    column(({ input }) => input.attempt.attemptNo),
+    column(({ input }) => input.attempt.statusCode),
+    column(({ row }) => row.started_at),
+    column(({ row }) => row.duration_ms),
+    column(({ row }) => row.response_body ?? null),
+    column(({ input }) => input.now),
+    column(({ input }) => input.subscriptionId),
+    column(({ input }) => healthy(input.subscriptionId)),
+    Math.max(...inputs.map((input) => input.now)),
+  ]);
+  return new Set(result.map((row) => row.id));
 }
 
-/** SQLite: one statement per table, in the caller's transaction. */
+/**
+ * SQLite: one statement per table, in the caller's transaction. The batch travels as one JSON
+ * parameter read with `json_each`, so each statement's text is the same for every batch size and
+ * stays prepared (the connection's statement cache, db/database.ts), and Kysely compiles a single
+ * parameter instead of one per column and row.
+ */
 async function onSqlite(
   db: Executor,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
-  // Per-row values through a VALUES list.
-  const values = inputs.map(
-    (input) =>
-      sql`(cast(${input.id} as text), cast(${input.owner} as text), cast(${input.attempt.attemptNo} as integer), cast(${input.attempt.statusCode} as integer), cast(${input.now} as bigint))`,
+  const batch = JSON.stringify(
+    inputs.map((input) => [input.id, input.owner, input.attempt.attemptNo, input.attempt.statusCode, input.now]),
   );
+  // Materialised, so the planner walks the batch and looks each delivery up by key (not the other way round).
   const updated = await sql<{ id: string }>`
-    with v (delivery_id, owner, attempt_no, status_code, finished_at) as (values ${sql.join(values)})
+    with v as materialized (
+      select value ->> 0 as delivery_id, value ->> 1 as owner, value ->> 2 as attempt_no, value ->> 3 as status_code,
+             value ->> 4 as finished_at from json_each(${batch})
+    )
     update deliveries
     set status = 'succeeded', attempt_count = v.attempt_no, next_attempt_at = v.finished_at, lease_owner = null, lease_until = null,
         last_status_code = v.status_code, last_error_class = null, updated_at = v.finished_at, completed_at = v.finished_at
@@ -79,19 +111,32 @@ async function onSqlite(
   const recorded = new Set(updated.rows.map((row) => row.id));
   const written = inputs.filter((input) => recorded.has(input.id));
   if (written.length === 0) return recorded;
-  await db
-    .insertInto('delivery_attempts')
-    .values(written.map((input) => attemptRow(input)))
-    .execute();
+  const attempts = JSON.stringify(
+    written.map((input) => {
+      const row = attemptRow(input);
+      return [
+        row.id,
+        row.delivery_id,
+        row.attempt_no,
+        row.started_at,
+        row.duration_ms,
+        row.status_code,
+        row.response_body,
+      ];
+    }),
+  );
+  await sql`
+    insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
+    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, null, null, value ->> 6
+    from json_each(${attempts})`.execute(db);
   const subscriptions = [...new Set(written.map((input) => input.subscriptionId))].filter(healthy);
   if (subscriptions.length > 0) {
     const now = Math.max(...written.map((input) => input.now));
-    await db
-      .updateTable('subscriptions')
-      .set({ failing_since: null, updated_at: now })
-      .where('id', 'in', subscriptions)
-      .where('failing_since', 'is not', null)
-      .execute();
+    await sql`
+      update subscriptions set failing_since = null, updated_at = ${now}
+      where id in (select value from json_each(${JSON.stringify(subscriptions)})) and failing_since is not null`.execute(
+      db,
+    );
   }
   return recorded;
 }

@@ -1,7 +1,7 @@
 /** Recording finished attempts: a batch of completions, successes and failures, written together. */
 import type { Db } from '../../db/database.js';
 import { completeFailed } from './complete-failed.js';
-import { completeSucceeded } from './complete-succeeded.js';
+import { completeSucceeded, onPostgres } from './complete-succeeded.js';
 import { bookkeeping, type Completion, type CompletionResult, NOT_RECORDED } from './types.js';
 
 /**
@@ -16,8 +16,12 @@ export async function completeMany(db: Db, inputs: readonly Completion[]): Promi
   const outcome = (recorded: Set<string>, input: Completion): CompletionResult =>
     recorded.has(input.id) ? { recorded: true, failed: 0, subscriptionDisabled: false } : NOT_RECORDED;
   if (db.engine === 'postgres' && successes.length === inputs.length) {
-    // The common case on PostgreSQL: a single statement, without waiting for the WAL flush.
-    const recorded = await completeSucceeded(bookkeeping(db), db.engine, inputs, () => true);
+    // The common case on PostgreSQL: a single prepared statement, without waiting for the WAL flush.
+    const { prepared } = db;
+    const recorded =
+      prepared === undefined
+        ? await completeSucceeded(bookkeeping(db), db.engine, inputs, () => true)
+        : await onPostgres(prepared, inputs, () => true);
     return inputs.map((input) => outcome(recorded, input));
   }
   return db.kysely.transaction().execute(async (trx) => {

@@ -28,6 +28,12 @@ export interface SendContext {
   createdAt: number;
 }
 
+/** What one claim leased: the deliveries ready to send, and those whose event, subscription or client is gone. */
+export interface ClaimedBatch {
+  contexts: SendContext[];
+  orphans: string[];
+}
+
 export interface ClaimOptions {
   owner: string;
   now: number;

@@ -1,0 +1,105 @@
+/**
+ * The pipelined worker: a slot frees when its attempt ends, so sending goes on while completions wait
+ * for their group commit, but never further than the completion backlog allows. That backlog plus
+ * the attempts in flight is everything a crash can make the worker send again.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { SendResult, WebhookSender } from '../../src/delivery/sender.js';
+import { type Completion, type CompletionResult, DeliveryStore } from '../../src/delivery/store.js';
+import { DeliveryWorker } from '../../src/delivery/worker.js';
+import { Metrics } from '../../src/ops/metrics.js';
+import { describeEachEngine } from '../support/engines.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { addSubscription, deliveryRows, emit } from './support.js';
+
+/** Answers 204 at once and counts what it sent. */
+class CountingSender implements WebhookSender {
+  sent = 0;
+  async send(): Promise<SendResult> {
+    this.sent++;
+    return { kind: 'response', statusCode: 204, headers: {}, bodySnippet: '' };
+  }
+  async close(): Promise<void> {}
+}
+
+/** A store whose group commits wait until the test opens the gate (a slow or stalled database). */
+class GatedStore extends DeliveryStore {
+  private open: () => void = () => undefined;
+  private readonly gate = new Promise<void>((resolve) => {
+    this.open = resolve;
+  });
+  commits = 0;
+  openGate(): void {
+    this.open();
+  }
+  override async completeMany(inputs: readonly Completion[]): Promise<CompletionResult[]> {
+    await this.gate;
+    this.commits++;
+    return super.completeMany(inputs);
+  }
+}
+
+const until = async (check: () => boolean, ms = 5000): Promise<void> => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describeEachEngine('the pipelined delivery worker', (engine) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness(engine, { webhookAllowPrivate: true });
+  });
+  afterEach(async () => h.close());
+
+  it('sends on while completions wait, but never more than in flight + backlog unrecorded', async () => {
+    const client = await createClientWithToken(h);
+    for (let i = 0; i < 4; i++)
+      await addSubscription(h.database.db, client.id, `http://127.0.0.1:9/${i}`, h.clock.now());
+    await emit(h.database.db, h.clock.now(), 10);
+    const store = new GatedStore(h.database.db);
+    const sender = new CountingSender();
+    const worker = new DeliveryWorker(
+      { store, sender, clock: h.clock, config: h.config, metrics: new Metrics() },
+      { owner: 'pipelined', concurrency: 4, completionBacklog: 3, perSubscription: 100 },
+    );
+    worker.start();
+    // The database records nothing: the worker stops at concurrency + backlog attempts sent.
+    await until(() => sender.sent >= 7);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sender.sent).toBe(7);
+    expect(store.commits).toBe(0);
+
+    store.openGate();
+    await until(() => sender.sent === 40);
+    await worker.stop();
+    const rows = await deliveryRows(h.database.db);
+    expect(rows).toHaveLength(40);
+    expect(rows.every((row) => row.status === 'succeeded')).toBe(true);
+    // Sends did not wait one commit each: completions were written in groups.
+    expect(store.commits).toBeLessThan(40);
+  });
+
+  it('stop() drains the backlog: every attempt sent is recorded before it resolves', async () => {
+    const client = await createClientWithToken(h);
+    await addSubscription(h.database.db, client.id, 'http://127.0.0.1:9/a', h.clock.now());
+    await emit(h.database.db, h.clock.now(), 6);
+    const store = new GatedStore(h.database.db);
+    const sender = new CountingSender();
+    const worker = new DeliveryWorker(
+      { store, sender, clock: h.clock, config: h.config, metrics: new Metrics() },
+      { owner: 'draining', concurrency: 2, completionBacklog: 2, perSubscription: 100 },
+    );
+    worker.start();
+    await until(() => sender.sent >= 4);
+    const stopped = worker.stop();
+    setTimeout(() => store.openGate(), 50);
+    await stopped;
+    const rows = await deliveryRows(h.database.db);
+    expect(rows.filter((row) => row.status === 'succeeded')).toHaveLength(sender.sent);
+    // Nothing is left leased: sent ones are recorded, claimed-ahead ones were handed back.
+    expect(rows.every((row) => row.lease_owner === null)).toBe(true);
+  });
+});
