@@ -4,7 +4,7 @@
  * this script keeps only the session's CSRF token, in memory.
  */
 import { makeApi, problemText } from '../common/api.js';
-import { drawSection, notice, } from '../common/dom.js';
+import { drawSection, notice } from '../common/dom.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 

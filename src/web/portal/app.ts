@@ -3,7 +3,7 @@
  * keeps only the session's CSRF token in memory.
  */
 import { makeApi, problemText } from '../common/api.js';
-import { byId, drawSection, h, main, nav, notice, } from '../common/dom.js';
+import { byId, drawSection, h, main, nav, notice } from '../common/dom.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 
