@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../auth/scopes.js';
 import type { ClientService } from '../auth/client-service.js';
+import { RotatedWebhookSecret } from '../subscriptions/schemas.js';
 
 const ClientView = Type.Object(
   {
@@ -106,12 +107,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
         tags,
         summary: 'Rotate the webhook secret; the previous one keeps signing (webhook-signature) during the overlap',
         params: IdParams,
-        response: {
-          200: Type.Object({
-            webhookSecret: Type.String(),
-            previousSecretValidUntil: Type.String({ format: 'date-time' }),
-          }),
-        },
+        response: { 200: RotatedWebhookSecret },
       },
     },
     async (request, reply) => {

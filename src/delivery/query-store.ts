@@ -30,6 +30,17 @@ export interface DeliveryFilter {
   createdBefore?: number | undefined;
 }
 
+/** A delivery made due now again: pending, unleased, not completed (requeue and recover). */
+const dueNow = (now: number) =>
+  ({
+    status: 'pending',
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+    completed_at: null,
+    updated_at: now,
+  }) as const;
+
 export class DeliveryQueryStore {
   constructor(private readonly db: Db) {}
 
@@ -98,14 +109,7 @@ export class DeliveryQueryStore {
   async requeue(id: string, now: number): Promise<boolean> {
     const result = await this.db.kysely
       .updateTable('deliveries')
-      .set({
-        status: 'pending',
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_until: null,
-        completed_at: null,
-        updated_at: now,
-      })
+      .set(dueNow(now))
       .where('id', '=', id)
       .where('status', 'in', ['failed', 'succeeded'])
       .executeTakeFirst();
@@ -139,14 +143,7 @@ export class DeliveryQueryStore {
         .execute();
       const result = await trx
         .updateTable('deliveries')
-        .set({
-          status: 'pending',
-          next_attempt_at: now,
-          lease_owner: null,
-          lease_until: null,
-          completed_at: null,
-          updated_at: now,
-        })
+        .set(dueNow(now))
         .where('subscription_id', '=', subscriptionId)
         .where('status', '=', 'failed')
         .where('created_at', '>=', since)

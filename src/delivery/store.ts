@@ -17,15 +17,7 @@ import type {
   SendContext,
 } from './queue/types.js';
 
-export type {
-  AttemptRecord,
-  ClaimedBatch,
-  ClaimedDelivery,
-  ClaimOptions,
-  Completion,
-  CompletionResult,
-  SendContext,
-} from './queue/types.js';
+export type * from './queue/types.js';
 
 export class DeliveryStore {
   constructor(private readonly db: Db) {}

@@ -14,6 +14,7 @@ import {
   pageOf,
   SubscriptionIdParams,
   SubscriptionSchema,
+  RotatedWebhookSecret,
 } from './schemas.js';
 
 const BASE = '/api/lml/v1/subscriptions';
@@ -148,12 +149,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
         description:
           'Returns the new secret once. Until previousSecretValidUntil, webhook-signature carries signatures with both secrets ' +
           'so receivers can switch without losing a delivery.',
-        response: {
-          200: Type.Object({
-            webhookSecret: Type.String(),
-            previousSecretValidUntil: Type.String({ format: 'date-time' }),
-          }),
-        },
+        response: { 200: RotatedWebhookSecret },
       },
     },
     async (request, reply) => {
