@@ -10,7 +10,7 @@ import { adminLmlRoutes } from './admin/lml.routes.js';
 import { adminOfferRoutes } from './admin/offers.routes.js';
 import { requireScope } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
-import type { Scope } from './auth/scopes.js';
+import { type Scope, SCOPES } from './auth/scopes.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { deliveryRoutes } from './delivery/routes.js';
@@ -33,8 +33,11 @@ export async function registerRoutes(
   s: Services,
   { config, db }: { config: Config; db: Db },
 ): Promise<void> {
-  // A bearer token with the scope, then one request of the client's rate limit.
-  const bearer = (scope: Scope) => requireScope(s.tokens, scope, s.rateLimit);
+  // One guard per scope, built once: a bearer token with the scope, then one request of the client's rate limit.
+  const guards = Object.fromEntries(
+    SCOPES.map((scope) => [scope, requireScope(s.tokens, scope, s.rateLimit)]),
+  ) as Record<Scope, ReturnType<typeof requireScope>>;
+  const bearer = (scope: Scope) => guards[scope];
   const sessionIdleSeconds = config.sessionIdleSeconds;
 
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)

@@ -165,15 +165,13 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
     const extra = new pg.Pool({
       connectionString: url,
       max: Math.min(4, options.poolSize ?? 10),
-      ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
+      // A startup option, so no statement races the connection's first query. A DATABASE_URL with its own
+      // `options` replaces it: these commits then wait for the WAL flush too, slower but never less safe.
+      options: `-c synchronous_commit=off${schema === undefined ? '' : ` -c search_path="${schema}"`}`,
     });
     extra.on('error', () => undefined);
-    // Set per session as each connection opens (a URL's own `options` would override a startup option).
-    extra.on('connect', (client) => {
-      // As on the main pool: a checked-out client losing its server must not end the process.
-      client.on('error', () => undefined);
-      void client.query('set synchronous_commit = off').catch(() => undefined);
-    });
+    // As on the main pool: a checked-out client losing its server must not end the process.
+    extra.on('connect', (client) => client.on('error', () => undefined));
     extraPool = extra;
     relaxed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: extra }) });
     return relaxed;

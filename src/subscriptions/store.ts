@@ -29,7 +29,7 @@ export class SubscriptionStore {
   /**
    * Inserts unless (client_ref, notification_url, event) exists, and returns whichever row holds that key:
    * ON CONFLICT DO NOTHING makes concurrent identical requests agree on one row without an error.
-   * `filterEans` are stored with a new row (call it in a transaction when there are any).
+   * `filterEans` are stored with a new row (call it in a transaction when a filter has EANs).
    */
   async insertOrGet(row: SubscriptionRow, filterEans: readonly string[] = []): Promise<SubscriptionRow> {
     await this.db
