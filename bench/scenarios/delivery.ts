@@ -100,7 +100,7 @@ export async function shelfmarkDelivery(
   }
 }
 
-async function bareLoop(total: number, receiver: Receiver): Promise<number> {
+export async function bareRate(total: number, receiver: Receiver): Promise<number> {
   await receiver.reset();
   const child = spawnChild('signed-loop', [
     JSON.stringify({ url: `${receiver.hookUrl}?s=bare`, total, concurrency: CONCURRENCY }),
@@ -114,7 +114,7 @@ async function bareLoop(total: number, receiver: Receiver): Promise<number> {
   }
 }
 
-async function pgBoss(total: number, receiver: Receiver): Promise<number> {
+export async function pgBossRate(total: number, receiver: Receiver): Promise<number> {
   await receiver.reset();
   const schema = `pgboss_${randomBytes(4).toString('hex')}`;
   const child = spawnChild('pgboss', [
@@ -171,11 +171,11 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
     'graphile-worker (PostgreSQL)': [],
   };
   const parties: { name: PartyName; run: () => Promise<number> }[] = [
-    { name: 'bare signed-POST loop', run: () => bareLoop(total, receiver) },
+    { name: 'bare signed-POST loop', run: () => bareRate(total, receiver) },
     { name: 'Shelfmark, SQLite', run: () => shelfmarkDelivery('sqlite', total, receiver) },
   ];
   if (settings.postgres) {
-    parties.push({ name: 'pg-boss (PostgreSQL)', run: () => pgBoss(total, receiver) });
+    parties.push({ name: 'pg-boss (PostgreSQL)', run: () => pgBossRate(total, receiver) });
     parties.push({ name: 'graphile-worker (PostgreSQL)', run: () => graphileWorker(total, receiver) });
     parties.push({ name: 'Shelfmark, PostgreSQL', run: () => shelfmarkDelivery('postgres', total, receiver) });
   }

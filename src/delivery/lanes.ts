@@ -16,6 +16,8 @@ export interface LaneOptions {
 
 export class LaneClaimer {
   private retryLaneIdleUntil = 0;
+  /** When each lane may next walk past capped subscriptions (queue/claim.ts, `reach`). */
+  private readonly reachPastCappedAfter = { first: 0, retry: 0 };
 
   constructor(
     private readonly store: DeliveryStore,
@@ -51,8 +53,20 @@ export class LaneClaimer {
     return claimed;
   }
 
-  private lane(lane: 'first' | 'retry', limit: number): Promise<ClaimedBatch> {
-    const { owner, leaseMs, perSubscription } = this.options;
-    return this.store.claimToSend({ owner, now: this.clock.now(), leaseMs, limit, perSubscription, lane });
+  /**
+   * Claims from the lane's first due rows (a bounded look). Short of `limit`, the rest may be hidden
+   * behind subscriptions at their cap: then, at most once a poll interval, a claim walks past them.
+   */
+  private async lane(lane: 'first' | 'retry', limit: number): Promise<ClaimedBatch> {
+    const { owner, leaseMs, perSubscription, pollIntervalMs } = this.options;
+    const now = this.clock.now();
+    const claim = (size: number, reach: 'window' | 'past-capped'): Promise<ClaimedBatch> =>
+      this.store.claimToSend({ owner, now, leaseMs, limit: size, perSubscription, lane, reach });
+    const batch = await claim(limit, 'window');
+    const got = batch.contexts.length + batch.orphans.length;
+    if (got >= limit || now < this.reachPastCappedAfter[lane]) return batch;
+    this.reachPastCappedAfter[lane] = now + pollIntervalMs;
+    const further = await claim(limit - got, 'past-capped');
+    return { contexts: [...batch.contexts, ...further.contexts], orphans: [...batch.orphans, ...further.orphans] };
   }
 }

@@ -17,6 +17,7 @@ const NAMES = [
   '0006_offer_import_keys',
   '0007_offer_identifiers',
   '0008_subscription_notices',
+  '0009_delivery_partial_indexes',
 ];
 
 describeEachEngine('migrations', (engine) => {

@@ -1,4 +1,5 @@
 /** The undici sender's error classes over real loopback sockets. */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UndiciSender } from '../../src/delivery/sender.js';
@@ -27,6 +28,54 @@ describe('undici webhook sender', () => {
     const result = await sender().send(request(receiver.url));
     expect(result).toMatchObject({ kind: 'response', statusCode: 202, headers: { 'x-test': 'yes' } });
     expect(result.kind === 'response' && result.bodySnippet).toBe('y'.repeat(4096));
+  });
+
+  it('bounds the whole attempt: an answer whose body drips on past the time limit is class timeout', async () => {
+    // Headers at once, then a byte every 100 ms: undici's idle timeouts alone would never fire.
+    const server = createHttpServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const drip = setInterval(() => res.write('.'), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    closers.push(async () => server.closeAllConnections());
+    const { port } = server.address() as { port: number };
+    const started = Date.now();
+    const result = await sender({ timeoutMs: 400 }).send(request(`http://127.0.0.1:${port}/`));
+    expect(result).toEqual({
+      kind: 'error',
+      errorClass: 'timeout',
+      message: 'no complete answer within the time limit',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('the time limit covers waiting for a pooled connection, and the slot is usable again afterwards', async () => {
+    let hold = true;
+    const server = createHttpServer((_, res) => {
+      if (hold) return; // never answers while held: the one pooled connection stays busy
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    closers.push(async () => server.closeAllConnections());
+    const { port } = server.address() as { port: number };
+    const single = new UndiciSender({ timeoutMs: 300, allowPrivate: true, connectionsPerHost: 1 });
+    closers.push(() => single.close());
+    const [first, queued] = await Promise.all([
+      single.send(request(`http://127.0.0.1:${port}/a`)),
+      single.send(request(`http://127.0.0.1:${port}/b`)),
+    ]);
+    expect(first).toMatchObject({ kind: 'error', errorClass: 'timeout' });
+    expect(queued).toMatchObject({ kind: 'error', errorClass: 'timeout' });
+    hold = false;
+    expect(await single.send(request(`http://127.0.0.1:${port}/c`))).toMatchObject({
+      kind: 'response',
+      statusCode: 204,
+      bodySnippet: '',
+    });
   });
 
   it('a refused connection is class connect', async () => {

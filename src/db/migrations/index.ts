@@ -13,6 +13,7 @@ import { webSessions } from './0005_web_sessions.js';
 import { offerImportKeys } from './0006_offer_import_keys.js';
 import { offerIdentifiers } from './0007_offer_identifiers.js';
 import { subscriptionNotices } from './0008_subscription_notices.js';
+import { deliveryPartialIndexes } from './0009_delivery_partial_indexes.js';
 
 /** Migrations describe tables that do not exist yet, so they see the database untyped. */
 export type AnyDb = Kysely<unknown>;
@@ -28,5 +29,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0006_offer_import_keys', offerImportKeys],
     ['0007_offer_identifiers', offerIdentifiers(engine)],
     ['0008_subscription_notices', subscriptionNotices],
+    ['0009_delivery_partial_indexes', deliveryPartialIndexes],
   ];
 }

@@ -42,6 +42,14 @@ export interface ClaimOptions {
   /** At most this many deliveries of one subscription leased at once (across all workers). */
   perSubscription: number;
   lane: 'first' | 'retry';
+  /**
+   * How far the claim looks. `window` (the worker's usual claim): the first few hundred due rows
+   * only, so a claim costs the same however deep the backlog is. `past-capped`: walks past the rows
+   * of subscriptions at their cap for as long as it takes, so one subscription's backlog cannot hide
+   * another's deliveries behind it (costly on a deep backlog: the worker runs it at most once a poll
+   * interval, when a window claim came back short). Default `past-capped`.
+   */
+  reach?: 'window' | 'past-capped';
 }
 
 export interface AttemptRecord {
