@@ -124,6 +124,61 @@ describeEachEngine('claiming deliveries', (engine) => {
     await worker.stop();
   });
 
+  it('a window claim looks at the first due rows only; past-capped walks behind a capped backlog, and the worker does so once a poll interval', async () => {
+    const busy = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/busy', h.clock.now());
+    await emit(h.database.db, h.clock.now(), 300); // more than a window of 256 rows, all of one subscription
+    h.clock.advance(1);
+    const other = await addSubscription(
+      h.database.db,
+      clientRef,
+      'http://127.0.0.1:9/other',
+      h.clock.now(),
+      'list.published',
+    );
+    await h.database.db.kysely.transaction().execute(async (trx) => {
+      const { recordEvents } = await import('../../src/events/outbox.js');
+      await recordEvents(trx, h.clock.now(), [
+        { name: 'list.published', type: 'published', resource: 'list', identifier: 'b'.repeat(32) },
+      ]);
+    });
+    const options = { now: h.clock.now(), leaseMs: 10_000, perSubscription: 4, lane: 'first' as const };
+    // `busy` reaches its cap of 4; its other 296 rows stand before `other`'s one.
+    const first = await store.claim({ ...options, owner: 'A', limit: 4, reach: 'window' });
+    expect(first.map((row) => row.subscription_id)).toEqual([busy, busy, busy, busy]);
+    expect(await store.claim({ ...options, owner: 'A', limit: 4, reach: 'window' })).toEqual([]);
+    const reached = await store.claim({ ...options, owner: 'A', limit: 4, reach: 'past-capped' });
+    expect(reached.map((row) => row.subscription_id)).toEqual([other]);
+
+    // The worker: its window claim comes back short, so it walks past the cap, then not again within a poll interval.
+    h.clock.advance(10_001); // every lease above expired
+    const calls: string[] = [];
+    const counting = new DeliveryStore(h.database.db);
+    const claimToSend = counting.claimToSend.bind(counting);
+    counting.claimToSend = (claimOptions) => {
+      calls.push(`${claimOptions.lane}/${claimOptions.reach}`);
+      return claimToSend(claimOptions);
+    };
+    const { LaneClaimer } = await import('../../src/delivery/lanes.js');
+    const lanes = new LaneClaimer(counting, h.clock, {
+      owner: 'W',
+      leaseMs: 10_000,
+      perSubscription: 4,
+      pollIntervalMs: 500,
+    });
+    const batch = await lanes.claim(8);
+    expect(batch.contexts.map((context) => context.subscriptionId).sort()).toEqual(
+      [busy, busy, busy, busy, other].sort(),
+    );
+    expect(calls.filter((call) => call.endsWith('/past-capped'))).toEqual(['first/past-capped', 'retry/past-capped']);
+    calls.length = 0;
+    h.clock.advance(100);
+    await lanes.claim(8);
+    expect(calls.filter((call) => call.endsWith('/past-capped'))).toEqual([]);
+    h.clock.advance(500);
+    await lanes.claim(8);
+    expect(calls.filter((call) => call.endsWith('/past-capped'))).toContain('first/past-capped');
+  });
+
   it('a slow receiver with a backlog does not hold up another subscription', async () => {
     const slow = await startReceiver(() => ({ delayMs: 300 }));
     const fast = await startReceiver();
