@@ -2,8 +2,9 @@
  * The webhook receiver, in a process of its own: answers every POST with 204, counts arrivals and
  * timestamps them (epoch milliseconds with sub-millisecond precision, comparable across processes
  * on this machine). Control endpoints for the orchestrator:
- *   GET  /_stats?n=N&wait=MS   waits up to MS until N distinct deliveries arrived, then
- *                              {count, distinct, first, nth} (nth: arrival time of the Nth distinct one)
+ *   GET  /_stats?n=N&wait=MS&from=K   waits up to MS until N distinct deliveries arrived, then
+ *                              {count, distinct, first, nth, kth} (nth, kth: arrival times of the Nth
+ *                              and the Kth distinct one)
  *   GET  /_arrivals            {identifier: first arrival time} from the payloads' `identifier`
  *   POST /_reset               forgets everything
  * Argument: port.
@@ -19,12 +20,13 @@ let times: number[] = [];
 let arrivals = new Map<string, number>();
 let waiters: { n: number; wake: () => void }[] = [];
 
-function stats(n: number): Record<string, number | null> {
+function stats(n: number, k: number): Record<string, number | null> {
   return {
     count,
     distinct: times.length,
     first: times[0] ?? null,
     nth: times[n - 1] ?? null,
+    kth: k > 0 ? (times[k - 1] ?? null) : null,
     last: times[times.length - 1] ?? null,
   };
 }
@@ -42,8 +44,9 @@ const server = createServer((req, res) => {
     const query = new URL(req.url, 'http://x').searchParams;
     const n = Number(query.get('n') ?? '0');
     const wait = Number(query.get('wait') ?? '0');
+    const from = Number(query.get('from') ?? '0');
     const answer = (): void =>
-      void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats(n)));
+      void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats(n, from)));
     if (times.length >= n || wait <= 0) return answer();
     const timer = setTimeout(() => {
       waiters = waiters.filter((waiter) => waiter.wake !== wake);

@@ -59,6 +59,8 @@ export interface ReceiverStats {
   distinct: number;
   first: number | null;
   nth: number | null;
+  /** Arrival time of the Kth distinct delivery when asked for (`waitFor(n, ms, k)`). */
+  kth?: number | null;
   last: number | null;
 }
 
@@ -68,7 +70,7 @@ export interface Receiver {
   hookUrl: string;
   reset(): Promise<void>;
   /** Waits until `n` distinct deliveries arrived (or `waitMs` passed) and returns the counts and times. */
-  waitFor(n: number, waitMs: number): Promise<ReceiverStats>;
+  waitFor(n: number, waitMs: number, from?: number): Promise<ReceiverStats>;
   arrivals(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
@@ -85,8 +87,8 @@ export async function startReceiver(): Promise<Receiver> {
     reset: async () => {
       await fetch(`${url}/_reset`, { method: 'POST', signal: AbortSignal.timeout(5000) });
     },
-    waitFor: async (n, waitMs) => {
-      const response = await fetch(`${url}/_stats?n=${n}&wait=${waitMs}`, {
+    waitFor: async (n, waitMs, from = 0) => {
+      const response = await fetch(`${url}/_stats?n=${n}&wait=${waitMs}&from=${from}`, {
         signal: AbortSignal.timeout(waitMs + 10_000),
       });
       return (await response.json()) as ReceiverStats;
@@ -102,10 +104,14 @@ export async function startReceiver(): Promise<Receiver> {
   };
 }
 
-/** Deliveries per second between the first and the Nth distinct arrival. */
-export function arrivalRate(stats: ReceiverStats, n: number): number {
-  if (stats.first === null || stats.nth === null || stats.distinct < n) return Number.NaN;
-  return Math.round((n - 1) / ((stats.nth - stats.first) / 1000));
+/**
+ * Deliveries per second between the first and the Nth distinct arrival, or, after `warmup`
+ * unmeasured ones, between the warm-up's last and the Nth (the stats must carry `kth` for K = warmup).
+ */
+export function arrivalRate(stats: ReceiverStats, n: number, warmup = 0): number {
+  const from = warmup > 0 ? stats.kth : stats.first;
+  if (from === null || from === undefined || stats.nth === null || stats.distinct < n) return Number.NaN;
+  return Math.round((n - Math.max(1, warmup)) / ((stats.nth - from) / 1000));
 }
 
 export const epochNow = (): number => performance.timeOrigin + performance.now();
