@@ -43,9 +43,9 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
   // planner walk every pending row through the status index instead (2 ms a claim at 5,000 pending;
   // a unary plus keeps a column out of SQLite's index choice).
   const pending = engine === 'postgres' ? sql`status = 'pending'` : sql`+status = 'pending'`;
-  // PostgreSQL: `= any(array(...))` makes the picked ids an init plan looked up by key; as `in (...)`
+  // PostgreSQL: `= some(array(...))` makes the picked ids an init plan looked up by key; as `in (...)`
   // the generic plan hash-joined them against a scan of the whole table (0.5 ms at 5,000 rows).
-  const [open, close] = engine === 'postgres' ? [sql`= any(array(`, sql`))`] : [sql`in (`, sql`)`];
+  const [open, close] = engine === 'postgres' ? [sql`= some(array(`, sql`))`] : [sql`in (`, sql`)`];
   return sql`
     update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
     where id ${open}
