@@ -43,7 +43,7 @@ export interface ClaimOptions {
   perSubscription: number;
   lane: 'first' | 'retry';
   /**
-   * How far the claim looks. `window` (the worker's usual claim): the first few hundred due rows
+   * How far the claim looks. `window` (the worker's usual claim): the first due rows (four per row wanted, at least 128)
    * only, so a claim costs the same however deep the backlog is. `past-capped`: walks past the rows
    * of subscriptions at their cap for as long as it takes, so one subscription's backlog cannot hide
    * another's deliveries behind it (costly on a deep backlog: the worker runs it at most once a poll
