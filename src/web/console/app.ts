@@ -34,7 +34,7 @@ export interface ActOptions<T> {
   stay?: boolean;
 }
 
-/** Runs a mutating call and reports the outcome in the notice bar; re-renders unless told to stay. */
+/** Runs a mutating call, re-renders unless told to stay, then reports the outcome in the notice bar. */
 export async function act<T = unknown>(
   label: string,
   method: string,
@@ -45,9 +45,11 @@ export async function act<T = unknown>(
   const result = await api<T>(method, path, body);
   if (!result.ok) notice(`${label} failed: ${problemText(result)}`, true);
   else {
+    // Re-render first: when "done" shows, the page already shows the change (a test reading the page
+    // right after the notice saw the old tree on a slow machine, and so would a person).
+    if (!options.stay) await show(state.current, true);
     const events = options.events ? ` Events emitted: ${options.events(result.data) || 'none'}.` : '';
     notice(`${label}: done.${events}`);
-    if (!options.stay) await show(state.current, true);
   }
   return result;
 }
