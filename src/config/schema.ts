@@ -183,7 +183,7 @@ export const ConfigSchema = Type.Object({
     100,
     1,
     1_000_000,
-    'failed token requests per source address (any client id) and window',
+    'failed token requests per source address, whatever the client id, and window',
   ),
   authFailureWindowSeconds: int(
     'AUTH_FAILURE_WINDOW_SECONDS',
