@@ -5,21 +5,46 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/** `length` uniformly random base62 characters from one CSPRNG read (bytes >= 248 are skipped, so no bias). */
 function base62(length: number): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  while (out.length < length) {
+    for (const byte of randomBytes(length + 8)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Milliseconds since the epoch in 8 base62 characters; base62 in this alphabet sorts like the number. */
+const TIME_CHARS = 8;
+function base62Time(ms: number): string {
+  let out = '';
+  for (let rest = Math.floor(ms); out.length < TIME_CHARS; rest = Math.floor(rest / 62)) out = BASE62[rest % 62] + out;
   return out;
 }
 
 /** 25 characters like the real system's cuid-style ids: prefix + random base62. */
 const prefixed = (prefix: string): string => prefix + base62(25 - prefix.length);
 
+/**
+ * Like prefixed(), but the 8 characters after the prefix are the creation time and the 13 after them
+ * random (77 bits): ids minted later sort later, as cuid's and UUIDv7's do. Used for the rows written
+ * at event rate (events, deliveries, attempts), so an insert lands at the right edge of the key index
+ * instead of on a random page, and a group commit rewrites a few pages instead of one per row. Draining
+ * 21,000 deliveries on SQLite (each kind twice, interleaved; worker CPU from /proc), the worker spent
+ * 141-144 µs a delivery against 188-192 with random ids; PostgreSQL's drain did not change.
+ */
+const timeOrdered = (prefix: string): string =>
+  prefix + base62Time(Date.now()) + base62(25 - prefix.length - TIME_CHARS);
+
 export const ids = {
   client: () => prefixed('cli_'),
   subscription: () => prefixed('sub_'),
-  delivery: () => prefixed('dlv_'),
-  event: () => prefixed('evt_'),
-  attempt: () => prefixed('att_'),
+  delivery: () => timeOrdered('dlv_'),
+  event: () => timeOrdered('evt_'),
+  attempt: () => timeOrdered('att_'),
   signingKey: () => prefixed('key_'),
   /** School and list identifiers: 32 lower-case hex characters, as the webhook payload carries. */
   resourceIdentifier: () => randomBytes(16).toString('hex'),
