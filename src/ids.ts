@@ -5,29 +5,38 @@ import { randomBytes, randomFillSync, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/**
- * Random bytes drawn from a pool refilled 4 KiB at a time, as node's randomInt() and randomUUID() do:
- * one CSPRNG call per id cost 6 µs, a measurable share of a delivery's CPU.
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-function randomByte(): number {
-  if (poolOffset === pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  return pool[poolOffset++] as number;
+/** A source of random bytes, refilled from the CSPRNG `size` bytes at a time. */
+function byteSource(size: number): () => number {
+  const buffer = Buffer.alloc(size);
+  let offset = size;
+  return () => {
+    if (offset === size) {
+      randomFillSync(buffer);
+      offset = 0;
+    }
+    return buffer[offset++] as number;
+  };
 }
 
+/**
+ * Ids draw from a pool refilled 4 KiB at a time, as node's randomInt() and randomUUID() do: one CSPRNG
+ * call per id cost 6 µs, a measurable share of a delivery's CPU. Secrets never come from the pool, so
+ * no secret sits in memory before it is minted.
+ */
+const pooledByte = byteSource(4096);
+
 /** `length` uniformly random base62 characters (bytes from 248 up are skipped, so no character is likelier). */
-function base62(length: number): string {
+function base62(length: number, nextByte: () => number = pooledByte): string {
   let out = '';
   while (out.length < length) {
-    const byte = randomByte();
+    const byte = nextByte();
     if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }
+
+/** Random base62 characters for a secret, from a CSPRNG read of its own. */
+const secretBase62 = (length: number): string => base62(length, byteSource(length + 16));
 
 /** Milliseconds since the epoch in 8 base62 characters; base62 in this alphabet sorts like the number. */
 const TIME_CHARS = 8;
@@ -73,10 +82,10 @@ export const secrets = {
   /** Public client identifier. */
   clientId: () => `smc_${base62(22)}`,
   /** ~256 bits; shown once, stored only as a keyed hash. */
-  clientSecret: () => `sms_${base62(43)}`,
+  clientSecret: () => `sms_${secretBase62(43)}`,
   /** Standard Webhooks format: whsec_ + base64 of the 32-byte HMAC key. */
   webhookSecret: () => `whsec_${randomBytes(32).toString('base64')}`,
-  adminToken: () => `sma_${base62(43)}`,
+  adminToken: () => `sma_${secretBase62(43)}`,
   pepper: () => randomBytes(32).toString('base64'),
 };
 
