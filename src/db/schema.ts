@@ -64,6 +64,13 @@ export interface OfferChangesTable {
   changed_at: number;
 }
 
+/** Written by triggers on `schools` (migration 0010): one row per school inserted, updated or deleted. */
+export interface SchoolChangesTable {
+  id: Generated<number>;
+  identifier: string;
+  changed_at: number;
+}
+
 export interface SchoolsTable {
   identifier: string;
   name: string;
@@ -212,6 +219,7 @@ export interface Database {
   clients: ClientsTable;
   offers: OffersTable;
   offer_changes: OfferChangesTable;
+  school_changes: SchoolChangesTable;
   schools: SchoolsTable;
   lists: ListsTable;
   subscriptions: SubscriptionsTable;

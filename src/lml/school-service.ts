@@ -11,6 +11,7 @@ import { ids, isResourceIdentifier } from '../ids.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
+import { SchoolChangesPruner } from './school-directory.js';
 import { SchoolStore } from './school-store.js';
 import { SCHOOL_TYPES, type SchoolView, schoolView } from './views.js';
 
@@ -28,6 +29,7 @@ const BRIN = /^[0-9]{2}[A-Z0-9]{2}$/;
 
 export class SchoolService {
   private readonly reader: SchoolStore;
+  private readonly changes: SchoolChangesPruner;
 
   constructor(
     db: Db,
@@ -35,6 +37,7 @@ export class SchoolService {
     private readonly clock: Clock,
   ) {
     this.reader = new SchoolStore(db.kysely);
+    this.changes = new SchoolChangesPruner(this.reader);
   }
 
   async create(input: SchoolInput): Promise<SchoolView> {
@@ -52,6 +55,9 @@ export class SchoolService {
       await new SchoolStore(trx).insert(row);
       emit({ name: 'school.created', type: 'created', resource: 'school', identifier: row.identifier });
     });
+    // Best effort, after the commit: a failed prune must not fail the create (the next one retries).
+    // Wall-clock time, as the change log's triggers record it (not the injected clock).
+    await this.changes.pruneIfDue(Date.now()).catch(() => undefined);
     return schoolView(row);
   }
 

@@ -10,6 +10,9 @@ export interface PageRequest {
   after?: { createdAt: number; identifier: string } | undefined;
 }
 
+/** What the school directory keeps of a school. */
+export type DirectoryEntry = Pick<SchoolRow, 'identifier' | 'name' | 'type'>;
+
 export class SchoolStore {
   constructor(private readonly db: Executor) {}
 
@@ -36,8 +39,46 @@ export class SchoolStore {
     return query.orderBy('created_at').orderBy('identifier').limit(request.limit).execute();
   }
 
-  /** Every school by name, for the first level of the structure tree. */
-  all(): Promise<SchoolRow[]> {
-    return this.db.selectFrom('schools').selectAll().orderBy('name').orderBy('identifier').execute();
+  /** Every school, with what the first level of the structure tree shows (the school directory). */
+  directory(): Promise<DirectoryEntry[]> {
+    return this.db.selectFrom('schools').select(['identifier', 'name', 'type']).execute();
+  }
+
+  /** These schools' directory entries (a school that is gone has none). */
+  directoryEntries(identifiers: readonly string[]): Promise<DirectoryEntry[]> {
+    if (identifiers.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('schools')
+      .select(['identifier', 'name', 'type'])
+      .where('identifier', 'in', identifiers)
+      .execute();
+  }
+
+  /** The newest entry of the schools change log (0 when empty). */
+  async lastChangeId(): Promise<number> {
+    const row = await this.db
+      .selectFrom('school_changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    return Number(row?.id ?? 0);
+  }
+
+  /** Change-log entries after `afterId`, and those recorded since `recentSince` (late commits). */
+  async changesSince(
+    afterId: number,
+    recentSince: number,
+  ): Promise<{ id: number; identifier: string; changedAt: number }[]> {
+    const rows = await this.db
+      .selectFrom('school_changes')
+      .select(['id', 'identifier', 'changed_at'])
+      .where((eb) => eb.or([eb('id', '>', afterId), eb('changed_at', '>=', recentSince)]))
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), identifier: row.identifier, changedAt: Number(row.changed_at) }));
+  }
+
+  /** Drops change-log entries no node needs any more. */
+  async pruneChanges(recordedBefore: number): Promise<void> {
+    await this.db.deleteFrom('school_changes').where('changed_at', '<', recordedBefore).execute();
   }
 }

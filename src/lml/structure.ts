@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { isResourceIdentifier } from '../ids.js';
 import { type ListNodeRow, ListStore } from './list-store.js';
+import { SchoolDirectory } from './school-directory.js';
 import { SchoolStore } from './school-store.js';
 import { parseTags } from './views.js';
 
@@ -33,26 +34,29 @@ const byName = (a: { name: string; id: string }, b: { name: string; id: string }
 export class StructureService {
   private readonly schools: SchoolStore;
   private readonly lists: ListStore;
+  /** The first level, from memory (every school; see school-directory.ts). */
+  private readonly directory: SchoolDirectory;
 
   constructor(db: Db) {
     this.schools = new SchoolStore(db.kysely);
     this.lists = new ListStore(db.kysely);
+    this.directory = new SchoolDirectory(this.schools, db.engine, (a, b) =>
+      byName({ name: a.name, id: a.identifier }, { name: b.name, id: b.identifier }),
+    );
   }
 
   /** The children of `parent`: schools at the top, then tags and lists. Unknown parent → 404. */
   async children(parent?: string): Promise<StructureNode[]> {
     if (parent === undefined) {
-      const schools = await this.schools.all();
-      return schools
-        .map(
-          (school): StructureNode => ({
-            id: school.identifier,
-            name: school.name,
-            model: 'SCHOOL',
-            resource: { type: school.type },
-          }),
-        )
-        .sort(byName);
+      const schools = await this.directory.schools();
+      return schools.map(
+        (school): StructureNode => ({
+          id: school.identifier,
+          name: school.name,
+          model: 'SCHOOL',
+          resource: { type: school.type },
+        }),
+      );
     }
     const tag = TAG_ID.exec(parent);
     const schoolIdentifier = tag?.[1] ?? (isResourceIdentifier(parent) ? parent : undefined);

@@ -18,6 +18,7 @@ const NAMES = [
   '0007_offer_identifiers',
   '0008_subscription_notices',
   '0009_delivery_partial_indexes',
+  '0010_school_changes',
 ];
 
 describeEachEngine('migrations', (engine) => {

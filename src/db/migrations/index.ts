@@ -14,6 +14,7 @@ import { offerImportKeys } from './0006_offer_import_keys.js';
 import { offerIdentifiers } from './0007_offer_identifiers.js';
 import { subscriptionNotices } from './0008_subscription_notices.js';
 import { deliveryPartialIndexes } from './0009_delivery_partial_indexes.js';
+import { schoolChanges } from './0010_school_changes.js';
 
 /** Migrations describe tables that do not exist yet, so they see the database untyped. */
 export type AnyDb = Kysely<unknown>;
@@ -30,5 +31,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0007_offer_identifiers', offerIdentifiers(engine)],
     ['0008_subscription_notices', subscriptionNotices],
     ['0009_delivery_partial_indexes', deliveryPartialIndexes],
+    ['0010_school_changes', schoolChanges(engine)],
   ];
 }

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SchoolDirectory } from '../../src/lml/school-directory.js';
+import { type DirectoryEntry, SchoolStore } from '../../src/lml/school-store.js';
+import { describeEachEngine } from '../support/engines.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { createSchool } from './support.js';
+
+const byName = (a: DirectoryEntry, b: DirectoryEntry): number => a.name.localeCompare(b.name, 'nl');
+
+describeEachEngine('school directory (the structure tree’s first level)', (engine) => {
+  let h: Harness;
+  let bearer: Record<string, string>;
+
+  beforeEach(async () => {
+    h = await createHarness(engine);
+    bearer = (await createClientWithToken(h, 'Reader', ['lml:read'])).bearer;
+  });
+  afterEach(async () => h.close());
+
+  const topLevel = async (): Promise<string[]> => {
+    const response = await h.app.inject({ method: 'GET', url: '/api/lml/v1/structure', headers: bearer });
+    expect(response.statusCode).toBe(200);
+    return response.json<{ name: string }[]>().map((node) => node.name);
+  };
+  /** A write that bypasses this node's services: another node, the CLI or hand-written SQL. */
+  const insertBySql = (identifier: string, name: string) =>
+    h.database.db.kysely
+      .insertInto('schools')
+      .values({ identifier, name, type: 'PO', location: null, brin: null, created_at: 1, updated_at: 1 })
+      .execute();
+
+  it('a school created after an answer is in the next one', async () => {
+    await createSchool(h, { name: 'Hogeschool Utrecht' });
+    expect(await topLevel()).toEqual(['Hogeschool Utrecht']);
+    await createSchool(h, { name: 'Alfa-college', type: 'MBO' });
+    expect(await topLevel()).toEqual(['Alfa-college', 'Hogeschool Utrecht']);
+  });
+
+  it('inserts, renames and deletes made outside this node are in the next answer, in name order', async () => {
+    const hu = await createSchool(h, { name: 'Hogeschool Utrecht' });
+    expect(await topLevel()).toEqual(['Hogeschool Utrecht']);
+    await insertBySql('a'.repeat(32), 'Zuyd Hogeschool');
+    expect(await topLevel()).toEqual(['Hogeschool Utrecht', 'Zuyd Hogeschool']);
+    await h.database.db.kysely
+      .updateTable('schools')
+      .set({ name: 'Avans Hogeschool' })
+      .where('identifier', '=', 'a'.repeat(32))
+      .execute();
+    expect(await topLevel()).toEqual(['Avans Hogeschool', 'Hogeschool Utrecht']);
+    const renamed = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/v1/schools/${hu.identifier}`,
+      headers: h.admin,
+      payload: { name: 'Breda University' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(await topLevel()).toEqual(['Avans Hogeschool', 'Breda University']);
+    await h.database.db.kysely.deleteFrom('schools').where('identifier', '=', 'a'.repeat(32)).execute();
+    expect(await topLevel()).toEqual(['Breda University']);
+  });
+
+  it('calls that arrive together share one read of the change log, and each sees what was committed before it', async () => {
+    const store = new SchoolStore(h.database.db.kysely);
+    const reads = { log: 0 };
+    const changesSince = store.changesSince.bind(store);
+    store.changesSince = (afterId, recentSince) => {
+      reads.log++;
+      return changesSince(afterId, recentSince);
+    };
+    const directory = new SchoolDirectory(store, engine, byName);
+    await insertBySql('b'.repeat(32), 'Fontys');
+    expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Fontys']);
+    expect(reads.log).toBe(0); // the first call loads the whole directory
+
+    await insertBySql('c'.repeat(32), 'Saxion');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => directory.schools()));
+    for (const answer of answers) expect(answer.map((entry) => entry.name)).toEqual(['Fontys', 'Saxion']);
+    // One catch-up for the eight calls (at most two: one may have started before the others arrived).
+    expect(reads.log).toBeGreaterThanOrEqual(1);
+    expect(reads.log).toBeLessThanOrEqual(2);
+  });
+
+  it('after not reading the change log for half the time it is kept, loads every school afresh', async () => {
+    let now = Date.now();
+    const store = new SchoolStore(h.database.db.kysely);
+    const directory = new SchoolDirectory(store, engine, byName, () => now);
+    await insertBySql('d'.repeat(32), 'Windesheim');
+    expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Windesheim']);
+    // Meanwhile the log was pruned past this node's position: the change below is no longer in it.
+    await insertBySql('e'.repeat(32), 'Inholland');
+    await h.database.db.kysely.deleteFrom('school_changes').execute();
+    now += 6 * 60_000;
+    expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Inholland', 'Windesheim']);
+  });
+
+  it('a school write prunes change-log entries older than ten minutes, even where nothing reads the directory', async () => {
+    await h.database.db.kysely
+      .insertInto('school_changes')
+      .values({ identifier: 'old', changed_at: Date.now() - 11 * 60_000 })
+      .execute();
+    const school = await createSchool(h, { name: 'Hanzehogeschool' });
+    const left = await h.database.db.kysely.selectFrom('school_changes').select('identifier').execute();
+    expect(left).toEqual([{ identifier: school.identifier }]);
+  });
+
+  if (engine === 'postgres')
+    it('a change that commits after a later one is still applied (PostgreSQL assigns log ids before commit)', async () => {
+      const store = new SchoolStore(h.database.db.kysely);
+      const directory = new SchoolDirectory(store, engine, byName);
+      expect(await directory.schools()).toEqual([]);
+      let commit: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let inserted: () => void = () => undefined;
+      const insertedFirst = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      // The slow transaction takes the lower change id, then waits.
+      const slow = h.database.db.kysely.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('schools')
+          .values({
+            identifier: 'f'.repeat(32),
+            name: 'Late Hogeschool',
+            type: 'HBO',
+            location: null,
+            brin: null,
+            created_at: 1,
+            updated_at: 1,
+          })
+          .execute();
+        inserted();
+        await held;
+      });
+      await insertedFirst;
+      await insertBySql('0'.repeat(32), 'Early College');
+      expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Early College']);
+      commit();
+      await slow;
+      expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Early College', 'Late Hogeschool']);
+    });
+});
