@@ -18,6 +18,8 @@ const LATE_COMMIT_WINDOW_MS = 30_000;
 /** How long the change log keeps entries; a node that did not read it for half of that loads afresh. */
 const CHANGES_KEPT_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
+/** More changed schools than this since the last answer (a bulk import): load them all instead. */
+const RELOAD_ABOVE = 1000;
 
 /**
  * Drops change-log entries no node needs any more, at most once a minute per caller. The directory
@@ -88,6 +90,7 @@ export class SchoolDirectory {
     );
     if (changes.length > 0) {
       const identifiers = [...new Set(changes.map((change) => change.identifier))];
+      if (identifiers.length > RELOAD_ABOVE) return this.load(now);
       const rows = new Map((await this.store.directoryEntries(identifiers)).map((row) => [row.identifier, row]));
       for (const identifier of identifiers) {
         const row = rows.get(identifier);
@@ -102,17 +105,23 @@ export class SchoolDirectory {
     }
     for (const [id, recordedAt] of this.applied) if (recordedAt < recentSince) this.applied.delete(id);
     this.lastRead = now;
-    await this.pruner.pruneIfDue(now);
+    // Best effort: the answer is ready, and the next catch-up prunes again.
+    await this.pruner.pruneIfDue(now).catch(() => undefined);
   }
 
   private async load(now: number): Promise<void> {
-    // The cursor first: a change committed while the rows are read is applied again at the next call.
+    // The log first, then the rows: every change visible now is in the rows read next. A change that
+    // commits later is applied at a later catch-up: by its id, or (PostgreSQL, an id below the cursor)
+    // through the late-commit window, where the changes seen here count as applied.
     const cursor = await this.store.lastChangeId();
+    this.applied.clear();
+    if (this.engine === 'postgres')
+      for (const change of await this.store.changesSince(Number.MAX_SAFE_INTEGER, now - LATE_COMMIT_WINDOW_MS))
+        this.applied.set(change.id, change.changedAt);
     const rows = await this.store.directory();
     this.entries = new Map(rows.map((row) => [row.identifier, row]));
     this.sorted = undefined;
     this.cursor = cursor;
-    this.applied.clear();
     this.lastRead = now;
   }
 }
