@@ -7,17 +7,10 @@
  * the schools that changed, so a write committed before a call is in that call's answer, whichever
  * node wrote it.
  */
+import { CHANGES_KEPT_MS, lateCommitsSince, PRUNE_EVERY_MS } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
 import type { DirectoryEntry, SchoolStore } from './school-store.js';
 
-/**
- * PostgreSQL assigns a change's id before its transaction commits, so an id below the cursor can
- * still appear later: entries this recent are looked at again (and skipped once applied).
- */
-const LATE_COMMIT_WINDOW_MS = 30_000;
-/** How long the change log keeps entries; a node that did not read it for half of that loads afresh. */
-const CHANGES_KEPT_MS = 10 * 60_000;
-const PRUNE_EVERY_MS = 60_000;
 /** More changed schools than this since the last answer (a bulk import): load them all instead. */
 const RELOAD_ABOVE = 1000;
 
@@ -83,7 +76,8 @@ export class SchoolDirectory {
   private async catchUp(): Promise<void> {
     const now = this.now();
     if (this.cursor === undefined || now - this.lastRead > CHANGES_KEPT_MS / 2) return this.load(now);
-    const recentSince = this.engine === 'postgres' ? now - LATE_COMMIT_WINDOW_MS : Number.MAX_SAFE_INTEGER;
+    // Entries this recent are looked at again below the cursor (late commits), skipped once applied.
+    const recentSince = lateCommitsSince(this.engine, now);
     const cursor = this.cursor;
     const changes = (await this.store.changesSince(cursor, recentSince)).filter(
       (change) => change.id > cursor || !this.applied.has(change.id),
@@ -116,7 +110,7 @@ export class SchoolDirectory {
     const cursor = await this.store.lastChangeId();
     this.applied.clear();
     if (this.engine === 'postgres')
-      for (const change of await this.store.changesSince(Number.MAX_SAFE_INTEGER, now - LATE_COMMIT_WINDOW_MS))
+      for (const change of await this.store.changesSince(Number.MAX_SAFE_INTEGER, lateCommitsSince(this.engine, now)))
         this.applied.set(change.id, change.changedAt);
     const rows = await this.store.directory();
     this.entries = new Map(rows.map((row) => [row.identifier, row]));

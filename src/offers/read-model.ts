@@ -15,17 +15,12 @@
  */
 import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
+import { CHANGES_KEPT_MS, lateCommitsSince, PRUNE_EVERY_MS } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
 import { NO_OFFERS, ownedKey } from './fragment-memory.js';
 import { conditionQuality } from './model.js';
 import { type PublicOfferRow, publicOffer } from './schemas.js';
 import type { OfferStore } from './store.js';
-
-/** PostgreSQL draws change ids before commit; a commit this late after its id was drawn is still seen. */
-const LATE_COMMIT_WINDOW_MS = 30_000;
-/** Change-log rows are kept this long; a node that could not read the log for half of it drops its cache. */
-const CHANGES_KEPT_MS = 10 * 60_000;
-const PRUNE_EVERY_MS = 60_000;
 
 /** An offer in its EAN's fragment: where its JSON is, its public price in cents and conditionQuality(). */
 export interface OfferSpan {
@@ -232,7 +227,7 @@ export class OfferReadModel {
   private async readChanges(): Promise<void> {
     if (this.cursor === undefined) return;
     const now = this.now();
-    const recentSince = this.engine === 'postgres' ? now - LATE_COMMIT_WINDOW_MS : Number.MAX_SAFE_INTEGER;
+    const recentSince = lateCommitsSince(this.engine, now);
     const changes = await this.store.changesSince(this.cursor, recentSince);
     if (now - this.lastRead > CHANGES_KEPT_MS / 2) {
       // The log may have been pruned past this node's position while it could not read: start afresh.

@@ -73,7 +73,8 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Shelfmark's name in the top bar instead of the renderer's, and no "Explore" box: this page
       // documents this server's document and nothing else.
       css: [{ filename: 'shelfmark.css', content: DOCS_THEME_CSS }],
-      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
+      // One scalable SVG: the browser draws it at whatever size it needs (the field is required here).
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: '32x32', content: LOGO_SVG }],
     },
     logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/', target: '_self' },
   });

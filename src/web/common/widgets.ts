@@ -44,7 +44,7 @@ export function field(label: string, input: HTMLElement): HTMLElement {
   return h('label', { className: 'field' }, [h('span', {}, label), input]);
 }
 
-/** Options are values (shown as themselves, '' as "any") or [value, label] pairs. */
+/** Options are values (shown as themselves, '' as "all": no filter) or [value, label] pairs. */
 export type Option = string | readonly [string, string];
 
 export function select(options: readonly Option[], value: string, label?: string): HTMLSelectElement {
@@ -52,7 +52,7 @@ export function select(options: readonly Option[], value: string, label?: string
     'select',
     { 'aria-label': label ?? null },
     options.map((option) => {
-      const [optionValue, text] = typeof option === 'string' ? [option, option || 'any'] : option;
+      const [optionValue, text] = typeof option === 'string' ? [option, option || 'all'] : option;
       return h('option', { value: optionValue, selected: optionValue === value }, text);
     }),
   );
