@@ -4,6 +4,7 @@
  * worker and the seeder receive just the members they use, so their dependencies read off their
  * signatures and every one of them shares the same rules.
  */
+import { ChangeLogStore } from './db/change-log.js';
 import { AdminAuth } from './admin/guard.js';
 import { ClientService } from './auth/client-service.js';
 import { ClientStore } from './auth/client-store.js';
@@ -132,7 +133,13 @@ export async function createServices(deps: Deps): Promise<Services> {
   installQueueGauges(metrics, db, clock);
   const outbox = new Outbox(db, clock);
   const offerStore = new OfferStore(kysely);
-  const offers = new OfferService(offerStore, clock, config, new OfferReadModel(offerStore, config, db.engine), outbox);
+  const offers = new OfferService(
+    offerStore,
+    clock,
+    config,
+    new OfferReadModel(offerStore, new ChangeLogStore(kysely, 'offer_changes'), config, db.engine),
+    outbox,
+  );
   const subscriptions = new SubscriptionService(kysely, clock, config, deps.dnsLookup);
   const schools = new SchoolService(db, outbox, clock);
   const lists = new ListService(db, outbox, clock);

@@ -7,7 +7,7 @@
  * the schools that changed, so a write committed before a call is in that call's answer, whichever
  * node wrote it.
  */
-import { CHANGES_KEPT_MS, lateCommitsSince, PRUNE_EVERY_MS } from '../db/change-log.js';
+import { CHANGES_KEPT_MS, type ChangeLogStore, type LogPosition, PRUNE_EVERY_MS } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
 import type { DirectoryEntry, SchoolStore } from './school-store.js';
 
@@ -22,12 +22,12 @@ const RELOAD_ABOVE = 1000;
 export class SchoolChangesPruner {
   private last = 0;
 
-  constructor(private readonly store: SchoolStore) {}
+  constructor(private readonly log: ChangeLogStore) {}
 
   async pruneIfDue(now: number): Promise<void> {
     if (now - this.last < PRUNE_EVERY_MS) return;
     this.last = now;
-    await this.store.pruneChanges(now - CHANGES_KEPT_MS);
+    await this.log.prune(now - CHANGES_KEPT_MS);
   }
 }
 
@@ -35,10 +35,8 @@ export class SchoolDirectory {
   private entries = new Map<string, DirectoryEntry>();
   /** The entries in answer order, until the next change. */
   private sorted: DirectoryEntry[] | undefined;
-  /** The newest change applied; undefined until the first load. */
-  private cursor: number | undefined;
-  /** Changes within the late-commit window already applied (PostgreSQL), by id: when recorded. */
-  private readonly applied = new Map<number, number>();
+  /** Where the directory stands in the change log; undefined until the first load. */
+  private position: LogPosition | undefined;
   private lastRead = 0;
   private readonly pruner: SchoolChangesPruner;
   /** Catch-ups started and finished: a caller waits for one that started after it arrived. */
@@ -48,11 +46,12 @@ export class SchoolDirectory {
 
   constructor(
     private readonly store: SchoolStore,
+    private readonly log: ChangeLogStore,
     private readonly engine: Engine,
     private readonly compare: (a: DirectoryEntry, b: DirectoryEntry) => number,
     private readonly now: () => number = Date.now,
   ) {
-    this.pruner = new SchoolChangesPruner(store);
+    this.pruner = new SchoolChangesPruner(log);
   }
 
   /** Every school, sorted, as of a moment after this call began. */
@@ -75,16 +74,19 @@ export class SchoolDirectory {
 
   private async catchUp(): Promise<void> {
     const now = this.now();
-    if (this.cursor === undefined || now - this.lastRead > CHANGES_KEPT_MS / 2) return this.load(now);
-    // Entries this recent are looked at again below the cursor (late commits), skipped once applied.
-    const recentSince = lateCommitsSince(this.engine, now);
-    const cursor = this.cursor;
-    const changes = (await this.store.changesSince(cursor, recentSince)).filter(
-      (change) => change.id > cursor || !this.applied.has(change.id),
-    );
+    const position = this.position;
+    if (position === undefined || now - this.lastRead > CHANGES_KEPT_MS / 2) return this.load(now);
+    const changes = await this.log.read(position);
     if (changes.length > 0) {
-      const identifiers = [...new Set(changes.map((change) => change.identifier))];
-      if (identifiers.length > RELOAD_ABOVE) return this.load(now);
+      const identifiers = [...new Set(changes.map((change) => change.key))];
+      if (
+        identifiers.length > RELOAD_ABOVE ||
+        !position.advance(
+          changes.map((change) => change.id),
+          now,
+        )
+      )
+        return this.load(now);
       const rows = new Map((await this.store.directoryEntries(identifiers)).map((row) => [row.identifier, row]));
       for (const identifier of identifiers) {
         const row = rows.get(identifier);
@@ -92,30 +94,22 @@ export class SchoolDirectory {
         else this.entries.set(identifier, row);
       }
       this.sorted = undefined;
+    } else {
+      position.advance([], now);
     }
-    for (const change of changes) {
-      this.cursor = Math.max(this.cursor, change.id);
-      if (this.engine === 'postgres') this.applied.set(change.id, change.changedAt);
-    }
-    for (const [id, recordedAt] of this.applied) if (recordedAt < recentSince) this.applied.delete(id);
     this.lastRead = now;
     // Best effort: the answer is ready, and the next catch-up prunes again.
     await this.pruner.pruneIfDue(now).catch(() => undefined);
   }
 
   private async load(now: number): Promise<void> {
-    // The log first, then the rows: every change visible now is in the rows read next. A change that
-    // commits later is applied at a later catch-up: by its id, or (PostgreSQL, an id below the cursor)
-    // through the late-commit window, where the changes seen here count as applied.
-    const cursor = await this.store.lastChangeId();
-    this.applied.clear();
-    if (this.engine === 'postgres')
-      for (const change of await this.store.changesSince(Number.MAX_SAFE_INTEGER, lateCommitsSince(this.engine, now)))
-        this.applied.set(change.id, change.changedAt);
+    // The log first, then the rows: every change visible now is in the rows read next, and one that
+    // commits later comes after the position (or is among its missing ids) at a later catch-up.
+    const position = await this.log.start(this.engine, now);
     const rows = await this.store.directory();
     this.entries = new Map(rows.map((row) => [row.identifier, row]));
     this.sorted = undefined;
-    this.cursor = cursor;
+    this.position = position;
     this.lastRead = now;
   }
 }

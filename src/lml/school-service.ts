@@ -11,6 +11,7 @@ import { ids, isResourceIdentifier } from '../ids.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
+import { ChangeLogStore } from '../db/change-log.js';
 import { SchoolChangesPruner } from './school-directory.js';
 import { SchoolStore } from './school-store.js';
 import { SCHOOL_TYPES, type SchoolView, schoolView } from './views.js';
@@ -37,7 +38,7 @@ export class SchoolService {
     private readonly clock: Clock,
   ) {
     this.reader = new SchoolStore(db.kysely);
-    this.changes = new SchoolChangesPruner(this.reader);
+    this.changes = new SchoolChangesPruner(new ChangeLogStore(db.kysely, 'school_changes'));
   }
 
   async create(input: SchoolInput): Promise<SchoolView> {

@@ -53,32 +53,4 @@ export class SchoolStore {
       .where('identifier', 'in', identifiers)
       .execute();
   }
-
-  /** The newest entry of the schools change log (0 when empty). */
-  async lastChangeId(): Promise<number> {
-    const row = await this.db
-      .selectFrom('school_changes')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
-    return Number(row?.id ?? 0);
-  }
-
-  /** Change-log entries after `afterId`, and those recorded since `recentSince` (late commits). */
-  async changesSince(
-    afterId: number,
-    recentSince: number,
-  ): Promise<{ id: number; identifier: string; changedAt: number }[]> {
-    const rows = await this.db
-      .selectFrom('school_changes')
-      .select(['id', 'identifier', 'changed_at'])
-      .where((eb) => eb.or([eb('id', '>', afterId), eb('changed_at', '>=', recentSince)]))
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => ({ id: Number(row.id), identifier: row.identifier, changedAt: Number(row.changed_at) }));
-  }
-
-  /** Drops change-log entries no node needs any more. */
-  async pruneChanges(recordedBefore: number): Promise<void> {
-    await this.db.deleteFrom('school_changes').where('changed_at', '<', recordedBefore).execute();
-  }
 }

@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { isResourceIdentifier } from '../ids.js';
 import { type ListNodeRow, ListStore } from './list-store.js';
+import { ChangeLogStore } from '../db/change-log.js';
 import { SchoolDirectory } from './school-directory.js';
 import { SchoolStore } from './school-store.js';
 import { parseTags } from './views.js';
@@ -40,8 +41,11 @@ export class StructureService {
   constructor(db: Db) {
     this.schools = new SchoolStore(db.kysely);
     this.lists = new ListStore(db.kysely);
-    this.directory = new SchoolDirectory(this.schools, db.engine, (a, b) =>
-      byName({ name: a.name, id: a.identifier }, { name: b.name, id: b.identifier }),
+    this.directory = new SchoolDirectory(
+      this.schools,
+      new ChangeLogStore(db.kysely, 'school_changes'),
+      db.engine,
+      (a, b) => byName({ name: a.name, id: a.identifier }, { name: b.name, id: b.identifier }),
     );
   }
 

@@ -15,7 +15,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
-import { CHANGES_KEPT_MS, lateCommitsSince, PRUNE_EVERY_MS } from '../db/change-log.js';
+import { CHANGES_KEPT_MS, type ChangeLogStore, type LogPosition, PRUNE_EVERY_MS } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
 import { NO_OFFERS, ownedKey } from './fragment-memory.js';
 import { conditionQuality } from './model.js';
@@ -55,7 +55,8 @@ export class OfferReadModel {
   private readonly fragments = new Map<string, Fragment>();
   /** Bumped by every invalidation; a fill keeps its result only if no invalidation happened meanwhile. */
   private epoch = 0;
-  private cursor: number | undefined;
+  /** Where this node stands in offer_changes; undefined until started. */
+  private position: LogPosition | undefined;
   private starting: Promise<void> | undefined;
   private syncing: Promise<void> | undefined;
   private syncAgain = false;
@@ -68,6 +69,7 @@ export class OfferReadModel {
 
   constructor(
     private readonly store: OfferStore,
+    private readonly log: ChangeLogStore,
     private readonly config: Pick<Config, 'serviceFeeCents' | 'offersCacheEans' | 'offersSyncIntervalMs'>,
     private readonly engine: Engine,
     private readonly now: () => number = Date.now,
@@ -79,7 +81,7 @@ export class OfferReadModel {
    * request hashes a few dozen bytes instead of the whole body (hashing the body cost 8 % of the call).
    */
   async published(eans: readonly string[]): Promise<PublishedOffers> {
-    if (this.cursor === undefined) await this.start();
+    if (this.position === undefined) await this.start();
     const sorted = eans.length === 1 ? eans : [...eans].sort();
     const fragments = this.fragmentsOf(sorted);
     const found = Array.isArray(fragments) ? fragments : await fragments;
@@ -95,7 +97,7 @@ export class OfferReadModel {
 
   /** Each EAN's fragment, in the order given (the priced list slices offers out of them). */
   async fragmentsFor(eans: readonly string[]): Promise<(Fragment | undefined)[]> {
-    if (this.cursor === undefined) await this.start();
+    if (this.position === undefined) await this.start();
     return this.fragmentsOf(eans);
   }
 
@@ -155,8 +157,8 @@ export class OfferReadModel {
    */
   start(listen?: (channel: string, onNotify: () => void) => Promise<() => Promise<void>>): Promise<void> {
     this.starting ??= (async () => {
-      this.cursor = await this.store.lastChangeId();
       this.lastRead = this.now();
+      this.position = await this.log.start(this.engine, this.lastRead);
       this.timer = setInterval(() => void this.sync().catch(() => this.clear()), this.config.offersSyncIntervalMs);
       this.timer.unref();
       if (listen !== undefined) {
@@ -225,21 +227,30 @@ export class OfferReadModel {
   }
 
   private async readChanges(): Promise<void> {
-    if (this.cursor === undefined) return;
+    const position = this.position;
+    if (position === undefined) return;
     const now = this.now();
-    const recentSince = lateCommitsSince(this.engine, now);
-    const changes = await this.store.changesSince(this.cursor, recentSince);
+    const changes = await this.log.read(position);
     if (now - this.lastRead > CHANGES_KEPT_MS / 2) {
       // The log may have been pruned past this node's position while it could not read: start afresh.
       this.clear();
     } else if (changes.length > 0) {
-      this.invalidate(changes.map((change) => change.ean));
+      this.invalidate(changes.map((change) => change.key));
     }
     this.lastRead = now;
-    for (const change of changes) this.cursor = Math.max(this.cursor, change.id);
+    if (
+      !position.advance(
+        changes.map((change) => change.id),
+        now,
+      )
+    ) {
+      // More ids missing than are followed: forget everything and follow the log from its end.
+      this.clear();
+      this.position = await this.log.start(this.engine, now);
+    }
     if (now - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = now;
-      await this.store.pruneChanges(now - CHANGES_KEPT_MS);
+      await this.log.prune(now - CHANGES_KEPT_MS);
     }
   }
 }

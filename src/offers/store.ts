@@ -65,34 +65,6 @@ export class OfferStore {
     return row?.ean;
   }
 
-  /** The newest change-log id (0 when empty): where a node that has cached nothing starts reading. */
-  async lastChangeId(): Promise<number> {
-    const row = await this.db
-      .selectFrom('offer_changes')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
-    return Number(row?.id ?? 0);
-  }
-
-  /**
-   * Changes after `afterId`, plus every change recorded at or after `recentSince` (epoch ms): on
-   * PostgreSQL ids are drawn before commit, so a transaction can commit an id below one already seen;
-   * re-reading a recent window catches those late commits.
-   */
-  changesSince(afterId: number, recentSince: number): Promise<{ id: number; ean: string }[]> {
-    return this.db
-      .selectFrom('offer_changes')
-      .select(['id', 'ean'])
-      .where((eb) => eb.or([eb('id', '>', afterId), eb('changed_at', '>=', recentSince)]))
-      .orderBy('id')
-      .execute();
-  }
-
-  /** Drops change-log rows no node needs any more (every node has read past them long ago). */
-  async pruneChanges(recordedBefore: number): Promise<void> {
-    await this.db.deleteFrom('offer_changes').where('changed_at', '<', recordedBefore).execute();
-  }
-
   /** The offers of earlier imports with these keys, with their key. */
   findByImportKeys(keys: readonly string[]): Promise<(OfferRow & { import_key: string })[]> {
     if (keys.length === 0) return Promise.resolve([]);

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ChangeLogStore } from '../../src/db/change-log.js';
 import { SchoolDirectory } from '../../src/lml/school-directory.js';
 import { type DirectoryEntry, SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { openTransaction } from '../support/open-transaction.js';
 import { createSchool } from './support.js';
 
 const byName = (a: DirectoryEntry, b: DirectoryEntry): number => a.name.localeCompare(b.name, 'nl');
@@ -17,6 +19,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
   });
   afterEach(async () => h.close());
 
+  const changeLog = () => new ChangeLogStore(h.database.db.kysely, 'school_changes');
   const topLevel = async (): Promise<string[]> => {
     const response = await h.app.inject({ method: 'GET', url: '/api/lml/v1/structure', headers: bearer });
     expect(response.statusCode).toBe(200);
@@ -60,14 +63,14 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
   });
 
   it('calls that arrive together share one read of the change log, and each sees what was committed before it', async () => {
-    const store = new SchoolStore(h.database.db.kysely);
+    const log = changeLog();
     const reads = { log: 0 };
-    const changesSince = store.changesSince.bind(store);
-    store.changesSince = (afterId, recentSince) => {
+    const read = log.read.bind(log);
+    log.read = (position) => {
       reads.log++;
-      return changesSince(afterId, recentSince);
+      return read(position);
     };
-    const directory = new SchoolDirectory(store, engine, byName);
+    const directory = new SchoolDirectory(new SchoolStore(h.database.db.kysely), log, engine, byName);
     await insertBySql('b'.repeat(32), 'Fontys');
     expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Fontys']);
     reads.log = 0; // the first call loaded the whole directory (on PostgreSQL noting the recent log)
@@ -80,6 +83,25 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
     expect(reads.log).toBeLessThanOrEqual(2);
   });
 
+  it('reads each change once: a catch-up after no change reads no log entries', async () => {
+    const log = changeLog();
+    const returned: number[] = [];
+    const read = log.read.bind(log);
+    log.read = async (position) => {
+      const changes = await read(position);
+      returned.push(changes.length);
+      return changes;
+    };
+    const directory = new SchoolDirectory(new SchoolStore(h.database.db.kysely), log, engine, byName);
+    await directory.schools(); // the load
+    for (const letter of ['1', '2', '3']) await insertBySql(letter.repeat(32), `School ${letter}`);
+    expect((await directory.schools()).map((entry) => entry.name)).toEqual(['School 1', 'School 2', 'School 3']);
+    await directory.schools();
+    await directory.schools();
+    // Before, PostgreSQL re-read every entry of the last 30 s at each catch-up: [3, 3, 3].
+    expect(returned).toEqual([3, 0, 0]);
+  });
+
   it('more than a thousand changed schools since the last answer (a bulk import) are loaded afresh, not looked up one by one', async () => {
     const store = new SchoolStore(h.database.db.kysely);
     const lookups: number[] = [];
@@ -88,7 +110,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
       lookups.push(identifiers.length);
       return directoryEntries(identifiers);
     };
-    const directory = new SchoolDirectory(store, engine, byName);
+    const directory = new SchoolDirectory(store, changeLog(), engine, byName);
     expect(await directory.schools()).toEqual([]);
     const rows = Array.from({ length: 1001 }, (_, i) => ({
       identifier: i.toString(16).padStart(32, '0'),
@@ -116,7 +138,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
   it('after not reading the change log for half the time it is kept, loads every school afresh', async () => {
     let now = Date.now();
     const store = new SchoolStore(h.database.db.kysely);
-    const directory = new SchoolDirectory(store, engine, byName, () => now);
+    const directory = new SchoolDirectory(store, changeLog(), engine, byName, () => now);
     await insertBySql('d'.repeat(32), 'Windesheim');
     expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Windesheim']);
     // Meanwhile the log was pruned past this node's position: the change below is no longer in it.
@@ -139,19 +161,11 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
   if (engine === 'postgres')
     it('a change that commits after a later one is still applied (PostgreSQL assigns log ids before commit)', async () => {
       const store = new SchoolStore(h.database.db.kysely);
-      const directory = new SchoolDirectory(store, engine, byName);
+      const directory = new SchoolDirectory(store, changeLog(), engine, byName);
       expect(await directory.schools()).toEqual([]);
-      let commit: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => {
-        commit = resolve;
-      });
-      let inserted: () => void = () => undefined;
-      const insertedFirst = new Promise<void>((resolve) => {
-        inserted = resolve;
-      });
       // The slow transaction takes the lower change id, then waits.
-      const slow = h.database.db.kysely.transaction().execute(async (trx) => {
-        await trx
+      const slow = await openTransaction(h.database.db.kysely, (trx) =>
+        trx
           .insertInto('schools')
           .values({
             identifier: 'f'.repeat(32),
@@ -162,15 +176,11 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
             created_at: 1,
             updated_at: 1,
           })
-          .execute();
-        inserted();
-        await held;
-      });
-      await insertedFirst;
+          .execute(),
+      );
       await insertBySql('0'.repeat(32), 'Early College');
       expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Early College']);
-      commit();
-      await slow;
+      await slow.commit();
       expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Early College', 'Late Hogeschool']);
     });
 });

@@ -3,6 +3,7 @@
  * many distinct keys, and drops what it no longer needs. Time is a ManualClock (no sleeps); the offers
  * read model runs on a fake store, so only its own memory is under test.
  */
+import { type ChangeLogStore, LogPosition } from '../../src/db/change-log.js';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { AuthFailureLimit } from '../../src/limits/auth-failures.js';
@@ -72,14 +73,17 @@ describe('TokenBuckets under many distinct keys', () => {
 describe('OfferReadModel under many made-up EANs', () => {
   const store = {
     findPublishedByEans: async () => [],
-    lastChangeId: async () => 0,
-    changesSince: async () => [],
-    pruneChanges: async () => undefined,
   } as unknown as OfferStore;
+  const log = {
+    start: async () => LogPosition.fromVisible([], 'sqlite', 0),
+    read: async () => [],
+    prune: async () => undefined,
+  } as unknown as ChangeLogStore;
 
   it('holds at most OFFERS_CACHE_EANS EANs, and EANs without offers share one fragment', async () => {
     const model = new OfferReadModel(
       store,
+      log,
       { serviceFeeCents: 0, offersCacheEans: 1000, offersSyncIntervalMs: 60_000 },
       'sqlite',
     );

@@ -8,10 +8,14 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
+import { ChangeLogStore } from '../../src/db/change-log.js';
 import { connectDatabase, type Db } from '../../src/db/database.js';
 import { OFFER_STATUSES } from '../../src/offers/model.js';
+import { OfferReadModel } from '../../src/offers/read-model.js';
+import { OfferStore } from '../../src/offers/store.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
+import { openTransaction } from '../support/open-transaction.js';
 
 const EANS = ['9789001891442', '9780194837125', '9781108740623', '96385074'];
 const ALL = EANS.join(',');
@@ -187,4 +191,51 @@ describeEachEngine('offers read model', (engine) => {
     const after = await database.db.kysely.selectFrom('offer_changes').select('ean').orderBy('id').execute();
     expect(after.slice(before.length).map((row) => row.ean)).toEqual([EANS[2], EANS[2], EANS[3], EANS[3]]);
   });
+
+  if (engine === 'postgres')
+    it('an offer change that commits after a later one is read, and a change read once is not forgotten again', async () => {
+      const model = new OfferReadModel(
+        new OfferStore(database.db.kysely),
+        new ChangeLogStore(database.db.kysely, 'offer_changes'),
+        { serviceFeeCents: 0, offersCacheEans: 100, offersSyncIntervalMs: 60_000 },
+        engine,
+      );
+      await model.start();
+      const [early, late] = [EANS[0] ?? '', EANS[1] ?? ''];
+      const offer = (ean: string, identifier: string) => ({
+        identifier,
+        ean,
+        price_cents: 700,
+        condition: 'good',
+        remarks: null,
+        status: 'published',
+        published_at: 1,
+        created_at: 1,
+        updated_at: 1,
+      });
+      // The slow transaction draws the lower change id, then waits.
+      const slow = await openTransaction(database.db.kysely, (trx) =>
+        trx
+          .insertInto('offers')
+          .values(offer(late, 'a'.repeat(32)))
+          .execute(),
+      );
+      expect(await model.publishedJson([late])).toBe('[]');
+      await database.db.kysely
+        .insertInto('offers')
+        .values(offer(early, 'b'.repeat(32)))
+        .execute();
+      await model.sync();
+      expect(await model.publishedJson([early])).toContain('b'.repeat(32));
+      await slow.commit();
+      await model.sync();
+      expect(await model.publishedJson([late])).toContain('a'.repeat(32));
+      // Both changes were read: later syncs forget nothing, so both EANs stay answered from memory.
+      const misses = model.stats().misses;
+      await model.sync();
+      await model.sync();
+      await model.publishedJson([early, late]);
+      expect(model.stats().misses).toBe(misses);
+      await model.stop();
+    });
 });
