@@ -11,6 +11,7 @@ import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { answerConnect } from './limits/http-limits.js';
+import { applyHeapGrowth } from './ops/heap.js';
 import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
 
@@ -34,6 +35,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
     }
     throw error;
   }
+  applyHeapGrowth(config.heapGrowthPercent);
   const role = roleFromArgs(args, config.role);
   // One process per core (CLUSTER_WORKERS): the primary migrates, seeds and runs the delivery worker;
   // its children serve HTTP on the shared port (node:cluster hands connections out round-robin).

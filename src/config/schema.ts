@@ -142,6 +142,13 @@ export const ConfigSchema = Type.Object({
     'HTTP processes on the one port (`node:cluster`); `auto` = one per core. The primary migrates, seeds and runs the delivery worker',
     { parse: 'workers', accepts: 'whole number 1–256, or `auto`' },
   ),
+  heapGrowthPercent: int(
+    'HEAP_GROWTH_PERCENT',
+    50,
+    0,
+    1000,
+    "how far the JavaScript heap may grow past what the last full garbage collection kept before the next one; keeps RSS flat under sustained load (V8's own factor reaches 300 % on hosts with more than about 2 GiB). `0` = V8's own policy",
+  ),
   offersSyncIntervalMs: int(
     'OFFERS_SYNC_INTERVAL_MS',
     1000,

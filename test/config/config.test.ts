@@ -27,6 +27,7 @@ describe('config', () => {
       offersCacheEans: 100_000,
       offersSyncIntervalMs: 1000,
       clusterWorkers: 1,
+      heapGrowthPercent: 50,
       // Limits (issue 8).
       rateLimitRate: 100,
       rateLimitBurst: 200,
@@ -66,12 +67,14 @@ describe('config', () => {
       OFFERS_CACHE_EANS: '0',
       OFFERS_SYNC_INTERVAL_MS: '250',
       CLUSTER_WORKERS: '3',
+      HEAP_GROWTH_PERCENT: '0',
     });
     expect(config).toMatchObject({
       webhookConnectionsPerHost: 4,
       offersCacheEans: 0,
       offersSyncIntervalMs: 250,
       clusterWorkers: 3,
+      heapGrowthPercent: 0,
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: 'postgres://u@db/shelfmark',
