@@ -79,14 +79,7 @@ export class SchoolDirectory {
     const changes = await this.log.read(position);
     if (changes.length > 0) {
       const identifiers = [...new Set(changes.map((change) => change.key))];
-      if (
-        identifiers.length > RELOAD_ABOVE ||
-        !position.advance(
-          changes.map((change) => change.id),
-          now,
-        )
-      )
-        return this.load(now);
+      if (identifiers.length > RELOAD_ABOVE) return this.load(now);
       const rows = new Map((await this.store.directoryEntries(identifiers)).map((row) => [row.identifier, row]));
       for (const identifier of identifiers) {
         const row = rows.get(identifier);
@@ -94,9 +87,15 @@ export class SchoolDirectory {
         else this.entries.set(identifier, row);
       }
       this.sorted = undefined;
-    } else {
-      position.advance([], now);
     }
+    // Only once applied: a failed read of the rows leaves the position where it was, so they are read again.
+    if (
+      !position.advance(
+        changes.map((change) => change.id),
+        now,
+      )
+    )
+      return this.load(now);
     this.lastRead = now;
     // Best effort: the answer is ready, and the next catch-up prunes again.
     await this.pruner.pruneIfDue(now).catch(() => undefined);

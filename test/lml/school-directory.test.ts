@@ -102,6 +102,21 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
     expect(returned).toEqual([3, 0, 0]);
   });
 
+  it('a catch-up that fails to read the changed schools reads them again at the next call', async () => {
+    const store = new SchoolStore(h.database.db.kysely);
+    const directory = new SchoolDirectory(store, changeLog(), engine, byName);
+    expect(await directory.schools()).toEqual([]);
+    const directoryEntries = store.directoryEntries.bind(store);
+    let failures = 1;
+    store.directoryEntries = (identifiers) => {
+      if (failures-- > 0) return Promise.reject(new Error('connection lost'));
+      return directoryEntries(identifiers);
+    };
+    await insertBySql('9'.repeat(32), 'Hogeschool Rotterdam');
+    await expect(directory.schools()).rejects.toThrow('connection lost');
+    expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Hogeschool Rotterdam']);
+  });
+
   it('more than a thousand changed schools since the last answer (a bulk import) are loaded afresh, not looked up one by one', async () => {
     const store = new SchoolStore(h.database.db.kysely);
     const lookups: number[] = [];
