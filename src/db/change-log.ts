@@ -22,6 +22,12 @@ export const LATE_COMMIT_WINDOW_MS = 30_000;
 export const CHANGES_KEPT_MS = 10 * 60_000;
 /** A node prunes the log at most this often. */
 export const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * A reader that has not read the log for half the time entries are kept may have missed pruned ones:
+ * it starts afresh instead of reading on.
+ */
+export const fellBehind = (lastRead: number, now: number): boolean => now - lastRead > CHANGES_KEPT_MS / 2;
 /**
  * At most this many missing ids are followed; a reader with more (a large import rolled back, or
  * several large imports committing out of order) starts afresh instead. A fresh position looks this
@@ -97,6 +103,7 @@ export class LogPosition {
 /** The SQL of one change log. Written by triggers only; read and pruned here. */
 export class ChangeLogStore {
   private readonly key: 'ean' | 'identifier';
+  private lastPrune = 0;
 
   constructor(
     private readonly db: Executor,
@@ -130,6 +137,13 @@ export class ChangeLogStore {
       where id > ${position.after}${missing.length === 0 ? sql`` : sql` or id in (${sql.join(missing)})`}
       order by id`.execute(this.db);
     return rows.map((row) => ({ id: Number(row.id), key: row.key }));
+  }
+
+  /** Drops the entries that no node still needs (kept CHANGES_KEPT_MS), at most once per PRUNE_EVERY_MS per store. */
+  async pruneIfDue(now: number): Promise<void> {
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    await this.prune(now - CHANGES_KEPT_MS);
   }
 
   /**

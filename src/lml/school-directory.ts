@@ -7,29 +7,12 @@
  * the schools that changed, so a write committed before a call is in that call's answer, whichever
  * node wrote it.
  */
-import { CHANGES_KEPT_MS, type ChangeLogStore, type LogPosition, PRUNE_EVERY_MS } from '../db/change-log.js';
+import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
 import type { DirectoryEntry, SchoolStore } from './school-store.js';
 
 /** More changed schools than this since the last answer (a bulk import): load them all instead. */
 const RELOAD_ABOVE = 1000;
-
-/**
- * Drops change-log entries no node needs any more, at most once a minute per caller. The directory
- * prunes as it reads; the school writes prune too, so the log stays small on nodes that never answer
- * the structure tree.
- */
-export class SchoolChangesPruner {
-  private last = 0;
-
-  constructor(private readonly log: ChangeLogStore) {}
-
-  async pruneIfDue(now: number): Promise<void> {
-    if (now - this.last < PRUNE_EVERY_MS) return;
-    this.last = now;
-    await this.log.prune(now - CHANGES_KEPT_MS);
-  }
-}
 
 export class SchoolDirectory {
   private entries = new Map<string, DirectoryEntry>();
@@ -38,7 +21,6 @@ export class SchoolDirectory {
   /** Where the directory stands in the change log; undefined until the first load. */
   private position: LogPosition | undefined;
   private lastRead = 0;
-  private readonly pruner: SchoolChangesPruner;
   /** Catch-ups started and finished: a caller waits for one that started after it arrived. */
   private started = 0;
   private finished = 0;
@@ -50,9 +32,7 @@ export class SchoolDirectory {
     private readonly engine: Engine,
     private readonly compare: (a: DirectoryEntry, b: DirectoryEntry) => number,
     private readonly now: () => number = Date.now,
-  ) {
-    this.pruner = new SchoolChangesPruner(log);
-  }
+  ) {}
 
   /** Every school, sorted, as of a moment after this call began. */
   async schools(): Promise<readonly DirectoryEntry[]> {
@@ -75,7 +55,7 @@ export class SchoolDirectory {
   private async catchUp(): Promise<void> {
     const now = this.now();
     const position = this.position;
-    if (position === undefined || now - this.lastRead > CHANGES_KEPT_MS / 2) return this.load(now);
+    if (position === undefined || fellBehind(this.lastRead, now)) return this.load(now);
     const changes = await this.log.read(position);
     if (changes.length > 0) {
       const identifiers = [...new Set(changes.map((change) => change.key))];
@@ -98,7 +78,7 @@ export class SchoolDirectory {
       return this.load(now);
     this.lastRead = now;
     // Best effort: the answer is ready, and the next catch-up prunes again.
-    await this.pruner.pruneIfDue(now).catch(() => undefined);
+    await this.log.pruneIfDue(now).catch(() => undefined);
   }
 
   private async load(now: number): Promise<void> {

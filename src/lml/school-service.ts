@@ -12,7 +12,6 @@ import { badCursor, fieldProblem, optionalText, requiredText } from './input.js'
 import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
 import { ChangeLogStore } from '../db/change-log.js';
-import { SchoolChangesPruner } from './school-directory.js';
 import { SchoolStore } from './school-store.js';
 import { SCHOOL_TYPES, type SchoolView, schoolView } from './views.js';
 
@@ -30,7 +29,8 @@ const BRIN = /^[0-9]{2}[A-Z0-9]{2}$/;
 
 export class SchoolService {
   private readonly reader: SchoolStore;
-  private readonly changes: SchoolChangesPruner;
+  /** Pruned by school writes too, so the log stays small on nodes that never answer the structure tree. */
+  private readonly changes: ChangeLogStore;
 
   constructor(
     db: Db,
@@ -38,7 +38,7 @@ export class SchoolService {
     private readonly clock: Clock,
   ) {
     this.reader = new SchoolStore(db.kysely);
-    this.changes = new SchoolChangesPruner(new ChangeLogStore(db.kysely, 'school_changes'));
+    this.changes = new ChangeLogStore(db.kysely, 'school_changes');
   }
 
   async create(input: SchoolInput): Promise<SchoolView> {

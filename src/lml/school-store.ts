@@ -11,7 +11,8 @@ export interface PageRequest {
 }
 
 /** What the school directory keeps of a school. */
-export type DirectoryEntry = Pick<SchoolRow, 'identifier' | 'name' | 'type'>;
+const DIRECTORY_COLUMNS = ['identifier', 'name', 'type'] as const;
+export type DirectoryEntry = Pick<SchoolRow, (typeof DIRECTORY_COLUMNS)[number]>;
 
 export class SchoolStore {
   constructor(private readonly db: Executor) {}
@@ -41,16 +42,12 @@ export class SchoolStore {
 
   /** Every school, with what the first level of the structure tree shows (the school directory). */
   directory(): Promise<DirectoryEntry[]> {
-    return this.db.selectFrom('schools').select(['identifier', 'name', 'type']).execute();
+    return this.db.selectFrom('schools').select(DIRECTORY_COLUMNS).execute();
   }
 
   /** These schools' directory entries (a school that is gone has none). */
   directoryEntries(identifiers: readonly string[]): Promise<DirectoryEntry[]> {
     if (identifiers.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('schools')
-      .select(['identifier', 'name', 'type'])
-      .where('identifier', 'in', identifiers)
-      .execute();
+    return this.db.selectFrom('schools').select(DIRECTORY_COLUMNS).where('identifier', 'in', identifiers).execute();
   }
 }

@@ -11,7 +11,7 @@
  * Measured in the soak bench (bench/scenarios/soak.ts): the heap snapshot diff of 90 s of mixed
  * traffic showed ~9,300 sliced strings, objects and arrays added, all held by OfferReadModel.fragments.
  */
-import type { Fragment } from './read-model.js';
+import type { Fragment } from './fragment.js';
 
 /** A flat copy of an EAN (ASCII digits), so a cache key never retains the string it was cut from. */
 export const ownedKey = (ean: string): string => Buffer.from(ean, 'latin1').toString('latin1');

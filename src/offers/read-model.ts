@@ -15,28 +15,11 @@
  */
 import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
-import { CHANGES_KEPT_MS, type ChangeLogStore, type LogPosition, PRUNE_EVERY_MS } from '../db/change-log.js';
+import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
-import { NO_OFFERS, ownedKey } from './fragment-memory.js';
-import { conditionQuality } from './model.js';
-import { type PublicOfferRow, publicOffer } from './schemas.js';
+import { type Fragment, fragmentsFromRows } from './fragment.js';
+import { ownedKey } from './fragment-memory.js';
 import type { OfferStore } from './store.js';
-
-/** An offer in its EAN's fragment: where its JSON is, its public price in cents and conditionQuality(). */
-export interface OfferSpan {
-  start: number;
-  end: number;
-  cents: number;
-  quality: number;
-}
-
-export interface Fragment {
-  json: string;
-  /** SHA-1 of `json` (base64url); '' for an EAN without offers. */
-  tag: string;
-  /** The offers in `json`, cheapest first, then better condition, then id (the priced list's order). */
-  spans: readonly OfferSpan[];
-}
 
 export interface PublishedOffers {
   json: string;
@@ -60,7 +43,6 @@ export class OfferReadModel {
   private starting: Promise<void> | undefined;
   private syncing: Promise<void> | undefined;
   private syncAgain = false;
-  private lastPrune = 0;
   private lastRead = 0;
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
@@ -190,25 +172,7 @@ export class OfferReadModel {
   private async fill(missing: string[]): Promise<Map<string, Fragment>> {
     const epoch = this.epoch;
     const rows = await this.store.findPublishedByEans(missing);
-    const texts = new Map<string, { json: string; spans: OfferSpan[] }>(
-      missing.map((ean) => [ean, { json: '', spans: [] }]),
-    );
-    for (const row of rows) {
-      const text = texts.get(row.ean);
-      if (text === undefined) continue;
-      const json = this.serialise(row);
-      if (text.json !== '') text.json += ',';
-      const start = text.json.length;
-      text.json += json;
-      const cents = row.price_cents + this.config.serviceFeeCents;
-      text.spans.push({ start, end: text.json.length, cents, quality: conditionQuality(row.condition) });
-    }
-    const byEan = new Map<string, Fragment>();
-    for (const [ean, { json, spans }] of texts) {
-      // Rows come by price, then id; a stable sort puts better conditions first among equal prices.
-      spans.sort((a, b) => a.cents - b.cents || b.quality - a.quality);
-      byEan.set(ean, json === '' ? NO_OFFERS : { json, tag: hash('sha1', json, 'base64url'), spans });
-    }
+    const byEan = fragmentsFromRows(missing, rows, this.config.serviceFeeCents);
     if (epoch === this.epoch && this.config.offersCacheEans > 0) {
       for (const [ean, fragment] of byEan) {
         if (this.fragments.size >= this.config.offersCacheEans) {
@@ -222,16 +186,12 @@ export class OfferReadModel {
     return byEan;
   }
 
-  private serialise(row: PublicOfferRow): string {
-    return JSON.stringify(publicOffer(row, this.config.serviceFeeCents));
-  }
-
   private async readChanges(): Promise<void> {
     const position = this.position;
     if (position === undefined) return;
     const now = this.now();
     const changes = await this.log.read(position);
-    if (now - this.lastRead > CHANGES_KEPT_MS / 2) {
+    if (fellBehind(this.lastRead, now)) {
       // The log may have been pruned past this node's position while it could not read: start afresh.
       this.clear();
     } else if (changes.length > 0) {
@@ -248,9 +208,6 @@ export class OfferReadModel {
       this.clear();
       this.position = await this.log.start(this.engine, now);
     }
-    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
-      this.lastPrune = now;
-      await this.log.prune(now - CHANGES_KEPT_MS);
-    }
+    await this.log.pruneIfDue(now);
   }
 }

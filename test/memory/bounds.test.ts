@@ -77,7 +77,7 @@ describe('OfferReadModel under many made-up EANs', () => {
   const log = {
     start: async () => LogPosition.fromVisible([], 'sqlite', 0),
     read: async () => [],
-    prune: async () => undefined,
+    pruneIfDue: async () => undefined,
   } as unknown as ChangeLogStore;
 
   it('holds at most OFFERS_CACHE_EANS EANs, and EANs without offers share one fragment', async () => {
