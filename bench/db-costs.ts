@@ -6,6 +6,7 @@
  * variants: `npx tsx bench/db-costs.ts` (E=sqlite,postgres N=12000 CLAIM=40 GROUP=15 CAP=8).
  */
 import type { Completion, SendContext } from '../src/delivery/queue/types.js';
+import { LeaseTally } from '../src/delivery/lease-tally.js';
 import { DeliveryStore } from '../src/delivery/store.js';
 import { addSubscription, emit } from '../test/delivery/support.js';
 import { createClientWithToken, createHarness } from '../test/support/harness.js';
@@ -49,6 +50,8 @@ for (const engine of engines) {
     h.clock.advance(1000);
     const store = new DeliveryStore(h.database.db);
     const leased: SendContext[] = [];
+    // The worker's count of its own leases per subscription, which the cap reads (delivery/lease-tally.ts).
+    const tally = new LeaseTally();
     const time = { claimMs: 0, claims: 0, commitMs: 0, commits: 0 };
     let done = 0;
     const cpuBefore = process.cpuUsage();
@@ -61,18 +64,21 @@ for (const engine of engines) {
         leaseMs: 15_000,
         limit: claimSize,
         perSubscription,
+        held: tally.held,
         lane: 'first',
         reach: 'window',
       });
       time.claimMs += performance.now() - started;
       time.claims++;
       leased.push(...batch.contexts);
+      for (const context of batch.contexts) tally.add(context.subscriptionId);
       if (leased.length === 0) break;
       // Complete what was claimed in groups, as the worker's group commits do between its claims.
       while (leased.length > 0) {
         const group = leased.splice(0, groupSize).map((context) => succeeded(context, h.clock.now()));
         started = performance.now();
         const results = await store.completeMany(group);
+        for (const completion of group) tally.remove(completion.subscriptionId);
         time.commitMs += performance.now() - started;
         time.commits++;
         done += results.filter((result) => result.recorded).length;

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { DeliveryStore } from './store.js';
+import type { LeaseTally } from './lease-tally.js';
 import type { ClaimedBatch } from './queue/types.js';
 
 export interface LaneOptions {
@@ -23,6 +24,8 @@ export class LaneClaimer {
     private readonly store: DeliveryStore,
     private readonly clock: Clock,
     private readonly options: LaneOptions,
+    /** The worker's leases per subscription: read by each claim for the cap, and added to. */
+    private readonly tally: LeaseTally,
   ) {}
 
   /** New or re-queued deliveries were committed: look at the retry lane again at the next claim. */
@@ -60,8 +63,21 @@ export class LaneClaimer {
   private async lane(lane: 'first' | 'retry', limit: number): Promise<ClaimedBatch> {
     const { owner, leaseMs, perSubscription, pollIntervalMs } = this.options;
     const now = this.clock.now();
-    const claim = (size: number, reach: 'window' | 'past-capped'): Promise<ClaimedBatch> =>
-      this.store.claimToSend({ owner, now, leaseMs, limit: size, perSubscription, lane, reach });
+    const claim = async (size: number, reach: 'window' | 'past-capped'): Promise<ClaimedBatch> => {
+      const held = this.tally.held;
+      const batch = await this.store.claimToSend({
+        owner,
+        now,
+        leaseMs,
+        limit: size,
+        perSubscription,
+        held,
+        lane,
+        reach,
+      });
+      for (const context of batch.contexts) this.tally.add(context.subscriptionId);
+      return batch;
+    };
     const batch = await claim(limit, 'window');
     const got = batch.contexts.length + batch.orphans.length;
     if (got >= limit || now < this.reachPastCappedAfter[lane]) return batch;

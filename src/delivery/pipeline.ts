@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import { sendAttempt } from './attempt.js';
+import type { LeaseTally } from './lease-tally.js';
 import { CompletionBatcher, CompletionsNotWritten } from './queue/batcher.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';
@@ -39,6 +40,8 @@ export class AttemptPipeline {
   constructor(
     private readonly deps: PipelineDeps,
     private readonly settings: WorkerSettings,
+    /** The worker's leases per subscription: a delivery leaves it once its outcome is committed (or it is abandoned). */
+    private readonly tally: LeaseTally,
     /**
      * Called whenever a slot may have freed up: an attempt ended (`sent`), or a commit shrank the
      * backlog and cleared its leases (`recorded`).
@@ -93,6 +96,14 @@ export class AttemptPipeline {
   }
 
   private async deliver(context: SendContext): Promise<void> {
+    try {
+      await this.attempt(context);
+    } finally {
+      this.tally.remove(context.subscriptionId);
+    }
+  }
+
+  private async attempt(context: SendContext): Promise<void> {
     const { clock, config, metrics, sender, store } = this.deps;
     if (context.subscriptionStatus !== 'active') {
       if (await store.abandon(context.id, this.settings.owner, clock.now())) metrics.deliveriesFailed.inc();

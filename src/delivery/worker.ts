@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import { LaneClaimer } from './lanes.js';
+import { LeaseTally } from './lease-tally.js';
 import { AttemptPipeline } from './pipeline.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';
@@ -47,6 +48,8 @@ export class DeliveryWorker {
    */
   private readonly queue: { context: SendContext; claimedAt: number }[] = [];
   private readonly lanes: LaneClaimer;
+  /** Leases this worker holds per subscription, for the per-subscription cap (lease-tally.ts). */
+  private readonly tally = new LeaseTally();
   private running = false;
   private stopped = false;
   private loopDone: Promise<void> | undefined;
@@ -66,8 +69,8 @@ export class DeliveryWorker {
     const settings = workerSettings(deps.config, options);
     this.settings = settings;
     ({ owner: this.owner, refill: this.refill, onError: this.onError } = settings);
-    this.pipeline = new AttemptPipeline(deps, settings, (what) => this.freed(what));
-    this.lanes = new LaneClaimer(deps.store, deps.clock, settings);
+    this.pipeline = new AttemptPipeline(deps, settings, this.tally, (what) => this.freed(what));
+    this.lanes = new LaneClaimer(deps.store, deps.clock, settings, this.tally);
   }
 
   start(): this {
@@ -96,10 +99,15 @@ export class DeliveryWorker {
     this.wake();
     await this.loopDone;
     // Hand back what was claimed but never sent, so another worker need not wait for the leases to expire.
-    const unsent = this.queue.splice(0).map((entry) => entry.context.id);
+    const unsent = this.queue.splice(0).map((entry) => entry.context);
+    for (const context of unsent) this.tally.remove(context.subscriptionId);
     if (unsent.length > 0)
       await this.deps.store
-        .release(unsent, this.owner, this.deps.clock.now())
+        .release(
+          unsent.map((context) => context.id),
+          this.owner,
+          this.deps.clock.now(),
+        )
         .catch((error: unknown) => this.onError(error, 'releasing unsent deliveries failed (their leases expire)'));
     await this.pipeline.settledWithin(this.settings.stopTimeoutMs);
     if (this.deps.ownsSender === true) await this.deps.sender.close();
@@ -179,6 +187,7 @@ export class DeliveryWorker {
       // The lease was sized for one attempt from the claim; after waiting this long it no longer covers one.
       if (now - entry.claimedAt > this.settings.leaseMs - this.deps.config.webhookTimeoutMs) {
         stale.push(entry.context.id);
+        this.tally.remove(entry.context.subscriptionId);
         continue;
       }
       this.pipeline.start(entry.context);

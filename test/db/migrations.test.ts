@@ -19,6 +19,7 @@ const NAMES = [
   '0008_subscription_notices',
   '0009_delivery_partial_indexes',
   '0010_school_changes',
+  '0011_delivery_leases_unindexed',
 ];
 
 describeEachEngine('migrations', (engine) => {
@@ -42,5 +43,25 @@ describeEachEngine('migrations', (engine) => {
     expect(await recorded()).toEqual(NAMES);
     await migrateToLatest(fresh.db);
     expect(await recorded()).toEqual(NAMES);
+  });
+
+  it('leave no index over a column a claim sets, so a claim is a HOT update on PostgreSQL (0011)', async () => {
+    const fresh = await freshDatabase(engine);
+    database = fresh;
+    const definitions =
+      engine === 'postgres'
+        ? await sql<{ definition: string }>`select indexdef as definition from pg_indexes
+            where tablename = 'deliveries' and schemaname = current_schema()`.execute(fresh.db.kysely)
+        : await sql<{ definition: string }>`select sql as definition from sqlite_master
+            where type = 'index' and tbl_name = 'deliveries' and sql is not null`.execute(fresh.db.kysely);
+    const texts = definitions.rows.map((row) => row.definition);
+    expect(texts.length).toBeGreaterThanOrEqual(3);
+    for (const column of ['lease_owner', 'lease_until', 'updated_at'])
+      expect(texts.filter((text) => text.includes(column))).toEqual([]);
+    if (engine === 'postgres') {
+      const options = await sql<{ options: string[] | null }>`select reloptions as options from pg_class
+        where oid = 'deliveries'::regclass`.execute(fresh.db.kysely);
+      expect(options.rows[0]?.options).toEqual(['fillfactor=80']);
+    }
   });
 });

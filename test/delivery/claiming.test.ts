@@ -27,8 +27,13 @@ describeEachEngine('claiming deliveries', (engine) => {
   let h: Harness;
   let clientRef: string;
   let store: DeliveryStore;
-  const claim = (owner: string, limit: number, lane: 'first' | 'retry' = 'first', perSubscription = 100) =>
-    store.claim({ owner, now: h.clock.now(), leaseMs: 10_000, limit, perSubscription, lane });
+  const claim = (
+    owner: string,
+    limit: number,
+    lane: 'first' | 'retry' = 'first',
+    perSubscription = 100,
+    held?: ReadonlyMap<string, number>,
+  ) => store.claim({ owner, now: h.clock.now(), leaseMs: 10_000, limit, perSubscription, held, lane });
 
   beforeEach(async () => {
     h = await createHarness(engine, { webhookAllowPrivate: true });
@@ -83,7 +88,7 @@ describeEachEngine('claiming deliveries', (engine) => {
     expect(await h.database.db.kysely.selectFrom('delivery_attempts').selectAll().execute()).toHaveLength(1);
   });
 
-  it('caps the leases one subscription holds, counting the ones already in flight', async () => {
+  it('caps the leases one subscription holds by the claimer, counting the ones it holds already', async () => {
     const busy = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/busy', h.clock.now());
     await emit(h.database.db, h.clock.now(), 20);
     h.clock.advance(1);
@@ -93,9 +98,18 @@ describeEachEngine('claiming deliveries', (engine) => {
     expect(first.filter((row) => row.subscription_id === busy)).toHaveLength(3);
     expect(first.filter((row) => row.subscription_id === quiet)).toHaveLength(1);
     expect(first).toHaveLength(4);
-    expect(await claim('B', 10, 'first', 3)).toHaveLength(0);
-    h.clock.advance(10_001); // leases expired: the cap counts only live ones
-    expect(await claim('B', 10, 'first', 3)).toHaveLength(4);
+    // Holding those, A gets nothing more of `busy`; holding two of them, one more.
+    expect(await claim('A', 10, 'first', 3, new Map([[busy, 3]]))).toEqual([]);
+    const more = await claim('A', 10, 'first', 3, new Map([[busy, 2]]));
+    expect(more.map((row) => row.subscription_id)).toEqual([busy]);
+    // The cap shares out one claimer's slots: B holds none, so it takes three rows A does not hold.
+    const taken = new Set([...first, ...more].map((row) => row.id));
+    const second = await claim('B', 10, 'first', 3);
+    expect(second.map((row) => row.subscription_id)).toEqual([busy, busy, busy]);
+    expect(second.filter((row) => taken.has(row.id))).toEqual([]);
+    const leased = (await deliveryRows(h.database.db)).filter((row) => row.lease_until !== null);
+    expect(leased.filter((row) => row.lease_owner === 'A')).toHaveLength(5);
+    expect(leased.filter((row) => row.lease_owner === 'B')).toHaveLength(3);
   });
 
   it('first attempts are sent before a backlog of due retries, which keep a quarter of the slots', async () => {
@@ -145,8 +159,9 @@ describeEachEngine('claiming deliveries', (engine) => {
     // `busy` reaches its cap of 4; its other 296 rows stand before `other`'s one.
     const first = await store.claim({ ...options, owner: 'A', limit: 4, reach: 'window' });
     expect(first.map((row) => row.subscription_id)).toEqual([busy, busy, busy, busy]);
-    expect(await store.claim({ ...options, owner: 'A', limit: 4, reach: 'window' })).toEqual([]);
-    const reached = await store.claim({ ...options, owner: 'A', limit: 4, reach: 'past-capped' });
+    const held = new Map([[busy, 4]]);
+    expect(await store.claim({ ...options, owner: 'A', limit: 4, held, reach: 'window' })).toEqual([]);
+    const reached = await store.claim({ ...options, owner: 'A', limit: 4, held, reach: 'past-capped' });
     expect(reached.map((row) => row.subscription_id)).toEqual([other]);
 
     // The worker: its window claim comes back short, so it walks past the cap, then not again within a poll interval.
@@ -159,16 +174,23 @@ describeEachEngine('claiming deliveries', (engine) => {
       return claimToSend(claimOptions);
     };
     const { LaneClaimer } = await import('../../src/delivery/lanes.js');
-    const lanes = new LaneClaimer(counting, h.clock, {
-      owner: 'W',
-      leaseMs: 10_000,
-      perSubscription: 4,
-      pollIntervalMs: 500,
-    });
+    const { LeaseTally } = await import('../../src/delivery/lease-tally.js');
+    const tally = new LeaseTally();
+    const lanes = new LaneClaimer(
+      counting,
+      h.clock,
+      { owner: 'W', leaseMs: 10_000, perSubscription: 4, pollIntervalMs: 500 },
+      tally,
+    );
     const batch = await lanes.claim(8);
     expect(batch.contexts.map((context) => context.subscriptionId).sort()).toEqual(
       [busy, busy, busy, busy, other].sort(),
     );
+    // What it claimed is counted against the cap of its next claims.
+    expect([...tally.held]).toEqual([
+      [busy, 4],
+      [other, 1],
+    ]);
     expect(calls.filter((call) => call.endsWith('/past-capped'))).toEqual(['first/past-capped', 'retry/past-capped']);
     calls.length = 0;
     h.clock.advance(100);

@@ -15,6 +15,7 @@ import { offerIdentifiers } from './0007_offer_identifiers.js';
 import { subscriptionNotices } from './0008_subscription_notices.js';
 import { deliveryPartialIndexes } from './0009_delivery_partial_indexes.js';
 import { schoolChanges } from './0010_school_changes.js';
+import { deliveryLeasesUnindexed } from './0011_delivery_leases_unindexed.js';
 
 /** Migrations describe tables that do not exist yet, so they see the database untyped. */
 export type AnyDb = Kysely<unknown>;
@@ -32,5 +33,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0008_subscription_notices', subscriptionNotices],
     ['0009_delivery_partial_indexes', deliveryPartialIndexes],
     ['0010_school_changes', schoolChanges(engine)],
+    ['0011_delivery_leases_unindexed', deliveryLeasesUnindexed(engine)],
   ];
 }

@@ -39,8 +39,10 @@ export interface ClaimOptions {
   now: number;
   leaseMs: number;
   limit: number;
-  /** At most this many deliveries of one subscription leased at once (across all workers). */
+  /** At most this many deliveries of one subscription leased at once by this claimer (`held` counted). */
   perSubscription: number;
+  /** The leases this claimer already holds, per subscription (the worker's LeaseTally); none if absent. */
+  held?: ReadonlyMap<string, number>;
   lane: 'first' | 'retry';
   /**
    * How far the claim looks. `window` (the worker's usual claim): the first due rows (four per row wanted, at least 128)
