@@ -22,6 +22,14 @@ export type * from './queue/types.js';
 export class DeliveryStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * True when a claim runs off the event loop (PostgreSQL), so it can overlap the sending; on SQLite
+   * the driver is synchronous and a claim holds the loop while it runs.
+   */
+  get claimsOverlapSending(): boolean {
+    return this.db.engine === 'postgres';
+  }
+
   /** Leases up to `limit` due deliveries of one lane (queue/claim.ts). */
   claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
     return claim(this.db, options);

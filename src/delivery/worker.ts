@@ -128,8 +128,7 @@ export class DeliveryWorker {
   private async loop(): Promise<void> {
     while (this.running) {
       const free = this.pipeline.free;
-      // Claims keep the queue filled ahead of the slots, so a claim's round trip overlaps the sending.
-      if (free > 0 || this.queue.length < this.refill) {
+      if (free > 0 || this.claimsEarly()) {
         try {
           await this.dispatch(free, this.settings.prefetch);
         } catch (error) {
@@ -202,10 +201,20 @@ export class DeliveryWorker {
   }
 
   /**
+   * Whether to claim now, before slots are free: on PostgreSQL once the queue runs low, so the claim's
+   * round trip overlaps the sending (waiting until half the slots stood empty as well left 16-20 of 32
+   * busy on average in a drain; 22-24 now, 1.5-4 % more deliveries/s). Not on SQLite, whose claim
+   * holds the event loop anyway: claiming early there only splits the same work into more claims
+   * (6 % fewer deliveries/s in interleaved drains).
+   */
+  private claimsEarly(): boolean {
+    return this.deps.store.claimsOverlapSending && this.queue.length < this.refill;
+  }
+
+  /**
    * An attempt ended or a commit shrank the backlog: the next queued delivery takes the slot at once;
-   * claim again once the queue runs low, not once per request. The claim no longer waits until half
-   * the slots stand empty as well (they did while it ran: 16-20 of 32 slots busy on average in a
-   * PostgreSQL drain, 22-24 now).
+   * claim again once the queue runs low (and, on SQLite, enough slots are free or all are), not once
+   * per request.
    */
   private freed(what: 'sent' | 'recorded'): void {
     const free = this.pipeline.free;
@@ -213,6 +222,10 @@ export class DeliveryWorker {
     if (what === 'recorded') this.claimedShort = false;
     // After a short claim only a commit (which clears leases) can let the next one reach further.
     else if (this.claimedShort) return;
-    if (this.queue.length < this.refill) this.signal();
+    if (
+      this.claimsEarly() ||
+      (this.queue.length < this.refill && (this.pipeline.active === 0 || this.pipeline.free >= this.refill))
+    )
+      this.signal();
   }
 }
