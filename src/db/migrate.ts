@@ -4,7 +4,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.js';
-import { type AnyDb, migrations } from './migrations/index.js';
+import { type UntypedDb, migrations } from './migrations/index.js';
 
 const MIGRATIONS_TABLE = 'shelfmark_migrations';
 
@@ -35,7 +35,7 @@ export async function migrateToLatest(database: Db): Promise<void> {
     for (const [name, migration] of migrations(database.engine)) {
       if (applied.has(name)) continue;
       try {
-        await migration.up(trx as unknown as AnyDb);
+        await migration.up(trx as unknown as UntypedDb);
       } catch (error) {
         throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }

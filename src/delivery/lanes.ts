@@ -64,14 +64,13 @@ export class LaneClaimer {
     const { owner, leaseMs, perSubscription, pollIntervalMs } = this.options;
     const now = this.clock.now();
     const claim = async (size: number, reach: 'window' | 'past-capped'): Promise<ClaimedBatch> => {
-      const held = this.tally.held;
       const batch = await this.store.claimToSend({
         owner,
         now,
         leaseMs,
         limit: size,
         perSubscription,
-        held,
+        held: this.tally.held,
         lane,
         reach,
       });

@@ -33,7 +33,10 @@ export interface WorkerOptions {
 }
 
 export type WorkerSettings = Required<WorkerOptions> & {
-  /** Claim again once fewer than this many claimed deliveries wait for a slot, not once per finished request. */
+  /**
+   * Claim again once fewer than this many claimed deliveries wait for a slot (on SQLite, and once this
+   * many slots are free or all are), not once per finished request.
+   */
   refill: number;
 };
 

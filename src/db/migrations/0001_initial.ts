@@ -1,11 +1,11 @@
 import type { Migration } from 'kysely';
 import type { Engine } from '../database.js';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /** The first schema: every table of the first release. */
 export function initial(engine: Engine): Migration {
   return {
-    async up(db: AnyDb) {
+    async up(db: UntypedDb) {
       await db.schema
         .createTable('settings')
         .addColumn('key', 'text', (c) => c.primaryKey())
@@ -160,7 +160,7 @@ export function initial(engine: Engine): Migration {
         .columns(['delivery_id', 'attempt_no'])
         .execute();
     },
-    async down(db: AnyDb) {
+    async down(db: UntypedDb) {
       for (const table of [
         'delivery_attempts',
         'deliveries',

@@ -1,16 +1,16 @@
 import type { Migration } from 'kysely';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /** Live leases per subscription are counted from this index alone when claiming (per-subscription caps). */
 export const deliveryLeases: Migration = {
-  async up(db: AnyDb) {
+  async up(db: UntypedDb) {
     await db.schema
       .createIndex('deliveries_lease')
       .on('deliveries')
       .columns(['lease_until', 'subscription_id'])
       .execute();
   },
-  async down(db: AnyDb) {
+  async down(db: UntypedDb) {
     await db.schema.dropIndex('deliveries_lease').ifExists().execute();
   },
 };

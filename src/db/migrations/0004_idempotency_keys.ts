@@ -1,9 +1,9 @@
 import type { Migration } from 'kysely';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /** Remembered answers for Idempotency-Key (src/idempotency): one row per owner and key, kept 24 h. */
 export const idempotencyKeys: Migration = {
-  async up(db: AnyDb) {
+  async up(db: UntypedDb) {
     await db.schema
       .createTable('idempotency_keys')
       .addColumn('owner', 'text', (c) => c.notNull())
@@ -18,7 +18,7 @@ export const idempotencyKeys: Migration = {
       .execute();
     await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
   },
-  async down(db: AnyDb) {
+  async down(db: UntypedDb) {
     await db.schema.dropTable('idempotency_keys').ifExists().execute();
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /**
  * Browser sign-in: one-time portal links (stored as hashes only) and the sessions of the partner
@@ -7,7 +7,7 @@ import type { AnyDb } from './index.js';
  * out no live session).
  */
 export const webSessions: Migration = {
-  async up(db: AnyDb) {
+  async up(db: UntypedDb) {
     await db.schema
       .createTable('portal_links')
       .addColumn('token_hash', 'text', (c) => c.primaryKey())
@@ -27,7 +27,7 @@ export const webSessions: Migration = {
       .execute();
     await db.schema.createIndex('web_sessions_last_seen').on('web_sessions').column('last_seen_at').execute();
   },
-  async down(db: AnyDb) {
+  async down(db: UntypedDb) {
     await db.schema.dropTable('web_sessions').ifExists().execute();
     await db.schema.dropTable('portal_links').ifExists().execute();
   },

@@ -1,6 +1,6 @@
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /**
  * Offer events (issue 16): offers gain a public, stable `identifier` (32 lower-case hex, like schools
@@ -11,7 +11,7 @@ import type { AnyDb } from './index.js';
  */
 export function offerIdentifiers(engine: Engine): Migration {
   return {
-    async up(db: AnyDb) {
+    async up(db: UntypedDb) {
       await db.schema.alterTable('offers').addColumn('identifier', 'text').execute();
       await db.schema.alterTable('offers').addColumn('published_at', 'bigint').execute();
       // Existing offers get random identifiers; new ones get theirs from src/ids.ts.
@@ -42,7 +42,7 @@ export function offerIdentifiers(engine: Engine): Migration {
         .column('ean')
         .execute();
     },
-    async down(db: AnyDb) {
+    async down(db: UntypedDb) {
       await db.schema.dropTable('subscription_filter_eans').ifExists().execute();
       await db.schema.dropIndex('subscriptions_filter_list').ifExists().execute();
       await db.schema.alterTable('subscriptions').dropColumn('filter_list').execute();

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /**
  * Which failing period of a subscription was announced (subscription.failing goes out once per
@@ -7,7 +7,7 @@ import type { AnyDb } from './index.js';
  * subscriptions table keeps its shape.
  */
 export const subscriptionNotices: Migration = {
-  async up(db: AnyDb) {
+  async up(db: UntypedDb) {
     await db.schema
       .createTable('subscription_notices')
       .addColumn('subscription_id', 'text', (c) => c.primaryKey().references('subscriptions.id').onDelete('cascade'))
@@ -15,7 +15,7 @@ export const subscriptionNotices: Migration = {
       .addColumn('noticed_at', 'bigint', (c) => c.notNull())
       .execute();
   },
-  async down(db: AnyDb) {
+  async down(db: UntypedDb) {
     await db.schema.dropTable('subscription_notices').ifExists().execute();
   },
 };

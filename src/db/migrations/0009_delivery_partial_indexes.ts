@@ -1,5 +1,5 @@
 import { type Migration, sql } from 'kysely';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /**
  * The delivery worker's indexes hold only the rows it looks for. The due index had every delivery
@@ -12,7 +12,7 @@ import type { AnyDb } from './index.js';
  * table, which they mostly did already (counts over every status).
  */
 export const deliveryPartialIndexes: Migration = {
-  async up(db: AnyDb) {
+  async up(db: UntypedDb) {
     await db.schema.dropIndex('deliveries_due').ifExists().execute();
     await sql`create index deliveries_due_first on deliveries (next_attempt_at, id) where status = 'pending' and attempt_count = 0`.execute(
       db,
@@ -25,7 +25,7 @@ export const deliveryPartialIndexes: Migration = {
       db,
     );
   },
-  async down(db: AnyDb) {
+  async down(db: UntypedDb) {
     await db.schema.dropIndex('deliveries_due_first').ifExists().execute();
     await db.schema.dropIndex('deliveries_due_retry').ifExists().execute();
     await db.schema.dropIndex('deliveries_lease').ifExists().execute();

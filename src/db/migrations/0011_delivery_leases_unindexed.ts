@@ -1,6 +1,6 @@
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 /**
  * A claim no longer touches an index. The lease index existed only so a claim could count the live
@@ -14,11 +14,11 @@ import type { AnyDb } from './index.js';
  */
 export function deliveryLeasesUnindexed(engine: Engine): Migration {
   return {
-    async up(db: AnyDb) {
+    async up(db: UntypedDb) {
       await db.schema.dropIndex('deliveries_lease').ifExists().execute();
       if (engine === 'postgres') await sql`alter table deliveries set (fillfactor = 80)`.execute(db);
     },
-    async down(db: AnyDb) {
+    async down(db: UntypedDb) {
       if (engine === 'postgres') await sql`alter table deliveries reset (fillfactor)`.execute(db);
       await sql`create index deliveries_lease on deliveries (lease_until, subscription_id) where lease_until is not null`.execute(
         db,

@@ -6,7 +6,7 @@
  */
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { AnyDb } from './index.js';
+import type { UntypedDb } from './index.js';
 
 export interface ChangeLogTable {
   /** The table followed, e.g. `offers`. */
@@ -23,9 +23,9 @@ export function changeLogTable(engine: Engine, { source, row, key, notify }: Cha
   const log = `${row}_changes`;
   const fn = `shelfmark_${row}_changed`;
   const trigger = `${source}_changed`;
-  const run = (db: AnyDb, text: string) => sql.raw(text).execute(db);
+  const run = (db: UntypedDb, text: string) => sql.raw(text).execute(db);
   return {
-    async up(db: AnyDb) {
+    async up(db: UntypedDb) {
       if (engine === 'postgres') {
         await run(
           db,
@@ -74,7 +74,7 @@ export function changeLogTable(engine: Engine, { source, row, key, notify }: Cha
       }
       await db.schema.createIndex(`${log}_changed_at`).on(log).column('changed_at').execute();
     },
-    async down(db: AnyDb) {
+    async down(db: UntypedDb) {
       await run(db, `drop table if exists ${log}`);
       if (engine === 'postgres') await run(db, `drop function if exists ${fn}() cascade`);
       else

@@ -18,7 +18,7 @@ import { schoolChanges } from './0010_school_changes.js';
 import { deliveryLeasesUnindexed } from './0011_delivery_leases_unindexed.js';
 
 /** Migrations describe tables that do not exist yet, so they see the database untyped. */
-export type AnyDb = Kysely<unknown>;
+export type UntypedDb = Kysely<unknown>;
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
