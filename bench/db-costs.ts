@@ -73,9 +73,11 @@ for (const engine of engines) {
       leased.push(...batch.contexts);
       for (const context of batch.contexts) tally.add(context.subscriptionId);
       if (leased.length === 0) break;
-      // Complete what was claimed in groups, as the worker's group commits do between its claims.
-      while (leased.length > 0) {
-        const group = leased.splice(0, groupSize).map((context) => succeeded(context, h.clock.now()));
+      // Complete what was claimed in groups, as the worker's group commits do between its claims; like
+      // the worker's claim-ahead queue, the last claim's rows stay leased (and counted) until the next claim.
+      const keep = batch.contexts.length === 0 ? 0 : batch.contexts.length;
+      while (leased.length > keep) {
+        const group = leased.splice(0, Math.min(groupSize, leased.length - keep)).map((context) => succeeded(context, h.clock.now()));
         started = performance.now();
         const results = await store.completeMany(group);
         for (const completion of group) tally.remove(completion.subscriptionId);

@@ -3,7 +3,7 @@
  * down cleanly on SIGTERM/SIGINT (in-flight requests finish, leases are released by expiry).
  */
 import cluster from 'node:cluster';
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
@@ -134,7 +134,9 @@ function forkChildren(count: number): { stop(): void; exited: Promise<void> } {
   };
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+// Compared as real paths: started through a symbolic link (a deployment's `current/` link, say),
+// the script's path differs from the module's and the server would exit without starting.
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   main().catch((error: unknown) => {
     console.error('fatal:', error instanceof Error ? error.message : error);
     process.exit(1);
