@@ -77,7 +77,9 @@ for (const engine of engines) {
       // the worker's claim-ahead queue, the last claim's rows stay leased (and counted) until the next claim.
       const keep = batch.contexts.length === 0 ? 0 : batch.contexts.length;
       while (leased.length > keep) {
-        const group = leased.splice(0, Math.min(groupSize, leased.length - keep)).map((context) => succeeded(context, h.clock.now()));
+        const group = leased
+          .splice(0, Math.min(groupSize, leased.length - keep))
+          .map((context) => succeeded(context, h.clock.now()));
         started = performance.now();
         const results = await store.completeMany(group);
         for (const completion of group) tally.remove(completion.subscriptionId);

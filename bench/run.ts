@@ -28,7 +28,7 @@ import {
   startServer,
 } from './lib/shelfmark.js';
 import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
-import { deliveryScenario, shelfmarkDelivery } from './scenarios/delivery.js';
+import { deliveryScenario, shelfmarkDelivery, singleWindow } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listOffersScenario } from './scenarios/list-offers.js';
@@ -183,7 +183,7 @@ async function profile(name: ProfileName): Promise<void> {
     const receiver = await startReceiver();
     const engine = option('--engine') === 'postgres' ? 'postgres' : 'sqlite';
     try {
-      const rate = await shelfmarkDelivery(engine, settings.deliveries, receiver, nodeArgs);
+      const [rate] = await shelfmarkDelivery(engine, singleWindow(settings.deliveries), receiver, nodeArgs);
       log(`worker (profiled): ${rate} deliveries/s`);
     } finally {
       await receiver.stop();

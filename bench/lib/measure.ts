@@ -114,6 +114,31 @@ export function arrivalRate(stats: ReceiverStats, n: number, warmup = 0): number
   return Math.round((n - Math.max(1, warmup)) / ((stats.nth - from) / 1000));
 }
 
+/**
+ * Which arrivals of one drain are measured: `warmup` unmeasured ones first, then `windows` consecutive
+ * windows of `size` deliveries each (the first measures a process still warming up, a later one the
+ * rate it keeps).
+ */
+export interface DrainPlan {
+  warmup: number;
+  size: number;
+  windows: number;
+}
+
+/** Deliveries a drain of this plan sends in all. */
+export const planTotal = (plan: DrainPlan): number => plan.warmup + plan.size * plan.windows;
+
+/** The rate of each window of the plan, from the receiver's arrival times once the drain is complete. */
+export async function windowRates(receiver: Receiver, plan: DrainPlan): Promise<number[]> {
+  const rates: number[] = [];
+  for (let window = 0; window < plan.windows; window++) {
+    const from = plan.warmup + window * plan.size;
+    const to = from + plan.size;
+    rates.push(arrivalRate(await receiver.waitFor(to, 0, from), to, from));
+  }
+  return rates;
+}
+
 export const epochNow = (): number => performance.timeOrigin + performance.now();
 
 export interface Spread {

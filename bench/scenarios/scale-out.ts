@@ -8,7 +8,7 @@
 import { type CpuShare, cpuAccount } from '../lib/cpu.js';
 import { ratios, spread, startReceiver } from '../lib/measure.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
-import { shelfmarkDelivery } from './delivery.js';
+import { shelfmarkDelivery, singleWindow } from './delivery.js';
 
 const WORKER_COUNTS = [1, 2] as const;
 /**
@@ -40,12 +40,20 @@ export async function scaleOutScenario(settings: Settings, log: (line: string) =
       const order = round % 2 === 0 ? WORKER_COUNTS : [...WORKER_COUNTS].reverse();
       for (const workers of order) {
         let share: CpuShare | undefined;
-        const rate = await shelfmarkDelivery('postgres', total, receiver, [], workers, SUBSCRIPTIONS, (pids) => {
-          const end = cpuAccount({ workers: pids, receiver: [receiver.child.pid] });
-          return () => {
-            share = end();
-          };
-        });
+        const [rate = Number.NaN] = await shelfmarkDelivery(
+          'postgres',
+          singleWindow(total),
+          receiver,
+          [],
+          workers,
+          SUBSCRIPTIONS,
+          (pids) => {
+            const end = cpuAccount({ workers: pids, receiver: [receiver.child.pid] });
+            return () => {
+              share = end();
+            };
+          },
+        );
         (runs[workers] as number[]).push(rate);
         if (share !== undefined) (cpu[workers] as CpuShare[]).push(share);
         log(`  round ${round + 1} ${workers} worker process(es): ${rate} deliveries/s; ${describe(share, total)}`);

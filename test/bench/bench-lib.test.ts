@@ -6,7 +6,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { arrivalRate, percentile, ratios, spread } from '../../bench/lib/measure.js';
+import {
+  arrivalRate,
+  percentile,
+  type Receiver,
+  type ReceiverStats,
+  ratios,
+  spread,
+  windowRates,
+} from '../../bench/lib/measure.js';
 import { topSelfTime } from '../../bench/lib/profile.js';
 import { cell, score, svg, targetTable } from '../../bench/lib/report.js';
 import { target } from '../../bench/lib/types.js';
@@ -36,6 +44,31 @@ describe('bench statistics', () => {
   it('measures the delivery rate between the first and the Nth distinct arrival, and refuses an incomplete run', () => {
     expect(arrivalRate({ count: 1001, distinct: 1001, first: 1000, nth: 2000, last: 2000 }, 1001)).toBe(1000);
     expect(arrivalRate({ count: 10, distinct: 10, first: 1000, nth: null, last: 1500 }, 11)).toBeNaN();
+  });
+
+  it('times each window of a drain between its own first and last arrival, and refuses a window not reached', async () => {
+    // 100 warm-up arrivals 10 ms apart, then 1,000 a millisecond apart, then 1,000 every half millisecond.
+    const times = [
+      ...Array.from({ length: 100 }, (_, i) => i * 10),
+      ...Array.from({ length: 1000 }, (_, i) => 1000 + i),
+      ...Array.from({ length: 1000 }, (_, i) => 2000 + i / 2),
+    ];
+    const receiver = {
+      waitFor: async (n: number, _wait: number, from = 0): Promise<ReceiverStats> => ({
+        count: times.length,
+        distinct: times.length,
+        first: times[0] ?? null,
+        nth: times[n - 1] ?? null,
+        kth: from > 0 ? (times[from - 1] ?? null) : null,
+        last: times.at(-1) ?? null,
+      }),
+    } as Pick<Receiver, 'waitFor'> as Receiver;
+    // Window 1: arrivals 101..1100, from t=990 (the 100th) to t=1999; window 2: from 1999 to 2499.5.
+    expect(await windowRates(receiver, { warmup: 100, size: 1000, windows: 2 })).toEqual([
+      Math.round(1000 / 1.009),
+      Math.round(1000 / 0.5005),
+    ]);
+    expect(await windowRates(receiver, { warmup: 100, size: 1000, windows: 3 })).toEqual([991, 1998, Number.NaN]);
   });
 });
 
