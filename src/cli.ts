@@ -101,7 +101,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo): Promi
 async function run(command: Command, context: Context): Promise<Outcome> {
   if (command.needs === 'nothing') return command.run(context);
   const config: Config = loadConfig();
-  const db: Db = await connectDatabase(config.databaseUrl);
+  const db: Db = await connectDatabase(config.databaseUrl, { sqliteCacheMib: config.sqliteCacheMib });
   try {
     await migrateToLatest(db);
     if (command.needs === 'database') return await command.run({ ...context, engine: db.engine });

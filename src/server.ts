@@ -41,7 +41,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   // its children serve HTTP on the shared port (node:cluster hands connections out round-robin).
   const clustered = config.clusterWorkers > 1 && role !== 'worker';
   const child = cluster.isWorker;
-  const db = await connectDatabase(config.databaseUrl);
+  const db = await connectDatabase(config.databaseUrl, { sqliteCacheMib: config.sqliteCacheMib });
   if (!child) await migrateToLatest(db);
   const app = await buildApp({ config, db, clock: systemClock, metrics: new Metrics({ defaultMetrics: true }) });
   const { services } = app;

@@ -3,10 +3,18 @@
  * schema's keywords, and every problem collected, so one start-up names all bad variables at once.
  */
 import { availableParallelism } from 'node:os';
+import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import ipaddr from 'ipaddr.js';
 import type { EnvMeta, ParseKind } from './fields.js';
-import { CONFIG_KEYS, type Config, ConfigSchema, fieldOf } from './schema.js';
+import { type Config, type ConfigKey, ConfigSchema } from './schema.js';
+
+/** The schema of one property with its environment metadata. */
+export function fieldOf(key: ConfigKey): TSchema & EnvMeta {
+  return ConfigSchema.properties[key] as unknown as TSchema & EnvMeta;
+}
+
+export const CONFIG_KEYS = Object.keys(ConfigSchema.properties) as ConfigKey[];
 
 export interface ConfigIssue {
   readonly variable: string;

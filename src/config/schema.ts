@@ -4,8 +4,8 @@
  * the parsing and validation of the environment (load.ts) and the table in
  * docs/operating/configuration.md (table.ts, `npm run docs:config`).
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { choice, type EnvMeta, flag, int, list, optionalText } from './fields.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { choice, flag, int, list, optionalText } from './fields.js';
 
 export const ConfigSchema = Type.Object({
   port: int('PORT', 3000, 0, 65535, 'HTTP port'),
@@ -142,6 +142,13 @@ export const ConfigSchema = Type.Object({
     'HTTP processes on the one port (`node:cluster`); `auto` = one per core. The primary migrates, seeds and runs the delivery worker',
     { parse: 'workers', accepts: 'whole number 1–256, or `auto`' },
   ),
+  sqliteCacheMib: int(
+    'SQLITE_CACHE_MIB',
+    2,
+    1,
+    4096,
+    "SQLite's page cache per connection, in MiB (SQLite's own default; the operating system caches the file as well). More helps a database much larger than memory's hot part; each MiB stays resident once filled",
+  ),
   heapGrowthPercent: int(
     'HEAP_GROWTH_PERCENT',
     50,
@@ -238,10 +245,3 @@ export type Role = Config['role'];
 export type SeedMode = Config['seed'];
 export type LogRequests = Config['logRequests'];
 export type ConfigKey = keyof Config;
-
-/** The schema of one property with its environment metadata. */
-export function fieldOf(key: ConfigKey): TSchema & EnvMeta {
-  return ConfigSchema.properties[key] as unknown as TSchema & EnvMeta;
-}
-
-export const CONFIG_KEYS = Object.keys(ConfigSchema.properties) as ConfigKey[];

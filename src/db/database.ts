@@ -60,14 +60,24 @@ export interface DatabaseOptions {
   /** PostgreSQL only: run every query in this schema (created if missing); tests use one per run. */
   schema?: string;
   poolSize?: number;
+  /** SQLite only: the page cache in MiB (SQLITE_CACHE_MIB; 2 by default). */
+  sqliteCacheMib?: number;
 }
 
+/**
+ * SQLite's own default page cache. better-sqlite3 builds SQLite with 16 MiB instead, and in the
+ * bench's 5-minute SQLite soak that cache filling up was most of the process's native growth: RSS
+ * ended at 1.18x its first-minute figure with 16 MiB, 1.14x with 2 MiB (docs/performance.md).
+ */
+const DEFAULT_SQLITE_CACHE_MIB = 2;
+
 export async function connectDatabase(url: string, options: DatabaseOptions = {}): Promise<Db> {
-  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:'))
+    return connectSqlite(url.slice('sqlite:'.length), options.sqliteCacheMib ?? DEFAULT_SQLITE_CACHE_MIB);
   return connectPostgres(url, options);
 }
 
-function connectSqlite(path: string): Db {
+function connectSqlite(path: string, cacheMib: number): Db {
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path === '' ? ':memory:' : path);
   database.pragma('journal_mode = WAL');
@@ -75,6 +85,8 @@ function connectSqlite(path: string): Db {
   database.pragma('foreign_keys = ON');
   // Several processes (API + worker) may share the file: wait for the write lock instead of failing.
   database.pragma('busy_timeout = 5000');
+  // A negative cache_size is in KiB.
+  database.pragma(`cache_size = ${-Math.round(cacheMib * 1024)}`);
   return handle(
     new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
     'sqlite',

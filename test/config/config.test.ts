@@ -27,6 +27,7 @@ describe('config', () => {
       offersCacheEans: 100_000,
       offersSyncIntervalMs: 1000,
       clusterWorkers: 1,
+      sqliteCacheMib: 2,
       heapGrowthPercent: 50,
       // Limits (issue 8).
       rateLimitRate: 100,
@@ -106,6 +107,7 @@ describe('config', () => {
     ['SEED', 'lots', 'SEED: expected one of demo, none, got "lots"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent'],
     ['PUBLIC_BASE_URL', 'ftp://x', 'PUBLIC_BASE_URL: expected an absolute http(s) URL, got "ftp://x"'],
+    ['SQLITE_CACHE_MIB', '0', 'SQLITE_CACHE_MIB: must be between 1 and 4096, got 0'],
   ])('a bad %s stops with a message naming it', (key, value, message) => {
     expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [key]: value })).toThrow(message);
