@@ -147,7 +147,7 @@ export const ConfigSchema = Type.Object({
     2,
     1,
     4096,
-    "SQLite's page cache per connection, in MiB (SQLite's own default; the operating system caches the file as well). More helps a database much larger than memory's hot part; each MiB stays resident once filled",
+    "SQLite's page cache per connection, in MiB (2 is SQLite's own default; the operating system caches the file as well). Raise it when the often-read part of a large database does not fit; each MiB stays resident once filled",
   ),
   heapGrowthPercent: int(
     'HEAP_GROWTH_PERCENT',
