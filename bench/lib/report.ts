@@ -58,8 +58,9 @@ const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(
 
 /** Horizontal bars, one per target: the measured value as a share of its target, a line at 100 %. */
 export function svg(targets: readonly Target[], subtitle: string): string {
-  const width = 900;
-  const labelWidth = 420;
+  // The label column fits the longest label (about 65 characters at 13 px).
+  const width = 1000;
+  const labelWidth = 480;
   const barArea = width - labelWidth - 90;
   const rowHeight = 26;
   const top = 64;
