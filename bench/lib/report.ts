@@ -58,10 +58,10 @@ const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(
 
 /** Horizontal bars, one per target: the measured value as a share of its target, a line at 100 %. */
 export function svg(targets: readonly Target[], subtitle: string): string {
-  // The label column fits the longest label (about 65 characters at 13 px).
-  const width = 1000;
-  const labelWidth = 480;
-  const barArea = width - labelWidth - 90;
+  // The label column fits the longest label (about 7 px a character at 13 px), so bars never cover it.
+  const labelWidth = Math.max(300, 36 + 7 * Math.max(0, ...targets.map((t) => t.label.length)));
+  const barArea = 390;
+  const width = labelWidth + barArea + 90;
   const rowHeight = 26;
   const top = 64;
   const height = top + targets.length * rowHeight + 40;

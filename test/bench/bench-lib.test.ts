@@ -99,7 +99,10 @@ describe('bench targets and chart', () => {
     const chart = svg(targets, 'machine');
     expect(chart.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(chart).toContain('at least &amp; &lt;met&gt;');
-    expect(chart.match(/<rect x="420"/g)).toHaveLength(2);
+    // Bars start right of the label column: 300 px for short labels, wider for a long one.
+    expect(chart.match(/<rect x="300"/g)).toHaveLength(2);
+    const long = svg([target('c', 'x'.repeat(70), 1, 1, '×', 'atLeast')], 'machine');
+    expect(long).toContain(`<rect x="${36 + 7 * 70}"`);
     expect(chart).toContain('fill="#2e7d32"');
     expect(chart).toContain('fill="#c62828"');
     expect(chart).toContain('>target</text>');
