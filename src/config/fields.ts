@@ -23,6 +23,8 @@ export interface EnvMeta {
   readonly shown?: string;
   /** Accepted values in words, for the kinds whose keywords do not say it. */
   readonly accepts?: string;
+  /** The words a `choice` accepts (the same list its literal union is built from). */
+  readonly words?: readonly string[];
   /** `choice` values are matched case-insensitively unless this is set. */
   readonly exactCase?: boolean;
   /** Shortest accepted text (`text` kind). */
@@ -53,7 +55,7 @@ export const choice = <const T extends readonly string[]>(
 ): TUnsafe<T[number]> & EnvMeta =>
   Type.Union(
     values.map((value) => Type.Literal(value)),
-    { env, parse: 'choice', default: fallback, description, ...doc },
+    { env, parse: 'choice', words: values, default: fallback, description, ...doc },
   ) as unknown as TUnsafe<T[number]> & EnvMeta;
 
 export const optionalText = (env: string, parse: ParseKind, description: string, doc: Doc) =>

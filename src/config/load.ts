@@ -124,10 +124,9 @@ const PARSERS: Record<ParseKind, (raw: string, meta: EnvMeta & Record<string, un
   workers: (raw, meta) => (raw.toLowerCase() === 'auto' ? Math.max(1, availableParallelism()) : integer(raw, meta)),
 };
 
-/** The words a `choice` property accepts, read from its literals. */
-export function choices(meta: EnvMeta & Record<string, unknown>): string[] {
-  const anyOf = (meta.anyOf ?? []) as { const: string }[];
-  return anyOf.map((literal) => literal.const);
+/** The words a `choice` property accepts. */
+export function choices(meta: EnvMeta): readonly string[] {
+  return meta.words ?? [];
 }
 
 function text(env: Env, key: string): string | undefined {
