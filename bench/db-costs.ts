@@ -75,7 +75,7 @@ for (const engine of engines) {
       if (leased.length === 0) break;
       // Complete what was claimed in groups, as the worker's group commits do between its claims; like
       // the worker's claim-ahead queue, the last claim's rows stay leased (and counted) until the next claim.
-      const keep = batch.contexts.length === 0 ? 0 : batch.contexts.length;
+      const keep = batch.contexts.length;
       while (leased.length > keep) {
         const group = leased
           .splice(0, Math.min(groupSize, leased.length - keep))

@@ -129,53 +129,49 @@ export async function bareRate(plan: DrainPlan, receiver: Receiver): Promise<num
   }
 }
 
-export async function pgBossRate(plan: DrainPlan, receiver: Receiver): Promise<number[]> {
+/**
+ * A PostgreSQL job-queue peer in its own process (`bench/children/<child>.ts`): it queues the plan's
+ * jobs in a fresh schema, prints READY and drains them with the same signed POST as every party.
+ */
+async function queuePeerRate(
+  name: string,
+  child: 'pgboss' | 'graphile',
+  options: Record<string, unknown>,
+  plan: DrainPlan,
+  receiver: Receiver,
+): Promise<number[]> {
   const sent = planTotal(plan);
   await receiver.reset();
-  const schema = `pgboss_${randomBytes(4).toString('hex')}`;
-  const child = spawnChild('pgboss', [
-    JSON.stringify({ databaseUrl: POSTGRES_URL, schema, url: `${receiver.hookUrl}?s=pgboss`, total: sent, ...PGBOSS }),
+  const schema = `${child}_${randomBytes(4).toString('hex')}`;
+  const peer = spawnChild(child, [
+    JSON.stringify({
+      databaseUrl: POSTGRES_URL,
+      schema,
+      url: `${receiver.hookUrl}?s=${child}`,
+      total: sent,
+      ...options,
+    }),
   ]);
   // Interrupted, the child is killed before it can drop its schema: the orchestrator drops it then.
   const forget = onInterrupt(() => dropSchema(schema));
   try {
-    await child.line('READY', 60_000);
+    await peer.line('READY', 60_000);
     const stats = await receiver.waitFor(sent, await drainTimeout(sent));
-    if (stats.distinct < sent) throw new Error(`pg-boss delivered ${stats.distinct} of ${sent}`);
+    if (stats.distinct < sent) throw new Error(`${name} delivered ${stats.distinct} of ${sent}`);
     return await windowRates(receiver, plan);
   } finally {
     // SIGTERM: it stops its workers and drops its schema (dropped here again if it was killed instead).
-    const code = await child.stop('SIGTERM', 15_000);
+    const code = await peer.stop('SIGTERM', 15_000);
     forget();
     if (code !== 0) await dropSchema(schema);
   }
 }
 
-async function graphileWorker(plan: DrainPlan, receiver: Receiver): Promise<number[]> {
-  const sent = planTotal(plan);
-  await receiver.reset();
-  const schema = `graphile_${randomBytes(4).toString('hex')}`;
-  const child = spawnChild('graphile', [
-    JSON.stringify({
-      databaseUrl: POSTGRES_URL,
-      schema,
-      url: `${receiver.hookUrl}?s=graphile`,
-      total: sent,
-      concurrency: CONCURRENCY,
-    }),
-  ]);
-  const forget = onInterrupt(() => dropSchema(schema));
-  try {
-    await child.line('READY', 60_000);
-    const stats = await receiver.waitFor(sent, await drainTimeout(sent));
-    if (stats.distinct < sent) throw new Error(`graphile-worker delivered ${stats.distinct} of ${sent}`);
-    return await windowRates(receiver, plan);
-  } finally {
-    const code = await child.stop('SIGTERM', 15_000);
-    forget();
-    if (code !== 0) await dropSchema(schema);
-  }
-}
+export const pgBossRate = (plan: DrainPlan, receiver: Receiver): Promise<number[]> =>
+  queuePeerRate('pg-boss', 'pgboss', PGBOSS, plan, receiver);
+
+const graphileWorkerRate = (plan: DrainPlan, receiver: Receiver): Promise<number[]> =>
+  queuePeerRate('graphile-worker', 'graphile', { concurrency: CONCURRENCY }, plan, receiver);
 
 /** The two measured windows of every drain: how a fresh process starts, and the rate it keeps. */
 const WINDOWS = ['first', 'next'] as const;
@@ -199,7 +195,7 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
   ];
   if (settings.postgres) {
     parties.push({ name: 'pg-boss (PostgreSQL)', run: () => pgBossRate(plan, receiver) });
-    parties.push({ name: 'graphile-worker (PostgreSQL)', run: () => graphileWorker(plan, receiver) });
+    parties.push({ name: 'graphile-worker (PostgreSQL)', run: () => graphileWorkerRate(plan, receiver) });
     parties.push({ name: 'Shelfmark, PostgreSQL', run: () => shelfmarkDelivery('postgres', plan, receiver) });
   }
   try {
