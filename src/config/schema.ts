@@ -75,6 +75,12 @@ export const ConfigSchema = Type.Object({
     1024,
     'parallel requests one worker sends to one receiver origin at most; the rest wait their turn',
   ),
+  webhookQueueThread: choice(
+    'WEBHOOK_QUEUE_THREAD',
+    ['auto', 'off'],
+    'auto',
+    "`auto`: on a SQLite file, the delivery worker's claims and completions run on a thread of their own (a second connection), beside the sending instead of on its event loop. `off`: on the event loop. PostgreSQL's driver is asynchronous already and ignores it",
+  ),
   serviceFeeCents: int('SERVICE_FEE_CENTS', 199, 0, 100000, "service fee added to the seller's price in public offers"),
   seed: choice(
     'SEED',

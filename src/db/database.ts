@@ -15,6 +15,11 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly engine: Engine;
+  /**
+   * SQLite only: the database file, for another connection to the same database (the delivery
+   * queue's thread); undefined for an in-memory database, which no other connection can open.
+   */
+  readonly sqliteFile?: string;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
@@ -87,10 +92,8 @@ function connectSqlite(path: string, cacheMib: number): Db {
   database.pragma('busy_timeout = 5000');
   // A negative cache_size is in KiB.
   database.pragma(`cache_size = ${-Math.round(cacheMib * 1024)}`);
-  return handle(
-    new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
-    'sqlite',
-  );
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return database.memory ? handle(kysely, 'sqlite') : { ...handle(kysely, 'sqlite'), sqliteFile: database.name };
 }
 
 function handle(kysely: Kysely<Database>, engine: Engine): Db {

@@ -4,7 +4,7 @@
  * by a steady stream of new events.
  */
 import type { Clock } from '../clock.js';
-import type { DeliveryStore } from './store.js';
+import type { DeliveryQueue } from './store.js';
 import type { LeaseTally } from './lease-tally.js';
 import type { ClaimedBatch } from './queue/types.js';
 
@@ -21,7 +21,7 @@ export class LaneClaimer {
   private readonly reachPastCappedAfter = { first: 0, retry: 0 };
 
   constructor(
-    private readonly store: DeliveryStore,
+    private readonly store: DeliveryQueue,
     private readonly clock: Clock,
     private readonly options: LaneOptions,
     /** The worker's leases per subscription: read by each claim for the cap, and added to. */

@@ -17,11 +17,11 @@ import type { LeaseTally } from './lease-tally.js';
 import { CompletionBatcher, CompletionsNotWritten } from './queue/batcher.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';
-import type { DeliveryStore } from './store.js';
+import type { DeliveryQueue } from './store.js';
 import type { WorkerSettings } from './worker-options.js';
 
 export interface PipelineDeps {
-  store: DeliveryStore;
+  store: DeliveryQueue;
   sender: WebhookSender;
   clock: Clock;
   config: Config;

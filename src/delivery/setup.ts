@@ -11,7 +11,8 @@ import { DeliveryQueryStore } from './query-store.js';
 import { type WebhookSender, UndiciSender } from './sender.js';
 import { DeliveryService } from './service.js';
 import type { LookupFn } from './ssrf.js';
-import { DeliveryStore } from './store.js';
+import { ThreadedDeliveryQueue } from './queue-thread/client.js';
+import { type DeliveryQueue, DeliveryStore } from './store.js';
 import { DeliveryWorker, type WorkerOptions } from './worker.js';
 
 export interface DeliveryDeps {
@@ -36,13 +37,18 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   const { config, db, clock, metrics, outbox } = deps;
   const deliveries = new DeliveryService(new DeliveryQueryStore(db), outbox, clock);
   const store = new DeliveryStore(db);
+  // Started workers share one queue thread on a SQLite file (created here, started on first use).
+  const threaded =
+    config.webhookQueueThread === 'auto' && db.sqliteFile !== undefined
+      ? new ThreadedDeliveryQueue({ sqliteFile: db.sqliteFile, sqliteCacheMib: config.sqliteCacheMib })
+      : undefined;
   const workers = new Set<DeliveryWorker>();
   const wakeAll = (): void => {
     for (const worker of workers) worker.wake();
   };
   outbox.onDeliveriesCreated = wakeAll;
 
-  const createDeliveryWorker = (options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
+  const workerOn = (queue: DeliveryQueue, options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
     const given = options.sender ?? deps.sender;
     const sender =
       given ??
@@ -54,7 +60,7 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
       });
     const worker: DeliveryWorker = new DeliveryWorker(
       {
-        store,
+        store: queue,
         sender,
         clock,
         config,
@@ -67,6 +73,9 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
     workers.add(worker);
     return worker;
   };
+  // Workers driven step by step (tests) stay on the event loop, where runOnce() finishes deterministically.
+  const createDeliveryWorker = (options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker =>
+    workerOn(store, options);
 
   // Workers of other nodes learn of new deliveries through LISTEN/NOTIFY (PostgreSQL) instead of
   // waiting for their next poll; the listener lives while any started worker does.
@@ -74,7 +83,7 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
 
   const startWorker = (options: WorkerOptions = {}): { stop(): Promise<void>; listening: Promise<void> } => {
-    const worker = createDeliveryWorker(options).start();
+    const worker = workerOn(threaded ?? store, options).start();
     started++;
     unlisten ??=
       db.listen === undefined
@@ -89,6 +98,7 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
           unlisten = undefined;
           await close?.();
         }
+        if (started === 0) await threaded?.close();
       },
     };
   };

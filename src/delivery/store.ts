@@ -19,12 +19,26 @@ import type {
 
 export type * from './queue/types.js';
 
-export class DeliveryStore {
+/**
+ * What the delivery worker asks of its queue: implemented in this process (DeliveryStore) or on a
+ * thread of its own (queue-thread/client.ts).
+ */
+export interface DeliveryQueue {
+  /** True when a claim runs off the event loop, so it can overlap the sending. */
+  readonly claimsOverlapSending: boolean;
+  claimToSend(options: ClaimOptions): Promise<ClaimedBatch>;
+  completeMany(inputs: readonly Completion[]): Promise<CompletionResult[]>;
+  release(ids: readonly string[], owner: string, now: number): Promise<void>;
+  abandon(id: string, owner: string, now: number): Promise<boolean>;
+}
+
+export class DeliveryStore implements DeliveryQueue {
   constructor(private readonly db: Db) {}
 
   /**
    * True when a claim runs off the event loop (PostgreSQL), so it can overlap the sending; on SQLite
-   * the driver is synchronous and a claim holds the loop while it runs.
+   * the driver is synchronous and a claim holds the loop while it runs (unless the queue is on its
+   * own thread: queue-thread/client.ts).
    */
   get claimsOverlapSending(): boolean {
     return this.db.engine === 'postgres';

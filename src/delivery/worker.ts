@@ -16,13 +16,13 @@ import { LeaseTally } from './lease-tally.js';
 import { AttemptPipeline } from './pipeline.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';
-import type { DeliveryStore } from './store.js';
+import type { DeliveryQueue } from './store.js';
 import { type WorkerOptions, type WorkerSettings, workerSettings } from './worker-options.js';
 
 export type { WorkerOptions } from './worker-options.js';
 
 export interface WorkerDeps {
-  store: DeliveryStore;
+  store: DeliveryQueue;
   sender: WebhookSender;
   clock: Clock;
   config: Config;
@@ -201,11 +201,11 @@ export class DeliveryWorker {
   }
 
   /**
-   * Whether to claim now, before slots are free: on PostgreSQL once the queue runs low, so the claim's
-   * round trip overlaps the sending (waiting until half the slots stood empty as well left 16-20 of 32
-   * busy on average in a drain; 22-24 now, 1.5-4 % more deliveries/s). Not on SQLite, whose claim
-   * holds the event loop anyway: claiming early there only splits the same work into more claims
-   * (6 % fewer deliveries/s in interleaved drains).
+   * Whether to claim now, before slots are free: once the queue runs low, when the claim runs off the
+   * event loop (PostgreSQL, or SQLite's queue thread), so it overlaps the sending (waiting until half
+   * the slots stood empty as well left 16-20 of 32 busy on average in a PostgreSQL drain; 22-24 now,
+   * 1.5-4 % more deliveries/s). Not when a SQLite claim holds the event loop: claiming early there only
+   * splits the same work into more claims (6 % fewer deliveries/s in interleaved drains).
    */
   private claimsEarly(): boolean {
     return this.deps.store.claimsOverlapSending && this.queue.length < this.refill;

@@ -17,6 +17,7 @@ describe('config', () => {
       webhookSecretOverlapSeconds: 86400,
       webhookConcurrency: 32,
       webhookConnectionsPerHost: 32,
+      webhookQueueThread: 'auto',
       serviceFeeCents: 199,
       logLevel: 'info',
       logRequests: 'all',
