@@ -20,6 +20,7 @@ const NAMES = [
   '0009_delivery_partial_indexes',
   '0010_school_changes',
   '0011_delivery_leases_unindexed',
+  '0012_sqlite_due_in_insertion_order',
 ];
 
 describeEachEngine('migrations', (engine) => {
@@ -62,6 +63,36 @@ describeEachEngine('migrations', (engine) => {
       const options = await sql<{ options: string[] | null }>`select reloptions as options from pg_class
         where oid = 'deliveries'::regclass`.execute(fresh.db.kysely);
       expect(options.rows[0]?.options).toEqual(['fillfactor=80']);
+    }
+  });
+
+  it('order the due rows by due time, then insertion order on SQLite and id on PostgreSQL (0012)', async () => {
+    const fresh = await freshDatabase(engine);
+    database = fresh;
+    const definitions =
+      engine === 'postgres'
+        ? await sql<{
+            name: string;
+            definition: string;
+          }>`select indexname as name, indexdef as definition from pg_indexes
+            where tablename = 'deliveries' and schemaname = current_schema() and indexname like 'deliveries_due_%'
+            order by indexname`.execute(fresh.db.kysely)
+        : await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+            where type = 'index' and name like 'deliveries_due_%' order by name`.execute(fresh.db.kysely);
+    const columns = (definition: string): string => /\(([^)]*)\)/.exec(definition)?.[1] ?? '';
+    const expected = engine === 'postgres' ? 'next_attempt_at, id' : 'next_attempt_at';
+    expect(definitions.rows.map((row) => [row.name, columns(row.definition)])).toEqual([
+      ['deliveries_due_first', expected],
+      ['deliveries_due_retry', expected],
+    ]);
+    if (engine === 'sqlite') {
+      // Every SQLite index ends with the rowid: the claim's order comes from the index, unsorted.
+      const plan = await sql<{ detail: string }>`explain query plan
+        select id from deliveries where status = 'pending' and attempt_count = 0 and next_attempt_at <= 5
+        order by next_attempt_at, rowid limit 256`.execute(fresh.db.kysely);
+      expect(plan.rows.map((row) => row.detail)).toEqual([
+        'SEARCH deliveries USING INDEX deliveries_due_first (next_attempt_at<?)',
+      ]);
     }
   });
 });

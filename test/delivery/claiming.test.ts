@@ -42,6 +42,24 @@ describeEachEngine('claiming deliveries', (engine) => {
   });
   afterEach(async () => h.close());
 
+  it('deliveries due at the same time are claimed oldest first: insertion order on SQLite, id order on PostgreSQL', async () => {
+    await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/a', h.clock.now());
+    // One transaction: the 40 deliveries share their due time and, mostly, their id's millisecond.
+    await emit(h.database.db, h.clock.now(), 40);
+    const inserted = (
+      await h.database.db.kysely
+        .selectFrom('deliveries')
+        .select('id')
+        .orderBy(engine === 'sqlite' ? 'rowid' : 'id')
+        .execute()
+    ).map((row) => row.id);
+    // Each claim takes the next 10 (RETURNING gives no order of its own, so each batch is compared as a set).
+    for (let i = 0; i < 4; i++) {
+      const batch = (await claim('A', 10, 'first', 100, new Map())).map((row) => row.id);
+      expect(batch.sort()).toEqual(inserted.slice(i * 10, i * 10 + 10).sort());
+    }
+  });
+
   it('a lease is exclusive until it expires; then the work is claimable again and the old owner cannot complete', async () => {
     await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/a', h.clock.now());
     await emit(h.database.db, h.clock.now(), 5);

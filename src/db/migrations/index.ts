@@ -16,6 +16,7 @@ import { subscriptionNotices } from './0008_subscription_notices.js';
 import { deliveryPartialIndexes } from './0009_delivery_partial_indexes.js';
 import { schoolChanges } from './0010_school_changes.js';
 import { deliveryLeasesUnindexed } from './0011_delivery_leases_unindexed.js';
+import { sqliteDueInInsertionOrder } from './0012_sqlite_due_in_insertion_order.js';
 
 /** Migrations describe tables that do not exist yet, so they see the database untyped. */
 export type UntypedDb = Kysely<unknown>;
@@ -34,5 +35,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0009_delivery_partial_indexes', deliveryPartialIndexes],
     ['0010_school_changes', schoolChanges(engine)],
     ['0011_delivery_leases_unindexed', deliveryLeasesUnindexed(engine)],
+    ['0012_sqlite_due_in_insertion_order', sqliteDueInInsertionOrder(engine)],
   ];
 }
