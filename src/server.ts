@@ -57,7 +57,8 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   let address = clustered ? `http://${config.host}:${config.port}` : '(worker only)';
   const serves = child || (!clustered && role !== 'worker');
   if (serves) address = await app.listen({ port: config.port, host: config.host });
-  const worker = child || role === 'api' ? undefined : services.startWorker({ logger: app.log });
+  const worker =
+    child || role === 'api' ? undefined : services.startWorker({ logger: app.log }, { workerOnly: role === 'worker' });
   // The primary makes sure a signing key exists before the children start, so they do not each create one.
   if (clustered && !child) await services.signingKeys.active();
   const children = clustered && !child ? forkChildren(config.clusterWorkers) : undefined;
@@ -68,7 +69,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   } else {
     const serving = role === 'worker' ? 'worker' : `listening on ${shown}`;
     const lines = [
-      `Shelfmark ${serving} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''})`,
+      `Shelfmark ${serving} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''}${worker?.queueOnThread === true ? ', delivery queue on its own thread' : ''})`,
     ];
     if (services.generatedAdminToken !== undefined) {
       lines.push(

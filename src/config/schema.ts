@@ -79,7 +79,7 @@ export const ConfigSchema = Type.Object({
     'WEBHOOK_QUEUE_THREAD',
     ['auto', 'off'],
     'auto',
-    "`auto`: on a SQLite file, the delivery worker's claims and completions run on a thread of their own (a second connection), beside the sending instead of on its event loop. `off`: on the event loop. PostgreSQL's driver is asynchronous already and ignores it",
+    "`auto`: in a `--role worker` process on a SQLite file, the delivery worker's claims and completions run on a thread of their own (a second connection), beside the sending instead of on its event loop; beside the API (`--role all`) they stay on the event loop, where the API's writes do not wait for theirs. `off`: always on the event loop. PostgreSQL's driver is asynchronous already and ignores it",
   ),
   serviceFeeCents: int('SERVICE_FEE_CENTS', 199, 0, 100000, "service fee added to the seller's price in public offers"),
   seed: choice(

@@ -25,19 +25,34 @@ export interface DeliveryDeps {
   dnsLookup?: LookupFn | undefined;
 }
 
+export interface StartedWorker {
+  stop(): Promise<void>;
+  listening: Promise<void>;
+  /** True when its claims and completions run on the queue's own thread (WEBHOOK_QUEUE_THREAD). */
+  queueOnThread: boolean;
+}
+
 export interface DeliveryServices {
   deliveries: DeliveryService;
   /** A worker that is not started: call start(), or runOnce() to drive it step by step (tests). */
   createDeliveryWorker(options?: WorkerOptions & { sender?: WebhookSender }): DeliveryWorker;
-  /** Starts a delivery worker in this process; `listening` settles once other nodes' commits can wake it. */
-  startWorker(options?: WorkerOptions): { stop(): Promise<void>; listening: Promise<void> };
+  /**
+   * Starts a delivery worker in this process; `listening` settles once other nodes' commits can wake it.
+   * `workerOnly`: the process runs nothing else (`--role worker`), so on a SQLite file its queue may
+   * take a thread of its own (WEBHOOK_QUEUE_THREAD).
+   */
+  startWorker(options?: WorkerOptions, placement?: { workerOnly?: boolean }): StartedWorker;
 }
 
 export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   const { config, db, clock, metrics, outbox } = deps;
   const deliveries = new DeliveryService(new DeliveryQueryStore(db), outbox, clock);
   const store = new DeliveryStore(db);
-  // Started workers share one queue thread on a SQLite file (created here, started on first use).
+  // A worker-only process on a SQLite file runs its queue on a thread (created here, started with the
+  // first such worker). Not beside the API: its writes and the thread's would wait on each other for
+  // SQLite's write lock, whose busy handler sleeps in steps of milliseconds (the bench's latency
+  // scenario, --role all at 200 events/s, commit → first attempt: p50 3.8-6.9 ms and p99 16-203 ms
+  // with the thread, 2.4-3.4 ms and 8-51 ms without it, in the same hour).
   const threaded =
     config.webhookQueueThread === 'auto' && db.sqliteFile !== undefined
       ? new ThreadedDeliveryQueue({ sqliteFile: db.sqliteFile, sqliteCacheMib: config.sqliteCacheMib })
@@ -82,14 +97,16 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   let started = 0;
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
 
-  const startWorker = (options: WorkerOptions = {}): { stop(): Promise<void>; listening: Promise<void> } => {
-    const worker = workerOn(threaded ?? store, options).start();
+  const startWorker = (options: WorkerOptions = {}, placement: { workerOnly?: boolean } = {}): StartedWorker => {
+    const queue = placement.workerOnly === true ? threaded?.start() : undefined;
+    const worker = workerOn(queue ?? store, options).start();
     started++;
     unlisten ??=
       db.listen === undefined
         ? Promise.resolve(undefined)
         : db.listen(DELIVERIES_CHANNEL, wakeAll).catch(() => undefined);
     return {
+      queueOnThread: queue !== undefined,
       listening: unlisten.then(() => undefined),
       stop: async () => {
         await worker.stop();

@@ -1,4 +1,5 @@
 /** Claiming: leases are exclusive and expire, first attempts go before retries, one subscription cannot take every slot. */
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SendResult, WebhookRequest, WebhookSender } from '../../src/delivery/sender.js';
 import { DeliveryStore } from '../../src/delivery/store.js';
@@ -46,13 +47,10 @@ describeEachEngine('claiming deliveries', (engine) => {
     await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/a', h.clock.now());
     // One transaction: the 40 deliveries share their due time and, mostly, their id's millisecond.
     await emit(h.database.db, h.clock.now(), 40);
-    const inserted = (
-      await h.database.db.kysely
-        .selectFrom('deliveries')
-        .select('id')
-        .orderBy(engine === 'sqlite' ? 'rowid' : 'id')
-        .execute()
-    ).map((row) => row.id);
+    const all = h.database.db.kysely.selectFrom('deliveries').select('id');
+    const inserted = (await (engine === 'sqlite' ? all.orderBy(sql`rowid`) : all.orderBy('id')).execute()).map(
+      (row) => row.id,
+    );
     // Each claim takes the next 10 (RETURNING gives no order of its own, so each batch is compared as a set).
     for (let i = 0; i < 4; i++) {
       const batch = (await claim('A', 10, 'first', 100, new Map())).map((row) => row.id);

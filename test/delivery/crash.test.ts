@@ -10,7 +10,7 @@ import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { ensureBuilt, startServer, waitUntil } from '../support/process.js';
-import { addSubscription, emit, type Receiver, startReceiver } from './support.js';
+import { addSubscription, countDeliveries, emit, type Receiver, startReceiver } from './support.js';
 
 const SUBSCRIPTIONS = 10;
 const EVENTS = 100;
@@ -69,16 +69,7 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
     const distinct = (): number =>
       new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
     await waitUntil(() => distinct() === TOTAL, 30_000, `all ${TOTAL} deliveries (have ${distinct()})`);
-    const succeeded = async (): Promise<number> =>
-      Number(
-        (
-          await h.database.db.kysely
-            .selectFrom('deliveries')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('status', '=', 'succeeded')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const succeeded = (): Promise<number> => countDeliveries(h.database.db, 'succeeded');
     await waitUntil(async () => (await succeeded()) === TOTAL, 10_000, 'every delivery recorded as succeeded');
     second.child.kill('SIGTERM');
     const [code] = (await once(second.child, 'exit')) as [number | null];

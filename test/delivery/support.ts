@@ -145,6 +145,16 @@ export async function emit(db: Db, now: number, count = 1): Promise<DomainEvent[
   return events;
 }
 
+/** How many deliveries have this status. */
+export async function countDeliveries(db: Db, status: 'pending' | 'succeeded' | 'failed'): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', status)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function deliveryRows(db: Db) {
   return db.kysely.selectFrom('deliveries').selectAll().orderBy('created_at').orderBy('id').execute();
 }

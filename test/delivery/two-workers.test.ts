@@ -11,7 +11,7 @@ import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { addSubscription, emit, type Receiver, startReceiver } from './support.js';
+import { addSubscription, countDeliveries, emit, type Receiver, startReceiver } from './support.js';
 
 const SUBSCRIPTIONS = 10;
 const EVENTS = 200;
@@ -69,16 +69,7 @@ describeEachEngine('two workers on one database', (engine) => {
       await receiver.waitFor(TOTAL, 60_000);
       const seconds = (performance.now() - started) / 1000;
       const deadline = Date.now() + 10_000;
-      const done = async () =>
-        Number(
-          (
-            await h.database.db.kysely
-              .selectFrom('deliveries')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where('status', '=', 'succeeded')
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+      const done = (): Promise<number> => countDeliveries(h.database.db, 'succeeded');
       while ((await done()) < TOTAL && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await Promise.all(workers.map((worker) => worker.stop()));
 

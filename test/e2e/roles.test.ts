@@ -61,7 +61,8 @@ describe('process roles', () => {
     expect(new Set(receiver.received.map((request) => JSON.parse(request.body).identifier))).toEqual(
       new Set(events.map((event) => event.identifier)),
     );
-    expect(worker.output()).toContain('Shelfmark worker (role worker, sqlite)');
+    // A worker-only process on a SQLite file runs its queue on a thread of its own (WEBHOOK_QUEUE_THREAD=auto).
+    expect(worker.output()).toContain('Shelfmark worker (role worker, sqlite, delivery queue on its own thread)');
     expect(worker.output()).not.toContain('listening on');
     worker.child.kill('SIGTERM');
     const [code] = await once(worker.child, 'exit');

@@ -1,8 +1,8 @@
 /**
  * The delivery queue on a thread of its own (host.ts), for SQLite files: the worker's claims and
  * completions run there on a second connection while this thread signs and sends. Each call is one
- * message each way, carrying a whole claim or batch of completions. The thread starts on first use
- * and again after it died (every call waiting on it then fails, like a failed statement: the worker
+ * message each way, carrying a whole claim or batch of completions. The thread starts with start()
+ * or the first call, and again after it died (every call waiting on it then fails, like a failed statement: the worker
  * logs it, the leases expire and the deliveries are claimed again).
  */
 import { Worker } from 'node:worker_threads';
@@ -56,6 +56,12 @@ export class ThreadedDeliveryQueue implements DeliveryQueue {
 
   abandon(...args: Parameters<DeliveryQueue['abandon']>): ReturnType<DeliveryQueue['abandon']> {
     return this.call('abandon', args);
+  }
+
+  /** Starts the thread now rather than at the first call, so its start-up does not delay the first claim. */
+  start(): this {
+    this.running();
+    return this;
   }
 
   /** Ends the thread once every call made so far has been answered. */
