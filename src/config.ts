@@ -3,4 +3,5 @@
  * schema (config/schema.ts): the type, the defaults, the validation and the docs table all come from it.
  */
 export { type ConfigIssue, ConfigError, configDefaults, loadConfig, testConfig } from './config/load.js';
-export { type Config, ConfigSchema, type LogRequests, type Role, type SeedMode } from './config/schema.js';
+export { ConfigSchema } from './config/schema.js';
+export type { Config, LogRequests, Role, SeedMode } from './config/types.js';

@@ -7,7 +7,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import ipaddr from 'ipaddr.js';
 import type { EnvMeta, ParseKind } from './fields.js';
-import { type Config, type ConfigKey, ConfigSchema } from './schema.js';
+import { ConfigSchema } from './schema.js';
+import type { Config, ConfigKey } from './types.js';
 
 /** The schema of one property with its environment metadata. */
 export function fieldOf(key: ConfigKey): TSchema & EnvMeta {

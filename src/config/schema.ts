@@ -1,10 +1,10 @@
 /**
  * The configuration as one TypeBox schema. Each property names its environment variable, default,
- * accepted values and meaning; from this one object come the `Config` type (`Static<>`), the defaults,
- * the parsing and validation of the environment (load.ts) and the table in
+ * accepted values and meaning; from this one object come the `Config` type (`Static<>`, types.ts),
+ * the defaults, the parsing and validation of the environment (load.ts) and the table in
  * docs/operating/configuration.md (table.ts, `npm run docs:config`).
  */
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { choice, flag, int, list, optionalText } from './fields.js';
 
 export const ConfigSchema = Type.Object({
@@ -242,12 +242,3 @@ export const ConfigSchema = Type.Object({
     'browser sessions (partner portal, operator console) end after this long without a request',
   ),
 });
-
-type Parsed = Static<typeof ConfigSchema>;
-
-/** The parsed configuration: every value typed and frozen (lists included). */
-export type Config = { readonly [K in keyof Parsed]: Parsed[K] extends (infer U)[] ? readonly U[] : Parsed[K] };
-export type Role = Config['role'];
-export type SeedMode = Config['seed'];
-export type LogRequests = Config['logRequests'];
-export type ConfigKey = keyof Config;
