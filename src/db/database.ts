@@ -3,12 +3,10 @@
  * scale-out. Everything above this file is engine-agnostic except the few places that ask
  * `engine` (lease claiming uses FOR UPDATE SKIP LOCKED on PostgreSQL).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { type Compilable, Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
+import { type Compilable, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { openSqlite } from './sqlite.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -69,31 +67,12 @@ export interface DatabaseOptions {
   sqliteCacheMib?: number;
 }
 
-/**
- * SQLite's own default page cache. better-sqlite3 builds SQLite with 16 MiB instead, and in the
- * bench's 5-minute SQLite soak that cache filling up was most of the process's native growth: RSS
- * ended at 1.18x its first-minute figure with 16 MiB, 1.14x with 2 MiB (docs/performance.md).
- */
-const DEFAULT_SQLITE_CACHE_MIB = 2;
-
 export async function connectDatabase(url: string, options: DatabaseOptions = {}): Promise<Db> {
-  if (url.startsWith('sqlite:'))
-    return connectSqlite(url.slice('sqlite:'.length), options.sqliteCacheMib ?? DEFAULT_SQLITE_CACHE_MIB);
+  if (url.startsWith('sqlite:')) {
+    const { kysely, file } = openSqlite(url.slice('sqlite:'.length), options.sqliteCacheMib);
+    return file === undefined ? handle(kysely, 'sqlite') : { ...handle(kysely, 'sqlite'), sqliteFile: file };
+  }
   return connectPostgres(url, options);
-}
-
-function connectSqlite(path: string, cacheMib: number): Db {
-  if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-  const database = new SQLite(path === '' ? ':memory:' : path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  // Several processes (API + worker) may share the file: wait for the write lock instead of failing.
-  database.pragma('busy_timeout = 5000');
-  // A negative cache_size is in KiB.
-  database.pragma(`cache_size = ${-Math.round(cacheMib * 1024)}`);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return database.memory ? handle(kysely, 'sqlite') : { ...handle(kysely, 'sqlite'), sqliteFile: database.name };
 }
 
 function handle(kysely: Kysely<Database>, engine: Engine): Db {
@@ -109,29 +88,6 @@ function handle(kysely: Kysely<Database>, engine: Engine): Db {
       }
     },
     close: () => kysely.destroy(),
-  };
-}
-
-const STATEMENT_CACHE_LIMIT = 500;
-
-/**
- * Kysely prepares every query anew; preparing costs as much as running a small query. Hot queries
- * repeat their SQL text exactly (values are parameters), so prepared statements are kept by text.
- * SQLite re-prepares a cached statement by itself if the schema changes under it.
- */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => database.close(),
-    prepare: (text) => {
-      let statement = cache.get(text);
-      if (statement === undefined) {
-        statement = database.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
-        cache.set(text, statement);
-      }
-      return statement;
-    },
   };
 }
 
