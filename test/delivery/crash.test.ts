@@ -10,7 +10,15 @@ import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { ensureBuilt, startServer, waitUntil } from '../support/process.js';
-import { addSubscription, countDeliveries, emit, type Receiver, startReceiver } from './support.js';
+import {
+  addSubscription,
+  countDeliveries,
+  emit,
+  expectOwnPayloads,
+  payloadsByDelivery,
+  type Receiver,
+  startReceiver,
+} from './support.js';
 
 const SUBSCRIPTIONS = 10;
 const EVENTS = 100;
@@ -50,13 +58,8 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
         await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, Date.now());
       // Committed before any server runs: the outbox rows are all the server has to go on.
       await emit(h.database.db, Date.now(), EVENTS);
-      const deliveries = await h.database.db.kysely
-        .selectFrom('deliveries')
-        .innerJoin('events', 'events.id', 'deliveries.event_id')
-        .select(['deliveries.id', 'events.payload'])
-        .execute();
-      expect(deliveries).toHaveLength(TOTAL);
-      const payloadOf = new Map(deliveries.map((row) => [row.id, row.payload]));
+      const payloadOf = await payloadsByDelivery(h.database.db);
+      expect(payloadOf.size).toBe(TOTAL);
 
       const first = startServer(h.database.url, env, ['--role', role]);
       children.push(first.child);
@@ -82,11 +85,7 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
       const [code] = (await once(second.child, 'exit')) as [number | null];
       expect(code).toBe(0);
 
-      for (const request of receiver.received) {
-        const id = String(request.headers['webhook-id']);
-        expect(payloadOf.has(id)).toBe(true);
-        expect(request.body).toBe(payloadOf.get(id));
-      }
+      expectOwnPayloads(receiver.received, payloadOf);
       const duplicates = receiver.received.length - TOTAL;
       console.log(
         `[crash, ${engine}, --role ${role}] ${atKill} delivered before SIGKILL, ${TOTAL} after restart, ${duplicates} duplicate(s) (same webhook-id)`,

@@ -2,6 +2,7 @@
  * Test helpers for the delivery engine: a real node:http receiver on 127.0.0.1 that records every
  * request with its raw body, and direct writers for subscriptions and events.
  */
+import { expect } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -143,6 +144,25 @@ export async function emit(db: Db, now: number, count = 1): Promise<DomainEvent[
   const events = Array.from({ length: count }, listUpdated);
   await db.kysely.transaction().execute((trx) => recordEvents(trx, now, events));
   return events;
+}
+
+/** Each delivery's id with the payload of its event (what every attempt of it must carry). */
+export async function payloadsByDelivery(db: Db): Promise<Map<string, string>> {
+  const rows = await db.kysely
+    .selectFrom('deliveries')
+    .innerJoin('events', 'events.id', 'deliveries.event_id')
+    .select(['deliveries.id', 'events.payload'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.payload]));
+}
+
+/** Every request names a known delivery (its webhook-id) and carries exactly that delivery's payload. */
+export function expectOwnPayloads(received: readonly Received[], payloadOf: ReadonlyMap<string, string>): void {
+  for (const request of received) {
+    const id = String(request.headers['webhook-id']);
+    expect(payloadOf.has(id)).toBe(true);
+    expect(request.body).toBe(payloadOf.get(id));
+  }
 }
 
 /** How many deliveries have this status. */

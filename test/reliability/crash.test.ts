@@ -5,7 +5,14 @@
  * the completion backlog for their group commit), with the same webhook-id and body.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
+import {
+  addSubscription,
+  emit,
+  expectOwnPayloads,
+  payloadsByDelivery,
+  type Receiver,
+  startReceiver,
+} from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { ensureBuilt, type ServerProcess, startServer, waitUntil } from '../support/process.js';
@@ -36,13 +43,8 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
     for (let i = 0; i < SCALE.crashSubscriptions; i++)
       await addSubscription(h.database.db, client.id, `${receiver.url}/${i}`, Date.now());
     await emit(h.database.db, Date.now(), SCALE.crashEvents);
-    const deliveries = await h.database.db.kysely
-      .selectFrom('deliveries')
-      .innerJoin('events', 'events.id', 'deliveries.event_id')
-      .select(['deliveries.id', 'events.payload'])
-      .execute();
-    expect(deliveries).toHaveLength(TOTAL);
-    const payloadOf = new Map(deliveries.map((row) => [row.id, row.payload]));
+    const payloadOf = await payloadsByDelivery(h.database.db);
+    expect(payloadOf.size).toBe(TOTAL);
     const distinct = (): number =>
       new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
     const env = { WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_COMPLETION_BACKLOG: String(BACKLOG) };
@@ -78,11 +80,7 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
     await waitUntil(async () => (await unfinished()) === 0, 30_000, 'every delivery recorded as succeeded');
     expect(await last.stop()).toBe(0);
 
-    for (const request of receiver.received) {
-      const id = String(request.headers['webhook-id']);
-      expect(payloadOf.has(id)).toBe(true);
-      expect(request.body).toBe(payloadOf.get(id));
-    }
+    expectOwnPayloads(receiver.received, payloadOf);
     const duplicates = receiver.received.length - TOTAL;
     console.log(
       `[crash, ${engine}] ${SCALE.crashKills} kills survived at ${atKills.join(', ')} distinct deliveries; ${TOTAL} delivered, 0 lost, ${duplicates} duplicate(s) with the same webhook-id`,
