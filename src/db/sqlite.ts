@@ -48,8 +48,9 @@ export function openSqlite(
  * SQLite transactions take the write lock at BEGIN (`begin immediate`) rather than at their first
  * write. A deferred transaction that reads and then writes cannot wait for the lock: SQLite answers
  * SQLITE_BUSY at once when another connection holds it (waiting could deadlock): a CI run's offer
- * update in one `CLUSTER_WORKERS` process got a 503 that way while another process was writing. Taken
- * at BEGIN, the lock is waited for (busy_timeout) like any other (test/db/sqlite-transactions.test.ts).
+ * update in one `CLUSTER_WORKERS` process got a 503 that way while another process was writing.
+ * Taken at BEGIN, the lock is waited for (busy_timeout), as every other wait for it is
+ * (test/db/sqlite-transactions.test.ts).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
