@@ -10,7 +10,7 @@
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
  *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
  *
- * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
+ * BENCH_ROUNDS, BENCH_DELIVERY_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -76,6 +76,7 @@ function settingsFromEnv(postgres: boolean): Settings {
     seconds: envNumber('BENCH_SECONDS', quick ? 2 : 5),
     warmupSeconds: quick ? 0 : 1,
     deliveries: envNumber('BENCH_DELIVERIES', quick ? 500 : 5000),
+    deliveryRounds: envNumber('BENCH_DELIVERY_ROUNDS', quick ? 1 : 5),
     fanout: envNumber('BENCH_FANOUT', quick ? 1000 : 10_000),
     latencySeconds: quick ? 2 : 5,
     latencyRate: envNumber('BENCH_LATENCY_RATE', 200),

@@ -10,6 +10,11 @@ export interface Settings {
   warmupSeconds: number;
   /** Deliveries queued per delivery run. */
   deliveries: number;
+  /**
+   * Rounds of the delivery scenario: its windows last under a second each, so one round's rate moves
+   * with whatever else the machine did in that second, and it takes more rounds for a steady median.
+   */
+  deliveryRounds: number;
   /** Subscriptions in the fan-out run. */
   fanout: number;
   latencySeconds: number;

@@ -199,7 +199,7 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
     parties.push({ name: 'Shelfmark, PostgreSQL', run: () => shelfmarkDelivery('postgres', plan, receiver) });
   }
   try {
-    for (let round = 0; round < settings.rounds; round++) {
+    for (let round = 0; round < settings.deliveryRounds; round++) {
       const order = round % 2 === 0 ? parties : [...parties].reverse();
       for (const party of order) {
         const rates = await party.run();
@@ -280,7 +280,7 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
     rows,
     targets,
     notes: [
-      `delivery: ${plan.warmup} unmeasured deliveries, then the first ${total} and the next ${total} timed separately, all sent by the same process (${SUBSCRIPTIONS} subscriptions × ${planTotal(plan) / SUBSCRIPTIONS} school.created events), concurrency ${CONCURRENCY}, each rate from the window's first to its last arrival at the receiver; pg-boss ${PGBOSS.workers} workers × batches of ${PGBOSS.batchSize}, polling every 0.5 s, ${CONCURRENCY} POSTs in flight; graphile-worker concurrentJobs ${CONCURRENCY}, pool ${CONCURRENCY + 1}, local queue 500 and batched completions where its version has them`,
+      `delivery: median of ${settings.deliveryRounds} interleaved rounds; ${plan.warmup} unmeasured deliveries, then the first ${total} and the next ${total} timed separately, all sent by the same process (${SUBSCRIPTIONS} subscriptions × ${planTotal(plan) / SUBSCRIPTIONS} school.created events), concurrency ${CONCURRENCY}, each rate from the window's first to its last arrival at the receiver; pg-boss ${PGBOSS.workers} workers × batches of ${PGBOSS.batchSize}, polling every 0.5 s, ${CONCURRENCY} POSTs in flight; graphile-worker concurrentJobs ${CONCURRENCY}, pool ${CONCURRENCY + 1}, local queue 500 and batched completions where its version has them`,
     ],
     raw: { plan, runs },
   };
