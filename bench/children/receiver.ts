@@ -7,11 +7,13 @@
  *                              and the Kth distinct one)
  *   GET  /_arrivals            {identifier: first arrival time} from the payloads' `identifier`
  *   POST /_reset               forgets everything
- * Argument: port.
+ * Arguments: port, and optionally how many milliseconds to wait before answering (0: at once), as a
+ * receiver across a network or doing its own work answers (arrivals are timestamped on receipt).
  */
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2]);
+const answerDelayMs = Number(process.argv[3] ?? '0');
 const now = (): number => performance.timeOrigin + performance.now();
 
 let count = 0;
@@ -81,7 +83,8 @@ const server = createServer((req, res) => {
         // not JSON: counted, not timestamped per identifier
       }
     }
-    res.writeHead(204).end();
+    if (answerDelayMs > 0) setTimeout(() => res.writeHead(204).end(), answerDelayMs);
+    else res.writeHead(204).end();
     if (waiters.length > 0) {
       const ready = waiters.filter((waiter) => times.length >= waiter.n);
       waiters = waiters.filter((waiter) => times.length < waiter.n);

@@ -75,9 +75,10 @@ export interface Receiver {
   stop(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** The receiver process; `answerDelayMs` > 0 makes it answer each delivery that much later. */
+export async function startReceiver(answerDelayMs = 0): Promise<Receiver> {
   const port = await freePort();
-  const child = spawnChild('receiver', [String(port)]);
+  const child = spawnChild('receiver', [String(port), String(answerDelayMs)]);
   await child.line('READY', 20_000);
   const url = `http://127.0.0.1:${port}`;
   return {

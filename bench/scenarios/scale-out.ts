@@ -3,7 +3,10 @@
  * delivery scenario) drained by one and by two `--role worker` processes, each with the same in-flight
  * limit, rounds interleaved; the rate is measured at the receiver. On a host with fewer cores than
  * parties (workers, PostgreSQL, the receiver) the ratio is bounded by the shared CPU, not by the
- * queue: the note says how busy the machine was.
+ * queue: the note says how busy the machine was. So the pair runs twice: against a receiver that
+ * answers at once (the target; CPU-bound here) and against one that answers after
+ * SLOW_RECEIVER_MS, as receivers across a network do, where a worker is bound by its in-flight limit
+ * and the machine has cores to spare: there the ratio shows whether the queue lets workers add up.
  */
 import { type CpuShare, cpuAccount } from '../lib/cpu.js';
 import { ratios, spread, startReceiver } from '../lib/measure.js';
@@ -18,6 +21,8 @@ const WORKER_COUNTS = [1, 2] as const;
  * the cap does not decide the ratio (with the delivery scenario's 10, two workers share 80 leases).
  */
 const SUBSCRIPTIONS = 32;
+/** The slow receiver's answer time: a worker with 32 in flight then sends at most 640 a second. */
+const SLOW_RECEIVER_MS = 50;
 
 /** "machine 97 % busy; µs of CPU per delivery: workers 180, PostgreSQL 120, receiver 60". */
 function describe(share: CpuShare | undefined, total: number): string {
@@ -28,11 +33,16 @@ function describe(share: CpuShare | undefined, total: number): string {
   return `machine ${Math.round(share.machineBusy * 100)} % busy; µs of CPU per delivery: ${perDelivery}`;
 }
 
-export async function scaleOutScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
-  if (!settings.postgres)
-    return { rows: [], targets: [], notes: ['scale-out: PostgreSQL unreachable, skipped'], raw: {} };
+interface PairResult {
+  one: number[];
+  two: number[];
+  cpu: Record<number, CpuShare[]>;
+}
+
+/** One and two worker processes draining `total` deliveries each round, interleaved. */
+async function drainPair(settings: Settings, answerDelayMs: number, log: (line: string) => void): Promise<PairResult> {
   const total = settings.deliveries;
-  const receiver = await startReceiver();
+  const receiver = await startReceiver(answerDelayMs);
   const runs: Record<number, number[]> = { 1: [], 2: [] };
   const cpu: Record<number, CpuShare[]> = { 1: [], 2: [] };
   try {
@@ -56,45 +66,46 @@ export async function scaleOutScenario(settings: Settings, log: (line: string) =
         );
         (runs[workers] as number[]).push(rate);
         if (share !== undefined) (cpu[workers] as CpuShare[]).push(share);
-        log(`  round ${round + 1} ${workers} worker process(es): ${rate} deliveries/s; ${describe(share, total)}`);
+        log(
+          `  round ${round + 1}, receiver answering in ${answerDelayMs} ms, ${workers} worker process(es): ${rate} deliveries/s; ${describe(share, total)}`,
+        );
       }
     }
   } finally {
     await receiver.stop();
   }
-  const last = (workers: number): string => describe((cpu[workers] as CpuShare[]).at(-1), total);
-  const one = runs[1] as number[];
-  const two = runs[2] as number[];
-  const ratio = ratios(two, one);
-  const rows: Row[] = [
-    {
-      scenario: 'scale-out',
-      party: 'Shelfmark, PostgreSQL, 1 worker',
-      metric: 'deliveries/s',
-      unit: '/s',
-      spread: spread(one),
-    },
-    {
-      scenario: 'scale-out',
-      party: 'Shelfmark, PostgreSQL, 2 workers',
-      metric: 'deliveries/s',
-      unit: '/s',
-      spread: spread(two),
-    },
-    {
-      scenario: 'scale-out',
-      party: 'Shelfmark, PostgreSQL, 2 workers',
-      metric: '× 1 worker',
-      unit: '×',
-      spread: ratio,
-    },
+  return { one: runs[1] as number[], two: runs[2] as number[], cpu };
+}
+
+function pairRows(pair: PairResult, receiverLabel: string): Row[] {
+  const row = (party: string, metric: string, unit: string, values: Row['spread']): Row => ({
+    scenario: 'scale-out',
+    party: `Shelfmark, PostgreSQL, ${party}${receiverLabel}`,
+    metric,
+    unit,
+    spread: values,
+  });
+  return [
+    row('1 worker', 'deliveries/s', '/s', spread(pair.one)),
+    row('2 workers', 'deliveries/s', '/s', spread(pair.two)),
+    row('2 workers', '× 1 worker', '×', ratios(pair.two, pair.one)),
   ];
+}
+
+export async function scaleOutScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
+  if (!settings.postgres)
+    return { rows: [], targets: [], notes: ['scale-out: PostgreSQL unreachable, skipped'], raw: {} };
+  const total = settings.deliveries;
+  const instant = await drainPair(settings, 0, log);
+  const slow = await drainPair(settings, SLOW_RECEIVER_MS, log);
+  const last = (pair: PairResult, workers: number): string => describe((pair.cpu[workers] as CpuShare[]).at(-1), total);
+  const ratio = ratios(instant.two, instant.one);
   return {
-    rows,
+    rows: [...pairRows(instant, ''), ...pairRows(slow, `, receiver ${SLOW_RECEIVER_MS} ms`)],
     targets: [target('scale-out', '2 PostgreSQL worker processes ≥ 1.6× one', ratio.median, 1.6, '×', 'atLeast')],
     notes: [
-      `scale-out: ${total} deliveries per run to ${SUBSCRIPTIONS} subscriptions on one PostgreSQL, 1 or 2 \`--role worker\` processes with 32 in flight each; the workers, PostgreSQL and the receiver share the machine's cores. CPU during the last drain, 1 worker: ${last(1)}; 2 workers: ${last(2)}`,
+      `scale-out: ${total} deliveries per run to ${SUBSCRIPTIONS} subscriptions on one PostgreSQL, 1 or 2 \`--role worker\` processes with 32 in flight each; the workers, PostgreSQL and the receiver share the machine's cores. CPU during the last drain, 1 worker: ${last(instant, 1)}; 2 workers: ${last(instant, 2)}. With a receiver answering after ${SLOW_RECEIVER_MS} ms (a worker's ceiling 32 / ${SLOW_RECEIVER_MS} ms = ${Math.round(32000 / SLOW_RECEIVER_MS)}/s), 1 worker: ${last(slow, 1)}; 2 workers: ${last(slow, 2)}`,
     ],
-    raw: { deliveries: total, runs, cpu },
+    raw: { deliveries: total, instant, slow, slowReceiverMs: SLOW_RECEIVER_MS },
   };
 }
