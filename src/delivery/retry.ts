@@ -4,7 +4,8 @@
  * `failed`: visible and replayable. A receiver can ask for more time (Retry-After on 429/503) but
  * never for less; timeouts and 429 wait at least a minute. 410 Gone ends the subscription.
  */
-import type { ErrorClass, SendResult } from './sender.js';
+import type { ErrorClass } from './model.js';
+import type { SendResult } from './sender.js';
 
 export const JITTER = 0.2;
 export const MIN_BACKOFF_MS = 60_000;

@@ -1,9 +1,9 @@
 /** TypeBox shapes of the delivery log on the wire (validation, serialization and OpenAPI at once). */
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, MAX_DELIVERY_PAGE } from './service.js';
+import { DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, ERROR_CLASSES, MAX_DELIVERY_PAGE } from './model.js';
 
 const ErrorClassSchema = Type.Union(
-  ['timeout', 'dns', 'connect', 'tls', 'http', 'blocked'].map((name) => Type.Literal(name)),
+  ERROR_CLASSES.map((name) => Type.Literal(name)),
   {
     description:
       'Why the last attempt failed: timeout, dns, connect, tls, http (a non-2xx answer, redirects included) or blocked (SSRF policy)',

@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from './ssrf.js';
 
-export type ErrorClass = 'timeout' | 'dns' | 'connect' | 'tls' | 'http' | 'blocked';
+import type { ErrorClass } from './model.js';
 
 export interface WebhookRequest {
   url: string;

@@ -10,48 +10,20 @@ import { canonicalEvent } from '../events/catalogue.js';
 import type { Outbox } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
-import type { ErrorClass } from './sender.js';
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-const ERROR_CLASSES: readonly string[] = ['timeout', 'dns', 'connect', 'tls', 'http', 'blocked'] satisfies ErrorClass[];
+import {
+  type AttemptView,
+  DEFAULT_DELIVERY_PAGE,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type DeliveryView,
+  ERROR_CLASSES,
+  type ErrorClass,
+  type WebhookPayload,
+} from './model.js';
 
 const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';
 const asErrorClass = (value: string | null): ErrorClass | null =>
-  value !== null && ERROR_CLASSES.includes(value) ? (value as ErrorClass) : null;
-
-export interface WebhookPayload {
-  type: string;
-  resource: string;
-  identifier: string;
-}
-export const DEFAULT_DELIVERY_PAGE = 20;
-export const MAX_DELIVERY_PAGE = 100;
-
-export interface DeliveryView {
-  id: string;
-  subscriptionId: string;
-  event: string;
-  payload: WebhookPayload;
-  status: DeliveryStatus;
-  attemptCount: number;
-  /** Only while pending: when the next attempt is due. */
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastErrorClass: ErrorClass | null;
-  createdAt: string;
-  completedAt: string | null;
-}
-
-export interface AttemptView {
-  attemptNo: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  errorClass: ErrorClass | null;
-  errorMessage: string | null;
-  responseBody: string | null;
-}
+  ERROR_CLASSES.find((errorClass) => errorClass === value) ?? null;
 
 export interface DeliveryQuery {
   status?: string | undefined;

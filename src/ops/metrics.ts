@@ -3,9 +3,9 @@
  * Capabilities record into the named instruments here; /metrics renders the registry.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DELIVERY_STATUSES } from '../delivery/model.js';
 
 /** Every status a delivery row can have (delivery/store.ts). */
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 export class Metrics {
   readonly registry = new Registry();

@@ -1,36 +1,7 @@
 /** Admin: the console's overview figures and per-subscription delivery health. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { OverviewService } from './overview.js';
-
-const OverviewSchema = Type.Object(
-  {
-    clients: Type.Integer({ description: 'Active (not revoked) clients' }),
-    subscriptions: Type.Integer(),
-    publishedLists: Type.Integer(),
-    publishedOffers: Type.Integer(),
-    queueDepth: Type.Integer({ description: 'Pending deliveries' }),
-    failedLast24h: Type.Integer(),
-    p95DeliveryLatencyMs: Type.Union([Type.Number(), Type.Null()], {
-      description: 'Commit to successful delivery, last 24 h',
-    }),
-    attemptsPerHour: Type.Array(
-      Type.Object({ hour: Type.String({ format: 'date-time' }), succeeded: Type.Integer(), failed: Type.Integer() }),
-    ),
-    generatedAt: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'Overview' },
-);
-
-const HealthSchema = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      subscriptionId: Type.String(),
-      lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-      consecutiveFailures: Type.Integer(),
-    }),
-  ),
-});
+import { HealthPageSchema, OverviewSchema } from './overview-schemas.js';
 
 export interface AdminOverviewRoutesOptions {
   overview: OverviewService;
@@ -57,7 +28,7 @@ export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesO
         operationId: 'getAdminSubscriptionHealth',
         tags,
         summary: 'Per subscription: last successful delivery and failures since',
-        response: { 200: HealthSchema },
+        response: { 200: HealthPageSchema },
       },
     },
     async () => ({ data: await overview.health() }),

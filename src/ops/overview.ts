@@ -5,31 +5,12 @@
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
+import type { Overview, SubscriptionHealth } from './overview-schemas.js';
 import { OverviewStore } from './overview-store.js';
 
 const HOUR = 3_600_000;
 /** The p95 is computed over at most this many of the newest successes, bounding the work per request. */
 const LATENCY_SAMPLE = 5000;
-
-export interface Overview {
-  clients: number;
-  subscriptions: number;
-  publishedLists: number;
-  publishedOffers: number;
-  queueDepth: number;
-  failedLast24h: number;
-  /** null when nothing was delivered in the last 24 hours. */
-  p95DeliveryLatencyMs: number | null;
-  /** 24 hourly buckets, oldest first; `hour` is the bucket's start. */
-  attemptsPerHour: { hour: string; succeeded: number; failed: number }[];
-  generatedAt: string;
-}
-
-export interface SubscriptionHealth {
-  subscriptionId: string;
-  lastSuccessAt: string | null;
-  consecutiveFailures: number;
-}
 
 export function percentile(values: number[], p: number): number | null {
   if (values.length === 0) return null;

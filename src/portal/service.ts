@@ -6,10 +6,12 @@
  */
 import type { ClientService, ClientView } from '../auth/client-service.js';
 import { signedHeaders } from '../delivery/signer.js';
-import type { AttemptView, DeliveryQuery, DeliveryService, DeliveryView } from '../delivery/service.js';
+import type { AttemptView, DeliveryView } from '../delivery/model.js';
+import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';
 import type { Page } from '../paging.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
-import type { SubscriptionService, SubscriptionView } from '../subscriptions/service.js';
+import type { SubscriptionView } from '../subscriptions/model.js';
+import type { SubscriptionService } from '../subscriptions/service.js';
 
 const MASK = '•••••••• (masked)';
 const SIGNATURE_HEADERS = new Set(['x-hook-signature', 'webhook-signature']);

@@ -1,8 +1,8 @@
 /** TypeBox shapes of subscriptions on the wire; they validate, serialize and document (OpenAPI) at once. */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
-import { FilterSchema } from './filter.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service.js';
+import { FilterSchema } from './filter-schema.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './model.js';
 import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
 
 const fields = {

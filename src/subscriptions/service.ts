@@ -11,44 +11,16 @@ import { notFound, Problem } from '../errors.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js';
 import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
-import { checkFilter, filterView, type SubscriptionFilter } from './filter.js';
+import { checkFilter, filterView } from './filter.js';
+import type { SubscriptionFilter } from './filter-schema.js';
+import type { AdminSubscriptionView, SubscriptionView } from './model.js';
 import { parseNotificationUrl } from './notification-url.js';
-import {
-  type AdminFilter,
-  type Cursor,
-  type SubscriptionStatus,
-  SubscriptionStore,
-  type SubscriptionWithClient,
-} from './store.js';
-
-export interface SubscriptionView {
-  id: string;
-  notificationUrl: string;
-  /** The spelling the client registered (dotted or hyphenated). */
-  event: string;
-  status: SubscriptionStatus;
-  /** Only while disabled: why deliveries stopped (e.g. the receiver answered 410 Gone). */
-  disabledReason?: string;
-  /** Only while failing: when the current run of failed deliveries began. */
-  failingSince?: string;
-  /** Offer events only: the filter as given (normalised), when there is one. */
-  filter?: SubscriptionFilter;
-  createdAt: string;
-}
-
-export interface AdminSubscriptionView extends SubscriptionView {
-  canonicalEvent: string;
-  client: { id: string; clientId: string; name: string };
-  updatedAt: string;
-}
+import { type AdminFilter, type Cursor, SubscriptionStore, type SubscriptionWithClient } from './store.js';
 
 export interface PageRequest {
   limit: number;
   startingAfter?: string | undefined;
 }
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 export function toView(row: SubscriptionRow): SubscriptionView {
   return {

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.js';
 import type { ClientRow, NewDeliveryAttempt } from '../../db/schema.js';
 import { ids } from '../../ids.js';
-import type { ErrorClass } from '../sender.js';
+import type { ErrorClass } from '../model.js';
 
 /** The query builder of a connection or of an open transaction. */
 export type Executor = Db['kysely'];

@@ -2,33 +2,16 @@
  * Deliveries and their attempts, as both pages show them. Event labels are compiled in from the
  * server's event catalogue, so a new event needs no change here.
  */
+import type { AttemptView, DeliveryView } from '../../delivery/model.js';
 import { EVENT_LABELS } from '../../events/catalogue.js';
 import { type Child, h } from './dom.js';
 import { ms, nextAttempt, when } from './time.js';
 import { badge, table } from './widgets.js';
 
-export interface Delivery {
-  id: string;
-  subscriptionId: string;
-  event: string;
-  /** The body sent: what happened to which resource. */
-  payload: { type: string; resource: string; identifier: string };
-  status: 'pending' | 'succeeded' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastErrorClass: string | null;
-  createdAt: string;
-}
+/** A delivery as the API sends it (the server's schema is the one source of the shape). */
+export type Delivery = DeliveryView;
 
-export interface Attempt {
-  attemptNo: number;
-  startedAt: string;
-  durationMs: number | null;
-  statusCode: number | null;
-  errorClass: string | null;
-  errorMessage: string | null;
-  responseBody: string | null;
+export interface Attempt extends AttemptView {
   /** Portal only: the headers the request carried, signatures masked. */
   requestHeaders?: Record<string, string>;
 }

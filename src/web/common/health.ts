@@ -2,21 +2,20 @@
  * The banner on a failing or disabled subscription (portal and console alike): why deliveries fail or
  * stopped, and the one click that re-enables it and re-sends what failed in the current failing period.
  */
+import type { SubscriptionView } from '../../subscriptions/model.js';
 import { h } from './dom.js';
 import { when } from './time.js';
 
-export interface SubscriptionHealth {
-  id: string;
-  notificationUrl: string;
-  status: string;
-  disabledReason: string | null | undefined;
-  failingSince: string | null | undefined;
-}
+/** What the banner reads of a subscription, client's or operator's view alike. */
+export type BannerSubject = Pick<
+  SubscriptionView,
+  'id' | 'notificationUrl' | 'status' | 'disabledReason' | 'failingSince'
+>;
 
 export const RECOVER_LABEL = 'Re-enable and recover what failed';
 
 /** Null for a healthy subscription. `recover` performs the click (the caller's API and refresh). */
-export function healthBanner(s: SubscriptionHealth, recover: () => Promise<unknown>): HTMLElement | null {
+export function healthBanner(s: BannerSubject, recover: () => Promise<unknown>): HTMLElement | null {
   const disabled = s.status === 'disabled';
   if (!disabled && !s.failingSince) return null;
   const reason = disabled

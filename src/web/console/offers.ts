@@ -1,20 +1,12 @@
 /** Offers: search by EAN, create, change status or price. Conditions and statuses come from offers/model.ts. */
-import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../offers/model.js';
+import { type AdminOffer, OFFER_CONDITIONS, OFFER_STATUSES } from '../../offers/model.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { badge, empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 
-interface Offer {
-  id: string;
-  ean: string;
-  sellerPrice: number;
-  price: number;
-  condition: string;
-  status: string;
-  updatedAt: string;
-}
+type Offer = AdminOffer;
 
 const euro = (value: number): string =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(value);

@@ -1,27 +1,12 @@
 /** The console's overview: counts, the queue, failures, latency and a chart of attempts per hour. */
+import type { Overview } from '../../ops/overview-schemas.js';
 import { problemText } from '../common/api.js';
 import { h, main, s } from '../common/dom.js';
 import { ms, when } from '../common/time.js';
 import { empty } from '../common/widgets.js';
 import { api } from './app.js';
 
-interface Bucket {
-  hour: string;
-  succeeded: number;
-  failed: number;
-}
-
-interface Overview {
-  clients: number;
-  subscriptions: number;
-  publishedLists: number;
-  publishedOffers: number;
-  queueDepth: number;
-  failedLast24h: number;
-  p95DeliveryLatencyMs: number | null;
-  attemptsPerHour: Bucket[];
-  generatedAt: string;
-}
+type Bucket = Overview['attemptsPerHour'][number];
 
 const hourOf = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 const GREY = '#5f6b7a';

@@ -1,4 +1,6 @@
 /** Every client's webhook subscriptions with their health; re-enable a disabled one. */
+import type { SubscriptionHealth } from '../../ops/overview-schemas.js';
+import type { AdminSubscriptionView } from '../../subscriptions/model.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h, notice } from '../common/dom.js';
 import { eventName } from '../common/deliveries.js';
@@ -7,21 +9,7 @@ import { when } from '../common/time.js';
 import { badge, empty, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 
-export interface AdminSubscription {
-  id: string;
-  client: { name: string };
-  notificationUrl: string;
-  canonicalEvent: string;
-  status: string;
-  disabledReason: string | null;
-  failingSince: string | null;
-}
-
-interface Health {
-  subscriptionId: string;
-  lastSuccessAt: string | null;
-  consecutiveFailures: number;
-}
+export type AdminSubscription = AdminSubscriptionView;
 
 function healthOf(x: AdminSubscription) {
   if (x.status === 'disabled') return [badge('disabled'), ' ', x.disabledReason ?? ''];
@@ -33,7 +21,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, 'Webhook subscriptions'));
   const [result, health] = await Promise.all([
     api<Page<AdminSubscription>>('GET', '/subscriptions?limit=100'),
-    api<Page<Health>>('GET', '/subscription-health'),
+    api<Page<SubscriptionHealth>>('GET', '/subscription-health'),
   ]);
   if (!result.ok) {
     root.append(empty(`Could not load: ${problemText(result)}`));

@@ -1,5 +1,6 @@
 /** The client's webhook subscriptions: subscribe, test ping, re-enable, recover, delete. */
 import { EVENT_NAMES } from '../../events/catalogue.js';
+import type { SubscriptionView } from '../../subscriptions/model.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h, notice, sleep } from '../common/dom.js';
 import { type Attempt, attemptResult, eventName } from '../common/deliveries.js';
@@ -8,15 +9,7 @@ import { ms, when } from '../common/time.js';
 import { badge, confirmThen, empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 
-interface Subscription {
-  id: string;
-  notificationUrl: string;
-  event: string;
-  status: string;
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-}
+type Subscription = SubscriptionView;
 
 async function ping(subscription: Subscription, out: HTMLElement): Promise<void> {
   const result = await act<{ deliveryId: string }>(
