@@ -22,7 +22,7 @@ import { SchoolService } from './lml/school-service.js';
 import { StructureService } from './lml/structure.js';
 import { secrets } from './ids.js';
 import { Metrics } from './ops/metrics.js';
-import { installQueueGauges } from './ops/queue-gauges.js';
+import { installQueueGauges } from './delivery/queue-gauges.js';
 import { OfferService } from './offers/service.js';
 import { OfferReadModel } from './offers/read-model.js';
 import { OfferStore } from './offers/store.js';

@@ -4,7 +4,7 @@
  * status (one archived, hidden from the collection). Created through the services, so the seed passes
  * the same rules as the operator and its events are in the outbox like any other change.
  */
-import { DEMO_BOOKS } from '../offers/demo-offers.js';
+import { DEMO_BOOKS } from './demo-books.js';
 import type { ListService } from './list-service.js';
 import type { SchoolService } from './school-service.js';
 import type { ListItemInput } from './items.js';

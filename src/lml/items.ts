@@ -3,7 +3,7 @@
  * order, so the stored JSON is canonical and "did the content change?" is a string comparison.
  */
 import { Problem } from '../errors.js';
-import { validateEan } from '../offers/ean.js';
+import { validateEan } from '../ean.js';
 import { fieldProblem, optionalText, requiredText } from './input.js';
 import type { ListItem } from './views.js';
 

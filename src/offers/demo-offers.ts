@@ -1,23 +1,11 @@
 /**
- * Demo offers for a first start: second-hand school books on realistic-looking ISBN-13s (valid check
- * digits, publisher-style prefixes; not real catalogue numbers). A few are draft, reserved, sold or
- * withdrawn so the public API visibly hides them; Geschiedeniswerkplaats has no published offer at all.
+ * Demo offers for a first start: second-hand copies of the demo lists' school books
+ * (lml/demo-books.ts). A few are draft, reserved, sold or withdrawn so the public API visibly hides
+ * them; Geschiedeniswerkplaats has no published offer at all.
  */
+import { DEMO_BOOKS } from '../lml/demo-books.js';
 import type { OfferService } from './service.js';
 import type { CreateOfferInput } from './service.js';
-
-export const DEMO_BOOKS = [
-  { ean: '9789001891442', title: 'Getal & Ruimte 12e ed. wiskunde B vwo 4 deel 1' },
-  { ean: '9789034523716', title: 'Nova Natuurkunde 3 havo/vwo' },
-  { ean: '9789001798802', title: 'Stepping Stones 6e ed. 2 havo/vwo textbook' },
-  { ean: '9789001865122', title: 'Nieuw Nederlands 7e ed. 4 vwo' },
-  { ean: '9789001774363', title: 'Geschiedeniswerkplaats 4e ed. 3 vwo' },
-  { ean: '9789034519832', title: 'Biologie voor jou 4 havo' },
-  { ean: '9789020827163', title: 'Pincode economie 4 havo' },
-  { ean: '9780194837125', title: "Solutions Intermediate Student's Book" },
-  { ean: '9781108740623', title: 'English Grammar in Use, fifth edition' },
-  { ean: '9798885123044', title: 'AP Calculus AB Practice Workbook' },
-] as const;
 
 export const DEMO_EANS: readonly string[] = DEMO_BOOKS.map((book) => book.ean);
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import type { OfferService } from './service.js';
-import { MAX_EANS_PER_QUERY } from './ean.js';
+import { MAX_EANS_PER_QUERY } from '../ean.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
 
 /**

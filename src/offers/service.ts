@@ -12,7 +12,7 @@ import type { Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
 import { contentFromCreate, contentFromUpdate, UPDATABLE_FIELDS } from './content.js';
-import { assertEan, parseEanList } from './ean.js';
+import { assertEan, parseEanList } from '../ean.js';
 import { offerEvents, publishedAt } from './events.js';
 import { type AdminOffer, type OfferStatus, parseOfferId, type PublicOffer } from './model.js';
 import type { OfferReadModel, PublishedOffers } from './read-model.js';

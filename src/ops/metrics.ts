@@ -3,7 +3,6 @@
  * Capabilities record into the named instruments here; /metrics renders the registry.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { DELIVERY_STATUSES } from '../delivery/model.js';
 
 /** Every status a delivery row can have (delivery/store.ts). */
 
@@ -63,7 +62,10 @@ export class Metrics {
    */
   readonly deliveriesByStatus: Gauge<'status'>;
 
-  /** Returns `[status, count]` pairs; undefined until the ops plugin attaches the database query. */
+  /**
+   * Returns `[status, count]` pairs, every status present (0 when none); undefined until the delivery
+   * queue's gauges are installed (delivery/queue-gauges.ts), which knows the statuses.
+   */
   deliveryCounts: (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined;
 
   /**
@@ -93,7 +95,7 @@ export class Metrics {
         // A scrape must not fail because the database is briefly away: report nothing instead.
         const rows = await readCounts();
         this.reset();
-        for (const [status, count] of rows ?? []) this.set({ status }, count);
+        for (const [status, count] of rows ?? []) if (count > 0) this.set({ status }, count);
       },
     });
     this.deliveriesByStatusAll = new Gauge({
@@ -103,9 +105,7 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         const rows = await readCounts();
-        if (rows === undefined) return;
-        for (const status of DELIVERY_STATUSES) this.set({ status }, 0);
-        for (const [status, count] of rows) this.set({ status }, count);
+        for (const [status, count] of rows ?? []) this.set({ status }, count);
       },
     });
     this.queueDepth = new Gauge({

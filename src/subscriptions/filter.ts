@@ -8,7 +8,7 @@ import type { SubscriptionRow } from '../db/schema.js';
 import { Problem } from '../errors.js';
 import type { EventName } from '../events/catalogue.js';
 import { isResourceIdentifier } from '../ids.js';
-import { type InvalidEan, invalidEanProblem, validateEan } from '../offers/ean.js';
+import { type InvalidEan, invalidEanProblem, validateEan } from '../ean.js';
 import { FILTERABLE, type SubscriptionFilter } from './filter-schema.js';
 
 /** What a filter stores: the echoed JSON, the list it follows, the EANs it names. */

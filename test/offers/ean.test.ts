@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../src/errors.js';
-import {
-  assertEan,
-  eanCheckDigit,
-  isValidEan,
-  MAX_EANS_PER_QUERY,
-  parseEanList,
-  validateEan,
-} from '../../src/offers/ean.js';
+import { assertEan, eanCheckDigit, isValidEan, MAX_EANS_PER_QUERY, parseEanList, validateEan } from '../../src/ean.js';
 
 function problemOf(run: () => unknown): Problem {
   try {

@@ -9,7 +9,7 @@ import type { ListItemInput } from '../../src/lml/items.js';
 import type { ListStatus } from '../../src/lml/status.js';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { seedDemoOffers } from '../../src/offers/demo-offers.js';
-import { eanCheckDigit } from '../../src/offers/ean.js';
+import { eanCheckDigit } from '../../src/ean.js';
 import { OFFER_CONDITIONS, type AdminOffer, type OfferCondition, type OfferStatus } from '../../src/offers/model.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { describeEachEngine } from '../support/engines.js';

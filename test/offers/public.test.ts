@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { eanCheckDigit } from '../../src/offers/ean.js';
+import { eanCheckDigit } from '../../src/ean.js';
 import type { AdminOffer } from '../../src/offers/model.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { describeEachEngine } from '../support/engines.js';

@@ -2,9 +2,9 @@
  * Recording a failed attempt: the delivery is scheduled for its retry (status pending) or has failed
  * for good, the subscription's failing streak starts, and a subscription failing for long enough (or
  * answered 410 Gone) is disabled with its remaining deliveries failed; the client's other
- * subscriptions hear of it (subscriptions/health.ts).
+ * subscriptions hear of it (delivery/subscription-health.ts).
  */
-import { announceHealth } from '../../subscriptions/health.js';
+import { announceHealth } from '../subscription-health.js';
 import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_RECORDED } from './types.js';
 
 /** One failed completion, inside the caller's transaction. */

@@ -76,7 +76,7 @@ export interface Completion {
   disableReason?: string | undefined;
   /** Disable the subscription when it has been failing since at or before this instant. */
   failingCutoff: number;
-  /** Announce subscription.failing when it has been failing since at or before this instant (subscriptions/health.ts). */
+  /** Announce subscription.failing when it has been failing since at or before this instant (delivery/subscription-health.ts). */
   noticeCutoff?: number | undefined;
 }
 

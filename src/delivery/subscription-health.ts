@@ -8,7 +8,7 @@
 import type { Executor } from '../db/database.js';
 import type { EventName } from '../events/catalogue.js';
 import { recordEventFor } from '../events/outbox.js';
-import { HealthStore } from './health-store.js';
+import { HealthStore } from './subscription-health-store.js';
 
 export interface FailedCompletion {
   subscriptionId: string;

@@ -1,4 +1,4 @@
-/** SQL for announcing a subscription's health (health.ts), run inside the completion's transaction. */
+/** SQL for announcing a subscription's health (subscription-health.ts), run inside the completion's transaction. */
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 

@@ -1,10 +1,12 @@
 /**
  * The delivery-queue gauges of /metrics, read from the database at scrape time (never on the request
- * path): deliveries per status, and the pending backlog with the age of its oldest row.
+ * path): deliveries per status (every status, 0 when none), and the pending backlog with the age of
+ * its oldest row.
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../ops/metrics.js';
+import { DELIVERY_STATUSES } from './model.js';
 
 export function installQueueGauges(metrics: Metrics, db: Db, clock: Clock): void {
   const kysely = db.kysely;
@@ -14,8 +16,10 @@ export function installQueueGauges(metrics: Metrics, db: Db, clock: Clock): void
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
       .groupBy('status')
       .execute();
+    const counts = new Map<string, number>(DELIVERY_STATUSES.map((status) => [status, 0]));
     // PostgreSQL returns count(*) as bigint text unless parsed; Number() covers both engines.
-    return rows.map((row) => [row.status, Number(row.count)] as const);
+    for (const row of rows) counts.set(row.status, Number(row.count));
+    return [...counts];
   };
 
   metrics.queueState = async () => {
