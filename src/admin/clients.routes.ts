@@ -1,29 +1,9 @@
 /** Admin: API clients and their credentials. Secrets appear only in the responses that mint them. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { SCOPES } from '../auth/scopes.js';
 import type { ClientService } from '../auth/client-service.js';
-import { RotatedWebhookSecret } from '../subscriptions/schemas.js';
+import { ClientViewSchema, CreatedClientSchema, RotatedWebhookSecret, ScopeSchema } from '../auth/client-schemas.js';
 
-const ClientView = Type.Object(
-  {
-    id: Type.String(),
-    clientId: Type.String(),
-    name: Type.String(),
-    scopes: Type.Array(Type.String()),
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
-    tokensValidAfter: Type.String({ format: 'date-time' }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'AdminClient' },
-);
-const CreatedClient = Type.Composite(
-  [ClientView, Type.Object({ clientSecret: Type.String(), webhookSecret: Type.String() })],
-  {
-    $id: 'AdminCreatedClient',
-  },
-);
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export interface AdminClientRoutesOptions {
@@ -42,13 +22,11 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
         body: Type.Object(
           {
             name: Type.String({ minLength: 1, maxLength: 200 }),
-            scopes: Type.Optional(
-              Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { uniqueItems: true }),
-            ),
+            scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),
           },
           { additionalProperties: false },
         ),
-        response: { 201: CreatedClient },
+        response: { 201: CreatedClientSchema },
       },
     },
     async (request, reply) => {
@@ -63,7 +41,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
         operationId: 'adminListClients',
         tags,
         summary: 'List API clients',
-        response: { 200: Type.Object({ data: Type.Array(ClientView) }) },
+        response: { 200: Type.Object({ data: Type.Array(ClientViewSchema) }) },
       },
     },
     async () => ({
@@ -78,7 +56,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
         tags,
         summary: 'One API client',
         params: IdParams,
-        response: { 200: ClientView },
+        response: { 200: ClientViewSchema },
       },
     },
     (request) => clients.get(request.params.id),

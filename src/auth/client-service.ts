@@ -8,25 +8,10 @@ import type { Config } from '../config.js';
 import { notFound, Problem } from '../errors.js';
 import { ids, secrets } from '../ids.js';
 import type { ClientRow } from '../db/schema.js';
+import type { ClientView, CreatedClient } from './client-schemas.js';
 import type { ClientStore } from './client-store.js';
-import { SCOPES, type Scope, isScope, parseScopes } from './scopes.js';
+import { SCOPES, isScope, parseScopes } from './scopes.js';
 import type { SecretHasher } from './secret-hash.js';
-
-export interface ClientView {
-  id: string;
-  clientId: string;
-  name: string;
-  scopes: Scope[];
-  status: 'active' | 'revoked';
-  tokensValidAfter: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface CreatedClient extends ClientView {
-  clientSecret: string;
-  webhookSecret: string;
-}
 
 export interface CreateClientInput {
   name: string;

@@ -4,7 +4,8 @@
  * delivery log), so no rule exists twice; this file only adds the partner's scoping and the
  * attempt's request headers, shown with their signatures masked.
  */
-import type { ClientService, ClientView } from '../auth/client-service.js';
+import type { ClientView } from '../auth/client-schemas.js';
+import type { ClientService } from '../auth/client-service.js';
 import { signedHeaders } from '../delivery/signer.js';
 import type { AttemptView, DeliveryView } from '../delivery/model.js';
 import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../auth/guard.js';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { SubscriptionService } from './service.js';
+import { RotatedWebhookSecret } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import {
   CreateSubscriptionBody,
@@ -14,7 +15,6 @@ import {
   pageOf,
   SubscriptionIdParams,
   SubscriptionSchema,
-  RotatedWebhookSecret,
 } from './schemas.js';
 
 const BASE = '/api/lml/v1/subscriptions';

@@ -63,9 +63,3 @@ export const SubscriptionIdParams = Type.Object({ id: Type.String({ maxLength: 6
 
 export const pageOf = <T extends TSchema>(item: T) =>
   Type.Object({ has_more: Type.Boolean(), data: Type.Array(item) }, { additionalProperties: false });
-
-/** A rotated webhook secret: shown once; the previous one keeps signing until the overlap ends. */
-export const RotatedWebhookSecret = Type.Object({
-  webhookSecret: Type.String(),
-  previousSecretValidUntil: Type.String({ format: 'date-time' }),
-});

@@ -1,18 +1,12 @@
 /** API clients: create one (its secrets shown once), portal links, secret resets, revocation. */
+import type { ClientView, CreatedClient } from '../../auth/client-schemas.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { byId, h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { badge, button, confirmThen, empty, field, inlineForm, secretBox, table } from '../common/widgets.js';
 import { act, api, show } from './app.js';
 
-interface Client {
-  id: string;
-  name: string;
-  clientId: string;
-  scopes: string[];
-  status: string;
-  createdAt: string;
-}
+type Client = ClientView;
 
 /** The secrets of the last action show here, above the table. */
 const output = (...boxes: HTMLElement[]): void => byId('client-output').replaceChildren(...boxes);
@@ -88,12 +82,7 @@ function actions(c: Client) {
   ];
 }
 
-interface Created {
-  name: string;
-  clientId: string;
-  clientSecret: string;
-  webhookSecret: string;
-}
+type Created = CreatedClient;
 
 export async function clients(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, 'API clients'));

@@ -2,18 +2,14 @@
  * The portal's state and its moves. The session is an HttpOnly cookie the script cannot read; it
  * keeps only the session's CSRF token in memory.
  */
+import type { ClientView } from '../../auth/client-schemas.js';
 import { makeApi, problemText } from '../common/api.js';
 import { byId, drawSection, h, main, nav, notice } from '../common/dom.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 
-export interface Me {
-  name: string;
-  clientId: string;
-  status: string;
-  scopes: string[];
-  tokensValidAfter: string;
-}
+/** The signed-in partner's client, as the session answer carries it. */
+export type Me = ClientView;
 
 export interface DeliveryFilter {
   subscriptionId?: string;

@@ -1122,7 +1122,7 @@ export interface components {
             id: string;
             clientId: string;
             name: string;
-            scopes: string[];
+            scopes: ("offers:read" | "lml:read" | "webhooks:manage")[];
             status: "active" | "revoked";
             /** Format: date-time */
             tokensValidAfter: string;
@@ -4252,7 +4252,7 @@ export interface operations {
                         id: string;
                         clientId: string;
                         name: string;
-                        scopes: string[];
+                        scopes: ("offers:read" | "lml:read" | "webhooks:manage")[];
                         status: "active" | "revoked";
                         /** Format: date-time */
                         tokensValidAfter: string;
@@ -4435,7 +4435,7 @@ export interface operations {
                         id: string;
                         clientId: string;
                         name: string;
-                        scopes: string[];
+                        scopes: ("offers:read" | "lml:read" | "webhooks:manage")[];
                         status: "active" | "revoked";
                         /** Format: date-time */
                         tokensValidAfter: string;
