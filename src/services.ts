@@ -35,8 +35,8 @@ import { createDeliveryServices, type DeliveryServices } from './delivery/setup.
 import { SubscriptionService } from './subscriptions/service.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
 import { RequestRateLimit } from './limits/request-limit.js';
-import { WebSessions } from './portal/sessions.js';
-import { WebSessionStore } from './portal/store.js';
+import { WebSessions } from './web-sessions/sessions.js';
+import { WebSessionStore } from './web-sessions/store.js';
 import { PortalService } from './portal/service.js';
 import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { OverviewService } from './ops/overview.js';

@@ -2,10 +2,12 @@
  * The operator's guard: `Authorization: Bearer <ADMIN_TOKEN>`. The token is configured or generated
  * on first start; either way only its keyed hash is held and it is compared in constant time.
  */
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
+import { admitSession } from '../web-sessions/guard.js';
+import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 
 /** A stored (generated) token hash is re-read at most this often, so a reset elsewhere applies within it. */
 const STORED_HASH_TTL_MS = 5000;
@@ -52,3 +54,20 @@ export class AdminAuth {
     }
   };
 }
+
+/**
+ * The admin API's guard: Bearer <ADMIN_TOKEN> as before, or the operator console's session cookie
+ * (with CSRF on state changes). Without either, the bearer guard's 401 answers, unchanged.
+ */
+export const adminOrConsole =
+  ({ webSessions, adminAuth }: { webSessions: WebSessions; adminAuth: AdminAuth }): onRequestAsyncHookHandler =>
+  async (request, reply) => {
+    if (request.headers.authorization === undefined && request.cookies[CONSOLE_COOKIE] !== undefined) {
+      const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
+      if (session !== undefined) {
+        await admitSession(webSessions, request, CONSOLE_COOKIE, 'console');
+        return;
+      }
+    }
+    await adminAuth.guard.call(request.server, request, reply);
+  };

@@ -12,7 +12,7 @@ import type { DeliveryService } from '../delivery/service.js';
 import type { Outbox } from '../events/outbox.js';
 import type { ListService } from '../lml/list-service.js';
 import type { DemoSeedServices } from '../seed/demo.js';
-import type { WebSessions } from '../portal/sessions.js';
+import type { WebSessions } from '../web-sessions/sessions.js';
 
 export const OPTIONS = {
   role: { type: 'string' },

@@ -1,7 +1,7 @@
 /** Admin: one-time partner-portal sign-in links (the operator hands the link to the partner). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { WebSessions } from './sessions.js';
+import type { WebSessions } from '../web-sessions/sessions.js';
 
 export const PortalLinkSchema = Type.Object(
   {

@@ -9,10 +9,9 @@ import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import type { PortalService } from './service.js';
-import type { WebSessions } from './sessions.js';
 import { CreateSubscriptionBody, PageQuerySchema } from '../subscriptions/schemas.js';
-import { portalClientOf, requireSession, setSessionCookie } from './guard.js';
-import { PORTAL_COOKIE } from './sessions.js';
+import { portalClientOf, requireSession, setSessionCookie } from '../web-sessions/guard.js';
+import { PORTAL_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { PORTAL_HTML } from './page.js';
 
 const API = '/portal/api';

@@ -6,15 +6,14 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Problem } from '../../errors.js';
-import { requireSession, setSessionCookie } from '../../portal/guard.js';
-import { CONSOLE_COOKIE } from '../../portal/sessions.js';
-import type { AdminAuth } from '../../admin/guard.js';
-import type { AuthFailureLimit } from '../../limits/auth-failures.js';
-import type { WebSessions } from '../../portal/sessions.js';
-import { CSS, HTML, JS, serveAssets } from '../web-assets.js';
-import { loadWebAssets } from '../web-bundle.js';
-import { DASHBOARD_HTML } from './page.js';
+import { Problem } from '../errors.js';
+import type { AuthFailureLimit } from '../limits/auth-failures.js';
+import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
+import { loadWebAssets } from '../ops/web-bundle.js';
+import { requireSession, setSessionCookie } from '../web-sessions/guard.js';
+import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
+import { DASHBOARD_HTML } from './console-page.js';
+import type { AdminAuth } from './guard.js';
 
 export interface DashboardRoutesOptions {
   adminAuth: AdminAuth;

@@ -6,8 +6,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type {} from '@fastify/cookie';
 import { Problem } from '../errors.js';
-import type { AdminAuth } from '../admin/guard.js';
-import { CONSOLE_COOKIE, CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
+import { CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const attached = new WeakMap<FastifyRequest, WebSession>();
@@ -27,7 +26,8 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, n
   void reply.setCookie(name, value, cookieOptions(request));
 }
 
-async function check(
+/** Admits a request on its `cookie` session of `kind` (CSRF checked on unsafe methods) and attaches the session. */
+export async function admitSession(
   webSessions: WebSessions,
   request: FastifyRequest,
   cookie: string,
@@ -50,7 +50,7 @@ async function check(
 export const requireSession =
   (webSessions: WebSessions, cookie: string, kind: SessionKind): onRequestAsyncHookHandler =>
   async (request) => {
-    await check(webSessions, request, cookie, kind);
+    await admitSession(webSessions, request, cookie, kind);
   };
 
 /** The session a request was admitted with (after requireSession). */
@@ -66,20 +66,3 @@ export function portalClientOf(request: FastifyRequest): string {
   if (clientRef === undefined || clientRef === null) throw new Problem('unauthenticated');
   return clientRef;
 }
-
-/**
- * The admin API's guard: Bearer <ADMIN_TOKEN> as before, or the operator console's session cookie
- * (with CSRF on state changes). Without either, the bearer guard's 401 answers, unchanged.
- */
-export const adminOrConsole =
-  ({ webSessions, adminAuth }: { webSessions: WebSessions; adminAuth: AdminAuth }): onRequestAsyncHookHandler =>
-  async (request, reply) => {
-    if (request.headers.authorization === undefined && request.cookies[CONSOLE_COOKIE] !== undefined) {
-      const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
-      if (session !== undefined) {
-        await check(webSessions, request, CONSOLE_COOKIE, 'console');
-        return;
-      }
-    }
-    await adminAuth.guard.call(request.server, request, reply);
-  };
