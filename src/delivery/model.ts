@@ -1,10 +1,8 @@
 /**
- * The delivery log's vocabulary, one source for the store, the API schemas, the metrics and the
- * browser pages: the statuses, why an attempt failed, the page sizes, and the views as the API
- * sends them (derived from the TypeBox schemas, so the wire shape is written once).
+ * The delivery log's vocabulary, one source for the store, the API schemas (schemas.ts, which also
+ * derives the views' types), the metrics and the browser pages: the statuses, why an attempt failed,
+ * and the page sizes.
  */
-import type { Static } from '@sinclair/typebox';
-import type { AttemptSchema, DeliverySchema } from './schemas.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -15,8 +13,3 @@ export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 export const DEFAULT_DELIVERY_PAGE = 20;
 export const MAX_DELIVERY_PAGE = 100;
-
-export type DeliveryView = Static<typeof DeliverySchema>;
-export type AttemptView = Static<typeof AttemptSchema>;
-/** The body every webhook carries: what happened to which resource. */
-export type WebhookPayload = DeliveryView['payload'];

@@ -1,5 +1,8 @@
-/** TypeBox shapes of the delivery log on the wire (validation, serialization and OpenAPI at once). */
-import { Type } from '@sinclair/typebox';
+/**
+ * TypeBox shapes of the delivery log on the wire (validation, serialization and OpenAPI at once), and
+ * the views' types derived from them for the service and the browser pages.
+ */
+import { type Static, Type } from '@sinclair/typebox';
 import { DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, ERROR_CLASSES, MAX_DELIVERY_PAGE } from './model.js';
 
 const ErrorClassSchema = Type.Union(
@@ -52,6 +55,11 @@ export const DeliveryDetailSchema = Type.Composite(
   [DeliverySchema, Type.Object({ attempts: Type.Array(AttemptSchema) })],
   { $id: 'DeliveryDetail' },
 );
+
+export type DeliveryView = Static<typeof DeliverySchema>;
+export type AttemptView = Static<typeof AttemptSchema>;
+/** The body every webhook carries: what happened to which resource. */
+export type WebhookPayload = DeliveryView['payload'];
 
 export const DeliveryPageSchema = Type.Object({ has_more: Type.Boolean(), data: Type.Array(DeliverySchema) });
 

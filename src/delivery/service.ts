@@ -11,15 +11,13 @@ import type { Outbox } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
 import {
-  type AttemptView,
   DEFAULT_DELIVERY_PAGE,
   DELIVERY_STATUSES,
   type DeliveryStatus,
-  type DeliveryView,
   ERROR_CLASSES,
   type ErrorClass,
-  type WebhookPayload,
 } from './model.js';
+import type { AttemptView, DeliveryView, WebhookPayload } from './schemas.js';
 
 const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';
 const asErrorClass = (value: string | null): ErrorClass | null =>

@@ -7,11 +7,11 @@
 import type { ClientView } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import { signedHeaders } from '../delivery/signer.js';
-import type { AttemptView, DeliveryView } from '../delivery/model.js';
+import type { AttemptView, DeliveryView } from '../delivery/schemas.js';
 import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';
 import type { Page } from '../paging.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
-import type { SubscriptionView } from '../subscriptions/model.js';
+import type { SubscriptionView } from '../subscriptions/schemas.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
 
 const MASK = '•••••••• (masked)';

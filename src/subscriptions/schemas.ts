@@ -1,5 +1,5 @@
 /** TypeBox shapes of subscriptions on the wire; they validate, serialize and document (OpenAPI) at once. */
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
 import { FilterSchema } from './filter-schema.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './model.js';
@@ -34,6 +34,15 @@ export const AdminSubscriptionSchema = Type.Object(
   },
   { $id: 'AdminSubscription', additionalProperties: false },
 );
+
+/**
+ * A client's view of its subscription, as the API sends it. `event` is the spelling it registered
+ * (dotted or hyphenated); `disabledReason` is present only while disabled, `failingSince` only while
+ * deliveries fail, and `filter` (offer events) as given, normalised.
+ */
+export type SubscriptionView = Static<typeof SubscriptionSchema>;
+/** The operator's view: the canonical event, the owning client and the last change as well. */
+export type AdminSubscriptionView = Static<typeof AdminSubscriptionSchema>;
 
 export const CreateSubscriptionBody = Type.Object(
   {

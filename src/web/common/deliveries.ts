@@ -2,7 +2,7 @@
  * Deliveries and their attempts, as both pages show them. Event labels are compiled in from the
  * server's event catalogue, so a new event needs no change here.
  */
-import type { AttemptView, DeliveryView } from '../../delivery/model.js';
+import type { AttemptView, DeliveryView } from '../../delivery/schemas.js';
 import { EVENT_LABELS } from '../../events/catalogue.js';
 import { type Child, h } from './dom.js';
 import { ms, nextAttempt, when } from './time.js';

@@ -2,7 +2,7 @@
  * The banner on a failing or disabled subscription (portal and console alike): why deliveries fail or
  * stopped, and the one click that re-enables it and re-sends what failed in the current failing period.
  */
-import type { SubscriptionView } from '../../subscriptions/model.js';
+import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { h } from './dom.js';
 import { when } from './time.js';
 

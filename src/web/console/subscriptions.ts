@@ -1,6 +1,6 @@
 /** Every client's webhook subscriptions with their health; re-enable a disabled one. */
 import type { SubscriptionHealth } from '../../ops/overview-schemas.js';
-import type { AdminSubscriptionView } from '../../subscriptions/model.js';
+import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h, notice } from '../common/dom.js';
 import { eventName } from '../common/deliveries.js';

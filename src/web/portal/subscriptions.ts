@@ -1,6 +1,6 @@
 /** The client's webhook subscriptions: subscribe, test ping, re-enable, recover, delete. */
 import { EVENT_NAMES } from '../../events/catalogue.js';
-import type { SubscriptionView } from '../../subscriptions/model.js';
+import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h, notice, sleep } from '../common/dom.js';
 import { type Attempt, attemptResult, eventName } from '../common/deliveries.js';
