@@ -4,7 +4,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.js';
-import { type UntypedDb, migrations } from './migrations/index.js';
+import { migrations } from './migrations/index.js';
+import type { UntypedDb } from './migrations/untyped.js';
 
 const MIGRATIONS_TABLE = 'shelfmark_migrations';
 

@@ -3,7 +3,6 @@
  * where each offer sits in it (the priced list slices offers out by span).
  */
 import { hash } from 'node:crypto';
-import { NO_OFFERS } from './fragment-memory.js';
 import { conditionQuality } from './model.js';
 import { type PublicOfferRow, publicOffer } from './schemas.js';
 
@@ -22,6 +21,12 @@ export interface Fragment {
   /** The offers in `json`, cheapest first, then better condition, then id (the priced list's order). */
   spans: readonly OfferSpan[];
 }
+
+/**
+ * Every EAN without offers shares this one frozen fragment instead of an object and an empty array of
+ * its own: any caller may ask for made-up EANs, and each is cached (fragment-memory.ts).
+ */
+export const NO_OFFERS: Fragment = Object.freeze({ json: '', tag: '', spans: Object.freeze([]) });
 
 /**
  * Each of `eans`' fragment from its published offers (`rows`, by EAN, price, id, as

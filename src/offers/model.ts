@@ -1,12 +1,10 @@
 /**
  * What an offer is, to buyers and to the operator. Money is integer cents inside and euros outside;
  * the public `price` is what the buyer pays: the seller's price plus the platform's service fee.
- * The shapes themselves are TypeBox schemas built from one field table (fields.ts); the types here
- * are their `Static<>`.
+ * The shapes themselves are TypeBox schemas built from one field table (fields.ts); their types are
+ * in schemas.ts.
  */
-import type { Static } from '@sinclair/typebox';
 import { Problem } from '../errors.js';
-import type { AdminOfferSchema, PublicOfferSchema } from './schemas.js';
 
 export const OFFER_CONDITIONS = ['excellent', 'good', 'acceptable'] as const;
 export type OfferCondition = (typeof OFFER_CONDITIONS)[number];
@@ -26,9 +24,6 @@ export const DEFAULT_OFFER_STATUS: OfferStatus = 'published';
 
 /** Upper bound of a seller's price, in euros: a typo guard, no school book costs more. */
 export const MAX_PRICE_EUROS = 100_000;
-
-export type PublicOffer = Static<typeof PublicOfferSchema>;
-export type AdminOffer = Static<typeof AdminOfferSchema>;
 
 export const isCondition = (value: string): value is OfferCondition =>
   (OFFER_CONDITIONS as readonly string[]).includes(value);

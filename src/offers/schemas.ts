@@ -14,7 +14,6 @@ import {
   PUBLIC_FIELDS,
   StatusSchema,
 } from './fields.js';
-import type { AdminOffer, PublicOffer } from './model.js';
 
 export { ConditionSchema, StatusSchema };
 
@@ -34,6 +33,9 @@ export const AdminOfferSchema = Type.Object(
   { ...schemasOf(PUBLIC_FIELDS), ...schemasOf(ADMIN_FIELDS) },
   { $id: 'AdminOffer', additionalProperties: false },
 );
+
+export type PublicOffer = Static<typeof PublicOfferSchema>;
+export type AdminOffer = Static<typeof AdminOfferSchema>;
 
 type CreateSchemas = { [K in keyof OfferInputs]: OfferInputs[K]['create'] };
 type UpdateSchemas = {

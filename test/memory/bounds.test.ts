@@ -9,7 +9,8 @@ import { ManualClock } from '../../src/clock.js';
 import { AuthFailureLimit } from '../../src/limits/auth-failures.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
 import { parseEanList } from '../../src/ean.js';
-import { NO_OFFERS, ownedKey } from '../../src/offers/fragment-memory.js';
+import { NO_OFFERS } from '../../src/offers/fragment.js';
+import { ownedKey } from '../../src/offers/fragment-memory.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import type { OfferStore } from '../../src/offers/store.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { eanCheckDigit } from '../../src/ean.js';
-import type { AdminOffer } from '../../src/offers/model.js';
+import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';

@@ -1,6 +1,6 @@
 import type { Migration } from 'kysely';
 import type { Engine } from '../database.js';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /** The first schema: every table of the first release. */
 export function initial(engine: Engine): Migration {

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /** Live leases per subscription are counted from this index alone when claiming (per-subscription caps). */
 export const deliveryLeases: Migration = {

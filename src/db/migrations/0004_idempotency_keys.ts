@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /** Remembered answers for Idempotency-Key (src/idempotency): one row per owner and key, kept 24 h. */
 export const idempotencyKeys: Migration = {

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * Browser sign-in: one-time portal links (stored as hashes only) and the sessions of the partner

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * `offers import` finds the offers of an earlier run of the same file by each row's stable key

@@ -1,6 +1,6 @@
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * Offer events (issue 16): offers gain a public, stable `identifier` (32 lower-case hex, like schools

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * Which failing period of a subscription was announced (subscription.failing goes out once per

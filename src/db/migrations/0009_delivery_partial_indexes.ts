@@ -1,5 +1,5 @@
 import { type Migration, sql } from 'kysely';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * The delivery worker's indexes hold only the rows it looks for. The due index had every delivery

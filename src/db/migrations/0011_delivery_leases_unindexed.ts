@@ -1,6 +1,6 @@
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * A claim no longer touches an index. The lease index existed only so a claim could count the live

@@ -1,6 +1,6 @@
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * SQLite: the due indexes order by due time, then insertion order (the rowid every SQLite index

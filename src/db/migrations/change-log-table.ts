@@ -6,7 +6,7 @@
  */
 import { type Migration, sql } from 'kysely';
 import type { Engine } from '../database.js';
-import type { UntypedDb } from './index.js';
+import type { UntypedDb } from './untyped.js';
 
 export interface ChangeLogTable {
   /** The table followed, e.g. `offers`. */

@@ -3,7 +3,7 @@
  * database (table shelfmark_migrations), so a shipped migration is never renamed or edited: add the
  * next file and list it here. The runner is src/db/migrate.ts.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Engine } from '../database.js';
 import { initial } from './0001_initial.js';
 import { deliveryLeases } from './0002_delivery_leases.js';
@@ -17,9 +17,6 @@ import { deliveryPartialIndexes } from './0009_delivery_partial_indexes.js';
 import { schoolChanges } from './0010_school_changes.js';
 import { deliveryLeasesUnindexed } from './0011_delivery_leases_unindexed.js';
 import { sqliteDueInInsertionOrder } from './0012_sqlite_due_in_insertion_order.js';
-
-/** Migrations describe tables that do not exist yet, so they see the database untyped. */
-export type UntypedDb = Kysely<unknown>;
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
