@@ -21,6 +21,7 @@ import {
   type Server,
   startServer,
 } from '../lib/shelfmark.js';
+import { loadRows } from '../lib/load-rows.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
 /** An ISBN-13 (EAN-13) with a correct check digit, from a serial. */
@@ -193,24 +194,9 @@ export async function offersScenario(settings: Settings, log: (line: string) => 
   const rps = (party: Party): number[] => party.results.map((result) => result.requestsPerSecond);
   const rows: Row[] = [];
   for (const party of parties) {
-    rows.push({ scenario: 'offers', party: party.name, metric: 'req/s', unit: 'req/s', spread: spread(rps(party)) });
-    rows.push({
-      scenario: 'offers',
-      party: party.name,
-      metric: 'p99',
-      unit: 'ms',
-      spread: spread(party.results.map((result) => result.p99Ms)),
-    });
-    const failed = party.results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
-    const codes = party.results.flatMap((result) =>
-      Object.entries(result.statusCodes)
-        .filter(([code]) => !code.startsWith('2'))
-        .map(([code, count]) => `${code}×${count}`),
-    );
-    if (failed > 0)
-      notes.push(
-        `offers: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
-      );
+    const { rows: partyRows, note } = loadRows('offers', party.name, party.results);
+    rows.push(...partyRows);
+    if (note !== undefined) notes.push(note);
   }
   const hello = byName('Fastify hello-world');
   const sameBody = byName('bare Fastify, same body');

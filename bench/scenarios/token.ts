@@ -6,6 +6,7 @@
 import { load, type LoadArgs, type LoadResult, ratios, spread } from '../lib/measure.js';
 import { assertRunning, type Child, freePort, spawnChild } from '../lib/proc.js';
 import { createClient, freshDatabase, type Server, startServer } from '../lib/shelfmark.js';
+import { loadRows } from '../lib/load-rows.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
 interface Party {
@@ -84,24 +85,9 @@ export async function tokenScenario(settings: Settings, log: (line: string) => v
   const rows: Row[] = [];
   const notes: string[] = [];
   for (const party of parties) {
-    rows.push({ scenario: 'token', party: party.name, metric: 'req/s', unit: 'req/s', spread: spread(rps(party)) });
-    rows.push({
-      scenario: 'token',
-      party: party.name,
-      metric: 'p99',
-      unit: 'ms',
-      spread: spread(party.results.map((result) => result.p99Ms)),
-    });
-    const failed = party.results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
-    const codes = party.results.flatMap((result) =>
-      Object.entries(result.statusCodes)
-        .filter(([code]) => !code.startsWith('2'))
-        .map(([code, count]) => `${code}×${count}`),
-    );
-    if (failed > 0)
-      notes.push(
-        `token: ${party.name} had ${failed} non-2xx answers or errors${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
-      );
+    const { rows: partyRows, note } = loadRows('token', party.name, party.results);
+    rows.push(...partyRows);
+    if (note !== undefined) notes.push(note);
   }
   const targets = [];
   if (hello !== undefined && shelfmark !== undefined && oidc !== undefined) {
