@@ -5,10 +5,8 @@
 import { Problem } from '../errors.js';
 import { validateEan } from '../ean.js';
 import { fieldProblem, optionalText, requiredText } from './input.js';
-import type { ListItem } from './views.js';
-
-export const MAX_ITEMS = 500;
-export const MAX_TAGS = 10;
+import { MAX_ITEMS, MAX_TAGS } from './model.js';
+import type { ListItem } from './schemas.js';
 
 export interface ListItemInput {
   ean: string;

@@ -22,7 +22,8 @@ import {
   canonicalStatus,
   isListStatus,
 } from './status.js';
-import { type ListView, type ListWithSchool, listView, parseItems, parseTags } from './views.js';
+import type { ListView } from './schemas.js';
+import { type ListWithSchool, listView, parseItems, parseTags } from './views.js';
 
 export interface ListInput {
   school: string;

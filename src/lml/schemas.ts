@@ -3,10 +3,9 @@
  * key order), and the OpenAPI document. Shared by the admin routes and the LML read routes.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { MAX_ITEMS, MAX_TAGS } from './items.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { LIST_STATUSES, LIST_STATUS_INPUTS } from './status.js';
-import { SCHOOL_TYPES } from './views.js';
+import { MAX_ITEMS, MAX_TAGS, SCHOOL_TYPES } from './model.js';
 
 /**
  * `type: [T, "null"]` rather than anyOf: with coerceTypes the validator would otherwise turn a null
@@ -41,6 +40,9 @@ export const ListItemSchema = Type.Object({
   remarks: nullable(Type.String()),
 });
 
+export type SchoolView = Static<typeof SchoolSchema>;
+export type ListItem = Static<typeof ListItemSchema>;
+
 const IMPORTED =
   'True when the list came from a bulk import (`shelfmark lists import`, or a client that sets it when creating the list ' +
   'from its own records) rather than being entered by hand. Set when the list is created and never changed.';
@@ -60,6 +62,8 @@ export const ListSchema = Type.Object({
   createdAt: Time,
   updatedAt: Time,
 });
+
+export type ListView = Static<typeof ListSchema>;
 
 export const StructureNodeSchema = Type.Object({
   id: Type.String(),

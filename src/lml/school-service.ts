@@ -13,7 +13,9 @@ import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
 import { ChangeLogStore } from '../db/change-log.js';
 import { SchoolStore } from './school-store.js';
-import { SCHOOL_TYPES, type SchoolView, schoolView } from './views.js';
+import { SCHOOL_TYPES } from './model.js';
+import type { SchoolView } from './schemas.js';
+import { schoolView } from './views.js';
 
 export interface SchoolInput {
   name: string;

@@ -1,47 +1,11 @@
 /**
- * The public JSON shapes of schools and lists (camelCase, ISO times, null where absent) and the
- * parsing of the JSON columns they are built from. Admin and LML read routes share these shapes.
+ * Schools and lists in their public JSON shapes (camelCase, ISO times, null where absent; the types are
+ * the schemas' in schemas.ts) from their rows, and the parsing of the JSON columns they are built from.
+ * Admin and LML read routes share these shapes.
  */
 import { isoTime } from '../clock.js';
 import type { ListRow, SchoolRow } from '../db/schema.js';
-
-export const SCHOOL_TYPES = ['HBO', 'MBO', 'WO', 'VO', 'PO'] as const;
-export type SchoolType = (typeof SCHOOL_TYPES)[number];
-
-export interface SchoolView {
-  identifier: string;
-  name: string;
-  type: string;
-  location: string | null;
-  brin: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ListItem {
-  ean: string;
-  title: string;
-  author: string | null;
-  publisher: string | null;
-  mandatory: boolean;
-  remarks: string | null;
-}
-
-export interface ListView {
-  identifier: string;
-  slug: string;
-  name: string;
-  comment: string | null;
-  school: { identifier: string; name: string };
-  schoolYear: number | null;
-  duoCode: string | null;
-  breadcrumb: string[];
-  status: string;
-  imported: boolean;
-  items: ListItem[];
-  createdAt: string;
-  updatedAt: string;
-}
+import type { ListItem, ListView, SchoolView } from './schemas.js';
 
 /** A list row joined with the name of its school (needed for `school` and `breadcrumb`). */
 export type ListWithSchool = ListRow & { school_name: string };

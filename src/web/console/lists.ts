@@ -5,29 +5,17 @@
  * their way back (archived → created).
  */
 import { type ListStatus, TRANSITIONS } from '../../lml/status.js';
-import { SCHOOL_TYPES } from '../../lml/views.js';
+import { SCHOOL_TYPES } from '../../lml/model.js';
+import type { ListView, SchoolView } from '../../lml/schemas.js';
 import { problemText, rowsOf, type Page } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { badge, confirmThen, empty, field, inlineForm, select } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 
-interface School {
-  identifier: string;
-  name: string;
-  type: string;
-  location: string | null;
-}
-
-interface List {
-  identifier: string;
-  name: string;
-  status: ListStatus;
-  school: { identifier: string };
-  breadcrumb?: string[];
-  items?: unknown[];
-  updatedAt: string;
-}
+type School = SchoolView;
+/** The API leaves the status set open, as the specification does; Shelfmark stores only these four. */
+type List = Omit<ListView, 'status'> & { status: ListStatus };
 
 function listEvents(from: ListStatus, to: ListStatus): string {
   if (from === to) return '';
