@@ -6,9 +6,8 @@
  */
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from './ssrf.js';
-
 import type { ErrorClass } from './model.js';
+import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from './ssrf.js';
 
 export interface WebhookRequest {
   url: string;

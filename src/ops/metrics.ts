@@ -4,8 +4,6 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Every status a delivery row can have (delivery/store.ts). */
-
 export class Metrics {
   readonly registry = new Registry();
 
