@@ -24,7 +24,7 @@ export interface Fragment {
 
 /**
  * Every EAN without offers shares this one frozen fragment instead of an object and an empty array of
- * its own: any caller may ask for made-up EANs, and each is cached (fragment-memory.ts).
+ * its own: every caller may ask for made-up EANs, and each is cached (fragment-memory.ts).
  */
 export const NO_OFFERS: Fragment = Object.freeze({ json: '', tag: '', spans: Object.freeze([]) });
 
