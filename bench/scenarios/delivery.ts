@@ -32,7 +32,7 @@ import { type Row, type ScenarioResult, type Settings, type Target, target } fro
 import { randomBytes } from 'node:crypto';
 
 const SUBSCRIPTIONS = 10;
-const CONCURRENCY = 32;
+export const CONCURRENCY = 32;
 // pg-boss: 8 pollers of 250 jobs; one whose batch came back full fetches again at once (else every 0.5 s).
 const PGBOSS = { batchSize: 250, workers: 8, concurrency: CONCURRENCY };
 

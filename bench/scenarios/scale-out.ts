@@ -11,7 +11,7 @@
 import { type CpuShare, cpuAccount } from '../lib/cpu.js';
 import { ratios, spread, startReceiver } from '../lib/measure.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
-import { shelfmarkDelivery, singleWindow } from './delivery.js';
+import { CONCURRENCY, shelfmarkDelivery, singleWindow } from './delivery.js';
 
 const WORKER_COUNTS = [1, 2] as const;
 /**
@@ -21,7 +21,7 @@ const WORKER_COUNTS = [1, 2] as const;
  * the cap does not decide the ratio (with the delivery scenario's 10, two workers share 80 leases).
  */
 const SUBSCRIPTIONS = 32;
-/** The slow receiver's answer time: a worker with 32 in flight then sends at most 640 a second. */
+/** The slow receiver's answer time: a worker with CONCURRENCY (32) in flight then sends at most 640 a second. */
 const SLOW_RECEIVER_MS = 50;
 
 /** "machine 97 % busy; µs of CPU per delivery: workers 180, PostgreSQL 120, receiver 60". */
@@ -104,7 +104,7 @@ export async function scaleOutScenario(settings: Settings, log: (line: string) =
     rows: [...pairRows(instant, ''), ...pairRows(slow, `, receiver ${SLOW_RECEIVER_MS} ms`)],
     targets: [target('scale-out', '2 PostgreSQL worker processes ≥ 1.6× one', ratio.median, 1.6, '×', 'atLeast')],
     notes: [
-      `scale-out: ${total} deliveries per run to ${SUBSCRIPTIONS} subscriptions on one PostgreSQL, 1 or 2 \`--role worker\` processes with 32 in flight each; the workers, PostgreSQL and the receiver share the machine's cores. CPU during the last drain, 1 worker: ${last(instant, 1)}; 2 workers: ${last(instant, 2)}. With a receiver answering after ${SLOW_RECEIVER_MS} ms (a worker's ceiling 32 / ${SLOW_RECEIVER_MS} ms = ${Math.round(32000 / SLOW_RECEIVER_MS)}/s), 1 worker: ${last(slow, 1)}; 2 workers: ${last(slow, 2)}`,
+      `scale-out: ${total} deliveries per run to ${SUBSCRIPTIONS} subscriptions on one PostgreSQL, 1 or 2 \`--role worker\` processes with ${CONCURRENCY} in flight each; the workers, PostgreSQL and the receiver share the machine's cores. CPU during the last drain, 1 worker: ${last(instant, 1)}; 2 workers: ${last(instant, 2)}. With a receiver answering after ${SLOW_RECEIVER_MS} ms (a worker's ceiling ${CONCURRENCY} / ${SLOW_RECEIVER_MS} ms = ${Math.round((CONCURRENCY * 1000) / SLOW_RECEIVER_MS)}/s), 1 worker: ${last(slow, 1)}; 2 workers: ${last(slow, 2)}`,
     ],
     raw: { deliveries: total, instant, slow, slowReceiverMs: SLOW_RECEIVER_MS },
   };

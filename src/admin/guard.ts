@@ -6,7 +6,7 @@ import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fast
 import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
-import { admitSession } from '../web-sessions/guard.js';
+import { admitResolved } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 
 /** A stored (generated) token hash is re-read at most this often, so a reset elsewhere applies within it. */
@@ -63,9 +63,10 @@ export const adminOrConsole =
   ({ webSessions, adminAuth }: { webSessions: WebSessions; adminAuth: AdminAuth }): onRequestAsyncHookHandler =>
   async (request, reply) => {
     if (request.headers.authorization === undefined && request.cookies[CONSOLE_COOKIE] !== undefined) {
+      // Resolved once: a live session is admitted as it is (resolving reads and may touch its row).
       const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
       if (session !== undefined) {
-        await admitSession(webSessions, request, CONSOLE_COOKIE, 'console');
+        admitResolved(request, session);
         return;
       }
     }

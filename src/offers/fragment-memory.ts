@@ -1,5 +1,5 @@
 /**
- * Keeping the read model's per-EAN memory small, whoever chooses the EANs (any caller with
+ * Keeping the read model's per-EAN memory small, whoever chooses the EANs (every caller with
  * offers:read can ask for made-up ones, and each is cached as "no offers"):
  *
  * - `ownedKey`: an EAN parsed out of the `eans` query value is a V8 sliced string (13 characters is

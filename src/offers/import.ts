@@ -2,7 +2,7 @@
  * `offers import <file.csv>`: every row is validated before anything is written (one bad row and
  * nothing is imported), then rows are written in batches, each batch in one transaction.
  *
- * Columns (header row required, any order): ean, price (seller price in euros, dot decimals),
+ * Columns (header row required, in whatever order): ean, price (seller price in euros, dot decimals),
  * condition, and optionally status (default published), remarks, key.
  * Each row has a stable key: the `key` column when given, else `<ean>#<n>` for the n-th row with
  * that EAN in the file. A second run of the same file finds its offers by these keys and updates

@@ -34,7 +34,7 @@ export class SubscriptionRecovery {
     return { ...(await this.deliveries.recoverOwn(id, clientRef, since)), since };
   }
 
-  /** For the operator: any client's subscription. */
+  /** For the operator: the subscription of whichever client owns it. */
   async recover(id: string): Promise<Recovered> {
     const since = this.since((await this.subscriptions.adminGet(id)).failingSince);
     return { ...(await this.deliveries.recover(id, since)), since };

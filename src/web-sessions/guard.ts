@@ -39,6 +39,11 @@ export async function admitSession(
       'unauthenticated',
       kind === 'portal' ? 'sign in with the link your operator sent you' : 'sign in with the admin token',
     );
+  return admitResolved(request, session);
+}
+
+/** Admits a request on a session already resolved: the CSRF token checked on unsafe methods, the session attached. */
+export function admitResolved(request: FastifyRequest, session: WebSession): WebSession {
   if (!SAFE_METHODS.has(request.method) && !WebSessions.csrfMatches(session, request.headers[CSRF_HEADER])) {
     throw new Problem('csrf-rejected', `send the session's CSRF token in ${CSRF_HEADER}`);
   }
