@@ -111,6 +111,10 @@ export interface SubscriptionsTable {
   disabled_reason: string | null;
   /** Start of the current run of failed attempts; null after any success. */
   failing_since: number | null;
+  /** The last success recorded, to the minute (refreshed at most once a minute; migration 0013). */
+  last_success_at: number | null;
+  /** Failed deliveries since the last success, kept by the completions. */
+  consecutive_failures: Generated<number>;
   /** Offer events only: the filter as echoed, JSON {"eans":[…]} or {"list":"…"}; null for every event. */
   filter: string | null;
   /** The list whose current items a {"list"} filter follows. */
@@ -171,6 +175,23 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+/**
+ * Completions and attempts counted per hour where they are recorded (migration 0013): the overview
+ * and the /metrics totals read these rows instead of the history. Rows of one hour are summed over
+ * `shard`, which spreads concurrent writers.
+ */
+export interface DeliveryStatsTable {
+  /** Start of the hour, epoch ms. */
+  hour: number;
+  shard: number;
+  /** Attempts answered 2xx / not. */
+  attempts_ok: Generated<number>;
+  attempts_failed: Generated<number>;
+  /** Deliveries that completed succeeded / failed for good. */
+  succeeded: Generated<number>;
+  failed: Generated<number>;
+}
+
 /** A remembered answer to a POST that carried an Idempotency-Key, per owner (a client or the operator). */
 export interface IdempotencyKeysTable {
   /** `client:<clients.id>` or `admin`. */
@@ -227,6 +248,7 @@ export interface Database {
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  delivery_stats: DeliveryStatsTable;
   idempotency_keys: IdempotencyKeysTable;
   portal_links: PortalLinksTable;
   web_sessions: WebSessionsTable;

@@ -97,6 +97,8 @@ export class SubscriptionService {
       status: 'active',
       disabled_reason: null,
       failing_since: null,
+      last_success_at: null,
+      consecutive_failures: 0,
       filter: filter.json,
       filter_list: filter.list,
       created_at: now,

@@ -21,6 +21,7 @@ const NAMES = [
   '0010_school_changes',
   '0011_delivery_leases_unindexed',
   '0012_sqlite_due_in_insertion_order',
+  '0013_history',
 ];
 
 describeEachEngine('migrations', (engine) => {

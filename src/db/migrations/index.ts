@@ -17,6 +17,7 @@ import { deliveryPartialIndexes } from './0009_delivery_partial_indexes.js';
 import { schoolChanges } from './0010_school_changes.js';
 import { deliveryLeasesUnindexed } from './0011_delivery_leases_unindexed.js';
 import { sqliteDueInInsertionOrder } from './0012_sqlite_due_in_insertion_order.js';
+import { history } from './0013_history.js';
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
@@ -33,5 +34,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0010_school_changes', schoolChanges(engine)],
     ['0011_delivery_leases_unindexed', deliveryLeasesUnindexed(engine)],
     ['0012_sqlite_due_in_insertion_order', sqliteDueInInsertionOrder(engine)],
+    ['0013_history', history],
   ];
 }
