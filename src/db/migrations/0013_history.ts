@@ -49,7 +49,9 @@ export const history: Migration = {
       .execute();
     // Finished rows only: a pending insert adds no entry, and SQLite's planner never weighs it
     // against the due indexes for a claim (queries that use it repeat the predicate, as SQLite needs).
-    await sql`create index deliveries_finished on deliveries (status, created_at, id) where status <> 'pending'`.execute(db);
+    await sql`create index deliveries_finished on deliveries (status, created_at, id) where status <> 'pending'`.execute(
+      db,
+    );
     await db.schema.createIndex('deliveries_event').on('deliveries').column('event_id').execute();
     await db.schema.createIndex('events_created').on('events').column('created_at').execute();
 
