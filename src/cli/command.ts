@@ -21,6 +21,7 @@ export const OPTIONS = {
   limit: { type: 'string' },
   scopes: { type: 'string' },
   reset: { type: 'boolean' },
+  force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
