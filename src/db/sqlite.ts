@@ -31,6 +31,9 @@ export function openSqlite(
 ): { kysely: Kysely<Database>; file: string | undefined } {
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path === '' ? ':memory:' : path);
+  // A new file returns the pages a prune frees (retention/sqlite-space.ts); set before WAL, which
+  // writes the header. On an existing file it changes nothing until a VACUUM (`shelfmark prune --vacuum`).
+  database.pragma('auto_vacuum = incremental');
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');

@@ -1,0 +1,112 @@
+/**
+ * One pruner at a time across every node and process on the database.
+ *
+ * PostgreSQL: a session-level advisory lock (`pg_try_advisory_lock`) on one pooled connection that the
+ * prune then runs all its batches on. It needs no write, cannot outlive its holder (a crashed node's
+ * connection closes and the server releases it) and is keyed by the schema, so installations that
+ * share a database in separate schemas (and the tests) do not exclude each other.
+ *
+ * SQLite: a lease row in `settings` (owner and expiry), taken in a write transaction and renewed after
+ * every batch. SQLite has no advisory lock, and its file lock is the write lock itself, which the prune
+ * must give up between batches so the delivery path can write. A pruner that dies leaves its lease to
+ * expire after LEASE_MS; a live one renews it long before.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sql } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Db, Executor } from '../db/database.js';
+import { getSetting } from '../db/settings.js';
+
+export const LEASE_SETTING = 'retention.prune_lease';
+/** A SQLite lease not renewed for this long is taken over (a pruner renews it after every batch). */
+export const LEASE_MS = 5 * 60_000;
+/** The advisory lock's first key (the second is the schema's hash): "shelfmark prune" as a number. */
+const ADVISORY_CLASS = 0x5e1f_0001;
+
+export interface Held {
+  /** Where the prune runs its statements (PostgreSQL: the connection that holds the lock). */
+  db: Executor;
+  /** Renews the lease; false when it was lost (taken over after expiring): the prune must stop. */
+  renew(): Promise<boolean>;
+}
+
+export interface PruneLock {
+  /** Runs `work` holding the lock; undefined (without running it) when another pruner holds it. */
+  withLock<T>(work: (held: Held) => Promise<T>): Promise<T | undefined>;
+}
+
+export function pruneLock(db: Db, clock: Clock): PruneLock {
+  return db.engine === 'postgres' ? advisoryLock(db) : leaseLock(db, clock);
+}
+
+function advisoryLock(db: Db): PruneLock {
+  return {
+    withLock: (work) =>
+      db.kysely.connection().execute(async (connection) => {
+        const key = sql`${ADVISORY_CLASS}, hashtext(current_schema())`;
+        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`.execute(
+          connection,
+        );
+        if (rows[0]?.locked !== true) return undefined;
+        try {
+          return await work({ db: connection, renew: async () => true });
+        } finally {
+          // A broken connection cannot unlock, but the server has released its locks already.
+          await sql`select pg_advisory_unlock(${key})`.execute(connection).catch(() => undefined);
+        }
+      }),
+  };
+}
+
+interface Lease {
+  owner: string;
+  until: number;
+}
+
+function leaseLock(db: Db, clock: Clock): PruneLock {
+  const kysely = db.kysely;
+  const owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  const read = async (executor: Executor): Promise<Lease | undefined> => {
+    const value = await getSetting(executor, LEASE_SETTING);
+    return value === undefined ? undefined : (JSON.parse(value) as Lease);
+  };
+  /** Takes or renews the lease in one write transaction (BEGIN IMMEDIATE: two processes cannot both win). */
+  const take = (): Promise<boolean> =>
+    kysely.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const current = await read(trx);
+      if (current !== undefined && current.owner !== owner && current.until > now) return false;
+      const value = JSON.stringify({ owner, until: now + LEASE_MS } satisfies Lease);
+      await trx
+        .insertInto('settings')
+        .values({ key: LEASE_SETTING, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
+      return true;
+    });
+  // One run at a time in this process too: a second caller would otherwise renew the first one's lease.
+  let running = false;
+  return {
+    async withLock(work) {
+      if (running) return undefined;
+      running = true;
+      try {
+        if (!(await take())) return undefined;
+        try {
+          return await work({ db: kysely, renew: take });
+        } finally {
+          await kysely
+            .transaction()
+            .execute(async (trx) => {
+              if ((await read(trx))?.owner === owner)
+                await trx.deleteFrom('settings').where('key', '=', LEASE_SETTING).execute();
+            })
+            .catch(() => undefined);
+        }
+      } finally {
+        running = false;
+      }
+    },
+  };
+}

@@ -1,0 +1,311 @@
+/**
+ * The SQL of pruning: one short batch per call, run inside the caller's transaction; the counts of a
+ * dry run; and what the storage view reads. The rules (which cutoff, in what order) are in service.ts.
+ *
+ * Every walk follows an index (migration 0013): finished deliveries by (status, created_at, id), the
+ * partial index `deliveries_finished` (a query repeats its predicate `status <> 'pending'`, as SQLite
+ * needs to use it), events by created_at, attempts by their delivery and by their time-ordered id.
+ * A walk carries a cursor (created_at, id) so a batch starts where the last one ended instead of
+ * skipping again over the rows it kept; the cursor's `created_at >= c` is the index range.
+ */
+import { type RawBuilder, type Sql, sql } from 'kysely';
+import type { Engine, Executor } from '../db/database.js';
+import type { ChangeLogName } from '../db/change-log.js';
+import type { BoundedTable } from './policy.js';
+
+export interface Cursor {
+  created: number;
+  id: string;
+}
+
+export interface Batch {
+  ids: string[];
+  /** Where the next batch starts; undefined when this one was empty. */
+  last: Cursor | undefined;
+}
+
+/** A delivery's completion before `cutoff` (rows finished before completed_at was recorded fall back to updated_at). */
+const finishedBefore = (alias: string, cutoff: number): RawBuilder<unknown> =>
+  sql`(${sql.ref(`${alias}.completed_at`)} < ${cutoff} or (${sql.ref(`${alias}.completed_at`)} is null and ${sql.ref(`${alias}.updated_at`)} < ${cutoff}))`;
+
+const afterCursor = (after: Cursor | undefined): RawBuilder<unknown> =>
+  after === undefined
+    ? sql``
+    : sql` and created_at >= ${after.created} and (created_at > ${after.created} or id > ${after.id})`;
+
+const count = (rows: readonly { n: number | string | bigint }[]): number => Number(rows[0]?.n ?? 0);
+
+/** The deliveries of `statuses` finished before `cutoff`, as an SQL condition on alias `d` (false when none may go). */
+export interface PrunableClass {
+  statuses: readonly string[];
+  cutoff: number;
+}
+
+export function prunableDelivery(alias: string, classes: readonly PrunableClass[]): RawBuilder<unknown> {
+  if (classes.length === 0) return sql`1 = 0`;
+  return sql`(${sql.join(
+    classes.map(
+      (c) =>
+        sql`(${sql.ref(`${alias}.status`)} in (${sql.join([...c.statuses])}) and ${finishedBefore(alias, c.cutoff)})`,
+    ),
+    sql` or `,
+  )})`;
+}
+
+export class RetentionStore {
+  constructor(private readonly engine: Engine) {}
+
+  // ---- batches (inside the caller's transaction) ----
+
+  /**
+   * Up to `limit` deliveries of `status` created and finished before `cutoff`, oldest first. On
+   * PostgreSQL they are locked and rows another transaction holds are skipped (a re-send under way),
+   * so the batch never waits on the delivery path nor changes under it.
+   */
+  async finishedBatch(trx: Executor, status: string, cutoff: number, after: Cursor | undefined, limit: number) {
+    const lock = this.engine === 'postgres' ? sql` for update skip locked` : sql``;
+    const { rows } = await sql<{ id: string; created_at: number }>`
+      select id, created_at from deliveries
+      where status = ${status} and status <> 'pending' and created_at < ${cutoff}${afterCursor(after)}
+        and ${finishedBefore('deliveries', cutoff)}
+      order by created_at, id limit ${limit}${lock}`.execute(trx);
+    return batchOf(rows);
+  }
+
+  /**
+   * Deletes the deliveries and, first, their attempts (the batch's rows are locked or the write lock
+   * held, so none became pending since it was read; the deliveries' status is checked again anyway).
+   */
+  async deleteDeliveries(trx: Executor, ids: readonly string[]): Promise<{ deliveries: number; attempts: number }> {
+    if (ids.length === 0) return { deliveries: 0, attempts: 0 };
+    const attempts = await trx.deleteFrom('delivery_attempts').where('delivery_id', 'in', ids).executeTakeFirst();
+    const deliveries = await trx
+      .deleteFrom('deliveries')
+      .where('id', 'in', ids)
+      .where('status', '<>', 'pending')
+      .executeTakeFirst();
+    return { deliveries: Number(deliveries.numDeletedRows), attempts: Number(attempts.numDeletedRows) };
+  }
+
+  /** Up to `limit` events created before `cutoff`, oldest first. */
+  async eventBatch(trx: Executor, cutoff: number, after: Cursor | undefined, limit: number): Promise<Batch> {
+    const { rows } = await sql<{ id: string; created_at: number }>`
+      select id, created_at from events where created_at < ${cutoff}${afterCursor(after)}
+      order by created_at, id limit ${limit}`.execute(trx);
+    return batchOf(rows);
+  }
+
+  /** Deletes those of the events that no delivery refers to (deliveries_event answers each check). */
+  async deleteUnreferencedEvents(trx: Executor, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await trx
+      .deleteFrom('events')
+      .where('id', 'in', ids)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('deliveries').select('deliveries.id').whereRef('deliveries.event_id', '=', 'events.id'))),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Deletes up to about `limit` rows whose indexed `column` is below `bound` (or at it, `inclusive`),
+   * lowest first: the limit-th value is looked up through the index and the range up to it deleted,
+   * which needs no key list (the tables have composite keys) and works alike on both engines.
+   */
+  async deleteBelow(
+    trx: Executor,
+    table: 'delivery_stats' | 'idempotency_keys' | 'web_sessions',
+    column: string,
+    bound: number,
+    limit: number,
+    inclusive = false,
+  ): Promise<number> {
+    const t = sql.table(table);
+    const c = sql.ref(column);
+    const op = sql.raw(inclusive ? '<=' : '<');
+    const { rows } = await sql<{ edge: number }>`
+      select ${c} as edge from ${t} where ${c} ${op} ${bound} order by ${c} limit 1 offset ${limit - 1}`.execute(trx);
+    const edge = rows[0]?.edge;
+    const upTo = edge === undefined ? sql`` : sql` and ${c} <= ${Number(edge)}`;
+    const result = await sql`delete from ${t} where ${c} ${op} ${bound}${upTo}`.execute(trx);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** Deletes up to `limit` portal links that were used or expired before `now` (a small table, unindexed). */
+  async deleteLinks(trx: Executor, now: number, limit: number): Promise<number> {
+    const result = await sql`
+      delete from portal_links where token_hash in (
+        select token_hash from portal_links where used_at is not null or expires_at < ${now} limit ${limit})`.execute(
+      trx,
+    );
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** Deletes up to `limit` change-log entries recorded before `before`, never the newest (src/db/change-log.ts). */
+  async deleteChanges(trx: Executor, log: ChangeLogName, before: number, limit: number): Promise<number> {
+    const t = sql.table(log);
+    const result = await sql`
+      delete from ${t} where id in (
+        select id from ${t} where changed_at < ${before} and id < (select max(id) from ${t}) order by id limit ${limit})`.execute(
+      trx,
+    );
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** The next `limit` attempts after `after` in id order (ids are time-ordered, so this is their order of recording). */
+  async attemptsAfter(trx: Executor, after: string, limit: number): Promise<{ id: string; started_at: number }[]> {
+    return trx
+      .selectFrom('delivery_attempts')
+      .select(['id', 'started_at'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Clears the response bodies of these attempts. */
+  async clearBodies(trx: Executor, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await trx
+      .updateTable('delivery_attempts')
+      .set({ response_body: null })
+      .where('id', 'in', ids)
+      .where('response_body', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  // ---- dry run: what would go, counted with the same conditions ----
+
+  async countFinished(
+    db: Executor,
+    statuses: readonly string[],
+    cutoff: number,
+  ): Promise<{ deliveries: number; attempts: number }> {
+    const where = sql`status in (${sql.join([...statuses])}) and status <> 'pending' and created_at < ${cutoff} and ${finishedBefore('deliveries', cutoff)}`;
+    const deliveries = await sql<{ n: number }>`select count(*) as n from deliveries where ${where}`.execute(db);
+    const attempts = await sql<{ n: number }>`
+      select count(*) as n from delivery_attempts where delivery_id in (select id from deliveries where ${where})`.execute(
+      db,
+    );
+    return { deliveries: count(deliveries.rows), attempts: count(attempts.rows) };
+  }
+
+  /** Events created before `cutoff` that no delivery kept after the prune refers to. */
+  async countEvents(db: Executor, cutoff: number, prunable: RawBuilder<unknown>): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from events e where e.created_at < ${cutoff}
+        and not exists (select 1 from deliveries d where d.event_id = e.id and not ${prunable})`.execute(db);
+    return count(rows);
+  }
+
+  async countBodies(db: Executor, after: string, cutoff: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from delivery_attempts
+      where id > ${after} and started_at < ${cutoff} and response_body is not null`.execute(db);
+    return count(rows);
+  }
+
+  async countWhere(db: Executor, table: BoundedTable, condition: Sql | RawBuilder<unknown>): Promise<number> {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${condition}`.execute(
+      db,
+    );
+    return count(rows);
+  }
+
+  // ---- the storage view ----
+
+  /**
+   * Rows per table. SQLite counts exactly (a scan of the table's smallest index: about 50 ms per
+   * million rows, acceptable for an operator's page); PostgreSQL reads the planner's estimate
+   * (pg_class.reltuples, kept by autovacuum and the prune's ANALYZE) and counts exactly only tables
+   * it estimates below EXACT_BELOW rows, or never analysed.
+   */
+  async rowCounts(
+    db: Executor,
+    tables: readonly BoundedTable[],
+  ): Promise<Map<BoundedTable, { rows: number; exact: boolean }>> {
+    const result = new Map<BoundedTable, { rows: number; exact: boolean }>();
+    const estimates = new Map<string, number>();
+    if (this.engine === 'postgres') {
+      const { rows } = await sql<{ relname: string; reltuples: number }>`
+        select relname, reltuples from pg_class
+        where relkind = 'r' and relnamespace = current_schema()::regnamespace and relname in (${sql.join([...tables])})`.execute(
+        db,
+      );
+      for (const row of rows) estimates.set(row.relname, Number(row.reltuples));
+    }
+    for (const table of tables) {
+      const estimate = estimates.get(table);
+      if (estimate !== undefined && estimate >= EXACT_BELOW) {
+        result.set(table, { rows: Math.round(estimate), exact: false });
+        continue;
+      }
+      const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+      result.set(table, { rows: count(rows), exact: true });
+    }
+    return result;
+  }
+
+  /** The oldest row's time per table, each read through an index (or from a small table). */
+  async oldest(db: Executor, finishedStatuses: readonly string[]): Promise<Record<BoundedTable, number | null>> {
+    const min = async (query: RawBuilder<{ t: number | string | null }>): Promise<number | null> => {
+      const value = (await query.execute(db)).rows[0]?.t;
+      return value === null || value === undefined ? null : Number(value);
+    };
+    const delivery = await Promise.all([
+      ...finishedStatuses.map((status) =>
+        min(sql`select min(created_at) as t from deliveries where status = ${status} and status <> 'pending'`),
+      ),
+      // The queue's two lanes, each its own partial index (migration 0009).
+      min(sql`select min(created_at) as t from deliveries where status = 'pending' and attempt_count = 0`),
+      min(sql`select min(created_at) as t from deliveries where status = 'pending' and attempt_count > 0`),
+    ]);
+    const known = delivery.filter((value): value is number => value !== null);
+    return {
+      deliveries: known.length === 0 ? null : Math.min(...known),
+      delivery_attempts: await min(sql`select started_at as t from delivery_attempts order by id limit 1`),
+      events: await min(sql`select min(created_at) as t from events`),
+      delivery_stats: await min(sql`select min(hour) as t from delivery_stats`),
+      idempotency_keys: await min(sql`select created_at as t from idempotency_keys order by expires_at limit 1`),
+      web_sessions: await min(sql`select min(created_at) as t from web_sessions`),
+      portal_links: await min(sql`select min(created_at) as t from portal_links`),
+      offer_changes: await min(sql`select min(changed_at) as t from offer_changes`),
+      school_changes: await min(sql`select min(changed_at) as t from school_changes`),
+    };
+  }
+
+  /** The database's size in bytes, and (SQLite) the bytes of free pages inside the file. */
+  async size(db: Executor): Promise<{ bytes: number; freeBytes: number | null }> {
+    if (this.engine === 'postgres') {
+      const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(db);
+      return { bytes: Number(rows[0]?.bytes ?? 0), freeBytes: null };
+    }
+    const { rows } = await sql<{ pages: number; free: number; size: number }>`
+      select p.page_count as pages, f.freelist_count as free, s.page_size as size
+      from pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`.execute(db);
+    const row = rows[0];
+    return {
+      bytes: Number(row?.pages ?? 0) * Number(row?.size ?? 0),
+      freeBytes: Number(row?.free ?? 0) * Number(row?.size ?? 0),
+    };
+  }
+
+  /** PostgreSQL: refreshes the planner's statistics (and the storage view's estimates) of tables that lost many rows. */
+  async analyze(db: Executor, tables: readonly BoundedTable[]): Promise<void> {
+    if (this.engine !== 'postgres' || tables.length === 0) return;
+    await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+  }
+}
+
+/** Tables PostgreSQL estimates below this many rows are counted exactly (cheap at that size). */
+export const EXACT_BELOW = 100_000;
+
+function batchOf(rows: readonly { id: string; created_at: number }[]): Batch {
+  const last = rows.at(-1);
+  return {
+    ids: rows.map((row) => row.id),
+    last: last === undefined ? undefined : { created: Number(last.created_at), id: last.id },
+  };
+}
