@@ -23,6 +23,7 @@ import { homeRoutes } from './ops/home.routes.js';
 import { adminOverviewRoutes } from './ops/overview.routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { adminPortalRoutes } from './portal/admin.routes.js';
+import { adminStorageRoutes } from './retention/admin.routes.js';
 import { portalRoutes } from './portal/routes.js';
 import type { Services } from './services.js';
 import { adminSubscriptionRoutes } from './subscriptions/admin.routes.js';
@@ -79,6 +80,7 @@ export async function registerRoutes(
       await admin.register(adminSubscriptionRoutes, { subscriptions: s.subscriptions, recovery: s.recovery }); // /subscriptions[/:id[/enable|/recover-failed]]
       await admin.register(adminPortalRoutes, { webSessions: s.webSessions, publicBaseUrl: config.publicBaseUrl }); // /clients/:id/portal-link
       await admin.register(adminOverviewRoutes, { overview: s.overview }); //                   /overview, /subscription-health
+      await admin.register(adminStorageRoutes, { storage: s.storage }); //                     /storage
     },
     { prefix: '/api/admin/v1' },
   );

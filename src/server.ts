@@ -59,6 +59,8 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   if (serves) address = await app.listen({ port: config.port, host: config.host });
   const worker =
     child || role === 'api' ? undefined : services.startWorker({ logger: app.log }, { workerOnly: role === 'worker' });
+  // Retention runs where the delivery worker does (one node at a time: retention/lock.ts).
+  const pruner = worker === undefined ? undefined : services.startPruner({ logger: app.log });
   // The primary makes sure a signing key exists before the children start, so they do not each create one.
   if (clustered && !child) await services.signingKeys.active();
   const children = clustered && !child ? forkChildren(config.clusterWorkers) : undefined;
@@ -95,6 +97,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     children?.stop();
+    await pruner?.stop();
     await worker?.stop();
     await app.close();
     await children?.exited;

@@ -40,6 +40,7 @@ import { WebSessionStore } from './web-sessions/store.js';
 import { PortalService } from './portal/service.js';
 import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { OverviewService } from './ops/overview.js';
+import { createRetention, type RetentionServices } from './retention/setup.js';
 
 export interface Deps {
   config: Config;
@@ -85,6 +86,12 @@ export interface Services {
   createDeliveryWorker: DeliveryServices['createDeliveryWorker'];
   /** Starts the webhook delivery worker in this process; the outbox wakes it on new deliveries. */
   startWorker: DeliveryServices['startWorker'];
+  /** Pruning now or as a dry run (CLI `prune`), the record of the last prune. */
+  retention: RetentionServices['retention'];
+  /** The storage view (GET /api/admin/v1/storage). */
+  storage: RetentionServices['storage'];
+  /** Starts the periodic pruner in this process (the worker role, beside the delivery worker). */
+  startPruner: RetentionServices['startPruner'];
   /** Set only when this start generated the admin token (first start without ADMIN_TOKEN): print it once. */
   generatedAdminToken: string | undefined;
   /** Replaces the stored admin token (CLI `admin-token --reset`) and returns the new one. */
@@ -158,6 +165,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const authFailures = new AuthFailureLimit(config, clock);
   const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config);
   const overview = new OverviewService(db, clock);
+  const retention = createRetention({ config, db, clock, metrics });
   const recovery = new SubscriptionRecovery(
     subscriptions,
     delivery.deliveries,
@@ -196,6 +204,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     webSessions,
     portal,
     overview,
+    ...retention,
     generatedAdminToken,
     resetAdminToken,
   };

@@ -11,6 +11,7 @@ import type { Db } from '../db/database.js';
 import type { DeliveryService } from '../delivery/service.js';
 import type { Outbox } from '../events/outbox.js';
 import type { ListService } from '../lml/list-service.js';
+import type { RetentionService } from '../retention/service.js';
 import type { DemoSeedServices } from '../seed/demo.js';
 import type { WebSessions } from '../web-sessions/sessions.js';
 
@@ -21,6 +22,8 @@ export const OPTIONS = {
   limit: { type: 'string' },
   scopes: { type: 'string' },
   reset: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  vacuum: { type: 'boolean' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -51,6 +54,7 @@ export interface CliServices extends DemoSeedServices {
   lists: ListService;
   outbox: Outbox;
   webSessions: WebSessions;
+  retention: RetentionService;
   resetAdminToken(): Promise<string>;
 }
 

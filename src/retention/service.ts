@@ -50,6 +50,9 @@ export interface RetentionDeps {
   lock?: PruneLock;
 }
 
+const noRows = (): Record<PruneTarget, number> =>
+  Object.fromEntries(PRUNE_TARGETS.map((target) => [target, 0])) as Record<PruneTarget, number>;
+
 export class RetentionService {
   readonly settings: RetentionSettings;
   readonly store: RetentionStore;
@@ -101,7 +104,7 @@ export class RetentionService {
    * batches (shutdown); what was pruned so far is recorded.
    */
   async prune(options: { stopped?: () => boolean } = {}): Promise<PruneOutcome> {
-    const { db, config, clock } = this.deps;
+    const { config, clock } = this.deps;
     const pauseMs = config.prunePauseMs;
     const pause = this.deps.pause ?? (() => (pauseMs === 0 ? Promise.resolve() : sleep(pauseMs)));
     const stopped = options.stopped ?? (() => false);
@@ -113,7 +116,7 @@ export class RetentionService {
         stopped,
       });
       await run.run();
-      const rows = { ...Object.fromEntries(PRUNE_TARGETS.map((t) => [t, 0])), ...run.totals() } as LastPrune['rows'];
+      const rows = { ...noRows(), ...run.totals() };
       const record: LastPrune = { startedAt, finishedAt: clock.now(), complete: run.complete, rows };
       await putSetting(held.db, LAST_PRUNE_SETTING, JSON.stringify(record));
       this.deps.onPruned?.(rows);
@@ -195,7 +198,10 @@ export class RetentionService {
   /** The shared record of the last prune (settings), undefined before the first. */
   async lastPrune(): Promise<LastPrune | undefined> {
     const value = await getSetting(this.deps.db.kysely, LAST_PRUNE_SETTING);
-    return value === undefined ? undefined : (JSON.parse(value) as LastPrune);
+    if (value === undefined) return undefined;
+    const record = JSON.parse(value) as LastPrune;
+    // A record written before a target existed lacks it: every target is reported.
+    return { ...record, rows: { ...noRows(), ...record.rows } };
   }
 
   /**

@@ -5,6 +5,7 @@ import { createClient, listClients, portalLink, resetSecret, revokeClient, rotat
 import { adminToken, migrate, seed } from './database.js';
 import { listDeliveries, retryDelivery } from './deliveries.js';
 import { importLists, importOffers } from './imports.js';
+import { prune } from './prune.js';
 import { serve } from './serve.js';
 
 export const COMMANDS: readonly Command[] = [
@@ -23,4 +24,5 @@ export const COMMANDS: readonly Command[] = [
   listDeliveries,
   retryDelivery,
   backup,
+  prune,
 ];
