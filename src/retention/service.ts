@@ -159,7 +159,7 @@ export class RetentionService {
     add(
       'response_bodies',
       'response_bodies',
-      bodies === undefined ? 0 : await this.store.countBodies(k, after, bodies),
+      bodies === undefined ? 0 : await this.store.countBodies(k, after, bodies, prunableDelivery('d', classes)),
     );
     const stats = cut.stats;
     add(

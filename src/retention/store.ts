@@ -200,10 +200,12 @@ export class RetentionStore {
     return count(rows);
   }
 
-  async countBodies(db: Executor, after: string, cutoff: number): Promise<number> {
+  /** Bodies the walk would clear: attempts after the walk's position, old enough, whose delivery stays. */
+  async countBodies(db: Executor, after: string, cutoff: number, prunable: RawBuilder<unknown>): Promise<number> {
     const { rows } = await sql<{ n: number }>`
-      select count(*) as n from delivery_attempts
-      where id > ${after} and started_at < ${cutoff} and response_body is not null`.execute(db);
+      select count(*) as n from delivery_attempts a
+      where a.id > ${after} and a.started_at < ${cutoff} and a.response_body is not null
+        and not exists (select 1 from deliveries d where d.id = a.delivery_id and ${prunable})`.execute(db);
     return count(rows);
   }
 
