@@ -6,7 +6,7 @@
  *   npm run bench                         every scenario, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
  *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
- *                                         fanout | latency | soak
+ *                                         fanout | latency | soak | history
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
  *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
  *
@@ -30,6 +30,7 @@ import {
 import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
 import { deliveryScenario, shelfmarkDelivery, singleWindow } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
+import { historyScenario } from './scenarios/history.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listOffersScenario } from './scenarios/list-offers.js';
 import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
@@ -46,6 +47,7 @@ const SCENARIOS = {
   fanout: fanoutScenario,
   latency: latencyScenario,
   soak: soakScenario,
+  history: historyScenario,
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 const PROFILES = ['offers', 'token', 'delivery'] as const;

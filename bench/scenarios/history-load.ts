@@ -1,0 +1,258 @@
+/**
+ * Pruning while deliveries flow: the same measurement on a database with a million deliveries of
+ * history, once with `shelfmark prune` (its own process, default settings) deleting that history
+ * throughout, once without; runs interleaved (without, with, with, without, ...), each on a fresh copy.
+ *
+ * One run: a `--role api` server queues a backlog (schools created over the admin API, one delivery
+ * per school.created subscription) and stops; the prune starts (with) and the bench waits until it is
+ * deleting; a `--role worker` process drains the backlog to the receiver, timed at the receiver after
+ * an unmeasured eleventh (the delivery scenario's machinery); then a `--role all` server takes school
+ * renames at the latency scenario's offered rate (open loop), one school.modified subscription, and
+ * the time from each call being sent to the first arrival gives commit → first attempt p50/p99.
+ * The prune's start and end are set against those windows: how much of them it overlapped is reported.
+ */
+import { CONCURRENCY } from './delivery.js';
+import { withRunner } from '../lib/history-db.js';
+import { startPrune } from '../lib/history-prune.js';
+import { type HistoryDatabase, NO_PRUNER } from '../lib/history-setup.js';
+import {
+  type DrainPlan,
+  epochNow,
+  percentile,
+  planTotal,
+  type Receiver,
+  ratios,
+  spread,
+  windowRates,
+} from '../lib/measure.js';
+import { type Child, sleep } from '../lib/proc.js';
+import { admin, type Database, type Engine, pool, startServer } from '../lib/shelfmark.js';
+import type { Settings } from '../lib/types.js';
+
+export type Mode = 'without' | 'with';
+
+export interface LoadRun {
+  mode: Mode;
+  deliveriesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Share of the measured windows (drain and latency) during which the prune was deleting; null without. */
+  pruneOverlap: number | null;
+  /** Seconds from the prune's start until it was deleting, and until it ended (null: still running at the end). */
+  pruneStartedAfter: number | null;
+  pruneEndedAfter: number | null;
+}
+
+export interface LoadResult {
+  runs: LoadRun[];
+  rate: { without: number[]; with: number[] };
+  p99: { without: number[]; with: number[] };
+  /** Per-round ratios, with ÷ without. */
+  rateRatio: ReturnType<typeof ratios>;
+  p99Ratio: ReturnType<typeof ratios>;
+  minOverlap: number;
+}
+
+interface Window {
+  from: number;
+  to: number;
+}
+
+/** Waits until the prune has deleted its first batch: the oldest succeeded delivery of a subscription changed. */
+async function untilDeleting(db: Database, subscriptionId: string, prune: Child): Promise<void> {
+  const oldest = (): Promise<number> =>
+    withRunner(db, async (runner) => {
+      const rows = await runner.rows<{ t: number | string | null }>(
+        `select min(created_at) as t from deliveries where subscription_id = '${subscriptionId}' and status = 'succeeded'`,
+      );
+      return Number(rows[0]?.t ?? 0);
+    });
+  const first = await oldest();
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (prune.ended() !== undefined) return;
+    if ((await oldest()) !== first) return;
+    await sleep(100);
+  }
+  throw new Error(`the prune deleted nothing within 120 s; stderr: ${prune.stderr().slice(-1000)}`);
+}
+
+/** Creates schools over the admin API (8 in flight); returns their identifiers. */
+async function createSchools(server: { url: string }, count: number, tag: string): Promise<string[]> {
+  const identifiers: string[] = new Array(count);
+  await pool(
+    Array.from({ length: count }, (_, i) => i),
+    8,
+    async (i) => {
+      const school = await admin<{ identifier: string }>(server, '/schools', 'POST', {
+        name: `History bench ${tag} ${i}`,
+        type: 'VO',
+      });
+      identifiers[i] = school.identifier;
+    },
+  );
+  return identifiers;
+}
+
+/** Renames schools at `rate`/s (open loop) and times each call's send to the first arrival of its school.modified. */
+async function latencies(
+  server: { url: string },
+  receiver: Receiver,
+  schools: readonly string[],
+  rate: number,
+  count: number,
+): Promise<{ values: number[]; window: Window }> {
+  await receiver.reset();
+  const sent = new Map<string, number>();
+  const calls: Promise<unknown>[] = [];
+  const start = epochNow() + 50;
+  for (let i = 0; i < count; i++) {
+    const identifier = schools[i] as string;
+    const wait = start + (i * 1000) / rate - epochNow();
+    if (wait > 1) await sleep(wait);
+    sent.set(identifier, epochNow());
+    calls.push(admin(server, `/schools/${identifier}`, 'PATCH', { name: `History bench renamed ${i}` }));
+  }
+  await Promise.all(calls);
+  const stats = await receiver.waitFor(count, 30_000);
+  if (stats.distinct < count) throw new Error(`history load: ${stats.distinct} of ${count} renames delivered`);
+  const arrivals = await receiver.arrivals();
+  const values = [...sent].map(([identifier, at]) => (arrivals[identifier] ?? Number.NaN) - at).sort((a, b) => a - b);
+  return { values, window: { from: start, to: stats.nth ?? epochNow() } };
+}
+
+/** The share of the windows' time during which [from, to] held. */
+function overlap(windows: readonly Window[], from: number, to: number): number {
+  const total = windows.reduce((sum, w) => sum + (w.to - w.from), 0);
+  const covered = windows.reduce((sum, w) => sum + Math.max(0, Math.min(w.to, to) - Math.max(w.from, from)), 0);
+  return total > 0 ? covered / total : Number.NaN;
+}
+
+async function loadRun(
+  mode: Mode,
+  history: HistoryDatabase,
+  receiver: Receiver,
+  settings: Settings,
+  pruneEnv: Record<string, string>,
+): Promise<LoadRun> {
+  const { db, setup } = history;
+  const latencyCount = Math.round(settings.latencyRate * settings.latencySeconds);
+  const perSchool = setup.subscriptionIds.length;
+  const schoolCount = Math.max(Math.ceil((settings.deliveries * 2.2) / perSchool), latencyCount);
+  const total = schoolCount * perSchool;
+  const plan: DrainPlan = { warmup: Math.round(total / 11), size: total - Math.round(total / 11), windows: 1 };
+  const api = await startServer(db, { role: 'api', env: NO_PRUNER });
+  let schools: string[];
+  try {
+    schools = await createSchools(api, schoolCount, mode);
+  } finally {
+    await api.stop();
+  }
+  let prune: Child | undefined;
+  let pruneStart = 0;
+  let deletingAt = Number.NaN;
+  let endedAt: number | undefined;
+  try {
+    if (mode === 'with') {
+      pruneStart = epochNow();
+      prune = startPrune(db, [], pruneEnv);
+      prune.process.on('exit', () => {
+        endedAt = epochNow();
+      });
+      await untilDeleting(db, setup.subscriptionIds[0] as string, prune);
+      deletingAt = epochNow();
+    }
+    await receiver.reset();
+    const worker = await startServer(db, {
+      role: 'worker',
+      env: { ...NO_PRUNER, WEBHOOK_CONCURRENCY: String(CONCURRENCY) },
+    });
+    let drained: Awaited<ReturnType<Receiver['waitFor']>>;
+    let code: number | string;
+    try {
+      drained = await receiver.waitFor(planTotal(plan), Math.max(60_000, total * 20));
+    } finally {
+      code = await worker.stop();
+    }
+    if (code !== 0) throw new Error(`the worker exited with ${String(code)}`);
+    if (drained.distinct < total) throw new Error(`history load: ${drained.distinct} of ${total} delivered`);
+    const [rate] = await windowRates(receiver, plan);
+    const warm = await receiver.waitFor(planTotal(plan), 0, plan.warmup);
+    const drainWindow = { from: warm.kth ?? Number.NaN, to: warm.nth ?? Number.NaN };
+    const server = await startServer(db, { env: NO_PRUNER });
+    let timed: Awaited<ReturnType<typeof latencies>>;
+    try {
+      timed = await latencies(server, receiver, schools, settings.latencyRate, latencyCount);
+    } finally {
+      await server.stop();
+    }
+    const windows = [drainWindow, timed.window];
+    return {
+      mode,
+      deliveriesPerSecond: rate ?? Number.NaN,
+      p50Ms: percentile(timed.values, 0.5),
+      p99Ms: percentile(timed.values, 0.99),
+      pruneOverlap: prune === undefined ? null : overlap(windows, deletingAt, endedAt ?? Number.POSITIVE_INFINITY),
+      pruneStartedAfter: prune === undefined ? null : (deletingAt - pruneStart) / 1000,
+      pruneEndedAfter: endedAt === undefined ? null : (endedAt - pruneStart) / 1000,
+    };
+  } finally {
+    // The database is thrown away: a prune still running is stopped (it ends between two batches).
+    await prune?.stop('SIGTERM', 15_000);
+  }
+}
+
+/**
+ * Rounds of a pair of runs, the order reversed every other round; `prepare` gives each run its own
+ * database with the history, and each is dropped after its run.
+ */
+export async function pruneUnderLoad(
+  engine: Engine,
+  rounds: number,
+  prepare: () => Promise<HistoryDatabase>,
+  receiver: Receiver,
+  settings: Settings,
+  log: (line: string) => void,
+  pruneEnv: Record<string, string> = {},
+): Promise<LoadResult> {
+  const runs: LoadRun[] = [];
+  const result = { without: [] as number[], with: [] as number[] };
+  const p99 = { without: [] as number[], with: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const order: Mode[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+    for (const mode of order) {
+      const history = await prepare();
+      try {
+        const run = await loadRun(mode, history, receiver, settings, pruneEnv);
+        runs.push(run);
+        result[mode].push(run.deliveriesPerSecond);
+        p99[mode].push(run.p99Ms);
+        const pruned =
+          run.pruneOverlap === null
+            ? ''
+            : `; the prune was deleting from ${run.pruneStartedAfter?.toFixed(1)} s after its start${run.pruneEndedAfter === null ? ' to past the end' : ` to ${run.pruneEndedAfter.toFixed(1)} s`}, ${Math.round(run.pruneOverlap * 100)} % of the measured time`;
+        log(
+          `  ${engine} round ${round + 1} ${mode} pruning: ${run.deliveriesPerSecond} deliveries/s, commit → first attempt p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms${pruned}`,
+        );
+      } finally {
+        await history.db.drop();
+      }
+    }
+  }
+  const overlaps = runs.flatMap((run) => (run.pruneOverlap === null ? [] : [run.pruneOverlap]));
+  return {
+    runs,
+    rate: result,
+    p99,
+    rateRatio: ratios(result.with, result.without),
+    p99Ratio: ratios(p99.with, p99.without),
+    minOverlap: overlaps.length === 0 ? Number.NaN : Math.min(...overlaps),
+  };
+}
+
+export const loadSpreads = (result: LoadResult) => ({
+  rateWithout: spread(result.rate.without),
+  rateWith: spread(result.rate.with),
+  p99Without: spread(result.p99.without),
+  p99With: spread(result.p99.with),
+});
