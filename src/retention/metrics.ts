@@ -1,7 +1,7 @@
 /**
  * Retention's /metrics families, registered on the app's registry: rows pruned (this node's counter),
  * the last prune's time (the shared record, so every node reports it) and the database's size, both
- * read at scrape time. A scrape never fails for them: a read that fails reports nothing.
+ * read at scrape time. A scrape never fails for them: a read that fails leaves the last value.
  */
 import { Counter, Gauge } from 'prom-client';
 import type { Metrics } from '../ops/metrics.js';
@@ -34,12 +34,11 @@ export function installRetentionMetrics(
     for (const table of PRUNE_TARGETS) pruned.inc({ table }, 0);
     new Gauge({
       name: 'shelfmark_last_prune_timestamp_seconds',
-      help: 'When the last retention prune finished (any node), Unix time; absent before the first',
+      help: 'When the last retention prune finished (any node), Unix time; 0 before the first',
       registers,
       async collect() {
-        const at = await reads.lastPruneAt().catch(() => undefined);
-        this.reset();
-        if (at !== undefined) this.set(at / 1000);
+        const at = await reads.lastPruneAt().catch(() => null);
+        if (at !== null) this.set((at ?? 0) / 1000);
       },
     });
     new Gauge({
@@ -47,8 +46,8 @@ export function installRetentionMetrics(
       help: 'Size of the database: SQLite page_count × page_size, PostgreSQL pg_database_size()',
       registers,
       async collect() {
+        // Unreadable (the database briefly away): the last value stands.
         const bytes = await reads.databaseBytes().catch(() => undefined);
-        this.reset();
         if (bytes !== undefined) this.set(bytes);
       },
     });
