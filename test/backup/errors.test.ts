@@ -1,7 +1,8 @@
 /**
  * `shelfmark backup` when no backup can be made: a clear message on stderr, a non-zero exit code
  * (1: no backup made; 2: bad usage or configuration) and nothing left behind — no partial file, no
- * replaced file, no database created where there was none.
+ * replaced file, no database created where there was none. Run in-process through runCli (the compiled
+ * command runs in restore.test.ts), so these need no build.
  */
 import {
   chmodSync,
@@ -20,20 +21,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../support/engines.js';
-import { ensureBuilt } from '../support/process.js';
-import { shelfmark } from './support.js';
+import { runCli } from '../../src/cli.js';
 
 let root: string;
 let url: string;
 beforeAll(async () => {
-  ensureBuilt();
   root = mkdtempSync(join(tmpdir(), 'shelfmark-backup-errors-'));
   url = `sqlite:${join(root, 'data/shelfmark.sqlite')}`;
   const db = await connectDatabase(url);
   await migrateToLatest(db);
   await db.close();
-}, 120_000);
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** `shelfmark <args>` in-process with these environment variables set for the run. */
+async function shelfmark(args: string[], env: Record<string, string>) {
+  const saved = { ...process.env };
+  Object.assign(process.env, { LOG_LEVEL: 'silent', SEED: 'none' }, env);
+  let stdout = '';
+  let stderr = '';
+  try {
+    const code = await runCli(args, { out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) });
+    return { code, stdout, stderr };
+  } finally {
+    process.env = saved;
+  }
+}
 
 const backup = (args: string[], databaseUrl = url) => shelfmark(['backup', ...args], { DATABASE_URL: databaseUrl });
 /** Files in a directory that are not `keep`: a failed backup leaves none. */
