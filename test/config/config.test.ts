@@ -46,6 +46,15 @@ describe('config', () => {
       compressMinBytes: 1024,
       sessionIdleSeconds: 1800,
       subscriptionFailingAfterSeconds: 3600,
+      // Retention (issue 29).
+      deliveryRetentionDays: 30,
+      failedDeliveryRetentionDays: 90,
+      eventRetentionDays: undefined,
+      responseBodyRetentionDays: 7,
+      deliveryStatsRetentionDays: 90,
+      pruneIntervalSeconds: 3600,
+      pruneBatchSize: 1000,
+      prunePauseMs: 100,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

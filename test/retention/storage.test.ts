@@ -66,8 +66,8 @@ describeEachEngine('retention: the storage view', (engine) => {
         responseBodyDays: 7,
         statsDays: 90,
         pruneIntervalSeconds: 3600,
-        pruneBatchSize: 2000,
-        prunePauseMs: 50,
+        pruneBatchSize: 1000,
+        prunePauseMs: 100,
       },
       generatedAt: isoTime(now),
     };
