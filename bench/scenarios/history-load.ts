@@ -36,6 +36,10 @@ export interface LoadRun {
   deliveriesPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** Rename calls answered per second (offered: the latency rate): below it, a backlog built up. */
+  answeredPerSecond: number;
+  /** Wall time of the run, its database's preparation excluded. */
+  seconds: number;
   /** Share of the measured windows (drain and latency) during which the prune was deleting; null without. */
   pruneOverlap: number | null;
   /** Seconds from the prune's start until it was deleting, and until it ended (null: still running at the end). */
@@ -101,7 +105,7 @@ async function latencies(
   schools: readonly string[],
   rate: number,
   count: number,
-): Promise<{ values: number[]; window: Window }> {
+): Promise<{ values: number[]; window: Window; answered: number }> {
   await receiver.reset();
   const sent = new Map<string, number>();
   const calls: Promise<unknown>[] = [];
@@ -114,11 +118,12 @@ async function latencies(
     calls.push(admin(server, `/schools/${identifier}`, 'PATCH', { name: `History bench renamed ${i}` }));
   }
   await Promise.all(calls);
+  const answered = Math.round(count / ((epochNow() - start) / 1000));
   const stats = await receiver.waitFor(count, 30_000);
   if (stats.distinct < count) throw new Error(`history load: ${stats.distinct} of ${count} renames delivered`);
   const arrivals = await receiver.arrivals();
   const values = [...sent].map(([identifier, at]) => (arrivals[identifier] ?? Number.NaN) - at).sort((a, b) => a - b);
-  return { values, window: { from: start, to: stats.nth ?? epochNow() } };
+  return { values, window: { from: start, to: stats.nth ?? epochNow() }, answered };
 }
 
 /** The share of the windows' time during which [from, to] held. */
@@ -141,6 +146,7 @@ async function loadRun(
   const schoolCount = Math.max(Math.ceil((settings.deliveries * 2.2) / perSchool), latencyCount);
   const total = schoolCount * perSchool;
   const plan: DrainPlan = { warmup: Math.round(total / 11), size: total - Math.round(total / 11), windows: 1 };
+  const began = epochNow();
   const api = await startServer(db, { role: 'api', env: NO_PRUNER });
   let schools: string[];
   try {
@@ -192,6 +198,8 @@ async function loadRun(
       deliveriesPerSecond: rate ?? Number.NaN,
       p50Ms: percentile(timed.values, 0.5),
       p99Ms: percentile(timed.values, 0.99),
+      answeredPerSecond: timed.answered,
+      seconds: (epochNow() - began) / 1000,
       pruneOverlap: prune === undefined ? null : overlap(windows, deletingAt, endedAt ?? Number.POSITIVE_INFINITY),
       pruneStartedAfter: prune === undefined ? null : (deletingAt - pruneStart) / 1000,
       pruneEndedAfter: endedAt === undefined ? null : (endedAt - pruneStart) / 1000,
@@ -221,7 +229,9 @@ export async function pruneUnderLoad(
   for (let round = 0; round < rounds; round++) {
     const order: Mode[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
     for (const mode of order) {
+      const prepared = performance.now();
       const history = await prepare();
+      const preparedSeconds = (performance.now() - prepared) / 1000;
       try {
         const run = await loadRun(mode, history, receiver, settings, pruneEnv);
         runs.push(run);
@@ -232,7 +242,7 @@ export async function pruneUnderLoad(
             ? ''
             : `; the prune was deleting from ${run.pruneStartedAfter?.toFixed(1)} s after its start${run.pruneEndedAfter === null ? ' to past the end' : ` to ${run.pruneEndedAfter.toFixed(1)} s`}, ${Math.round(run.pruneOverlap * 100)} % of the measured time`;
         log(
-          `  ${engine} round ${round + 1} ${mode} pruning: ${run.deliveriesPerSecond} deliveries/s, commit → first attempt p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms${pruned}`,
+          `  ${engine} round ${round + 1} ${mode} pruning: ${run.deliveriesPerSecond} deliveries/s, commit → first attempt p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms (${run.answeredPerSecond} renames/s answered)${pruned}; ${preparedSeconds.toFixed(0)} s to prepare the database, ${run.seconds.toFixed(0)} s to run`,
         );
       } finally {
         await history.db.drop();
