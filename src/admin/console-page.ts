@@ -17,6 +17,7 @@ export const DASHBOARD_HTML = pageShell({
     ['offers', 'Offers'],
     ['subscriptions', 'Subscriptions'],
     ['deliveries', 'Deliveries'],
+    ['storage', 'Storage'],
   ],
   noscript:
     'The console needs JavaScript. The same operations are available in the admin API (see /docs) and the CLI (npx shelfmark).',

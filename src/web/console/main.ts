@@ -10,9 +10,10 @@ import { deliveries } from './deliveries.js';
 import { lml } from './lists.js';
 import { offers } from './offers.js';
 import { overview } from './overview.js';
+import { storage } from './storage.js';
 import { subscriptions } from './subscriptions.js';
 
-Object.assign(sections, { overview, clients, lml, offers, subscriptions, deliveries });
+Object.assign(sections, { overview, clients, lml, offers, subscriptions, deliveries, storage });
 
 function signIn(message = ''): void {
   state.csrfToken = '';
