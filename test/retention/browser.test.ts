@@ -87,14 +87,27 @@ describeEachEngine('the Storage view in the browser', (engine) => {
       '—',
       'expired (24 hours after the first request)',
     ]);
-    await expect.poll(() => page.locator('main .cards').innerText()).toContain('30 days\nsucceeded deliveries kept');
-    expect(await page.locator('main').innerText()).toContain('No prune yet. The worker prunes every 60 minutes');
+    expect(await page.locator('main .card .value').allTextContents()).toEqual([
+      expect.stringMatching(/^[\d.]+ (B|KB|MB|GB)$/),
+      '30 days',
+      '90 days',
+      '90 days',
+      '7 days',
+    ]);
+    expect(await page.locator('main .card .label').allTextContents()).toEqual([
+      `database (${engine})`,
+      'succeeded deliveries kept',
+      'failed deliveries kept',
+      'events kept',
+      'response bodies kept',
+    ]);
+    expect(await page.locator('main').textContent()).toContain('No prune yet. The worker prunes every 60 minutes');
     if (engine === 'sqlite') await shoot('storage-before');
 
     await h.app.services.retention.prune();
     await open();
     expect((await cells('deliveries')).slice(1, 3)).toEqual(['1', '2 days ago']);
-    const text = await page.locator('main').innerText();
+    const text = await page.locator('main').textContent();
     expect(text).toMatch(/Finished (now|\d+ seconds? ago) after 0 s\./);
     // The last prune's rows: two deliveries with their attempts, and the event no delivery refers to.
     const rows = page.locator('main table').last().locator('tbody tr');
