@@ -1,7 +1,7 @@
 /**
  * Keyset paging, one rule for every collection: the rows after a cursor in (created, id) order, i.e.
- * `created > c OR (created = c AND id > i)` — or `<` for newest-first pages. Stable under concurrent
- * inserts, unlike OFFSET, and served by the (created_at, id) indexes.
+ * `created >= c AND (created > c OR (created = c AND id > i))` — or `<` for newest-first pages. Stable
+ * under concurrent inserts, unlike OFFSET, and served by the (created_at, id) indexes.
  */
 import { type ExpressionBuilder, type Expression, type SqlBool, type StringReference, sql } from 'kysely';
 
@@ -19,5 +19,8 @@ export function afterCursor<DB, TB extends keyof DB>(
   const created = sql.ref(columns.created);
   const id = sql.ref(columns.id);
   const op = sql.raw(direction);
-  return sql<SqlBool>`(${created} ${op} ${after.created} or (${created} = ${after.created} and ${id} ${op} ${after.id}))`;
+  // The first term bounds the index range (both engines seek to the cursor instead of filtering every
+  // row before it); the second is the exact keyset order.
+  const bound = sql.raw(direction === '<' ? '<=' : '>=');
+  return sql<SqlBool>`(${created} ${bound} ${after.created} and (${created} ${op} ${after.created} or (${created} = ${after.created} and ${id} ${op} ${after.id})))`;
 }

@@ -1,9 +1,11 @@
 /** SQL behind the delivery log and its controls: listing, detail, re-queueing and pings. */
+import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
 import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import { afterCursor } from '../db/keyset.js';
+import { DELIVERY_STATUSES } from './model.js';
 
 export interface DeliveryListRow {
   id: string;
@@ -41,6 +43,18 @@ const dueNow = (now: number) =>
     updated_at: now,
   }) as const;
 
+/** Up to this many subscriptions, a filtered page walks each one's index range; beyond, one walk per status. */
+const MERGE_SUBSCRIPTIONS = 32;
+
+/** The due lanes split the queue the way its partial indexes do (migration 0009). */
+type Lane = 'first' | 'retry' | undefined;
+
+interface Walk {
+  status: string;
+  lane: Lane;
+  subscriptions: readonly string[] | undefined;
+}
+
 export class DeliveryQueryStore {
   constructor(private readonly db: Db) {}
 
@@ -63,33 +77,105 @@ export class DeliveryQueryStore {
       ]);
   }
 
-  /** Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more exist. */
+  /**
+   * Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more
+   * exist. The history is never walked: the page is merged from bounded walks, one per status (and per
+   * subscription when the filter names at most MERGE_SUBSCRIPTIONS of them), each reading at most
+   * limit + 1 keys down an index in (created_at, id) order — deliveries_finished for a finished status,
+   * deliveries_subscription per subscription, the due indexes for the queue (pending rows are the queue,
+   * bounded by the backlog). Only the page's rows are then read and joined to their events.
+   */
   async list(
     filter: DeliveryFilter,
     limit: number,
     after?: { id: string; created_at: number },
   ): Promise<DeliveryListRow[]> {
-    let query = this.base();
-    if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
-    if (filter.subscriptionId !== undefined) query = query.where('d.subscription_id', '=', filter.subscriptionId);
-    if (filter.event !== undefined) query = query.where('e.name', '=', filter.event);
-    if (filter.clientRef !== undefined) {
-      const clientRef = filter.clientRef;
-      query = query.where('d.subscription_id', 'in', (eb) =>
-        eb.selectFrom('subscriptions').select('id').where('client_ref', '=', clientRef),
-      );
+    const subscriptions = await this.subscriptionsOf(filter);
+    if (subscriptions !== undefined && subscriptions.length === 0) return [];
+    const statuses = filter.status === undefined ? DELIVERY_STATUSES : [filter.status];
+    const perSubscription = subscriptions !== undefined && subscriptions.length <= MERGE_SUBSCRIPTIONS;
+    const walks: Walk[] = [];
+    for (const status of statuses) {
+      const lanes: Lane[] = status === 'pending' && !perSubscription ? ['first', 'retry'] : [undefined];
+      for (const lane of lanes) {
+        if (perSubscription) for (const id of subscriptions) walks.push({ status, lane, subscriptions: [id] });
+        else walks.push({ status, lane, subscriptions });
+      }
     }
+    const k = this.db.kysely;
+    const branches = walks.map((walk, index) =>
+      k.selectFrom(this.walk(walk, filter, limit + 1, after).as(`w${index}`)).selectAll(),
+    );
+    const [first, ...rest] = branches;
+    if (first === undefined) return [];
+    const merged = rest.reduce((union, branch) => union.unionAll(branch), first);
+    const keys = await k
+      .selectFrom(merged.as('m'))
+      .select('m.id')
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    if (keys.length === 0) return [];
+    return this.base()
+      .where(
+        'd.id',
+        'in',
+        keys.map((key) => key.id),
+      )
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .execute();
+  }
+
+  /** One bounded walk: the newest `take` keys of one status (and lane or subscriptions) after the cursor. */
+  private walk(walk: Walk, filter: DeliveryFilter, take: number, after?: { id: string; created_at: number }) {
+    let query = this.db.kysely
+      .selectFrom('deliveries as d')
+      .select(['d.id', 'd.created_at'])
+      .where('d.status', '=', walk.status);
+    // The literal terms each partial index is defined by, which SQLite needs to see to use the index.
+    if (walk.status !== 'pending') query = query.where(sql<SqlBool>`d.status <> 'pending'`);
+    else if (walk.lane === 'first') query = query.where(sql<SqlBool>`d.attempt_count = 0`);
+    else if (walk.lane === 'retry') query = query.where(sql<SqlBool>`d.attempt_count > 0`);
+    const ids = walk.subscriptions;
+    if (ids !== undefined) {
+      const [only] = ids;
+      query =
+        ids.length === 1 && only !== undefined
+          ? query.where('d.subscription_id', '=', only)
+          : query.where('d.subscription_id', 'in', ids);
+    }
+    const event = filter.event;
+    if (event !== undefined)
+      query = query.where((eb) =>
+        eb.exists(
+          eb.selectFrom('events as e').select('e.id').whereRef('e.id', '=', 'd.event_id').where('e.name', '=', event),
+        ),
+      );
     if (filter.createdFrom !== undefined) query = query.where('d.created_at', '>=', filter.createdFrom);
     if (filter.createdBefore !== undefined) query = query.where('d.created_at', '<', filter.createdBefore);
     if (after !== undefined) {
       const cursor = { created: after.created_at, id: after.id };
       query = query.where((eb) => afterCursor(eb, { created: 'd.created_at', id: 'd.id' }, cursor, '<'));
     }
-    return query
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(limit + 1)
-      .execute();
+    return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(take);
+  }
+
+  /**
+   * The subscriptions a filter confines the list to, or undefined for all. Every event but a ping
+   * goes only to subscriptions to it, so an event filter names those subscriptions too.
+   */
+  private async subscriptionsOf(filter: DeliveryFilter): Promise<string[] | undefined> {
+    const byEvent = filter.event !== undefined && filter.event !== 'ping' ? filter.event : undefined;
+    if (filter.subscriptionId === undefined && filter.clientRef === undefined && byEvent === undefined)
+      return undefined;
+    let query = this.db.kysely.selectFrom('subscriptions').select('id');
+    if (filter.subscriptionId !== undefined) query = query.where('id', '=', filter.subscriptionId);
+    if (filter.clientRef !== undefined) query = query.where('client_ref', '=', filter.clientRef);
+    if (byEvent !== undefined) query = query.where('event', '=', byEvent);
+    const rows = await query.orderBy('id').execute();
+    return rows.map((row) => row.id);
   }
 
   get(id: string): Promise<DeliveryListRow | undefined> {

@@ -1,38 +1,32 @@
 /**
  * The delivery-queue gauges of /metrics, read from the database at scrape time (never on the request
- * path): deliveries per status (every status, 0 when none), and the pending backlog with the age of
- * its oldest row.
+ * path), and never by walking the history: the queue (pending deliveries and the oldest one's age)
+ * through its partial indexes, and the finished outcomes of the last 24 hours from the hourly
+ * counters the completions keep (delivery_stats), the same figures as the console's overview.
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { Metrics } from '../ops/metrics.js';
+import { OverviewStore } from '../ops/overview-store.js';
 import { DELIVERY_STATUSES } from './model.js';
+import { HOUR_MS, hourStart } from './stats.js';
 
 export function installQueueGauges(metrics: Metrics, db: Db, clock: Clock): void {
-  const kysely = db.kysely;
+  const store = new OverviewStore(db);
   metrics.deliveryCounts = async () => {
-    const rows = await kysely
-      .selectFrom('deliveries')
-      .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
-      .groupBy('status')
-      .execute();
+    const firstHour = hourStart(clock.now()) - 23 * HOUR_MS;
+    const [queue, hours] = await Promise.all([store.queue(), store.hours(firstHour)]);
     const counts = new Map<string, number>(DELIVERY_STATUSES.map((status) => [status, 0]));
-    // PostgreSQL returns count(*) as bigint text unless parsed; Number() covers both engines.
-    for (const row of rows) counts.set(row.status, Number(row.count));
+    counts.set('pending', queue.pending);
+    for (const hour of hours) {
+      counts.set('succeeded', (counts.get('succeeded') ?? 0) + hour.succeeded);
+      counts.set('failed', (counts.get('failed') ?? 0) + hour.failed);
+    }
     return [...counts];
   };
 
   metrics.queueState = async () => {
-    const row = await kysely
-      .selectFrom('deliveries')
-      .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    const oldest = row?.oldest;
-    return {
-      pending: Number(row?.pending ?? 0),
-      oldestCreatedAt: oldest === null || oldest === undefined ? null : Number(oldest),
-      now: clock.now(),
-    };
+    const queue = await store.queue();
+    return { pending: queue.pending, oldestCreatedAt: queue.oldestCreatedAt, now: clock.now() };
   };
 }

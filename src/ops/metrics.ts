@@ -56,7 +56,9 @@ export class Metrics {
 
   /**
    * Deliveries by status, read from the database at scrape time so every node reports the shared
-   * truth rather than its own counters. The source is attached by the ops plugin (it needs the db).
+   * truth rather than its own counters: pending is the queue now; succeeded and failed are the
+   * deliveries that finished so in the last 24 hours (the completions' hourly counters, so a scrape
+   * never walks the history). The source is attached by the ops plugin (it needs the db).
    */
   readonly deliveriesByStatus: Gauge<'status'>;
 
@@ -86,7 +88,7 @@ export class Metrics {
     const readQueue = oncePerScrape(() => this.queueState);
     this.deliveriesByStatus = new Gauge({
       name: 'shelfmark_webhook_deliveries',
-      help: 'Webhook deliveries in the database by status',
+      help: 'Webhook deliveries by status: pending now; succeeded and failed in the last 24 hours',
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
@@ -98,7 +100,7 @@ export class Metrics {
     });
     this.deliveriesByStatusAll = new Gauge({
       name: 'shelfmark_webhook_deliveries_by_status',
-      help: 'Webhook deliveries in the database by status, every status present (0 when none)',
+      help: 'Webhook deliveries by status (pending now; succeeded and failed in the last 24 hours), every status present',
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {

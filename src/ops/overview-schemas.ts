@@ -11,12 +11,19 @@ export const OverviewSchema = Type.Object(
     publishedLists: Type.Integer(),
     publishedOffers: Type.Integer(),
     queueDepth: Type.Integer({ description: 'Pending deliveries' }),
-    failedLast24h: Type.Integer(),
+    failedLast24h: Type.Integer({
+      description: 'Deliveries that failed for good (every retry used) in the hours of attemptsPerHour',
+    }),
     p95DeliveryLatencyMs: Type.Union([Type.Number(), Type.Null()], {
-      description: 'Commit to successful delivery, last 24 h',
+      description: 'Commit to successful delivery, over the newest 5,000 successes created in the last 24 h',
     }),
     attemptsPerHour: Type.Array(
-      Type.Object({ hour: Type.String({ format: 'date-time' }), succeeded: Type.Integer(), failed: Type.Integer() }),
+      Type.Object({
+        hour: Type.String({ format: 'date-time' }),
+        succeeded: Type.Integer({ description: 'Attempts answered 2xx in this hour' }),
+        failed: Type.Integer({ description: 'Attempts not answered 2xx in this hour' }),
+      }),
+      { description: 'The current hour and the 23 before it, oldest first' },
     ),
     generatedAt: Type.String({ format: 'date-time' }),
   },
@@ -25,8 +32,10 @@ export const OverviewSchema = Type.Object(
 
 export const SubscriptionHealthSchema = Type.Object({
   subscriptionId: Type.String(),
-  lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  consecutiveFailures: Type.Integer(),
+  lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'The last successful delivery, to the minute',
+  }),
+  consecutiveFailures: Type.Integer({ description: 'Deliveries that failed for good since the last success' }),
 });
 
 export const HealthPageSchema = Type.Object({ data: Type.Array(SubscriptionHealthSchema) });

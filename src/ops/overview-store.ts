@@ -1,8 +1,20 @@
-/** SQL behind the operator overview: counts and the raw rows of the last 24 hours' delivery work. */
-import { sql } from 'kysely';
+/**
+ * SQL behind the operator overview. No read here walks the history (issue 29): counts of small
+ * tables, the queue through its partial indexes, the hourly counters the completions keep
+ * (delivery_stats), the newest successes down an index, and the health each subscription's row keeps.
+ */
+import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 const count = (row: { count: number | string | bigint } | undefined): number => Number(row?.count ?? 0);
+
+export interface HourCounts {
+  hour: number;
+  attemptsOk: number;
+  attemptsFailed: number;
+  succeeded: number;
+  failed: number;
+}
 
 export class OverviewStore {
   constructor(private readonly db: Db) {}
@@ -15,7 +27,7 @@ export class OverviewStore {
     queueDepth: number;
   }> {
     const k = this.db.kysely;
-    const [clients, subscriptions, publishedLists, publishedOffers, queueDepth] = await Promise.all([
+    const [clients, subscriptions, publishedLists, publishedOffers, queue] = await Promise.all([
       k
         .selectFrom('clients')
         .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -35,89 +47,93 @@ export class OverviewStore {
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('status', '=', 'published')
         .executeTakeFirst(),
-      k
-        .selectFrom('deliveries')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('status', '=', 'pending')
-        .executeTakeFirst(),
+      this.queue(),
     ]);
     return {
       clients: count(clients),
       subscriptions: count(subscriptions),
       publishedLists: count(publishedLists),
       publishedOffers: count(publishedOffers),
-      queueDepth: count(queueDepth),
+      queueDepth: queue.pending,
     };
   }
 
-  async failedSince(since: number): Promise<number> {
-    const row = await this.db.kysely
-      .selectFrom('deliveries')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status', '=', 'failed')
-      .where('completed_at', '>=', since)
-      .executeTakeFirst();
-    return count(row);
+  /**
+   * The queue: pending deliveries and the oldest one's creation. Read as its two lanes, each the exact
+   * predicate of its partial index (migration 0009), so the read is bounded by the backlog, not the history.
+   */
+  async queue(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    const lane = (predicate: ReturnType<typeof sql<SqlBool>>) =>
+      this.db.kysely
+        .selectFrom('deliveries')
+        .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('created_at').as('oldest')])
+        .where('status', '=', 'pending')
+        .where(predicate)
+        .executeTakeFirst();
+    const lanes = await Promise.all([lane(sql<SqlBool>`attempt_count = 0`), lane(sql<SqlBool>`attempt_count > 0`)]);
+    const oldest = lanes
+      .map((row) => row?.oldest)
+      .filter((value) => value !== null && value !== undefined)
+      .map(Number);
+    return {
+      pending: lanes.reduce((sum, row) => sum + count(row), 0),
+      oldestCreatedAt: oldest.length === 0 ? null : Math.min(...oldest),
+    };
   }
 
-  /** Commit-to-delivery latencies (ms) of deliveries that succeeded since `since`, at most `cap` of the newest. */
+  /** The hourly counters from `firstHour` on, summed over the writers' shards. */
+  async hours(firstHour: number): Promise<HourCounts[]> {
+    const rows = await this.db.kysely
+      .selectFrom('delivery_stats')
+      .select((eb) => [
+        'hour',
+        eb.fn.sum<number | string>('attempts_ok').as('attempts_ok'),
+        eb.fn.sum<number | string>('attempts_failed').as('attempts_failed'),
+        eb.fn.sum<number | string>('succeeded').as('succeeded'),
+        eb.fn.sum<number | string>('failed').as('failed'),
+      ])
+      .where('hour', '>=', firstHour)
+      .groupBy('hour')
+      .execute();
+    return rows.map((row) => ({
+      hour: Number(row.hour),
+      attemptsOk: Number(row.attempts_ok),
+      attemptsFailed: Number(row.attempts_failed),
+      succeeded: Number(row.succeeded),
+      failed: Number(row.failed),
+    }));
+  }
+
+  /**
+   * Commit-to-delivery latencies (ms) of the newest `cap` deliveries created since `since` that
+   * succeeded: a bounded walk down deliveries_finished (whose predicate the query repeats for SQLite).
+   */
   async latencies(since: number, cap: number): Promise<number[]> {
     const rows = await this.db.kysely
       .selectFrom('deliveries')
       .select(['created_at', 'completed_at'])
       .where('status', '=', 'succeeded')
-      .where('completed_at', '>=', since)
-      .orderBy('completed_at', 'desc')
+      .where(sql<SqlBool>`status <> 'pending'`)
+      .where('created_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .limit(cap)
       .execute();
     return rows.map((row) => Number(row.completed_at) - Number(row.created_at));
   }
 
-  /** Attempts since `since`, grouped by hour bucket and outcome, counted by the database. */
-  async attemptsByHour(since: number): Promise<{ hour: number; ok: boolean; count: number }[]> {
-    const hourMs = 3_600_000;
-    const rows = await this.db.kysely
-      .selectFrom('delivery_attempts')
-      .select((eb) => [
-        // Integer division spelled the same way on both engines: (t - t % h) / h.
-        sql<number>`(started_at - (started_at % ${sql.lit(hourMs)})) / ${sql.lit(hourMs)}`.as('hour'),
-        eb
-          .case()
-          .when(eb.and([eb('status_code', '>=', 200), eb('status_code', '<', 300)]))
-          .then(1)
-          .else(0)
-          .end()
-          .as('ok'),
-        eb.fn.countAll<number>().as('count'),
-      ])
-      .where('started_at', '>=', since)
-      .groupBy(['hour', 'ok'])
-      .execute();
-    return rows.map((row) => ({ hour: Number(row.hour), ok: Number(row.ok) === 1, count: Number(row.count) }));
-  }
-
-  /** Per subscription: the last success and how many deliveries failed after it. */
+  /** Per subscription with any outcome: the last success and the deliveries failed since, as its row keeps them. */
   async health(): Promise<{ subscriptionId: string; lastSuccessAt: number | null; consecutiveFailures: number }[]> {
-    const k = this.db.kysely;
-    const successes = await k
-      .selectFrom('deliveries')
-      .select((eb) => ['subscription_id', eb.fn.max('completed_at').as('last')])
-      .where('status', '=', 'succeeded')
-      .groupBy('subscription_id')
+    const rows = await this.db.kysely
+      .selectFrom('subscriptions')
+      .select(['id', 'last_success_at', 'consecutive_failures'])
+      .where((eb) => eb.or([eb('last_success_at', 'is not', null), eb('consecutive_failures', '>', 0)]))
+      .orderBy('id')
       .execute();
-    const last = new Map(successes.map((row) => [row.subscription_id, Number(row.last)]));
-    const failures = await k
-      .selectFrom('deliveries')
-      .select(['subscription_id', 'completed_at'])
-      .where('status', '=', 'failed')
-      .execute();
-    const ids = new Set([...last.keys(), ...failures.map((row) => row.subscription_id)]);
-    return [...ids].map((subscriptionId) => {
-      const lastSuccess = last.get(subscriptionId);
-      const consecutiveFailures = failures.filter(
-        (row) => row.subscription_id === subscriptionId && Number(row.completed_at) > (lastSuccess ?? -1),
-      ).length;
-      return { subscriptionId, lastSuccessAt: lastSuccess ?? null, consecutiveFailures };
-    });
+    return rows.map((row) => ({
+      subscriptionId: row.id,
+      lastSuccessAt: row.last_success_at === null ? null : Number(row.last_success_at),
+      consecutiveFailures: Number(row.consecutive_failures),
+    }));
   }
 }

@@ -33,22 +33,23 @@ export class OverviewService {
     const since = now - 24 * HOUR;
     const currentHour = now - (now % HOUR);
     const firstHour = currentHour - 23 * HOUR;
-    const [counts, failedLast24h, latencies, attempts] = await Promise.all([
+    const [counts, hours, latencies] = await Promise.all([
       this.store.counts(),
-      this.store.failedSince(since),
+      this.store.hours(firstHour),
       this.store.latencies(since, LATENCY_SAMPLE),
-      this.store.attemptsByHour(firstHour),
     ]);
     const buckets = Array.from({ length: 24 }, (_, i) => ({
       hour: isoTime(firstHour + i * HOUR),
       succeeded: 0,
       failed: 0,
     }));
-    for (const row of attempts) {
-      const bucket = buckets[Math.round((row.hour * HOUR - firstHour) / HOUR)];
+    let failedLast24h = 0;
+    for (const row of hours) {
+      const bucket = buckets[Math.round((row.hour - firstHour) / HOUR)];
       if (bucket === undefined) continue;
-      if (row.ok) bucket.succeeded += row.count;
-      else bucket.failed += row.count;
+      bucket.succeeded += row.attemptsOk;
+      bucket.failed += row.attemptsFailed;
+      failedLast24h += row.failed;
     }
     return {
       ...counts,

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../src/db/database.js';
 import type { DomainEvent } from '../../src/events/catalogue.js';
+import { completeMany } from '../../src/delivery/queue/complete.js';
 import { recordEvents } from '../../src/events/outbox.js';
 import { ids } from '../../src/ids.js';
 
@@ -183,4 +184,45 @@ export async function attemptRows(db: Db, deliveryId?: string) {
   let query = db.kysely.selectFrom('delivery_attempts').selectAll();
   if (deliveryId !== undefined) query = query.where('delivery_id', '=', deliveryId);
   return query.orderBy('attempt_no').execute();
+}
+
+/**
+ * Records one attempt at a delivery through the worker's own completion path (completeMany), as if a
+ * worker had claimed it: the counters and the subscription's health are kept exactly as in production.
+ */
+export async function recordAttempt(
+  db: Db,
+  deliveryId: string,
+  at: number,
+  outcome: { statusCode: number; status: 'pending' | 'succeeded' | 'failed'; nextAttemptAt?: number },
+): Promise<void> {
+  const owner = 'test-recorder';
+  const row = await db.kysely
+    .updateTable('deliveries')
+    .set({ lease_owner: owner, lease_until: at + 60_000 })
+    .where('id', '=', deliveryId)
+    .returning(['subscription_id', 'attempt_count'])
+    .executeTakeFirstOrThrow();
+  const ok = outcome.statusCode >= 200 && outcome.statusCode < 300;
+  const [result] = await completeMany(db, [
+    {
+      id: deliveryId,
+      owner,
+      subscriptionId: row.subscription_id,
+      now: at,
+      attempt: {
+        attemptNo: row.attempt_count + 1,
+        startedAt: at,
+        durationMs: 1,
+        statusCode: outcome.statusCode,
+        errorClass: ok ? null : 'http',
+        errorMessage: null,
+        responseBody: '',
+      },
+      status: outcome.status,
+      nextAttemptAt: outcome.nextAttemptAt ?? at,
+      failingCutoff: 0,
+    },
+  ]);
+  expect(result?.recorded).toBe(true);
 }

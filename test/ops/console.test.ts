@@ -3,7 +3,7 @@
  * changes made with that cookie, security headers of the pages, and the overview figures.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addSubscription, emit } from '../delivery/support.js';
+import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 
@@ -121,43 +121,11 @@ describeEachEngine('operator console', (engine) => {
     const now = h.clock.now();
     const [a, b] = rows;
     if (a === undefined || b === undefined) throw new Error('expected deliveries');
-    await db.kysely
-      .updateTable('deliveries')
-      .set({ status: 'succeeded', completed_at: now + 2000 })
-      .where('id', '=', a.id)
-      .execute();
-    await db.kysely
-      .updateTable('deliveries')
-      .set({ status: 'failed', completed_at: now + 4000 })
-      .where('id', '=', b.id)
-      .execute();
-    await db.kysely
-      .insertInto('delivery_attempts')
-      .values([
-        {
-          id: 'att_1',
-          delivery_id: a.id,
-          attempt_no: 1,
-          started_at: now + 1000,
-          duration_ms: 12,
-          status_code: 200,
-          error_class: null,
-          error_message: null,
-          response_body: 'ok',
-        },
-        {
-          id: 'att_2',
-          delivery_id: b.id,
-          attempt_no: 1,
-          started_at: now - 3_600_000 + 5,
-          duration_ms: 30,
-          status_code: 500,
-          error_class: 'http',
-          error_message: null,
-          response_body: 'no',
-        },
-      ])
-      .execute();
+    // Through the worker's completion path, so the counters and the subscription's row are kept.
+    // b fails once in the hour before, a succeeds 2 s after its commit, then b fails for good.
+    await recordAttempt(db, b.id, now - 3_600_000 + 5, { statusCode: 500, status: 'pending', nextAttemptAt: now });
+    await recordAttempt(db, a.id, now + 2000, { statusCode: 200, status: 'succeeded' });
+    await recordAttempt(db, b.id, now + 4000, { statusCode: 500, status: 'failed' });
     h.clock.advance(10_000);
     const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin });
     expect(response.statusCode).toBe(200);
@@ -172,7 +140,7 @@ describeEachEngine('operator console', (engine) => {
       p95DeliveryLatencyMs: 2000,
     });
     expect(overview.attemptsPerHour).toHaveLength(24);
-    expect(overview.attemptsPerHour.at(-1)).toEqual({ hour: '2026-09-01T08:00:00.000Z', succeeded: 1, failed: 0 });
+    expect(overview.attemptsPerHour.at(-1)).toEqual({ hour: '2026-09-01T08:00:00.000Z', succeeded: 1, failed: 1 });
     expect(overview.attemptsPerHour.at(-2)).toEqual({ hour: '2026-09-01T07:00:00.000Z', succeeded: 0, failed: 1 });
     expect(overview.attemptsPerHour.slice(0, -2).every((bucket) => bucket.succeeded === 0 && bucket.failed === 0)).toBe(
       true,
@@ -182,5 +150,16 @@ describeEachEngine('operator console', (engine) => {
     expect(health.json()).toEqual({
       data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 1 }],
     });
+
+    // An hour on, the same figures sit one bucket further back: the window follows the clock.
+    h.clock.advance(3_600_000);
+    const later = (await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin })).json<{
+      failedLast24h: number;
+      attemptsPerHour: { hour: string; succeeded: number; failed: number }[];
+    }>();
+    expect(later.failedLast24h).toBe(1);
+    expect(later.attemptsPerHour.at(-1)).toEqual({ hour: '2026-09-01T09:00:00.000Z', succeeded: 0, failed: 0 });
+    expect(later.attemptsPerHour.at(-2)).toEqual({ hour: '2026-09-01T08:00:00.000Z', succeeded: 1, failed: 1 });
+    expect(later.attemptsPerHour.at(-3)).toEqual({ hour: '2026-09-01T07:00:00.000Z', succeeded: 0, failed: 1 });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { newDelivery } from '../../src/events/outbox.js';
+import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 
 describeEachEngine('Prometheus metrics', (engine) => {
   let h: Harness;
@@ -33,51 +33,19 @@ describeEachEngine('Prometheus metrics', (engine) => {
     expect(text).not.toContain('random');
   });
 
-  it('reports deliveries by status from the database at scrape time', async () => {
+  it('reports the queue and the last 24 hours of outcomes at scrape time, from the queue and the counters', async () => {
     const client = await createClientWithToken(h, 'Metrics shop');
-    const kysely = h.database.db.kysely;
+    const db = h.database.db;
     const now = h.clock.now();
-    await kysely
-      .insertInto('subscriptions')
-      .values({
-        id: 'sub_metrics0000000000000',
-        client_ref: client.id,
-        notification_url: 'https://example.org/hook',
-        event: 'list.published',
-        event_as_given: 'list.published',
-        status: 'active',
-        disabled_reason: null,
-        failing_since: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await kysely
-      .insertInto('events')
-      .values({
-        id: 'evt_metrics0000000000000',
-        name: 'list.published',
-        resource: 'list',
-        identifier: '0'.repeat(32),
-        payload: '{}',
-        created_at: now,
-      })
-      .execute();
-    const statuses = ['failed', 'failed', 'pending', 'succeeded', 'succeeded', 'succeeded'];
-    await kysely
-      .insertInto('deliveries')
-      .values(
-        statuses.map((status, index) => ({
-          ...newDelivery(
-            'evt_metrics0000000000000',
-            'sub_metrics0000000000000',
-            now,
-            `dlv_metrics${String(index).padStart(14, '0')}`,
-          ),
-          status,
-        })),
-      )
-      .execute();
+    await addSubscription(db, client.id, 'https://example.org/hook', now);
+    await emit(db, now, 6);
+    const rows = await db.kysely.selectFrom('deliveries').select('id').orderBy('id').execute();
+    const outcomes = ['failed', 'failed', undefined, 'succeeded', 'succeeded', 'succeeded'] as const;
+    for (const [index, status] of outcomes.entries()) {
+      const row = rows[index];
+      if (row === undefined || status === undefined) continue;
+      await recordAttempt(db, row.id, now + index, { statusCode: status === 'succeeded' ? 200 : 500, status });
+    }
     const text = await scrape();
     expect(text).toContain('# TYPE shelfmark_webhook_deliveries gauge');
     expect(text).toContain('shelfmark_webhook_deliveries{status="failed"} 2');
@@ -85,8 +53,14 @@ describeEachEngine('Prometheus metrics', (engine) => {
     expect(text).toContain('shelfmark_webhook_deliveries{status="succeeded"} 3');
 
     // A status that no longer occurs disappears instead of reporting a stale count.
-    await kysely.deleteFrom('deliveries').where('status', '=', 'pending').execute();
+    await db.kysely.deleteFrom('deliveries').where('status', '=', 'pending').execute();
     expect(await scrape()).not.toContain('shelfmark_webhook_deliveries{status="pending"}');
+
+    // Outcomes are those of the last 24 hours: a day on, the finished ones are gone from the gauge.
+    h.clock.advance(24 * 3_600_000);
+    const later = await scrape();
+    expect(later).not.toContain('shelfmark_webhook_deliveries{status="succeeded"}');
+    expect(later).toContain('shelfmark_webhook_deliveries_by_status{status="succeeded"} 0');
   });
 
   it('leaves process metrics to the server (tests build many apps per process)', async () => {

@@ -43,6 +43,8 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
           status: 'active',
           disabled_reason: null,
           failing_since: null,
+          last_success_at: null,
+          consecutive_failures: 0,
           filter: null,
           filter_list: null,
           created_at: h.clock.now(),

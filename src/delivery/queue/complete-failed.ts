@@ -4,6 +4,7 @@
  * answered 410 Gone) is disabled with its remaining deliveries failed; the client's other
  * subscriptions hear of it (delivery/subscription-health.ts).
  */
+import { addConsecutiveFailures, addStats } from '../stats.js';
 import { announceHealth } from '../subscription-health.js';
 import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_RECORDED } from './types.js';
 
@@ -47,6 +48,8 @@ export async function completeFailed(trx: Executor, input: Completion): Promise<
   if (input.disableReason === undefined) disable = disable.where('failing_since', '<=', input.failingCutoff);
   const disabled = Number((await disable.executeTakeFirst()).numUpdatedRows) > 0;
   if (disabled) failed += await failPendingOf(trx, input.subscriptionId, now);
+  await addStats(trx, now, { attemptsFailed: 1, failed });
+  await addConsecutiveFailures(trx, input.subscriptionId, failed);
   const { subscriptionId, noticeCutoff } = input;
   await announceHealth(trx, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
   return { recorded: true, failed, subscriptionDisabled: disabled };

@@ -6,7 +6,11 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import type { Engine } from '../../db/database.js';
+import { addStats, HOUR_MS, STATS_SHARD } from '../stats.js';
 import { attemptRow, type Completion, type Executor } from './types.js';
+
+/** How stale a subscription's recorded last success may be (see healthChanged). */
+export const LAST_SUCCESS_RESOLUTION_MS = 60_000;
 
 /** Returns the ids of the deliveries recorded; `healthy` says which subscriptions to mark healthy. */
 export async function completeSucceeded(
@@ -18,6 +22,17 @@ export async function completeSucceeded(
   if (inputs.length === 0) return new Set();
   return engine === 'postgres' ? onPostgres(runOn(db), inputs, healthy) : onSqlite(db, inputs, healthy);
 }
+
+/**
+ * Which subscriptions a batch's successes write to: a healthy one (its latest attempt in the batch
+ * succeeded) that was failing, or any whose last success is unset or over a minute old. So the last
+ * success is exact to the minute, and a busy subscription's row is written once a minute, not once a
+ * batch (`h` is the batch's subscriptions, `s` the row).
+ */
+const healthChanged = (
+  now: string,
+): string => `(h.healthy and (s.failing_since is not null or s.consecutive_failures > 0))
+    or s.last_success_at is null or s.last_success_at < ${now} - ${LAST_SUCCESS_RESOLUTION_MS}`;
 
 /**
  * PostgreSQL: one statement (data-modifying CTEs), all or nothing. The batch travels as one array per
@@ -43,8 +58,20 @@ const ON_POSTGRES = `
     from v join done on done.id = v.delivery_id
   ),
   health as (
-    update subscriptions set failing_since = null, updated_at = $12
-    where id in (select v.subscription_id from v join done on done.id = v.delivery_id where v.healthy) and failing_since is not null
+    update subscriptions s
+    set failing_since = case when h.healthy then null else s.failing_since end,
+        consecutive_failures = case when h.healthy then 0 else s.consecutive_failures end,
+        updated_at = case when h.healthy and s.failing_since is not null then $12::bigint else s.updated_at end,
+        last_success_at = $12::bigint
+    from (select v.subscription_id, bool_or(v.healthy) as healthy from v join done on done.id = v.delivery_id
+          group by v.subscription_id) h
+    where s.id = h.subscription_id and (${healthChanged('$12::bigint')})
+  ),
+  stats as (
+    insert into delivery_stats as t (hour, shard, attempts_ok, attempts_failed, succeeded, failed)
+    select $12::bigint - ($12::bigint % ${HOUR_MS}), $13::integer, count(*), 0, count(*), 0 from done having count(*) > 0
+    on conflict (hour, shard) do update
+    set attempts_ok = t.attempts_ok + excluded.attempts_ok, succeeded = t.succeeded + excluded.succeeded
   )
   select id from done`;
 
@@ -78,6 +105,7 @@ export async function onPostgres(
     column(({ input }) => input.subscriptionId),
     column(({ input }) => healthy(input.subscriptionId)),
     Math.max(...inputs.map((input) => input.now)),
+    STATS_SHARD,
   ]);
   return new Set(result.map((row) => row.id));
 }
@@ -131,14 +159,17 @@ async function onSqlite(
     insert into delivery_attempts (id, delivery_id, attempt_no, started_at, duration_ms, status_code, error_class, error_message, response_body)
     select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, null, null, value ->> 6
     from jsonb_each(${attempts})`.execute(db);
-  const subscriptions = [...new Set(written.map((input) => input.subscriptionId))].filter(healthy);
-  if (subscriptions.length > 0) {
-    const now = Math.max(...written.map((input) => input.now));
-    await sql`
-      update subscriptions set failing_since = null, updated_at = ${now}
-      where id in (select value from json_each(${JSON.stringify(subscriptions)})) and failing_since is not null`.execute(
-      db,
-    );
-  }
+  const now = Math.max(...written.map((input) => input.now));
+  const subscriptions = [...new Set(written.map((input) => input.subscriptionId))];
+  const batchHealth = JSON.stringify(subscriptions.map((id) => [id, healthy(id) ? 1 : 0, now]));
+  await sql`
+    update subscriptions as s
+    set failing_since = case when h.healthy then null else s.failing_since end,
+        consecutive_failures = case when h.healthy then 0 else s.consecutive_failures end,
+        updated_at = case when h.healthy and s.failing_since is not null then ${now} else s.updated_at end,
+        last_success_at = ${now}
+    from (select value ->> 0 as subscription_id, value ->> 1 as healthy, value ->> 2 as now from json_each(${batchHealth})) as h
+    where s.id = h.subscription_id and (${sql.raw(healthChanged('h.now'))})`.execute(db);
+  await addStats(db, now, { attemptsOk: written.length, succeeded: written.length });
   return recorded;
 }
