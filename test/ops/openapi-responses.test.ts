@@ -370,6 +370,7 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('POST', '/api/admin/v1/clients/:id/portal-link', { id: 'cli_missing' }, { headers: admin });
     await call('GET', '/api/admin/v1/overview', {}, { headers: admin });
     await call('GET', '/api/admin/v1/subscription-health', {}, { headers: admin });
+    await call('GET', '/api/admin/v1/storage', {}, { headers: admin });
     await call('GET', '/api/admin/v1/clients', {}, {});
 
     // deletes last
