@@ -7,8 +7,9 @@
  * per school.created subscription) and stops; the prune starts (with) and the bench waits until it is
  * deleting; a `--role worker` process drains the backlog to the receiver, timed at the receiver after
  * an unmeasured eleventh (the delivery scenario's machinery); then a `--role all` server takes school
- * renames at the latency scenario's offered rate (open loop), one school.modified subscription, and
- * the time from each call being sent to the first arrival gives commit → first attempt p50/p99.
+ * renames at the latency scenario's offered rate (open loop; a second of them unmeasured first, as the
+ * server has just started) for one school.modified subscription, and the time from each call being
+ * sent to the first arrival gives commit → first attempt p50/p99.
  * The prune's start and end are set against those windows: how much of them it overlapped is reported.
  */
 import { CONCURRENCY } from './delivery.js';
@@ -142,8 +143,10 @@ async function loadRun(
 ): Promise<LoadRun> {
   const { db, setup } = history;
   const latencyCount = Math.round(settings.latencyRate * settings.latencySeconds);
+  // The server taking the renames has just started: a second of them first, unmeasured, warms its code.
+  const warmCount = Math.round(settings.latencyRate);
   const perSchool = setup.subscriptionIds.length;
-  const schoolCount = Math.max(Math.ceil((settings.deliveries * 2.2) / perSchool), latencyCount);
+  const schoolCount = Math.max(Math.ceil((settings.deliveries * 2.2) / perSchool), warmCount + latencyCount);
   const total = schoolCount * perSchool;
   const plan: DrainPlan = { warmup: Math.round(total / 11), size: total - Math.round(total / 11), windows: 1 };
   const began = epochNow();
@@ -188,7 +191,8 @@ async function loadRun(
     const server = await startServer(db, { env: NO_PRUNER });
     let timed: Awaited<ReturnType<typeof latencies>>;
     try {
-      timed = await latencies(server, receiver, schools, settings.latencyRate, latencyCount);
+      await latencies(server, receiver, schools.slice(0, warmCount), settings.latencyRate, warmCount);
+      timed = await latencies(server, receiver, schools.slice(warmCount), settings.latencyRate, latencyCount);
     } finally {
       await server.stop();
     }

@@ -11,7 +11,7 @@
  *   BENCH_HISTORY_LOAD_ROUNDS             pairs of load runs (default BENCH_ROUNDS); 0 skips them
  *   BENCH_HISTORY_ENGINES                 sqlite,postgres (default both)
  */
-import { databaseBytes, mb, rowCounts, withRunner } from '../lib/history-db.js';
+import { databaseBytes, HISTORY_TABLES, mb, rowCounts, withRunner } from '../lib/history-db.js';
 import {
   pendingChanged,
   type PruneCall,
@@ -43,6 +43,9 @@ function envCount(name: string, fallback: number): number {
 
 interface PruneResult {
   call: PruneCall;
+  dryRun: PruneCall;
+  /** Tables whose count in the dry run's answer differs from the prune's. */
+  dryRunDiffers: string[];
   rowsBefore: Record<string, number>;
   rowsAfter: Record<string, number>;
   bytesBefore: number;
@@ -67,12 +70,32 @@ interface EngineResult {
   load: LoadResult | undefined;
 }
 
+/** Rows per table in `shelfmark prune --json`'s answer (its items summed; a dry run's too). */
+function prunedRows(output: unknown): Record<string, number> | undefined {
+  if (typeof output !== 'object' || output === null || !('items' in output) || !Array.isArray(output.items))
+    return undefined;
+  const rows: Record<string, number> = {};
+  for (const item of output.items as { table?: unknown; rows?: unknown }[])
+    if (typeof item.table === 'string' && typeof item.rows === 'number')
+      rows[item.table] = (rows[item.table] ?? 0) + item.rows;
+  return rows;
+}
+
 async function prune(history: HistoryDatabase, log: (line: string) => void): Promise<PruneResult> {
   const { db, seeded } = history;
   const rowsBefore = await withRunner(db, rowCounts);
   const bytesBefore = await databaseBytes(db);
+  // The dry run first: what it says would go must be what goes.
+  const dryRun = await runPrune(db, ['--dry-run', '--json']);
   const startedAt = Date.now();
-  const call = await runPrune(db);
+  const call = await runPrune(db, ['--json']);
+  const dryRows = prunedRows(dryRun.output);
+  const realRows = prunedRows(call.output);
+  // Its cutoffs are a few seconds earlier than the prune's: a row or an hour's counters may differ.
+  const dryRunDiffers = HISTORY_TABLES.filter((table) => {
+    const [dry, real] = [dryRows?.[table] ?? Number.NaN, realRows?.[table] ?? Number.NaN];
+    return !(Math.abs(dry - real) <= Math.max(2, real * 0.005));
+  });
   const rowsAfter = await withRunner(db, rowCounts);
   const bytesAfter = await databaseBytes(db);
   const leftovers = await withRunner(db, (runner) => retentionLeftovers(runner, startedAt));
@@ -93,10 +116,12 @@ async function prune(history: HistoryDatabase, log: (line: string) => void): Pro
     .map((table) => `${table} ${rowsBefore[table]} → ${rowsAfter[table]}`)
     .join(', ');
   log(
-    `  ${LABEL[db.engine]} prune (defaults: succeeded ${RETENTION_DEFAULT_DAYS.succeeded} d, failed ${RETENTION_DEFAULT_DAYS.failed} d): ${call.seconds.toFixed(1)} s; ${changes}; ${mb(bytesBefore)} → ${mb(bytesAfter)} MB`,
+    `  ${LABEL[db.engine]} prune (defaults: succeeded ${RETENTION_DEFAULT_DAYS.succeeded} d, failed ${RETENTION_DEFAULT_DAYS.failed} d): ${call.seconds.toFixed(1)} s (dry run ${dryRun.seconds.toFixed(1)} s); ${changes}; ${mb(bytesBefore)} → ${mb(bytesAfter)} MB`,
   );
   return {
     call,
+    dryRun,
+    dryRunDiffers,
     rowsBefore,
     rowsAfter,
     bytesBefore,
@@ -241,6 +266,10 @@ function engineFigures(
     if (left > 0)
       notes.push(
         `history (${label}): the prune left rows older than their retention: ${JSON.stringify(pruned.leftovers)}`,
+      );
+    if (pruned.dryRunDiffers.length > 0)
+      notes.push(
+        `history (${label}): the dry run's counts differ from the prune's for ${pruned.dryRunDiffers.join(', ')}`,
       );
     if (pruned.pendingTouched.length > 0)
       notes.push(
