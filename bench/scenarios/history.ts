@@ -81,6 +81,15 @@ function prunedRows(output: unknown): Record<string, number> | undefined {
   return rows;
 }
 
+/** The SQLite space report in `shelfmark prune --json`'s answer (its vacuum step), if any. */
+function spaceReport(output: unknown): { bytesBefore: number; bytesAfter: number } | undefined {
+  if (typeof output !== 'object' || output === null || !('space' in output)) return undefined;
+  const space = output.space;
+  if (typeof space !== 'object' || space === null || !('bytesBefore' in space) || !('bytesAfter' in space))
+    return undefined;
+  return { bytesBefore: Number(space.bytesBefore), bytesAfter: Number(space.bytesAfter) };
+}
+
 async function prune(history: HistoryDatabase, log: (line: string) => void): Promise<PruneResult> {
   const { db, seeded } = history;
   const rowsBefore = await withRunner(db, rowCounts);
@@ -275,9 +284,16 @@ function engineFigures(
       notes.push(
         `history (${label}): the prune changed or removed pending deliveries: ${pruned.pendingTouched.join(', ')}`,
       );
-    if (result.engine === 'sqlite')
+    if (result.engine === 'sqlite') {
+      const space = spaceReport(pruned.call.output);
+      const step =
+        space === undefined ? '' : `; its vacuum step: ${mb(space.bytesBefore)} → ${mb(space.bytesAfter)} MB of pages`;
       notes.push(
-        `history (SQLite): auto_vacuum=${pruned.autoVacuum}; ${mb(pruned.freeBytes ?? 0)} MB of free pages left inside the file after the prune, reused by new rows`,
+        `history (SQLite): the prune took the file from ${mb(pruned.bytesBefore)} to ${mb(pruned.bytesAfter)} MB (auto_vacuum=${pruned.autoVacuum}${step}); ${mb(pruned.freeBytes ?? 0)} MB of free pages left inside the file, which new rows reuse`,
+      );
+    } else
+      notes.push(
+        `history (PostgreSQL): the prune took the schema from ${mb(pruned.bytesBefore)} to ${mb(pruned.bytesAfter)} MB: the space of deleted rows stays in the tables, where autovacuum makes it reusable by new rows`,
       );
     if (judged) {
       targets.push(
