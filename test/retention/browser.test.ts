@@ -88,7 +88,7 @@ describeEachEngine('the Storage view in the browser', (engine) => {
       'expired (24 hours after the first request)',
     ]);
     expect(await page.locator('main .card .value').allTextContents()).toEqual([
-      expect.stringMatching(/^[\d.]+ (B|KB|MB|GB)$/),
+      expect.stringMatching(/^[\d.]+ (B|kB|MB|GB)$/),
       '30 days',
       '90 days',
       '90 days',

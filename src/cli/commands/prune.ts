@@ -3,7 +3,7 @@ import { isoTime } from '../../clock.js';
 import type { SpaceReport } from '../../retention/sqlite-space.js';
 import { type Command, listing, UsageError } from '../command.js';
 
-const mb = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`;
+const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const spaceLine = (what: string, space: SpaceReport): string =>
   `${what}: ${mb(space.bytesBefore)} → ${mb(space.bytesAfter)} (auto_vacuum=${space.autoVacuum}, ${mb(space.freeBytes)} free inside the file for new rows)`;
 

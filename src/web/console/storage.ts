@@ -6,16 +6,16 @@ import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
 import { api } from './app.js';
 
+/** Decimal units, as `ls -lh --si` and disk vendors count. */
 function bytes(value: number): string {
-  if (value < 1024) return `${value} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let size = value / 1024;
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let size = value;
   let unit = 0;
-  while (size >= 1024 && unit < units.length - 1) {
-    size /= 1024;
+  while (size >= 1000 && unit < units.length - 1) {
+    size /= 1000;
     unit++;
   }
-  return `${size.toFixed(size < 10 ? 1 : 0)} ${units[unit]}`;
+  return unit === 0 ? `${size} B` : `${size.toFixed(size < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 const days = (n: number): string => (n === 0 ? 'forever' : `${n} days`);
