@@ -168,15 +168,18 @@ async function engineRun(
     const server = await startServer(db, { env: NO_PRUNER });
     let timed: Map<string, Spread>;
     try {
-      const names = new Set(reads.map((read) => read.name));
+      const available = new Set(reads.map((read) => read.name));
       timed = await timeReads(
         server,
-        (await readsOf(server, history.setup)).filter((read) => names.has(read.name)),
+        (await readsOf(server, history.setup)).filter((read) => available.has(read.name)),
         READ_TIMES,
       );
     } finally {
       await server.stop();
     }
+    const names = reads.map((read) => read.name);
+    const figures = { engine, reads: names, fresh, history: timed, freshBytes, historyBytes };
+    for (const line of readTable(figures, deliveries)) log(line);
     const pruned = pruneAvailable() ? await prune(history, log) : undefined;
     if (pruned === undefined) log('  prune: this build has no `shelfmark prune` yet: skipped');
     let loadResult: LoadResult | undefined;
@@ -192,12 +195,7 @@ async function engineRun(
       await template?.db.drop();
     }
     return {
-      engine,
-      reads: reads.map((read) => read.name),
-      fresh,
-      history: timed,
-      freshBytes,
-      historyBytes,
+      ...figures,
       seeded,
       prune: pruned,
       load: loadResult,
@@ -210,7 +208,10 @@ async function engineRun(
 const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '—');
 
 /** The printed table of one engine: each read fresh → with history, the ratio and the target's verdict. */
-function readTable(result: EngineResult, deliveries: number): string[] {
+function readTable(
+  result: Pick<EngineResult, 'engine' | 'reads' | 'fresh' | 'history' | 'freshBytes' | 'historyBytes'>,
+  deliveries: number,
+): string[] {
   const lines = [
     `  ${LABEL[result.engine]}: fresh → ${deliveries.toLocaleString('en-US')} deliveries of history (median of ${READ_TIMES}, ms)`,
     '  | read | fresh | with history | ratio | target ≤ max(2× fresh, 20 ms) |',
@@ -381,7 +382,6 @@ export async function historyScenario(settings: Settings, log: (line: string) =>
   try {
     for (const engine of engines) {
       const result = await engineRun(engine, deliveries, load, receiver, settings, log);
-      for (const line of readTable(result, deliveries)) log(line);
       const figures = engineFigures(result, deliveries, judged);
       rows.push(...figures.rows);
       targets.push(...figures.targets);
