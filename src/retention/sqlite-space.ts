@@ -11,7 +11,7 @@
  */
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 
 /** Pages returned per step: 1,000 pages (4 MiB at the default page size) take about 10 ms. */
 export const VACUUM_STEP_PAGES = 1000;
@@ -28,10 +28,19 @@ export interface SpaceReport {
   freeBytes: number;
 }
 
-interface Pages {
+export interface Pages {
   pages: number;
   free: number;
   size: number;
+}
+
+/** The file's pages, its free pages and the page size. */
+export async function sqlitePages(db: Executor): Promise<Pages> {
+  const { rows } = await sql<Pages>`
+    select p.page_count as pages, f.freelist_count as free, s.page_size as size
+    from pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`.execute(db);
+  const row = rows[0];
+  return { pages: Number(row?.pages ?? 0), free: Number(row?.free ?? 0), size: Number(row?.size ?? 0) };
 }
 
 export class SqliteSpace {
@@ -44,12 +53,8 @@ export class SqliteSpace {
     return MODES[Number(rows[0]?.mode ?? 0)] ?? 'none';
   }
 
-  private async pages(): Promise<Pages> {
-    const { rows } = await sql<Pages>`
-      select p.page_count as pages, f.freelist_count as free, s.page_size as size
-      from pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`.execute(this.db.kysely);
-    const row = rows[0];
-    return { pages: Number(row?.pages ?? 0), free: Number(row?.free ?? 0), size: Number(row?.size ?? 0) };
+  private pages(): Promise<Pages> {
+    return sqlitePages(this.db.kysely);
   }
 
   private report(mode: AutoVacuum, before: Pages, after: Pages): SpaceReport {

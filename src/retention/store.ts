@@ -12,6 +12,7 @@ import { type RawBuilder, type Sql, sql } from 'kysely';
 import type { Engine, Executor } from '../db/database.js';
 import type { ChangeLogName } from '../db/change-log.js';
 import type { BoundedTable } from './policy.js';
+import { sqlitePages } from './sqlite-space.js';
 
 export interface Cursor {
   created: number;
@@ -284,14 +285,8 @@ export class RetentionStore {
       const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(db);
       return { bytes: Number(rows[0]?.bytes ?? 0), freeBytes: null };
     }
-    const { rows } = await sql<{ pages: number; free: number; size: number }>`
-      select p.page_count as pages, f.freelist_count as free, s.page_size as size
-      from pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`.execute(db);
-    const row = rows[0];
-    return {
-      bytes: Number(row?.pages ?? 0) * Number(row?.size ?? 0),
-      freeBytes: Number(row?.free ?? 0) * Number(row?.size ?? 0),
-    };
+    const { pages, free, size } = await sqlitePages(db);
+    return { bytes: pages * size, freeBytes: free * size };
   }
 
   /** PostgreSQL: refreshes the planner's statistics (and the storage view's estimates) of tables that lost many rows. */
