@@ -791,6 +791,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rows and the oldest row per table, the database size, the retention in force and the last prune
+         * @description Row counts are exact on SQLite (a scan: about 50 ms per million rows) and estimates on PostgreSQL for tables of 100,000 rows and more (`rowsExact`). See docs/operating/retention.md.
+         */
+        get: operations["getAdminStorage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "school.created": {
@@ -8655,13 +8675,17 @@ export interface operations {
                         publishedOffers: number;
                         /** @description Pending deliveries */
                         queueDepth: number;
+                        /** @description Deliveries that failed for good (every retry used) in the hours of attemptsPerHour */
                         failedLast24h: number;
-                        /** @description Commit to successful delivery, last 24 h */
+                        /** @description Commit to successful delivery, over the newest 5,000 successes created in the last 24 h */
                         p95DeliveryLatencyMs: number | null;
+                        /** @description The current hour and the 23 before it, oldest first */
                         attemptsPerHour: {
                             /** Format: date-time */
                             hour: string;
+                            /** @description Attempts answered 2xx in this hour */
                             succeeded: number;
+                            /** @description Attempts not answered 2xx in this hour */
                             failed: number;
                         }[];
                         /** Format: date-time */
@@ -8731,9 +8755,135 @@ export interface operations {
                     "application/json": {
                         data: {
                             subscriptionId: string;
+                            /** @description The last successful delivery, to the minute */
                             lastSuccessAt: string | null;
+                            /** @description Deliveries that failed for good since the last success */
                             consecutiveFailures: number;
                         }[];
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getAdminStorage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        engine: "sqlite" | "postgres";
+                        /** @description SQLite: page_count × page_size (the WAL file apart); PostgreSQL: pg_database_size() */
+                        databaseBytes: number;
+                        /** @description SQLite: free pages inside the file, reused by new rows; null on PostgreSQL */
+                        freeBytes: number | null;
+                        /** @description SQLite: incremental = a prune returns freed pages to the file system; none = they are reused (`shelfmark prune --vacuum` switches once); null on PostgreSQL */
+                        autoVacuum: "none" | "full" | "incremental" | null;
+                        tables: {
+                            /** @example deliveries */
+                            table: "deliveries" | "delivery_attempts" | "events" | "delivery_stats" | "idempotency_keys" | "web_sessions" | "portal_links" | "offer_changes" | "school_changes";
+                            rows: number;
+                            /** @description False when `rows` is PostgreSQL's estimate (pg_class.reltuples, for tables of 100,000 rows and more); SQLite always counts */
+                            rowsExact: boolean;
+                            /** @description The oldest row (null when the table is empty) */
+                            oldestAt: string | null;
+                            /**
+                             * @description What pruning keeps, in words
+                             * @example succeeded older than 30 days, failed older than 90 days (since completion); pending never
+                             */
+                            bound: string;
+                        }[];
+                        retention: {
+                            /** @description DELIVERY_RETENTION_DAYS; 0 = forever */
+                            deliveryDays: number;
+                            /** @description FAILED_DELIVERY_RETENTION_DAYS; 0 = forever */
+                            failedDeliveryDays: number;
+                            /** @description EVENT_RETENTION_DAYS; 0 = forever */
+                            eventDays: number;
+                            /** @description RESPONSE_BODY_RETENTION_DAYS; 0 = forever */
+                            responseBodyDays: number;
+                            /** @description DELIVERY_STATS_RETENTION_DAYS; 0 = forever */
+                            statsDays: number;
+                            /** @description PRUNE_INTERVAL_SECONDS; 0 = only on demand */
+                            pruneIntervalSeconds: number;
+                            pruneBatchSize: number;
+                            prunePauseMs: number;
+                        };
+                        /** @description Null before the first prune */
+                        lastPrune: {
+                            /** Format: date-time */
+                            startedAt: string;
+                            /** Format: date-time */
+                            finishedAt: string;
+                            /** @description False when it ended early (shutdown); the next prune goes on */
+                            complete: boolean;
+                            /** @description Rows removed per table (response_bodies: answers cleared on attempts) */
+                            rows: {
+                                deliveries: number;
+                                delivery_attempts: number;
+                                events: number;
+                                response_bodies: number;
+                                delivery_stats: number;
+                                idempotency_keys: number;
+                                web_sessions: number;
+                                portal_links: number;
+                                offer_changes: number;
+                                school_changes: number;
+                            };
+                        } | null;
+                        /** Format: date-time */
+                        generatedAt: string;
                     };
                 };
             };
