@@ -4,7 +4,6 @@
  * run.ts, the rules in policy.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -161,37 +160,22 @@ export class RetentionService {
       'response_bodies',
       bodies === undefined ? 0 : await this.store.countBodies(k, after, bodies, prunableDelivery('d', classes)),
     );
-    const stats = cut.stats;
+    const { stats, idempotencyExpired, sessionsIdle, linksExpired, changes } = cut;
+    const store = this.store;
     add(
       'delivery_stats',
       'delivery_stats',
-      stats === undefined ? 0 : await this.store.countWhere(k, 'delivery_stats', sql`hour < ${stats}`),
+      stats === undefined ? 0 : await store.countBelow(k, 'delivery_stats', 'hour', stats),
     );
     add(
       'idempotency_keys',
       'idempotency_keys',
-      await this.store.countWhere(k, 'idempotency_keys', sql`expires_at <= ${cut.idempotencyExpired}`),
+      await store.countBelow(k, 'idempotency_keys', 'expires_at', idempotencyExpired, true),
     );
-    add(
-      'web_sessions',
-      'web_sessions',
-      await this.store.countWhere(k, 'web_sessions', sql`last_seen_at < ${cut.sessionsIdle}`),
-    );
-    add(
-      'portal_links',
-      'portal_links',
-      await this.store.countWhere(k, 'portal_links', sql`used_at is not null or expires_at < ${cut.linksExpired}`),
-    );
+    add('web_sessions', 'web_sessions', await store.countBelow(k, 'web_sessions', 'last_seen_at', sessionsIdle));
+    add('portal_links', 'portal_links', await store.countLinks(k, linksExpired));
     for (const log of ['offer_changes', 'school_changes'] as const)
-      add(
-        log,
-        log,
-        await this.store.countWhere(
-          k,
-          log,
-          sql`changed_at < ${cut.changes} and id < (select max(id) from ${sql.table(log)})`,
-        ),
-      );
+      add(log, log, await store.countChanges(k, log, changes));
     return items;
   }
 

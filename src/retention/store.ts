@@ -8,7 +8,7 @@
  * A walk carries a cursor (created_at, id) so a batch starts where the last one ended instead of
  * skipping again over the rows it kept; the cursor's `created_at >= c` is the index range.
  */
-import { type RawBuilder, type Sql, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Engine, Executor } from '../db/database.js';
 import type { ChangeLogName } from '../db/change-log.js';
 import type { BoundedTable } from './policy.js';
@@ -210,10 +210,30 @@ export class RetentionStore {
     return count(rows);
   }
 
-  async countWhere(db: Executor, table: BoundedTable, condition: Sql | RawBuilder<unknown>): Promise<number> {
-    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${condition}`.execute(
-      db,
-    );
+  /** Rows of the small tables a prune would remove: the conditions of deleteBelow, deleteLinks and deleteChanges. */
+  async countBelow(
+    db: Executor,
+    table: 'delivery_stats' | 'idempotency_keys' | 'web_sessions',
+    column: string,
+    bound: number,
+    inclusive = false,
+  ): Promise<number> {
+    const op = sql.raw(inclusive ? '<=' : '<');
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from ${sql.table(table)} where ${sql.ref(column)} ${op} ${bound}`.execute(db);
+    return count(rows);
+  }
+
+  async countLinks(db: Executor, now: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from portal_links where used_at is not null or expires_at < ${now}`.execute(db);
+    return count(rows);
+  }
+
+  async countChanges(db: Executor, log: ChangeLogName, before: number): Promise<number> {
+    const t = sql.table(log);
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from ${t} where changed_at < ${before} and id < (select max(id) from ${t})`.execute(db);
     return count(rows);
   }
 
