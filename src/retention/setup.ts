@@ -23,11 +23,11 @@ export function createRetention(deps: { config: Config; db: Db; clock: Clock; me
   const { config, db, clock, metrics } = deps;
   let count: ((rows: Record<PruneTarget, number>) => void) | undefined;
   const retention = new RetentionService({ db, config, clock, onPruned: (rows) => count?.(rows) });
+  const storage = new StorageService(retention, { db, config, clock });
   count = installRetentionMetrics(metrics, {
     lastPruneAt: async () => (await retention.lastPrune())?.finishedAt,
-    databaseBytes: async () => (await retention.store.size(db.kysely)).bytes,
+    databaseBytes: async () => (await storage.store.size(db.kysely)).bytes,
   });
-  const storage = new StorageService(retention, { db, config, clock });
   return {
     retention,
     storage,

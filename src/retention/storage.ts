@@ -1,6 +1,6 @@
 /**
  * The storage view: what each bounded table holds and since when, the database's size, the settings
- * in force and the last prune. Every figure is cheap to read (store.ts says how), so the console can
+ * in force and the last prune. Every figure is cheap to read (storage-store.ts says how), so the console can
  * show it on demand.
  */
 import { isoTime } from '../clock.js';
@@ -10,16 +10,22 @@ import type { Db } from '../db/database.js';
 import { BOUNDED_TABLES, bounds, FAILED_STATUSES } from './policy.js';
 import type { StorageView } from './schemas.js';
 import type { RetentionService } from './service.js';
+import { StorageStore } from './storage-store.js';
 
 export class StorageService {
+  readonly store: StorageStore;
+
   constructor(
     private readonly retention: RetentionService,
     private readonly deps: { db: Db; config: Config; clock: Clock },
-  ) {}
+  ) {
+    this.store = new StorageStore(deps.db.engine);
+  }
 
   async view(): Promise<StorageView> {
     const { db, config, clock } = this.deps;
-    const { store, settings } = this.retention;
+    const { store } = this;
+    const { settings } = this.retention;
     const k = db.kysely;
     const [counts, oldest, size, autoVacuum, last] = await Promise.all([
       store.rowCounts(k, BOUNDED_TABLES),

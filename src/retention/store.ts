@@ -1,6 +1,7 @@
 /**
  * The SQL of pruning: one short batch per call, run inside the caller's transaction; the counts of a
- * dry run; and what the storage view reads. The rules (which cutoff, in what order) are in service.ts.
+ * dry run. The rules (which cutoff, in what order) are in service.ts and run.ts; the storage view's reads
+ * are in storage-store.ts.
  *
  * Every walk follows an index (migration 0013): finished deliveries by (status, created_at, id), the
  * partial index `deliveries_finished` (a query repeats its predicate `status <> 'pending'`, as SQLite
@@ -12,7 +13,6 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Engine, Executor } from '../db/database.js';
 import type { ChangeLogName } from '../db/change-log.js';
 import type { BoundedTable } from './policy.js';
-import { sqlitePages } from './sqlite-space.js';
 
 export interface Cursor {
   created: number;
@@ -237,87 +237,12 @@ export class RetentionStore {
     return count(rows);
   }
 
-  // ---- the storage view ----
-
-  /**
-   * Rows per table. SQLite counts exactly (a scan of the table's smallest index: about 50 ms per
-   * million rows, acceptable for an operator's page); PostgreSQL reads the planner's estimate
-   * (pg_class.reltuples, kept by autovacuum and the prune's ANALYZE) and counts exactly only tables
-   * it estimates below EXACT_BELOW rows, or never analysed.
-   */
-  async rowCounts(
-    db: Executor,
-    tables: readonly BoundedTable[],
-  ): Promise<Map<BoundedTable, { rows: number; exact: boolean }>> {
-    const result = new Map<BoundedTable, { rows: number; exact: boolean }>();
-    const estimates = new Map<string, number>();
-    if (this.engine === 'postgres') {
-      const { rows } = await sql<{ relname: string; reltuples: number }>`
-        select relname, reltuples from pg_class
-        where relkind = 'r' and relnamespace = current_schema()::regnamespace and relname in (${sql.join([...tables])})`.execute(
-        db,
-      );
-      for (const row of rows) estimates.set(row.relname, Number(row.reltuples));
-    }
-    for (const table of tables) {
-      const estimate = estimates.get(table);
-      if (estimate !== undefined && estimate >= EXACT_BELOW) {
-        result.set(table, { rows: Math.round(estimate), exact: false });
-        continue;
-      }
-      const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
-      result.set(table, { rows: count(rows), exact: true });
-    }
-    return result;
-  }
-
-  /** The oldest row's time per table, each read through an index (or from a small table). */
-  async oldest(db: Executor, finishedStatuses: readonly string[]): Promise<Record<BoundedTable, number | null>> {
-    const min = async (query: RawBuilder<{ t: number | string | null }>): Promise<number | null> => {
-      const value = (await query.execute(db)).rows[0]?.t;
-      return value === null || value === undefined ? null : Number(value);
-    };
-    const delivery = await Promise.all([
-      ...finishedStatuses.map((status) =>
-        min(sql`select min(created_at) as t from deliveries where status = ${status} and status <> 'pending'`),
-      ),
-      // The queue's two lanes, each its own partial index (migration 0009).
-      min(sql`select min(created_at) as t from deliveries where status = 'pending' and attempt_count = 0`),
-      min(sql`select min(created_at) as t from deliveries where status = 'pending' and attempt_count > 0`),
-    ]);
-    const known = delivery.filter((value): value is number => value !== null);
-    return {
-      deliveries: known.length === 0 ? null : Math.min(...known),
-      delivery_attempts: await min(sql`select started_at as t from delivery_attempts order by id limit 1`),
-      events: await min(sql`select min(created_at) as t from events`),
-      delivery_stats: await min(sql`select min(hour) as t from delivery_stats`),
-      idempotency_keys: await min(sql`select created_at as t from idempotency_keys order by expires_at limit 1`),
-      web_sessions: await min(sql`select min(created_at) as t from web_sessions`),
-      portal_links: await min(sql`select min(created_at) as t from portal_links`),
-      offer_changes: await min(sql`select min(changed_at) as t from offer_changes`),
-      school_changes: await min(sql`select min(changed_at) as t from school_changes`),
-    };
-  }
-
-  /** The database's size in bytes, and (SQLite) the bytes of free pages inside the file. */
-  async size(db: Executor): Promise<{ bytes: number; freeBytes: number | null }> {
-    if (this.engine === 'postgres') {
-      const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(db);
-      return { bytes: Number(rows[0]?.bytes ?? 0), freeBytes: null };
-    }
-    const { pages, free, size } = await sqlitePages(db);
-    return { bytes: pages * size, freeBytes: free * size };
-  }
-
   /** PostgreSQL: refreshes the planner's statistics (and the storage view's estimates) of tables that lost many rows. */
   async analyze(db: Executor, tables: readonly BoundedTable[]): Promise<void> {
     if (this.engine !== 'postgres' || tables.length === 0) return;
     await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
   }
 }
-
-/** Tables PostgreSQL estimates below this many rows are counted exactly (cheap at that size). */
-export const EXACT_BELOW = 100_000;
 
 function batchOf(rows: readonly { id: string; created_at: number }[]): Batch {
   const last = rows.at(-1);

@@ -14,6 +14,7 @@ import { testConfig } from '../../src/config.js';
 import { connectDatabase, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { RetentionService } from '../../src/retention/service.js';
+import { StorageStore } from '../../src/retention/storage-store.js';
 import { DAY, History, rowCount } from './support.js';
 
 const NOW = Date.UTC(2026, 8, 1, 12, 0, 0);
@@ -113,7 +114,7 @@ describe('retention: SQLite space after a prune', () => {
     await seed(db, EVENTS, EVENTS / 2, () => NOW);
     await sql`pragma wal_checkpoint(truncate)`.execute(db.kysely);
     expect(statSync(file).size).toBe(before);
-    const { freeBytes } = await service.store.size(db.kysely);
+    const { freeBytes } = await new StorageStore('sqlite').size(db.kysely);
     expect(freeBytes).toBeLessThan(free);
 
     const vacuumed = await service.vacuum();
