@@ -6,6 +6,7 @@ import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import { afterCursor } from '../db/keyset.js';
 import { DELIVERY_STATUSES } from './model.js';
+import { recountConsecutiveFailures, uncountFinished } from './stats.js';
 
 export interface DeliveryListRow {
   id: string;
@@ -191,15 +192,27 @@ export class DeliveryQueryStore {
       .execute();
   }
 
-  /** Makes a finished delivery due now; false when it is pending (or gone). */
+  /** Makes a finished delivery due now; false when it is pending (or gone). Its counters follow. */
   async requeue(id: string, now: number): Promise<boolean> {
-    const result = await this.db.kysely
-      .updateTable('deliveries')
-      .set(dueNow(now))
-      .where('id', '=', id)
-      .where('status', 'in', ['failed', 'succeeded'])
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const finished = await trx
+        .selectFrom('deliveries')
+        .select(['status', 'completed_at', 'subscription_id'])
+        .where('id', '=', id)
+        .where('status', 'in', ['failed', 'succeeded'])
+        .executeTakeFirst();
+      if (finished === undefined) return false;
+      const result = await trx
+        .updateTable('deliveries')
+        .set(dueNow(now))
+        .where('id', '=', id)
+        .where('status', '=', finished.status)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await uncountFinished(trx, [finished]);
+      if (finished.status === 'failed') await recountConsecutiveFailures(trx, finished.subscription_id);
+      return true;
+    });
   }
 
   /**
@@ -227,6 +240,14 @@ export class DeliveryQueryStore {
         .set({ status: 'active', disabled_reason: null, failing_since: null, updated_at: now })
         .where('id', '=', subscriptionId)
         .execute();
+      // When each failed, read before the update clears it: their hours' counters give them back.
+      const failed = await trx
+        .selectFrom('deliveries')
+        .select(['status', 'completed_at'])
+        .where('subscription_id', '=', subscriptionId)
+        .where('status', '=', 'failed')
+        .where('created_at', '>=', since)
+        .execute();
       const result = await trx
         .updateTable('deliveries')
         .set(dueNow(now))
@@ -234,6 +255,8 @@ export class DeliveryQueryStore {
         .where('status', '=', 'failed')
         .where('created_at', '>=', since)
         .executeTakeFirst();
+      await uncountFinished(trx, failed);
+      await recountConsecutiveFailures(trx, subscriptionId);
       return Number(result.numUpdatedRows);
     });
   }

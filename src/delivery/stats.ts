@@ -54,3 +54,54 @@ export async function addConsecutiveFailures(db: Executor, subscriptionId: strin
     .where('id', '=', subscriptionId)
     .execute();
 }
+
+/**
+ * Takes a finished delivery back out of its hour's counters when it is queued again (a retry by
+ * hand, a recovery): the counters then say how many deliveries of the hour are still succeeded or
+ * failed, as the rows do. An hour whose counters were pruned is left alone.
+ */
+export async function uncountFinished(
+  db: Executor,
+  finished: readonly { status: string; completed_at: number | null }[],
+): Promise<void> {
+  const byHour = new Map<number, { succeeded: number; failed: number }>();
+  for (const row of finished) {
+    if (row.completed_at === null || (row.status !== 'succeeded' && row.status !== 'failed')) continue;
+    const hour = hourStart(Number(row.completed_at));
+    const counts = byHour.get(hour) ?? { succeeded: 0, failed: 0 };
+    counts[row.status] += 1;
+    byHour.set(hour, counts);
+  }
+  for (const [hour, counts] of byHour) {
+    await sql`
+      insert into delivery_stats (hour, shard, attempts_ok, attempts_failed, succeeded, failed)
+      select cast(${hour} as bigint), cast(${STATS_SHARD} as integer), 0, 0,
+             cast(${-counts.succeeded} as integer), cast(${-counts.failed} as integer)
+      where exists (select 1 from delivery_stats where hour = ${hour})
+      on conflict (hour, shard) do update
+      set succeeded = delivery_stats.succeeded + excluded.succeeded, failed = delivery_stats.failed + excluded.failed`.execute(
+      db,
+    );
+  }
+}
+
+/** Counts a subscription's failed deliveries since its last success again (after some were queued again). */
+export async function recountConsecutiveFailures(db: Executor, subscriptionId: string): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set((eb) => ({
+      consecutive_failures: eb
+        .selectFrom('deliveries as d')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('d.subscription_id', '=', 'subscriptions.id')
+        .where('d.status', '=', 'failed')
+        .where((inner) =>
+          inner.or([
+            inner('subscriptions.last_success_at', 'is', null),
+            inner('d.completed_at', '>', inner.ref('subscriptions.last_success_at')),
+          ]),
+        ),
+    }))
+    .where('id', '=', subscriptionId)
+    .execute();
+}

@@ -161,5 +161,26 @@ describeEachEngine('operator console', (engine) => {
     expect(later.attemptsPerHour.at(-1)).toEqual({ hour: '2026-09-01T09:00:00.000Z', succeeded: 0, failed: 0 });
     expect(later.attemptsPerHour.at(-2)).toEqual({ hour: '2026-09-01T08:00:00.000Z', succeeded: 1, failed: 1 });
     expect(later.attemptsPerHour.at(-3)).toEqual({ hour: '2026-09-01T07:00:00.000Z', succeeded: 0, failed: 1 });
+
+    // Retried by hand, the failed delivery is pending again: no longer counted as failed, nor in a row.
+    const retry = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/deliveries/${b.id}/retry`,
+      headers: h.admin,
+    });
+    expect(retry.statusCode).toBe(202);
+    const retried = (await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin })).json<{
+      failedLast24h: number;
+      queueDepth: number;
+    }>();
+    expect(retried).toMatchObject({ failedLast24h: 0, queueDepth: 2 });
+    const healthAfter = await h.app.inject({
+      method: 'GET',
+      url: '/api/admin/v1/subscription-health',
+      headers: h.admin,
+    });
+    expect(healthAfter.json()).toEqual({
+      data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 0 }],
+    });
   });
 });
