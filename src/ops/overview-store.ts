@@ -95,12 +95,14 @@ export class OverviewStore {
       .where('hour', '>=', firstHour)
       .groupBy('hour')
       .execute();
+    // Never below zero, even if rows were edited by hand behind the counters' back.
+    const sum = (value: number | string) => Math.max(0, Number(value));
     return rows.map((row) => ({
       hour: Number(row.hour),
-      attemptsOk: Number(row.attempts_ok),
-      attemptsFailed: Number(row.attempts_failed),
-      succeeded: Number(row.succeeded),
-      failed: Number(row.failed),
+      attemptsOk: sum(row.attempts_ok),
+      attemptsFailed: sum(row.attempts_failed),
+      succeeded: sum(row.succeeded),
+      failed: sum(row.failed),
     }));
   }
 

@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsoleMessage, Dialog, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { addStats, uncountFinished } from '../../src/delivery/stats.js';
 import { addSubscription, emit, startReceiver, type Receiver } from '../delivery/support.js';
 import { launchChromium, skipBrowser, type BrowserSession } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -383,7 +384,13 @@ describeEachEngine('browser end to end', (engine) => {
       h.database.db.kysely
         .selectFrom('deliveries')
         .innerJoin('subscriptions', 'subscriptions.id', 'deliveries.subscription_id')
-        .select(['deliveries.id', 'deliveries.lease_owner', 'deliveries.status', 'deliveries.next_attempt_at'])
+        .select([
+          'deliveries.id',
+          'deliveries.lease_owner',
+          'deliveries.status',
+          'deliveries.next_attempt_at',
+          'deliveries.completed_at',
+        ])
         .where('subscriptions.notification_url', '=', flaky.url)
         // The newest first, as the page lists them: the row changed is the row the test then reads.
         .orderBy('deliveries.created_at', 'desc')
@@ -411,6 +418,9 @@ describeEachEngine('browser end to end', (engine) => {
       )
       .where('id', '=', row.id)
       .execute();
+    // The hourly counters follow, as the worker's completions keep them.
+    await uncountFinished(h.database.db.kysely, [row]);
+    if (change.status === 'failed') await addStats(h.database.db.kysely, h.clock.now(), { failed: 1 });
     return row.id;
   }
 
