@@ -6,7 +6,8 @@
  * other subscriptions to it — never to the subscription it is about, whose receiver is the one failing.
  */
 import type { Executor } from '../db/database.js';
-import type { EventName } from '../events/catalogue.js';
+import type { DomainEvent } from '../events/catalogue.js';
+import { events } from '../events/emitters.js';
 import { recordEventFor } from '../events/outbox.js';
 import { HealthStore } from './subscription-health-store.js';
 
@@ -23,12 +24,10 @@ export interface FailedCompletion {
 export async function announceHealth(trx: Executor, completion: FailedCompletion): Promise<number> {
   const { subscriptionId, now, noticeCutoff } = completion;
   const store = new HealthStore(trx);
-  let name: EventName;
-  if (completion.disabled) name = 'subscription.disabled';
+  let event: DomainEvent;
+  if (completion.disabled) event = events.subscriptionDisabled(subscriptionId);
   else if (noticeCutoff !== undefined && (await store.markFailingNoticed(subscriptionId, now, noticeCutoff)))
-    name = 'subscription.failing';
+    event = events.subscriptionFailing(subscriptionId);
   else return 0;
-  const audience = await store.audience(subscriptionId, name);
-  const type = name === 'subscription.disabled' ? 'disabled' : 'failing';
-  return recordEventFor(trx, now, { name, type, resource: 'subscription', identifier: subscriptionId }, audience);
+  return recordEventFor(trx, now, event, await store.audience(subscriptionId, event.name));
 }

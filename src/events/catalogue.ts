@@ -1,7 +1,9 @@
 /**
  * The events a subscription can ask for: the one list every other part derives from (subscription
- * validation, the OpenAPI `webhooks` section, the console's and portal's labels, the SDK's event type).
- * Adding an event is one entry here plus the service that emits it; the compiler finds the rest.
+ * validation, the OpenAPI `webhooks` section, the console's and portal's labels, the SDK's event type,
+ * the `DomainEvent` union below and the emitters of emitters.ts). Adding an event is one entry here plus
+ * the service that calls its generated emitter; the compiler finds the rest: an emit of an unknown
+ * event, a type word or resource the entry does not list, or an offer event without its EAN fails `tsc`.
  *
  * Names are accepted dotted (school.created, as the webhooks page lists them) or hyphenated
  * (list-published, as the subscription examples use), and stored dotted.
@@ -133,17 +135,29 @@ export function canonicalEvent(name: string): EventName | undefined {
 
 export type ResourceKind = EventDefinition['resource'];
 
-/** One thing that happened, as the webhook payload will describe it. */
-export interface DomainEvent {
-  name: EventName;
+type Catalogue = typeof EVENTS;
+
+/** The payload `type` words event N may carry, e.g. every list status for list.status. */
+export type EventType<N extends EventName> = Catalogue[N]['types'][number];
+
+/** Offer events carry the offer's EAN, which subscription filters match on (fan-out.ts); other events none. */
+export type CarriesEan<N extends EventName> = Catalogue[N]['resource'] extends 'offer' ? true : false;
+
+/** Event N as a service emits it: its name, one of its type words, its resource, and the EAN when it needs one. */
+export type EventOf<N extends EventName> = {
+  readonly name: N;
   /** Payload `type`: what happened (created, modified, updated, published, or the new list or offer status). */
-  type: string;
-  resource: ResourceKind;
+  readonly type: EventType<N>;
+  readonly resource: Catalogue[N]['resource'];
   /** 32 lower-case hex characters (a school, list or offer), or a subscription's id (`sub_…`). */
-  identifier: string;
-  /** Offer events: the offer's EAN, which subscription filters match on (not part of the payload). */
-  ean?: string;
-}
+  readonly identifier: string;
+} & (CarriesEan<N> extends true
+  ? /** The offer's EAN, which subscription filters match on (not part of the payload). */
+    { readonly ean: string }
+  : { readonly ean?: undefined });
+
+/** One thing that happened, as the webhook payload will describe it: one member per catalogue entry. */
+export type DomainEvent = { [N in EventName]: EventOf<N> }[EventName];
 
 /** The exact bytes sent to receivers: {"type","resource","identifier"} in that order. */
 export const webhookPayload = (event: Pick<DomainEvent, 'type' | 'resource' | 'identifier'>): string =>

@@ -17,6 +17,7 @@ const INSERT_CHUNK = 500;
 /** PostgreSQL channel on which committed deliveries wake the workers of every node. */
 export const DELIVERIES_CHANNEL = 'shelfmark_deliveries';
 
+/** Takes an event built by a generated emitter (emitters.ts), e.g. `emit(events.listPublished(identifier))`. */
 export type Emit = (event: DomainEvent) => void;
 
 export class Outbox {

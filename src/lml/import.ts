@@ -207,17 +207,7 @@ export class ListImporter {
             identifier = row.existing.identifier;
             from = row.existing.status;
             const { school: _school, imported: _imported, ...patch } = row.input;
-            // The service emits list.updated exactly when the content really changed.
-            let changed = false;
-            await this.lists.updateIn(
-              trx,
-              (event) => {
-                if (event.name === 'list.updated') changed = true;
-                emit(event);
-              },
-              identifier,
-              patch,
-            );
+            const { changed } = await this.lists.updateIn(trx, emit, identifier, patch);
             if (changed) c.updated++;
             else c.unchanged++;
           }

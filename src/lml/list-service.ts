@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Db, Executor } from '../db/database.js';
 import type { ListRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
+import { events } from '../events/emitters.js';
 import type { Emit, Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
@@ -38,6 +39,9 @@ export interface ListInput {
 
 /** The content an operator may change; the school, slug and status are not content. */
 export type ListPatch = Partial<Omit<ListInput, 'school' | 'imported'>>;
+
+/** What an update did: the list as it now is, and whether its content changed (then list.updated was emitted). */
+export type ListUpdate = { list: ListView; changed: boolean };
 
 export interface ListQuery extends PageQuery {
   school?: string | undefined;
@@ -103,18 +107,19 @@ export class ListService {
       updated_at: now,
     };
     await store.insert(row);
-    emit({ name: 'list.created', type: 'created', resource: 'list', identifier: row.identifier });
-    emit({ name: 'list.status', type: 'created', resource: 'list', identifier: row.identifier });
+    emit(events.listCreated(row.identifier));
+    emit(events.listStatus(row.identifier, 'created'));
     return listView({ ...row, school_name: school.name });
   }
 
   /** Applies content changes; emits list.updated only when something really changes. */
   async update(identifier: string, patch: ListPatch): Promise<ListView> {
-    return this.outbox.transaction((trx, emit) => this.updateIn(trx, emit, identifier, patch));
+    const { list } = await this.outbox.transaction((trx, emit) => this.updateIn(trx, emit, identifier, patch));
+    return list;
   }
 
-  /** update() inside a caller's outbox transaction. */
-  async updateIn(trx: Executor, emit: Emit, identifier: string, patch: ListPatch): Promise<ListView> {
+  /** update() inside a caller's outbox transaction; says whether anything changed. */
+  async updateIn(trx: Executor, emit: Emit, identifier: string, patch: ListPatch): Promise<ListUpdate> {
     const store = new ListStore(trx);
     const current = await findOr404(store, identifier);
     const next: ListWithSchool = {
@@ -133,12 +138,12 @@ export class ListService {
       next.duo_code !== current.duo_code ||
       canonicalTags(next.tags) !== canonicalTags(current.tags) ||
       canonicalItems(next.items) !== canonicalItems(current.items);
-    if (!changed) return listView(current);
+    if (!changed) return { list: listView(current), changed: false };
     next.updated_at = this.clock.now();
     const { name, comment, school_year, duo_code, tags, items, updated_at } = next;
     await store.update(identifier, { name, comment, school_year, duo_code, tags, items, updated_at });
-    emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: current.identifier });
-    return listView(next);
+    emit(events.listUpdated(current.identifier));
+    return { list: listView(next), changed: true };
   }
 
   /**
@@ -216,8 +221,8 @@ export class ListService {
 
 /** list.status carries the new status word; a publication is also announced as list.published. */
 function emitStatus(emit: Emit, identifier: string, status: ListStatus): void {
-  emit({ name: 'list.status', type: status, resource: 'list', identifier });
-  if (status === 'published') emit({ name: 'list.published', type: 'published', resource: 'list', identifier });
+  emit(events.listStatus(identifier, status));
+  if (status === 'published') emit(events.listPublished(identifier));
 }
 
 async function findOr404(store: ListStore, identifier: string): Promise<ListWithSchool> {

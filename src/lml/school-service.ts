@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { SchoolRow } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import { events } from '../events/emitters.js';
 import type { Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
@@ -56,7 +57,7 @@ export class SchoolService {
     };
     await this.outbox.transaction(async (trx, emit) => {
       await new SchoolStore(trx).insert(row);
-      emit({ name: 'school.created', type: 'created', resource: 'school', identifier: row.identifier });
+      emit(events.schoolCreated(row.identifier));
     });
     // Best effort, after the commit: a failed prune must not fail the create (the next one retries).
     // Wall-clock time, as the change log's triggers record it (not the injected clock).
@@ -90,7 +91,7 @@ export class SchoolService {
         brin: next.brin,
         updated_at: next.updated_at,
       });
-      emit({ name: 'school.modified', type: 'modified', resource: 'school', identifier });
+      emit(events.schoolModified(identifier));
       return schoolView(next);
     });
   }

@@ -10,7 +10,9 @@
  * Each event carries the offer's EAN, which subscription filters match on; the payload does not.
  */
 import type { OfferRow } from '../db/schema.js';
-import type { DomainEvent } from '../events/catalogue.js';
+import type { DomainEvent, EventType } from '../events/catalogue.js';
+import { events } from '../events/emitters.js';
+import { isStatus } from './model.js';
 import { PUBLIC_OFFER_COLUMNS } from './schemas.js';
 
 /** The columns a buyer sees, but the id (a new offer has none yet; it never changes). */
@@ -20,37 +22,31 @@ const PUBLIC_COLUMNS = PUBLIC_OFFER_COLUMNS.filter((column): column is PublicCol
 /** What the rules read of a row. */
 export type OfferState = Pick<OfferRow, 'identifier' | 'ean' | 'status' | 'published_at' | PublicColumn>;
 
-const event = (name: DomainEvent['name'], type: string, row: OfferState): DomainEvent => ({
-  name,
-  type,
-  resource: 'offer',
-  identifier: row.identifier,
-  ean: row.ean,
-});
-
 /** `published_at` after a change to `status` at `now`: set on the first publication, then kept. */
 export function publishedAt(before: Pick<OfferRow, 'published_at'> | undefined, status: string, now: number) {
   return before?.published_at ?? (status === 'published' ? now : null);
 }
 
 /** The status buyers are told: an offer put back to draft is, to them, withdrawn (draft is never announced). */
-const announced = (status: string): string => (status === 'draft' ? 'withdrawn' : status);
+function announced(status: string): EventType<'offer.status'> {
+  if (!isStatus(status)) throw new Error(`an offer has the unknown stored status ${status}`);
+  return status === 'draft' ? 'withdrawn' : status;
+}
 
 /** The events of one change; `before` undefined for a new offer, `after` undefined for a deleted one. */
 export function offerEvents(before: OfferState | undefined, after: OfferState | undefined): DomainEvent[] {
   if (after === undefined) {
     // Deleting an offer buyers could see (or once saw) ends its life like a withdrawal.
     if (before === undefined || before.published_at === null || before.status === 'withdrawn') return [];
-    return [event('offer.status', 'withdrawn', before)];
+    return [events.offerStatus(before, 'withdrawn')];
   }
   const wasPublished = before?.published_at != null;
   if (before === undefined || before.status !== after.status) {
-    if (after.status === 'published')
-      return [event('offer.published', 'published', after), event('offer.status', 'published', after)];
+    if (after.status === 'published') return [events.offerPublished(after), events.offerStatus(after, 'published')];
     const type = announced(after.status);
-    return wasPublished && type !== announced(before?.status ?? 'draft') ? [event('offer.status', type, after)] : [];
+    return wasPublished && type !== announced(before?.status ?? 'draft') ? [events.offerStatus(after, type)] : [];
   }
   if (after.status !== 'published') return [];
   const changed = PUBLIC_COLUMNS.some((column) => before[column] !== after[column]);
-  return changed ? [event('offer.updated', 'updated', after)] : [];
+  return changed ? [events.offerUpdated(after)] : [];
 }
