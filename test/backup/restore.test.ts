@@ -19,7 +19,8 @@ import { connectDatabase } from '../../src/db/database.js';
 import { type Receiver, startReceiver } from '../delivery/support.js';
 import { freshDatabase, postgresAvailable, TEST_DATABASE_URL } from '../support/engines.js';
 import { basic } from '../support/harness.js';
-import { ensureBuilt, type ServerProcess, startServer, waitUntil } from '../support/process.js';
+import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
+import { until } from '../support/until.js';
 import { type Acked, admin, onPath, shelfmark, runProgram, startWriteLoad } from './support.js';
 
 const WRITERS = 4;
@@ -211,10 +212,10 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       // Writes flow, deliveries are being sent (and refused on /blocked); then the backup, still writing.
       const load = startWriteLoad(base, WRITERS);
       const sentTo = (path: string) => hooks.received.some((request) => request.url.endsWith(path));
-      await waitUntil(
+      await until(
         () => load.acked.length >= WRITES_BEFORE && sentTo('/ok') && sentTo('/blocked'),
-        20_000,
         () => `${WRITES_BEFORE} writes and deliveries to both subscriptions (${load.acked.length} writes)`,
+        20_000,
       );
       const before: Acked[] = load.acked.slice();
       const began = Date.now();
@@ -290,15 +291,15 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       // Every delivery pending in the backup is sent by the restored server, and recorded as sent.
       const sentAfter = (): Set<string> =>
         new Set(hooks.received.slice(mark).map((request) => String(request.headers['webhook-id'])));
-      await waitUntil(
+      await until(
         () => pending.every((id) => sentAfter().has(id)),
-        20_000,
         () => `the ${pending.length} pending deliveries (${pending.filter((id) => sentAfter().has(id)).length} sent)`,
+        20_000,
       );
-      await waitUntil(
+      await until(
         async () => [...(await statusesOf(restoredUrl, pending)).values()].every((status) => status === 'succeeded'),
-        10_000,
         'the pending deliveries recorded as succeeded',
+        10_000,
       );
       expect(await restored.stop()).toBe(0);
 

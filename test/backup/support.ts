@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { eanCheckDigit } from '../../src/ean.js';
+import { ean13 } from '../support/ean.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { ROOT } from '../support/process.js';
 
@@ -44,8 +44,7 @@ export function eans(): () => string {
   const block = String(Math.floor(Math.random() * 900) + 100);
   let counter = 0;
   return () => {
-    const body = `978${block}${String(counter++).padStart(6, '0')}`;
-    return `${body}${eanCheckDigit(body)}`;
+    return ean13(`978${block}${String(counter++).padStart(6, '0')}`);
   };
 }
 

@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { ensureBuilt, startServer, waitUntil } from '../support/process.js';
+import { ensureBuilt, startServer } from '../support/process.js';
+import { until } from '../support/until.js';
 import {
   addSubscription,
   countDeliveries,
@@ -67,7 +68,7 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
       expect(first.output().includes('delivery queue on its own thread')).toBe(
         role === 'worker' && engine === 'sqlite',
       );
-      await waitUntil(() => receiver.received.length >= TOTAL / 4, 20_000, 'a quarter of the deliveries');
+      await until(() => receiver.received.length >= TOTAL / 4, 'a quarter of the deliveries', 20_000);
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');
       const atKill = new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
@@ -78,9 +79,9 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
       await second.ready;
       const distinct = (): number =>
         new Set(receiver.received.map((request) => String(request.headers['webhook-id']))).size;
-      await waitUntil(() => distinct() === TOTAL, 30_000, `all ${TOTAL} deliveries (have ${distinct()})`);
+      await until(() => distinct() === TOTAL, `all ${TOTAL} deliveries (have ${distinct()})`, 30_000);
       const succeeded = (): Promise<number> => countDeliveries(h.database.db, 'succeeded');
-      await waitUntil(async () => (await succeeded()) === TOTAL, 10_000, 'every delivery recorded as succeeded');
+      await until(async () => (await succeeded()) === TOTAL, 'every delivery recorded as succeeded', 10_000);
       second.child.kill('SIGTERM');
       const [code] = (await once(second.child, 'exit')) as [number | null];
       expect(code).toBe(0);

@@ -10,6 +10,7 @@ import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { until } from '../support/until.js';
 import { addSubscription, deliveryRows, emit } from './support.js';
 
 /** Answers 204 at once and counts what it sent. */
@@ -39,14 +40,6 @@ class GatedStore extends DeliveryStore {
   }
 }
 
-const until = async (check: () => boolean, ms = 5000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
-
 describeEachEngine('the pipelined delivery worker', (engine) => {
   let h: Harness;
   beforeEach(async () => {
@@ -67,13 +60,13 @@ describeEachEngine('the pipelined delivery worker', (engine) => {
     );
     worker.start();
     // The database records nothing: the worker stops at concurrency + backlog attempts sent.
-    await until(() => sender.sent >= 7);
+    await until(() => sender.sent >= 7, 'the sender to have sent >= 7', 5000, 5);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sender.sent).toBe(7);
     expect(store.commits).toBe(0);
 
     store.openGate();
-    await until(() => sender.sent === 40);
+    await until(() => sender.sent === 40, 'the sender to have sent === 40', 5000, 5);
     await worker.stop();
     const rows = await deliveryRows(h.database.db);
     expect(rows).toHaveLength(40);
@@ -93,7 +86,7 @@ describeEachEngine('the pipelined delivery worker', (engine) => {
       { owner: 'draining', concurrency: 2, completionBacklog: 2, perSubscription: 100 },
     );
     worker.start();
-    await until(() => sender.sent >= 4);
+    await until(() => sender.sent >= 4, 'the sender to have sent >= 4', 5000, 5);
     const stopped = worker.stop();
     setTimeout(() => store.openGate(), 50);
     await stopped;

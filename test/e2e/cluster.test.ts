@@ -6,32 +6,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
+import { freePort } from '../support/free-port.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
+import { until } from '../support/until.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const SYNC_MS = 200;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** One request on a connection of its own, so node:cluster may hand it to any child. */
 async function fresh(

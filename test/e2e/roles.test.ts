@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
+import { until } from '../support/until.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -22,14 +23,6 @@ function run(args: string[], env: Record<string, string>) {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('process roles', () => {

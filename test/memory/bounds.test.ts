@@ -13,13 +13,7 @@ import { NO_OFFERS } from '../../src/offers/fragment.js';
 import { ownedKey } from '../../src/offers/fragment-memory.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import type { OfferStore } from '../../src/offers/store.js';
-
-/** An EAN-13 with a correct check digit, from a serial. */
-function ean(serial: number): string {
-  const body = `978${String(serial).padStart(9, '0')}`;
-  const sum = [...body].reduce((total, digit, index) => total + Number(digit) * (index % 2 === 0 ? 1 : 3), 0);
-  return body + String((10 - (sum % 10)) % 10);
-}
+import { eanOf } from '../support/ean.js';
 
 describe('TokenBuckets under many distinct keys', () => {
   it('never holds more than maxKeys buckets, however many keys arrive', () => {
@@ -91,12 +85,12 @@ describe('OfferReadModel under many made-up EANs', () => {
     try {
       for (let batch = 0; batch < 50; batch++) {
         // One query value of 100 EANs, parsed as the route parses it (the keys are cut from it).
-        const raw = Array.from({ length: 100 }, (_, i) => ean(batch * 100 + i)).join(',');
+        const raw = Array.from({ length: 100 }, (_, i) => eanOf(batch * 100 + i)).join(',');
         await model.published(parseEanList(raw));
         expect(model.stats().eans).toBeLessThanOrEqual(1000);
       }
       expect(model.stats().eans).toBe(1000);
-      const [first, second] = await model.fragmentsFor([ean(4998), ean(4999)]);
+      const [first, second] = await model.fragmentsFor([eanOf(4998), eanOf(4999)]);
       expect(first).toBe(NO_OFFERS);
       expect(second).toBe(NO_OFFERS);
     } finally {
@@ -105,8 +99,8 @@ describe('OfferReadModel under many made-up EANs', () => {
   });
 
   it('ownedKey copies the EAN exactly', () => {
-    const raw = `${ean(1)},${ean(2)}`;
+    const raw = `${eanOf(1)},${eanOf(2)}`;
     const [a, b] = parseEanList(raw);
-    expect([ownedKey(a ?? ''), ownedKey(b ?? '')]).toEqual([ean(1), ean(2)]);
+    expect([ownedKey(a ?? ''), ownedKey(b ?? '')]).toEqual([eanOf(1), eanOf(2)]);
   });
 });

@@ -7,14 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.js';
+import { ean13 } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
-
-/** A valid EAN-13 from a 12-digit body (the check digit computed). */
-function ean13(body: string): string {
-  const sum = [...body].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
-  return body + String((10 - (sum % 10)) % 10);
-}
 
 interface Captured {
   code: number | 'running';

@@ -15,7 +15,8 @@ import {
 } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { ensureBuilt, type ServerProcess, startServer, waitUntil } from '../support/process.js';
+import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
+import { until } from '../support/until.js';
 import { SCALE } from './scale.js';
 
 const TOTAL = SCALE.crashSubscriptions * SCALE.crashEvents;
@@ -56,10 +57,10 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
       await server.ready;
       // Kill at evenly spaced points of the fan-out, with work both done and still to do.
       const target = Math.floor((TOTAL * kill) / (SCALE.crashKills + 1));
-      await waitUntil(
+      await until(
         () => distinct() >= target,
-        60_000,
         () => `${target} deliveries before kill ${kill} (have ${distinct()})`,
+        60_000,
       );
       await server.kill();
       atKills.push(distinct());
@@ -69,15 +70,15 @@ describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TO
     const last = startServer(h.database.url, env);
     servers.push(last);
     await last.ready;
-    await waitUntil(
+    await until(
       () => distinct() === TOTAL,
-      120_000,
       () => `all ${TOTAL} deliveries (have ${distinct()})`,
+      120_000,
     );
     const unfinished = async (): Promise<number> =>
       (await h.database.db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute())
         .length;
-    await waitUntil(async () => (await unfinished()) === 0, 30_000, 'every delivery recorded as succeeded');
+    await until(async () => (await unfinished()) === 0, 'every delivery recorded as succeeded', 30_000);
     expect(await last.stop()).toBe(0);
 
     expectOwnPayloads(receiver.received, payloadOf);

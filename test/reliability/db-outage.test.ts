@@ -14,7 +14,8 @@ import {
   privatePostgresRequired,
   startPrivatePostgres,
 } from '../support/private-postgres.js';
-import { ensureBuilt, type ServerProcess, startServer, waitUntil } from '../support/process.js';
+import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
+import { until } from '../support/until.js';
 import { bearer, SCALE } from './scale.js';
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
@@ -135,15 +136,15 @@ describe.skipIf(postgresBinDir === undefined && !privatePostgresRequired)(
       const outageMs = Date.now() - outageStarted;
       const died = (): string =>
         `/readyz to recover; server exit ${server.child.exitCode}, output:\n${server.output().slice(-3000)}`;
-      await waitUntil(
+      await until(
         () => answers.some((a) => a.phase === 'after' && a.what === 'readyz' && a.status === 200),
-        30_000,
         died,
-      );
-      await waitUntil(
-        () => answers.some((a) => a.phase === 'after' && a.what === 'write' && a.status === 201),
         30_000,
+      );
+      await until(
+        () => answers.some((a) => a.phase === 'after' && a.what === 'write' && a.status === 201),
         'a write to succeed again',
+        30_000,
       );
       await new Promise((r) => setTimeout(r, 1000));
       running = false;
@@ -179,17 +180,17 @@ describe.skipIf(postgresBinDir === undefined && !privatePostgresRequired)(
         expect(deliveries).toHaveLength(events.length);
         const delivered = (): Set<string> =>
           new Set(receiver.received.map((request) => (JSON.parse(request.body) as { identifier: string }).identifier));
-        await waitUntil(
+        await until(
           () => schools.every(({ identifier }) => delivered().has(identifier)),
-          60_000,
           () => `every school delivered (${delivered().size}/${schools.length})`,
+          60_000,
         );
-        await waitUntil(
+        await until(
           async () =>
             (await db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute())
               .length === 0,
-          30_000,
           'every delivery recorded as succeeded',
+          30_000,
         );
         const attempts = await db.kysely.selectFrom('delivery_attempts').select('delivery_id').execute();
         expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(deliveries.length);

@@ -11,18 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addSubscription, type Receiver, startReceiver } from '../delivery/support.js';
+import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { ensureBuilt, ROOT, type ServerProcess, startServer, waitUntil } from '../support/process.js';
+import { ensureBuilt, ROOT, type ServerProcess, startServer } from '../support/process.js';
+import { until } from '../support/until.js';
 
 const ROWS = 10_000;
-
-/** An EAN-13 with a correct check digit, from a serial. */
-function ean(serial: number): string {
-  const body = `978${String(serial).padStart(9, '0')}`;
-  const sum = [...body].reduce((total, digit, index) => total + Number(digit) * (index % 2 === 0 ? 1 : 3), 0);
-  return body + String((10 - (sum % 10)) % 10);
-}
 
 describeEachEngine('crash: an offer import killed between its batches and their delivery', (engine) => {
   let h: Harness;
@@ -50,7 +45,7 @@ describeEachEngine('crash: an offer import killed between its batches and their 
     await addSubscription(h.database.db, client.id, `${receiver.url}/offers`, Date.now(), 'offer.published');
     const csv = [
       'ean,price,condition,status',
-      ...Array.from({ length: ROWS }, (_, i) => `${ean(500_000 + i)},7.5,good,published`),
+      ...Array.from({ length: ROWS }, (_, i) => `${eanOf(500_000 + i)},7.5,good,published`),
     ];
     const file = join(dir, 'offers.csv');
     await writeFile(file, `${csv.join('\n')}\n`);
@@ -61,7 +56,7 @@ describeEachEngine('crash: an offer import killed between its batches and their 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = once(importer, 'exit');
-    await waitUntil(async () => (await offers()).length >= 1000, 60_000, 'two committed batches');
+    await until(async () => (await offers()).length >= 1000, 'two committed batches', 60_000);
     importer.kill('SIGKILL');
     await exited;
 
@@ -81,10 +76,10 @@ describeEachEngine('crash: an offer import killed between its batches and their 
     await worker.ready;
     const announced = () =>
       new Set(receiver.received.map((r) => (JSON.parse(r.body) as { identifier: string }).identifier));
-    await waitUntil(
+    await until(
       () => announced().size >= committed.size,
-      120_000,
       () => `${committed.size} announcements (have ${announced().size})`,
+      120_000,
     );
     expect(announced()).toEqual(committed);
     for (const request of receiver.received) {

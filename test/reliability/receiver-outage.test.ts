@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addSubscription, attemptRows, deliveryRows, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { freePort } from '../support/private-postgres.js';
+import { freePort } from '../support/free-port.js';
 
 // Four subscriptions of ten events each: a claim takes at most 16 rows per subscription.
 const SUBSCRIPTIONS = 4;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
-import { ensureBuilt, type ServerProcess, startServer, waitUntil } from '../support/process.js';
+import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
+import { until } from '../support/until.js';
 import { bearer, SCALE } from './scale.js';
 
 const SUBSCRIPTIONS = 10;
@@ -79,7 +80,7 @@ describeEachEngine('scale-out', (engine) => {
     expect(reset.status).toBe(200);
     const resetAt = Date.now();
     expect((await offers(two)).status).toBe(401);
-    await waitUntil(async () => (await offers(one)).status === 401, 5000, 'node one to refuse the old token');
+    await until(async () => (await offers(one)).status === 401, 'node one to refuse the old token', 5000);
     const refusedAfterMs = Date.now() - resetAt;
 
     // The fan-out, committed through the database both workers share.
@@ -91,10 +92,10 @@ describeEachEngine('scale-out', (engine) => {
     const total = SCALE.scaleOutEvents;
     const ids = (): string[] => receiver.received.map((request) => String(request.headers['webhook-id']));
     try {
-      await waitUntil(
+      await until(
         () => new Set(ids()).size === total,
-        120_000,
         () => `all ${total} deliveries (have ${new Set(ids()).size})`,
+        120_000,
       );
     } catch (error) {
       const rows = await database.db.kysely
@@ -113,12 +114,12 @@ describeEachEngine('scale-out', (engine) => {
         `${(error as Error).message}; unfinished ${JSON.stringify(rows)}; failed attempts ${JSON.stringify(attempts)}; now ${Date.now()}; worker output ${worker1.output().slice(-1500)} ${worker2.output().slice(-1500)}`,
       );
     }
-    await waitUntil(
+    await until(
       async () =>
         (await database.db.kysely.selectFrom('deliveries').select('id').where('status', '!=', 'succeeded').execute())
           .length === 0,
-      30_000,
       'every delivery recorded as succeeded',
+      30_000,
     );
     // Healthy workers never send an attempt twice: one request and one attempt row per delivery.
     expect(ids()).toHaveLength(total);

@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
 import type { Deps } from '../../src/services.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
+import { type Bearer, bearerHeaders, type Requester, requester } from './requests.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -16,7 +17,14 @@ export interface Harness {
   clock: ManualClock;
   config: Config;
   database: TestDatabase;
+  /** The admin's authorization header, for tests that call `app.inject` themselves. */
   admin: Record<string, string>;
+  /** Requests with a client's bearer token (see requests.ts). */
+  as(client: Bearer): Requester;
+  /** Requests with the admin token. */
+  asAdmin(): Requester;
+  /** Requests without credentials. */
+  anonymous(): Requester;
   close(): Promise<void>;
   /** Listens on 127.0.0.1 with a free port and returns the base URL. */
   listen(): Promise<string>;
@@ -44,12 +52,16 @@ export async function createHarness(
     options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
   );
   await app.ready();
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
     app,
     clock,
     config,
     database,
-    admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    admin,
+    as: (client) => requester(app, bearerHeaders(client)),
+    asAdmin: () => requester(app, admin),
+    anonymous: () => requester(app, {}),
     listen: async () => {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const address = app.server.address();
@@ -66,32 +78,27 @@ export async function createHarness(
 export const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
-/** Creates a client through the admin API and returns its credentials and a fresh access token. */
-export async function createClientWithToken(
-  harness: Harness,
-  name = 'Test shop',
-  scopes?: string[],
-): Promise<{
+export interface TestClient {
   id: string;
   clientId: string;
   clientSecret: string;
   webhookSecret: string;
   token: string;
   bearer: Record<string, string>;
-}> {
-  const created = await harness.app.inject({
-    method: 'POST',
-    url: '/api/admin/v1/clients',
-    headers: harness.admin,
-    payload: { name, ...(scopes ? { scopes } : {}) },
-  });
+}
+
+/** Creates a client through the admin API and returns its credentials and a fresh access token. */
+export async function createClientWithToken(
+  harness: Harness,
+  name = 'Test shop',
+  scopes?: string[],
+): Promise<TestClient> {
+  const created = await harness.asAdmin().post('/api/admin/v1/clients', { name, ...(scopes ? { scopes } : {}) });
   if (created.statusCode !== 201) throw new Error(`client creation failed: ${created.body}`);
   const client = created.json<{ id: string; clientId: string; clientSecret: string; webhookSecret: string }>();
-  const tokenResponse = await harness.app.inject({
-    method: 'GET',
-    url: '/api/auth/token',
-    headers: { authorization: basic(client.clientId, client.clientSecret) },
-  });
+  const tokenResponse = await harness
+    .anonymous()
+    .get('/api/auth/token', { headers: { authorization: basic(client.clientId, client.clientSecret) } });
   const token = tokenResponse.json<{ access_token: string }>().access_token;
   return { ...client, token, bearer: { authorization: `Bearer ${token}` } };
 }

@@ -5,9 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 const CANDIDATE_DIRS = [
   '/usr/lib/postgresql/17/bin',
@@ -28,18 +28,6 @@ if (postgresBinDir === undefined && !privatePostgresRequired) {
   console.warn(
     '\n[shelfmark tests] initdb/pg_ctl not found: the private-PostgreSQL outage tests are SKIPPED. Set CI=true to require them.\n',
   );
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PrivatePostgres {

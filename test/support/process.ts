@@ -93,15 +93,3 @@ export function startServer(databaseUrl: string, env: Record<string, string> = {
     },
   };
 }
-
-export async function waitUntil(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string | (() => string),
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 25));
-  }
-}
