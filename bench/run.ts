@@ -3,7 +3,7 @@
  * a process of its own (the compiled server, autocannon, the webhook receiver, baselines and peers),
  * rounds interleaved, and prints/writes the figures and the targets of issue 6.
  *
- *   npm run bench                         every scenario, full length (< 12 min on 2 cores)
+ *   npm run bench                         every scenario but history, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
  *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
  *                                         fanout | latency | soak | history (history runs only this way or

@@ -209,7 +209,7 @@ async function loadRun(
       pruneEndedAfter: endedAt === undefined ? null : (endedAt - pruneStart) / 1000,
     };
   } finally {
-    // The database is thrown away: a prune still running is stopped (it ends between two batches).
+    // The database is thrown away: a prune still running is stopped (SIGTERM).
     await prune?.stop('SIGTERM', 15_000);
   }
 }
