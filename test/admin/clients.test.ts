@@ -9,8 +9,7 @@ describeEachEngine('admin: clients', (engine) => {
   });
   afterEach(async () => h.close());
 
-  const createClient = (payload: unknown) =>
-    h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: payload as object });
+  const createClient = (payload: unknown) => h.asAdmin().post('/api/admin/v1/clients', payload as object);
 
   it('creates a client, shows its secrets once and stores only a hash', async () => {
     const response = await createClient({ name: 'Boekenshop', scopes: ['offers:read'] });
@@ -39,7 +38,7 @@ describeEachEngine('admin: clients', (engine) => {
     expect(row.scopes).toBe('offers:read');
     expect(row.secret_version).toBe(1);
 
-    const list = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: h.admin });
+    const list = await h.asAdmin().get('/api/admin/v1/clients');
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain(body.clientSecret);
     expect(list.body).not.toContain(body.webhookSecret);
@@ -55,7 +54,7 @@ describeEachEngine('admin: clients', (engine) => {
         updatedAt: body.updatedAt,
       },
     ]);
-    const one = await h.app.inject({ method: 'GET', url: `/api/admin/v1/clients/${body.id}`, headers: h.admin });
+    const one = await h.asAdmin().get(`/api/admin/v1/clients/${body.id}`);
     expect(one.json()).toEqual(list.json().data[0]);
   });
 
@@ -80,18 +79,12 @@ describeEachEngine('admin: clients', (engine) => {
   it('reset bumps the secret version and refuses tokens issued before it', async () => {
     const client = (await createClient({ name: 'Shop' })).json();
     const token = (
-      await h.app.inject({
-        method: 'GET',
-        url: '/api/auth/token',
-        headers: { authorization: basic(client.clientId, client.clientSecret) },
-      })
+      await h
+        .anonymous()
+        .get('/api/auth/token', { headers: { authorization: basic(client.clientId, client.clientSecret) } })
     ).json().access_token as string;
     h.clock.advance(1500);
-    const reset = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${client.id}/secret`,
-      headers: h.admin,
-    });
+    const reset = await h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`);
     expect(reset.statusCode).toBe(200);
     const row = await h.database.db.kysely
       .selectFrom('clients')
@@ -106,11 +99,7 @@ describeEachEngine('admin: clients', (engine) => {
 
   it('rotates the webhook secret and keeps the previous one for the overlap', async () => {
     const client = (await createClient({ name: 'Shop' })).json();
-    const rotated = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${client.id}/webhook-secret`,
-      headers: h.admin,
-    });
+    const rotated = await h.asAdmin().post(`/api/admin/v1/clients/${client.id}/webhook-secret`);
     expect(rotated.statusCode).toBe(200);
     const body = rotated.json();
     expect(body.webhookSecret).toMatch(/^whsec_/);
@@ -128,17 +117,9 @@ describeEachEngine('admin: clients', (engine) => {
 
   it('revoke is idempotent and shows the client as revoked', async () => {
     const client = (await createClient({ name: 'Shop' })).json();
-    expect(
-      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
-        .statusCode,
-    ).toBe(204);
-    expect(
-      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
-        .statusCode,
-    ).toBe(204);
-    const view = (
-      await h.app.inject({ method: 'GET', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin })
-    ).json();
+    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${client.id}`)).statusCode).toBe(204);
+    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${client.id}`)).statusCode).toBe(204);
+    const view = (await h.asAdmin().get(`/api/admin/v1/clients/${client.id}`)).json();
     expect(view.status).toBe('revoked');
   });
 

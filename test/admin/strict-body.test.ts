@@ -16,7 +16,7 @@ describeEachEngine('strict JSON bodies', (engine) => {
     [{ ean: '9789001891442', price: 12.5, condition: ['good'] }, '/condition'],
     [{ ean: '9789001891442', price: 12.5, condition: 'good', remarks: 5 }, '/remarks'],
   ])('refuses %j instead of coercing it, and stores nothing', async (payload, path) => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/admin/v1/offers', headers: h.admin, payload });
+    const response = await h.asAdmin().post('/api/admin/v1/offers', payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('validation-failed');
     expect(response.json().errors.map((error: { path: string }) => error.path)).toContain(path);
@@ -24,7 +24,7 @@ describeEachEngine('strict JSON bodies', (engine) => {
   });
 
   it('still coerces query strings (limit=2 is a number)', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/offers?limit=2', headers: h.admin });
+    const response = await h.asAdmin().get('/api/admin/v1/offers?limit=2');
     expect(response.statusCode).toBe(200);
   });
 });

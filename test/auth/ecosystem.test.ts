@@ -51,12 +51,9 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
 
   beforeEach(async () => {
     h = await createHarness(engine, { trustedProxies: ['127.0.0.1'] });
-    const created = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: h.admin,
-      payload: { name: 'Integrator', scopes: ['offers:read', 'lml:read'] },
-    });
+    const created = await h
+      .asAdmin()
+      .post('/api/admin/v1/clients', { name: 'Integrator', scopes: ['offers:read', 'lml:read'] });
     creds = created.json();
   });
   afterEach(async () => {
@@ -209,23 +206,18 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   it('PUBLIC_BASE_URL wins over the request origin and is enforced when verifying', async () => {
     await h.close();
     h = await createHarness(engine, { publicBaseUrl: 'https://api.shop.example', trustedProxies: ['127.0.0.1'] });
-    const created = (
-      await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients', headers: h.admin, payload: { name: 'X' } })
-    ).json<{ clientId: string; clientSecret: string }>();
+    const created = (await h.asAdmin().post('/api/admin/v1/clients', { name: 'X' })).json<{
+      clientId: string;
+      clientSecret: string;
+    }>();
     const metadata = (
-      await h.app.inject({
-        method: 'GET',
-        url: '/.well-known/oauth-authorization-server',
-        headers: { host: 'other.example' },
-      })
+      await h.anonymous().get('/.well-known/oauth-authorization-server', { headers: { host: 'other.example' } })
     ).json<Metadata>();
     expect(metadata.issuer).toBe('https://api.shop.example');
     const token = (
-      await h.app.inject({
-        method: 'GET',
-        url: '/api/auth/token',
-        headers: { authorization: basic(created.clientId, created.clientSecret) },
-      })
+      await h
+        .anonymous()
+        .get('/api/auth/token', { headers: { authorization: basic(created.clientId, created.clientSecret) } })
     ).json<{ access_token: string }>().access_token;
     expect(jose.decodeJwt(token).iss).toBe('https://api.shop.example');
     // A genuine key but another issuer: refused.
@@ -239,28 +231,20 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
       .setIssuedAt(Math.floor(h.clock.now() / 1000))
       .setExpirationTime(Math.floor(h.clock.now() / 1000) + 60)
       .sign(key.signingKey);
-    const refused = await h.app.inject({
-      method: 'GET',
-      url: '/api/v1/offers?eans=9789001891442',
-      headers: { authorization: `Bearer ${foreign}` },
-    });
+    const refused = await h.as(foreign).get('/api/v1/offers?eans=9789001891442');
     expect(refused.statusCode).toBe(401);
-    const accepted = await h.app.inject({
-      method: 'GET',
-      url: '/api/v1/offers?eans=9789001891442',
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const accepted = await h.as(token).get('/api/v1/offers?eans=9789001891442');
     expect(accepted.statusCode).toBe(200);
   });
 
   it('a token minted by one node through one origin verifies on another node reached through another origin', async () => {
     const other = await buildApp({ config: h.config, db: h.database.db, clock: h.clock }, { logger: false });
     try {
-      const minted = await h.app.inject({
-        method: 'GET',
-        url: '/api/auth/token',
-        headers: { host: 'node-a.internal:3000', authorization: basic(creds.clientId, creds.clientSecret) },
-      });
+      const minted = await h
+        .anonymous()
+        .get('/api/auth/token', {
+          headers: { host: 'node-a.internal:3000', authorization: basic(creds.clientId, creds.clientSecret) },
+        });
       const token = minted.json<{ access_token: string }>().access_token;
       expect(jose.decodeJwt(token).iss).toBe('http://node-a.internal:3000');
       const used = await other.inject({

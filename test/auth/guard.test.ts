@@ -104,11 +104,9 @@ describeEachEngine('bearer guard', (engine) => {
   it('an expired token → 403 token-expired with error="invalid_token" (cached and never-seen tokens alike)', async () => {
     expect((await call(client.bearer)).statusCode).toBe(200);
     const unseen = (
-      await h.app.inject({
-        method: 'GET',
-        url: '/api/auth/token',
-        headers: { authorization: basic(client.clientId, client.clientSecret) },
-      })
+      await h
+        .anonymous()
+        .get('/api/auth/token', { headers: { authorization: basic(client.clientId, client.clientSecret) } })
     ).json().access_token as string;
     h.clock.advance((h.config.tokenTtlSeconds + 1) * 1000);
     for (const token of [client.token, unseen]) {
@@ -145,7 +143,7 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('an HS256 token keyed with the public JWK (algorithm confusion) → 401', async () => {
     const { kid } = decodeProtectedHeader(client.token);
-    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
+    const jwks = (await h.anonymous().get('/.well-known/jwks.json')).json<{
       keys: { kid: string }[];
     }>();
     const publicJwk = jwks.keys.find((key) => key.kid === kid);
@@ -176,18 +174,12 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('a token issued before a secret reset → 401, while a token from the new secret works', async () => {
     expect((await call(client.bearer)).statusCode).toBe(200);
-    const reset = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${client.id}/secret`,
-      headers: h.admin,
-    });
+    const reset = await h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     await expectInvalid(client.token);
-    const fresh = await h.app.inject({
-      method: 'GET',
-      url: '/api/auth/token',
-      headers: { authorization: basic(client.clientId, clientSecret) },
-    });
+    const fresh = await h
+      .anonymous()
+      .get('/api/auth/token', { headers: { authorization: basic(client.clientId, clientSecret) } });
     expect(fresh.statusCode).toBe(200);
     expect((await withToken(fresh.json().access_token)).statusCode).toBe(200);
     await expectInvalid(client.token);
@@ -195,10 +187,7 @@ describeEachEngine('bearer guard', (engine) => {
 
   it("a revoked client's token → 401", async () => {
     expect((await call(client.bearer)).statusCode).toBe(200);
-    expect(
-      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
-        .statusCode,
-    ).toBe(204);
+    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${client.id}`)).statusCode).toBe(204);
     await expectInvalid(client.token);
   });
 

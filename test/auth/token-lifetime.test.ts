@@ -33,8 +33,7 @@ describeEachEngine('token lifetime', (engine) => {
       .sign(key.signingKey);
   }
 
-  const call = (token: string) =>
-    h.app.inject({ method: 'GET', url: URL, headers: { authorization: `Bearer ${token}` } });
+  const call = (token: string) => h.as(token).get(URL);
   const now = () => Math.floor(h.clock.now() / 1000);
   const ttl = () => h.config.tokenTtlSeconds;
 

@@ -9,12 +9,7 @@ describeEachEngine('token endpoint', (engine) => {
 
   beforeEach(async () => {
     h = await createHarness(engine);
-    const created = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: h.admin,
-      payload: { name: 'Shop' },
-    });
+    const created = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Shop' });
     client = created.json();
   });
   afterEach(async () => h.close());
@@ -25,11 +20,9 @@ describeEachEngine('token endpoint', (engine) => {
     JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
   it('GET with Basic returns a Bearer token for one hour and ignores take', async () => {
-    const response = await h.app.inject({
-      method: 'GET',
-      url: '/api/auth/token?take=10',
-      headers: { authorization: basic(client.clientId, client.clientSecret) },
-    });
+    const response = await h
+      .anonymous()
+      .get('/api/auth/token?take=10', { headers: { authorization: basic(client.clientId, client.clientSecret) } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json();
@@ -42,7 +35,7 @@ describeEachEngine('token endpoint', (engine) => {
     expect(claims.exp).toBe(Math.floor(h.clock.now() / 1000) + 3600);
     expect(claims.scope).toBe('offers:read lml:read webhooks:manage');
     expect(header(body.access_token)).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
-    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
+    const jwks = (await h.anonymous().get('/.well-known/jwks.json')).json<{
       keys: { kid: string; d?: string }[];
     }>();
     expect(jwks.keys.map((key) => key.kid)).toContain(header(body.access_token).kid);
@@ -83,11 +76,7 @@ describeEachEngine('token endpoint', (engine) => {
     ['Basic without colon', () => `Basic ${Buffer.from('justanid').toString('base64')}`],
     ['Bearer instead of Basic', () => 'Bearer abc'],
   ])('%s → 401 invalid_client', async (_name, authorization) => {
-    const response = await h.app.inject({
-      method: 'GET',
-      url: '/api/auth/token',
-      headers: { authorization: authorization() },
-    });
+    const response = await h.anonymous().get('/api/auth/token', { headers: { authorization: authorization() } });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Basic realm="shelfmark", charset="UTF-8"');
     expect(response.json().error).toBe('invalid_client');
@@ -95,7 +84,7 @@ describeEachEngine('token endpoint', (engine) => {
   });
 
   it('missing header → 401 invalid_client', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/auth/token' });
+    const response = await h.anonymous().get('/api/auth/token');
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({
       error: 'invalid_client',
@@ -104,45 +93,29 @@ describeEachEngine('token endpoint', (engine) => {
   });
 
   it('revoked client → 401', async () => {
-    expect(
-      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${client.id}`, headers: h.admin }))
-        .statusCode,
-    ).toBe(204);
-    const response = await h.app.inject({
-      method: 'GET',
-      url: '/api/auth/token',
-      headers: { authorization: basic(client.clientId, client.clientSecret) },
-    });
+    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${client.id}`)).statusCode).toBe(204);
+    const response = await h
+      .anonymous()
+      .get('/api/auth/token', { headers: { authorization: basic(client.clientId, client.clientSecret) } });
     expect(response.statusCode).toBe(401);
     expect(response.json().error).toBe('invalid_client');
   });
 
   it('after a secret reset the old secret fails and the new one works', async () => {
-    const reset = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${client.id}/secret`,
-      headers: h.admin,
-    });
+    const reset = await h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`);
     expect(reset.statusCode).toBe(200);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     expect(clientSecret).toMatch(/^sms_[0-9A-Za-z]{43}$/);
     expect(
       (
-        await h.app.inject({
-          method: 'GET',
-          url: '/api/auth/token',
-          headers: { authorization: basic(client.clientId, client.clientSecret) },
-        })
+        await h
+          .anonymous()
+          .get('/api/auth/token', { headers: { authorization: basic(client.clientId, client.clientSecret) } })
       ).statusCode,
     ).toBe(401);
     expect(
-      (
-        await h.app.inject({
-          method: 'GET',
-          url: '/api/auth/token',
-          headers: { authorization: basic(client.clientId, clientSecret) },
-        })
-      ).statusCode,
+      (await h.anonymous().get('/api/auth/token', { headers: { authorization: basic(client.clientId, clientSecret) } }))
+        .statusCode,
     ).toBe(200);
   });
 

@@ -58,12 +58,9 @@ describeEachEngine('webhook delivery end to end', (engine) => {
 
   it('delivers a real event to a subscription made through the API, signed both ways, body exact', async () => {
     const r = await setup();
-    const created = await h.app.inject({
-      method: 'POST',
-      url: '/api/lml/v1/subscriptions',
-      headers: client.bearer,
-      payload: { notificationUrl: r.url, event: 'school-created' },
-    });
+    const created = await h
+      .as(client)
+      .post('/api/lml/v1/subscriptions', { notificationUrl: r.url, event: 'school-created' });
     expect(created.statusCode).toBe(201);
     const school = await admin('POST', '/schools', { name: 'Het Lyceum', type: 'VO' });
     expect(school.statusCode).toBe(201);
@@ -336,11 +333,7 @@ describeEachEngine('webhook delivery end to end', (engine) => {
     const subscriptionId = await subscribe(r.url);
     await emit(db(), h.clock.now(), 2);
     await runOnce();
-    const page = await h.app.inject({
-      method: 'GET',
-      url: `/api/lml/v1/subscriptions/${subscriptionId}/deliveries?limit=1`,
-      headers: client.bearer,
-    });
+    const page = await h.as(client).get(`/api/lml/v1/subscriptions/${subscriptionId}/deliveries?limit=1`);
     expect(page.statusCode).toBe(200);
     const first = page.json<{ has_more: boolean; data: { id: string; payload: object; event: string }[] }>();
     expect(first.has_more).toBe(true);
@@ -349,19 +342,13 @@ describeEachEngine('webhook delivery end to end', (engine) => {
       status: 'succeeded',
       payload: { type: 'updated', resource: 'list' },
     });
-    const next = await h.app.inject({
-      method: 'GET',
-      url: `/api/lml/v1/subscriptions/${subscriptionId}/deliveries?limit=1&starting_after=${first.data[0]!.id}`,
-      headers: client.bearer,
-    });
+    const next = await h
+      .as(client)
+      .get(`/api/lml/v1/subscriptions/${subscriptionId}/deliveries?limit=1&starting_after=${first.data[0]!.id}`);
     expect(next.json<{ has_more: boolean; data: { id: string }[] }>()).toMatchObject({ has_more: false, data: [{}] });
     expect(next.json<{ data: { id: string }[] }>().data[0]!.id).not.toBe(first.data[0]!.id);
 
-    const ping = await h.app.inject({
-      method: 'POST',
-      url: `/api/lml/v1/subscriptions/${subscriptionId}/ping`,
-      headers: client.bearer,
-    });
+    const ping = await h.as(client).post(`/api/lml/v1/subscriptions/${subscriptionId}/ping`);
     expect(ping.statusCode).toBe(202);
     expect(await runOnce()).toBe(1);
     const pinged = r.received[2]!;
@@ -377,39 +364,16 @@ describeEachEngine('webhook delivery end to end', (engine) => {
     expect(pings.json<{ data: unknown[] }>().data).toHaveLength(1);
 
     const other = await createClientWithToken(h, 'Other shop');
-    expect(
-      (
-        await h.app.inject({
-          method: 'GET',
-          url: `/api/lml/v1/subscriptions/${subscriptionId}/deliveries`,
-          headers: other.bearer,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await h.app.inject({
-          method: 'POST',
-          url: `/api/lml/v1/subscriptions/${subscriptionId}/ping`,
-          headers: other.bearer,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (await h.app.inject({ method: 'GET', url: `/api/lml/v1/subscriptions/${subscriptionId}/deliveries` })).statusCode,
-    ).toBe(401);
+    expect((await h.as(other).get(`/api/lml/v1/subscriptions/${subscriptionId}/deliveries`)).statusCode).toBe(404);
+    expect((await h.as(other).post(`/api/lml/v1/subscriptions/${subscriptionId}/ping`)).statusCode).toBe(404);
+    expect((await h.anonymous().get(`/api/lml/v1/subscriptions/${subscriptionId}/deliveries`)).statusCode).toBe(401);
     expect((await admin('GET', '/deliveries/dlv_nope')).statusCode).toBe(404);
     expect((await admin('GET', '/deliveries?event=nonsense')).statusCode).toBe(400);
   });
 
   it('the started worker delivers at once when the outbox commits (no poll wait)', async () => {
     const r = await setup();
-    await h.app.inject({
-      method: 'POST',
-      url: '/api/lml/v1/subscriptions',
-      headers: client.bearer,
-      payload: { notificationUrl: r.url, event: 'school.created' },
-    });
+    await h.as(client).post('/api/lml/v1/subscriptions', { notificationUrl: r.url, event: 'school.created' });
     const handle = h.app.services.startWorker({ pollIntervalMs: 60_000, onError: () => undefined });
     try {
       const started = Date.now();

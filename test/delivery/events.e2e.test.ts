@@ -41,12 +41,9 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
     const client = await createClientWithToken(h);
     expect(SPELLINGS).toHaveLength(12);
     for (const spelling of SPELLINGS) {
-      const created = await h.app.inject({
-        method: 'POST',
-        url: '/api/lml/v1/subscriptions',
-        headers: client.bearer,
-        payload: { notificationUrl: `${receiver.url}?as=${spelling}`, event: spelling },
-      });
+      const created = await h
+        .as(client)
+        .post('/api/lml/v1/subscriptions', { notificationUrl: `${receiver.url}?as=${spelling}`, event: spelling });
       expect(created.statusCode).toBe(201);
       expect(created.json().event).toBe(spelling);
     }

@@ -38,12 +38,7 @@ describeEachEngine('waking workers across nodes', (engine) => {
       try {
         await worker.listening;
         const started = Date.now();
-        const created = await h.app.inject({
-          method: 'POST',
-          url: '/api/admin/v1/schools',
-          headers: h.admin,
-          payload: { name: 'Het Lyceum', type: 'VO' },
-        });
+        const created = await h.asAdmin().post('/api/admin/v1/schools', { name: 'Het Lyceum', type: 'VO' });
         expect(created.statusCode).toBe(201);
         await receiver.waitFor(1, 5000);
         expect(Date.now() - started).toBeLessThan(5000);

@@ -154,7 +154,7 @@ describeEachEngine('subscription.failing and subscription.disabled', (engine) =>
     ]);
 
     // What the receiver fetches: the subscription, with the reason.
-    const fetched = await h.app.inject({ url: `/api/lml/v1/subscriptions/${subject}`, headers: shop.bearer });
+    const fetched = await h.as(shop).get(`/api/lml/v1/subscriptions/${subject}`);
     expect(fetched.json()).toMatchObject({ status: 'disabled', disabledReason: 'the receiver answered 410 Gone' });
   });
 

@@ -76,11 +76,7 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
       .where('id', '=', failing)
       .execute();
 
-    const link = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${shop.id}/portal-link`,
-      headers: h.admin,
-    });
+    const link = await h.asAdmin().post(`/api/admin/v1/clients/${shop.id}/portal-link`);
     operator = await launchChromium();
     partner = await launchChromium();
     op = operator.context.pages()[0] ?? (await operator.context.newPage());

@@ -26,12 +26,12 @@ describeEachEngine('history counters', (engine) => {
   afterEach(async () => h.close());
 
   const overview = async () =>
-    (await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin })).json<{
+    (await h.asAdmin().get('/api/admin/v1/overview')).json<{
       failedLast24h: number;
       queueDepth: number;
     }>();
   const health = async () =>
-    (await h.app.inject({ method: 'GET', url: '/api/admin/v1/subscription-health', headers: h.admin })).json<{
+    (await h.asAdmin().get('/api/admin/v1/subscription-health')).json<{
       data: { subscriptionId: string; lastSuccessAt: string | null; consecutiveFailures: number }[];
     }>().data;
   const stats = () => h.database.db.kysely.selectFrom('delivery_stats').selectAll().orderBy('hour').execute();
@@ -109,11 +109,7 @@ describeEachEngine('history counters', (engine) => {
       await recordAttempt(h.database.db, id, now + index, { statusCode: 500, status: 'failed' });
     expect(await overview()).toMatchObject({ failedLast24h: 3, queueDepth: 0 });
     expect((await health())[0]?.consecutiveFailures).toBe(3);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/subscriptions/${subscription}/recover-failed`,
-      headers: h.admin,
-    });
+    const response = await h.asAdmin().post(`/api/admin/v1/subscriptions/${subscription}/recover-failed`);
     expect(response.json<{ requeued: number }>().requeued).toBe(3);
     expect(await overview()).toMatchObject({ failedLast24h: 0, queueDepth: 3 });
     // Never a success and no failure left: nothing to report for it.
@@ -126,7 +122,7 @@ describeEachEngine('history counters', (engine) => {
     const id = deliveries[0] ?? '';
     await recordAttempt(h.database.db, id, now, { statusCode: 500, status: 'failed' });
     await h.database.db.kysely.deleteFrom('delivery_stats').execute();
-    const retry = await h.app.inject({ method: 'POST', url: `/api/admin/v1/deliveries/${id}/retry`, headers: h.admin });
+    const retry = await h.asAdmin().post(`/api/admin/v1/deliveries/${id}/retry`);
     expect(retry.statusCode).toBe(202);
     expect(await stats()).toEqual([]);
   });

@@ -119,14 +119,14 @@ describe('per-client request rate limit', () => {
     const other = await createClientWithToken(h, 'Other');
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer });
+      const response = await h.as(shop).get(OFFERS);
       expect(response.statusCode).toBe(200);
       expect(response.headers['ratelimit-policy']).toBe('"client";q=3;w=2');
       remaining.push(String(response.headers.ratelimit));
     }
     expect(remaining).toEqual(['"client";r=2;t=1', '"client";r=1;t=1', '"client";r=0;t=2']);
 
-    const refused = await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer });
+    const refused = await h.as(shop).get(OFFERS);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(refused.headers['retry-after']).toBe('1');
@@ -143,13 +143,11 @@ describe('per-client request rate limit', () => {
     );
 
     // Another client is not affected; the admin API is not limited by client buckets.
-    expect((await h.app.inject({ method: 'GET', url: OFFERS, headers: other.bearer })).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: h.admin })).statusCode).toBe(
-      200,
-    );
+    expect((await h.as(other).get(OFFERS)).statusCode).toBe(200);
+    expect((await h.asAdmin().get('/api/admin/v1/clients')).statusCode).toBe(200);
 
     h.clock.advance(500); // one token back at 2/s
-    const again = await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer });
+    const again = await h.as(shop).get(OFFERS);
     expect(again.statusCode).toBe(200);
     expect(again.headers.ratelimit).toBe('"client";r=0;t=2');
   });
@@ -157,17 +155,11 @@ describe('per-client request rate limit', () => {
   it('counts only verified clients: a bad token is a 401 and spends nothing', async () => {
     const shop = await createClientWithToken(h, 'Shop');
     for (let i = 0; i < 10; i++) {
-      const response = await h.app.inject({
-        method: 'GET',
-        url: OFFERS,
-        headers: { authorization: 'Bearer not-a-token' },
-      });
+      const response = await h.anonymous().get(OFFERS, { headers: { authorization: 'Bearer not-a-token' } });
       expect(response.statusCode).toBe(401);
       expect(response.headers['ratelimit-policy']).toBeUndefined();
     }
-    expect((await h.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer })).headers.ratelimit).toBe(
-      '"client";r=2;t=1',
-    );
+    expect((await h.as(shop).get(OFFERS)).headers.ratelimit).toBe('"client";r=2;t=1');
   });
 
   it('RATE_LIMIT_RATE=0 turns it off', async () => {
@@ -175,7 +167,7 @@ describe('per-client request rate limit', () => {
     try {
       const shop = await createClientWithToken(off, 'Shop');
       for (let i = 0; i < 50; i++) {
-        const response = await off.app.inject({ method: 'GET', url: OFFERS, headers: shop.bearer });
+        const response = await off.as(shop).get(OFFERS);
         expect(response.statusCode).toBe(200);
         expect(response.headers.ratelimit).toBeUndefined();
       }
@@ -264,12 +256,7 @@ describe('size caps', () => {
   afterEach(async () => h.close());
 
   it('a body over BODY_LIMIT_BYTES is a 413 problem', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: h.admin,
-      payload: { name: 'x'.repeat(3000) },
-    });
+    const response = await h.asAdmin().post('/api/admin/v1/clients', { name: 'x'.repeat(3000) });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual(
       problem('body-too-large', 413, 'The request body is too large', 'the request body exceeds the size limit'),

@@ -17,29 +17,24 @@ describeEachEngine('admin lists', (engine) => {
   const listsTable = () => h.database.db.kysely.selectFrom('lists').selectAll().execute();
 
   it('POST /lists → 201 with the exact body, the row, and list.created + list.status events', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: h.admin,
-      payload: {
-        school: school.identifier,
-        name: 'Propedeuse HBO-ICT',
-        comment: 'Koop de boeken voor 1 september',
-        schoolYear: 2026,
-        duoCode: '34479',
-        tags: ['Utrecht', '2026-2027', 'Academie ICT'],
-        imported: true,
-        items: [
-          {
-            ean: EANS[0],
-            title: 'Basisboek ICT',
-            author: 'J. de Vries',
-            publisher: 'Noordhoff',
-            remarks: 'Nieuwste druk',
-          },
-          { ean: ` ${EANS[1]} `, title: 'Programmeren in Python', mandatory: false },
-        ],
-      },
+    const response = await h.asAdmin().post('/api/admin/v1/lists', {
+      school: school.identifier,
+      name: 'Propedeuse HBO-ICT',
+      comment: 'Koop de boeken voor 1 september',
+      schoolYear: 2026,
+      duoCode: '34479',
+      tags: ['Utrecht', '2026-2027', 'Academie ICT'],
+      imported: true,
+      items: [
+        {
+          ean: EANS[0],
+          title: 'Basisboek ICT',
+          author: 'J. de Vries',
+          publisher: 'Noordhoff',
+          remarks: 'Nieuwste druk',
+        },
+        { ean: ` ${EANS[1]} `, title: 'Programmeren in Python', mandatory: false },
+      ],
     });
     expect(response.statusCode).toBe(201);
     const body = response.json();
@@ -110,21 +105,12 @@ describeEachEngine('admin lists', (engine) => {
         payload: payload('created', 'list', body.identifier),
       },
     ]);
-    const fetched = await h.app.inject({
-      method: 'GET',
-      url: `/api/admin/v1/lists/${body.identifier}`,
-      headers: h.admin,
-    });
+    const fetched = await h.asAdmin().get(`/api/admin/v1/lists/${body.identifier}`);
     expect(fetched.body).toBe(JSON.stringify(expected));
   });
 
   it('a minimal list has nulls, no tags, no items and imported false', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: h.admin,
-      payload: { school: school.identifier, name: 'Leeg' },
-    });
+    const response = await h.asAdmin().post('/api/admin/v1/lists', { school: school.identifier, name: 'Leeg' });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({
       comment: null,
@@ -224,12 +210,7 @@ describeEachEngine('admin lists', (engine) => {
     ],
     ['a blank tag', (s: string) => ({ school: s, name: 'X', tags: ['Utrecht', '  '] }), 'validation-failed', '/tags/1'],
   ])('POST with %s → 400 %s, nothing stored, no event', async (_name, body, code, path) => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: h.admin,
-      payload: body(school.identifier),
-    });
+    const response = await h.asAdmin().post('/api/admin/v1/lists', body(school.identifier));
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     const problem = response.json();
@@ -240,12 +221,13 @@ describeEachEngine('admin lists', (engine) => {
   });
 
   it('a bad EAN is named with its position and reason', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: h.admin,
-      payload: { school: school.identifier, name: 'X', items: [{ ean: '9789001234561', title: 'bad' }] },
-    });
+    const response = await h
+      .asAdmin()
+      .post('/api/admin/v1/lists', {
+        school: school.identifier,
+        name: 'X',
+        items: [{ ean: '9789001234561', title: 'bad' }],
+      });
     expect(response.json()).toMatchObject({
       status: 400,
       code: 'invalid-ean',
@@ -256,27 +238,23 @@ describeEachEngine('admin lists', (engine) => {
 
   it('more than 500 items → 400; exactly 500 is accepted', async () => {
     const item = (index: number) => ({ ean: ean13(`978900${String(index).padStart(6, '0')}`), title: `Boek ${index}` });
-    const tooMany = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: h.admin,
-      payload: { school: school.identifier, name: 'Te veel', items: Array.from({ length: 501 }, (_v, i) => item(i)) },
-    });
+    const tooMany = await h
+      .asAdmin()
+      .post('/api/admin/v1/lists', {
+        school: school.identifier,
+        name: 'Te veel',
+        items: Array.from({ length: 501 }, (_v, i) => item(i)),
+      });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json()).toMatchObject({
       code: 'validation-failed',
       errors: [{ path: '/items', message: 'must NOT have more than 500 items' }],
     });
     expect(await listsTable()).toEqual([]);
-    const exactly = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: h.admin,
-      payload: {
-        school: school.identifier,
-        name: 'Precies genoeg',
-        items: Array.from({ length: 500 }, (_v, i) => item(i)),
-      },
+    const exactly = await h.asAdmin().post('/api/admin/v1/lists', {
+      school: school.identifier,
+      name: 'Precies genoeg',
+      items: Array.from({ length: 500 }, (_v, i) => item(i)),
     });
     expect(exactly.statusCode).toBe(201);
     expect(exactly.json().items).toHaveLength(500);
@@ -286,16 +264,11 @@ describeEachEngine('admin lists', (engine) => {
     const list = await createList(h, school.identifier, { tags: ['Utrecht'] });
     await takeEvents(h);
     h.clock.advance(1000);
-    const response = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/lists/${list.identifier}`,
-      headers: h.admin,
-      payload: {
-        name: 'Jaar 1 ICT',
-        tags: ['Utrecht', '2026-2027'],
-        comment: 'Nieuw',
-        items: [{ ean: EANS[2], title: 'Netwerken', mandatory: false }],
-      },
+    const response = await h.asAdmin().patch(`/api/admin/v1/lists/${list.identifier}`, {
+      name: 'Jaar 1 ICT',
+      tags: ['Utrecht', '2026-2027'],
+      comment: 'Nieuw',
+      items: [{ ean: EANS[2], title: 'Netwerken', mandatory: false }],
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -330,16 +303,11 @@ describeEachEngine('admin lists', (engine) => {
     const list = await createList(h, school.identifier, { tags: ['Utrecht'], comment: 'c' });
     await takeEvents(h);
     h.clock.advance(1000);
-    const response = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/lists/${list.identifier}`,
-      headers: h.admin,
-      payload: {
-        name: 'Propedeuse ICT',
-        tags: [' Utrecht'],
-        comment: 'c',
-        items: [{ ean: EANS[0], title: 'Basisboek ICT', mandatory: true, author: null }],
-      },
+    const response = await h.asAdmin().patch(`/api/admin/v1/lists/${list.identifier}`, {
+      name: 'Propedeuse ICT',
+      tags: [' Utrecht'],
+      comment: 'c',
+      items: [{ ean: EANS[0], title: 'Basisboek ICT', mandatory: true, author: null }],
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().updatedAt).toBe(created);
@@ -356,12 +324,7 @@ describeEachEngine('admin lists', (engine) => {
     const list = await createList(h, school.identifier);
     const before = await listsTable();
     await takeEvents(h);
-    const response = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/lists/${list.identifier}`,
-      headers: h.admin,
-      payload: body,
-    });
+    const response = await h.asAdmin().patch(`/api/admin/v1/lists/${list.identifier}`, body);
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe(code);
     expect(await listsTable()).toEqual(before);
@@ -370,27 +333,11 @@ describeEachEngine('admin lists', (engine) => {
 
   it('unknown list → 404 on GET, PATCH and status', async () => {
     const id = 'a'.repeat(32);
-    expect((await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${id}`, headers: h.admin })).statusCode).toBe(
-      404,
-    );
-    const patch = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/lists/${id}`,
-      headers: h.admin,
-      payload: { name: 'X' },
-    });
+    expect((await h.asAdmin().get(`/api/admin/v1/lists/${id}`)).statusCode).toBe(404);
+    const patch = await h.asAdmin().patch(`/api/admin/v1/lists/${id}`, { name: 'X' });
     expect(patch.statusCode).toBe(404);
     expect(patch.json()).toMatchObject({ code: 'not-found', detail: `list ${id} was not found` });
-    expect(
-      (
-        await h.app.inject({
-          method: 'POST',
-          url: `/api/admin/v1/lists/${id}/status`,
-          headers: h.admin,
-          payload: { status: 'published' },
-        })
-      ).statusCode,
-    ).toBe(404);
+    expect((await h.asAdmin().post(`/api/admin/v1/lists/${id}/status`, { status: 'published' })).statusCode).toBe(404);
     expect(await takeEvents(h)).toEqual([]);
   });
 });

@@ -58,12 +58,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
 
   it('when the events cannot be written, creating a school fails with 500 and stores nothing', async () => {
     await breakEvents();
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: h.admin,
-      payload: { name: 'Lost', type: 'VO' },
-    });
+    const response = await h.asAdmin().post('/api/admin/v1/schools', { name: 'Lost', type: 'VO' });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ code: 'internal', status: 500 });
     expect(response.body).not.toContain('events');
@@ -80,25 +75,10 @@ describeEachEngine('LML events through the outbox', (engine) => {
     await breakEvents();
     h.clock.advance(1000);
     const attempts = [
-      h.app.inject({
-        method: 'POST',
-        url: '/api/admin/v1/lists',
-        headers: h.admin,
-        payload: { school: school.identifier, name: 'Lost' },
-      }),
-      h.app.inject({
-        method: 'PATCH',
-        url: `/api/admin/v1/lists/${list.identifier}`,
-        headers: h.admin,
-        payload: { name: 'Lost change' },
-      }),
+      h.asAdmin().post('/api/admin/v1/lists', { school: school.identifier, name: 'Lost' }),
+      h.asAdmin().patch(`/api/admin/v1/lists/${list.identifier}`, { name: 'Lost change' }),
       setStatus(h, list.identifier, 'published'),
-      h.app.inject({
-        method: 'PATCH',
-        url: `/api/admin/v1/schools/${school.identifier}`,
-        headers: h.admin,
-        payload: { name: 'Lost change' },
-      }),
+      h.asAdmin().patch(`/api/admin/v1/schools/${school.identifier}`, { name: 'Lost change' }),
     ];
     for (const response of await Promise.all(attempts)) expect(response.statusCode).toBe(500);
     await repairEvents();
@@ -204,12 +184,9 @@ describeEachEngine('LML events through the outbox', (engine) => {
       payload: payload(type, 'list', list.identifier),
     });
     expect(await takeEvents(h)).toEqual([listEvent('list.created', 'created'), listEvent('list.status', 'created')]);
-    await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/lists/${list.identifier}`,
-      headers: h.admin,
-      payload: { items: [{ ean: EANS[3], title: 'Nieuw boek' }] },
-    });
+    await h
+      .asAdmin()
+      .patch(`/api/admin/v1/lists/${list.identifier}`, { items: [{ ean: EANS[3], title: 'Nieuw boek' }] });
     expect(await takeEvents(h)).toEqual([listEvent('list.updated', 'updated')]);
     await setStatus(h, list.identifier, 'validated');
     expect(await takeEvents(h)).toEqual([listEvent('list.status', 'validated')]);
@@ -220,12 +197,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
     ]);
     await setStatus(h, list.identifier, 'archived');
     expect(await takeEvents(h)).toEqual([listEvent('list.status', 'archived')]);
-    await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/schools/${school.identifier}`,
-      headers: h.admin,
-      payload: { location: 'Utrecht' },
-    });
+    await h.asAdmin().patch(`/api/admin/v1/schools/${school.identifier}`, { location: 'Utrecht' });
     expect(await takeEvents(h)).toEqual([
       {
         name: 'school.modified',

@@ -162,11 +162,7 @@ describeEachEngine('LML read API', (engine) => {
     const list = await createList(h, school.identifier, { tags: ['Utrecht'] });
     const byId = await get(`/api/lml/v1/lists/${list.identifier}`);
     expect(byId.statusCode).toBe(200);
-    const admin = await h.app.inject({
-      method: 'GET',
-      url: `/api/admin/v1/lists/${list.identifier}`,
-      headers: h.admin,
-    });
+    const admin = await h.asAdmin().get(`/api/admin/v1/lists/${list.identifier}`);
     expect(byId.body).toBe(admin.body);
     expect(byId.json()).toMatchObject({ breadcrumb: ['Hogeschool Utrecht', 'Utrecht', 'Propedeuse ICT'] });
     expect((await get(`/api/lml/v1/lists/${list.slug}`)).body).toBe(byId.body);

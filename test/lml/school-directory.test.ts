@@ -50,12 +50,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
       .where('identifier', '=', 'a'.repeat(32))
       .execute();
     expect(await topLevel()).toEqual(['Avans Hogeschool', 'Hogeschool Utrecht']);
-    const renamed = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/schools/${hu.identifier}`,
-      headers: h.admin,
-      payload: { name: 'Breda University' },
-    });
+    const renamed = await h.asAdmin().patch(`/api/admin/v1/schools/${hu.identifier}`, { name: 'Breda University' });
     expect(renamed.statusCode).toBe(200);
     expect(await topLevel()).toEqual(['Avans Hogeschool', 'Breda University']);
     await h.database.db.kysely.deleteFrom('schools').where('identifier', '=', 'a'.repeat(32)).execute();

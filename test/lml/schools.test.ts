@@ -13,12 +13,14 @@ describeEachEngine('admin schools', (engine) => {
   const created = '2026-09-01T08:00:00.000Z';
 
   it('POST /schools → 201 with the exact body, the row and one school.created event', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: h.admin,
-      payload: { name: '  Hogeschool van Amsterdam ', type: 'HBO', location: 'Amsterdam', brin: '28dn' },
-    });
+    const response = await h
+      .asAdmin()
+      .post('/api/admin/v1/schools', {
+        name: '  Hogeschool van Amsterdam ',
+        type: 'HBO',
+        location: 'Amsterdam',
+        brin: '28dn',
+      });
     expect(response.statusCode).toBe(201);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = response.json();
@@ -58,11 +60,7 @@ describeEachEngine('admin schools', (engine) => {
 
   it('optional fields default to null', async () => {
     const school = await createSchool(h, { name: 'ROC Midden Nederland', type: 'MBO' });
-    const response = await h.app.inject({
-      method: 'GET',
-      url: `/api/admin/v1/schools/${school.identifier}`,
-      headers: h.admin,
-    });
+    const response = await h.asAdmin().get(`/api/admin/v1/schools/${school.identifier}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       identifier: school.identifier,
@@ -79,12 +77,13 @@ describeEachEngine('admin schools', (engine) => {
     const school = await createSchool(h, { location: 'Utrecht' });
     await takeEvents(h);
     h.clock.advance(60_000);
-    const response = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/schools/${school.identifier}`,
-      headers: h.admin,
-      payload: { name: 'HU University of Applied Sciences', location: null, brin: '30GB' },
-    });
+    const response = await h
+      .asAdmin()
+      .patch(`/api/admin/v1/schools/${school.identifier}`, {
+        name: 'HU University of Applied Sciences',
+        location: null,
+        brin: '30GB',
+      });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       identifier: school.identifier,
@@ -120,12 +119,13 @@ describeEachEngine('admin schools', (engine) => {
     const school = await createSchool(h, { location: 'Utrecht' });
     await takeEvents(h);
     h.clock.advance(60_000);
-    const response = await h.app.inject({
-      method: 'PATCH',
-      url: `/api/admin/v1/schools/${school.identifier}`,
-      headers: h.admin,
-      payload: { name: 'Hogeschool Utrecht', type: 'HBO', location: ' Utrecht ' },
-    });
+    const response = await h
+      .asAdmin()
+      .patch(`/api/admin/v1/schools/${school.identifier}`, {
+        name: 'Hogeschool Utrecht',
+        type: 'HBO',
+        location: ' Utrecht ',
+      });
     expect(response.statusCode).toBe(200);
     expect(response.json().updatedAt).toBe(created);
     expect(await takeEvents(h)).toEqual([]);
@@ -141,12 +141,7 @@ describeEachEngine('admin schools', (engine) => {
     ['bad brin', { name: 'X', type: 'HBO', brin: '27-Z' }, '/brin'],
     ['unknown field', { name: 'X', type: 'HBO', website: 'https://x.nl' }, '/'],
   ])('POST with %s → 400 validation-failed, nothing stored', async (_name, body, path) => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: h.admin,
-      payload: body,
-    });
+    const response = await h.asAdmin().post('/api/admin/v1/schools', body);
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     const problem = response.json();
@@ -157,12 +152,7 @@ describeEachEngine('admin schools', (engine) => {
   });
 
   it('a blank name (only spaces) → 400 naming the field', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: h.admin,
-      payload: { name: '   ', type: 'VO' },
-    });
+    const response = await h.asAdmin().post('/api/admin/v1/schools', { name: '   ', type: 'VO' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'validation-failed',
@@ -175,12 +165,7 @@ describeEachEngine('admin schools', (engine) => {
     const school = await createSchool(h);
     await takeEvents(h);
     for (const body of [{ type: 'KINDERGARTEN' }, {}, { identifier: 'f'.repeat(32) }]) {
-      const response = await h.app.inject({
-        method: 'PATCH',
-        url: `/api/admin/v1/schools/${school.identifier}`,
-        headers: h.admin,
-        payload: body,
-      });
+      const response = await h.asAdmin().patch(`/api/admin/v1/schools/${school.identifier}`, body);
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('validation-failed');
     }
@@ -192,33 +177,21 @@ describeEachEngine('admin schools', (engine) => {
 
   it('unknown school → 404 on GET and PATCH', async () => {
     for (const identifier of ['0'.repeat(32), 'not-an-identifier']) {
-      const get = await h.app.inject({ method: 'GET', url: `/api/admin/v1/schools/${identifier}`, headers: h.admin });
+      const get = await h.asAdmin().get(`/api/admin/v1/schools/${identifier}`);
       expect(get.statusCode).toBe(404);
       expect(get.json()).toMatchObject({ code: 'not-found', detail: `school ${identifier} was not found` });
-      const patch = await h.app.inject({
-        method: 'PATCH',
-        url: `/api/admin/v1/schools/${identifier}`,
-        headers: h.admin,
-        payload: { name: 'X' },
-      });
+      const patch = await h.asAdmin().patch(`/api/admin/v1/schools/${identifier}`, { name: 'X' });
       expect(patch.statusCode).toBe(404);
     }
     expect(await takeEvents(h)).toEqual([]);
   });
 
   it('without the admin token → 401 and nothing stored', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      payload: { name: 'X', type: 'HBO' },
-    });
+    const response = await h.anonymous().post('/api/admin/v1/schools', { name: 'X', type: 'HBO' });
     expect(response.statusCode).toBe(401);
-    const wrong = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: { authorization: 'Bearer nope' },
-      payload: { name: 'X', type: 'HBO' },
-    });
+    const wrong = await h
+      .anonymous()
+      .post('/api/admin/v1/schools', { name: 'X', type: 'HBO' }, { headers: { authorization: 'Bearer nope' } });
     expect(wrong.statusCode).toBe(401);
     expect(await h.database.db.kysely.selectFrom('schools').selectAll().execute()).toEqual([]);
   });

@@ -144,12 +144,7 @@ describeEachEngine('list status', (engine) => {
 
   it('a body with extra fields or without status → 400', async () => {
     for (const payloadBody of [{}, { status: 'published', force: true }]) {
-      const response = await h.app.inject({
-        method: 'POST',
-        url: `/api/admin/v1/lists/${list.identifier}/status`,
-        headers: h.admin,
-        payload: payloadBody,
-      });
+      const response = await h.asAdmin().post(`/api/admin/v1/lists/${list.identifier}/status`, payloadBody);
       expect(response.statusCode).toBe(400);
     }
     expect((await statusRow()).status).toBe('created');

@@ -49,12 +49,9 @@ export async function createSchool(
   h: Harness,
   body: Record<string, unknown> = {},
 ): Promise<{ identifier: string; name: string }> {
-  const response = await h.app.inject({
-    method: 'POST',
-    url: '/api/admin/v1/schools',
-    headers: h.admin,
-    payload: { name: 'Hogeschool Utrecht', type: 'HBO', ...body },
-  });
+  const response = await h
+    .asAdmin()
+    .post('/api/admin/v1/schools', { name: 'Hogeschool Utrecht', type: 'HBO', ...body });
   if (response.statusCode !== 201) throw new Error(`school creation failed: ${response.body}`);
   return response.json();
 }
@@ -64,21 +61,18 @@ export async function createList(
   school: string,
   body: Record<string, unknown> = {},
 ): Promise<{ identifier: string; slug: string; name: string }> {
-  const response = await h.app.inject({
-    method: 'POST',
-    url: '/api/admin/v1/lists',
-    headers: h.admin,
-    payload: { school, name: 'Propedeuse ICT', items: [{ ean: EANS[0], title: 'Basisboek ICT' }], ...body },
-  });
+  const response = await h
+    .asAdmin()
+    .post('/api/admin/v1/lists', {
+      school,
+      name: 'Propedeuse ICT',
+      items: [{ ean: EANS[0], title: 'Basisboek ICT' }],
+      ...body,
+    });
   if (response.statusCode !== 201) throw new Error(`list creation failed: ${response.body}`);
   return response.json();
 }
 
 export async function setStatus(h: Harness, identifier: string, status: string) {
-  return h.app.inject({
-    method: 'POST',
-    url: `/api/admin/v1/lists/${identifier}/status`,
-    headers: h.admin,
-    payload: { status },
-  });
+  return h.asAdmin().post(`/api/admin/v1/lists/${identifier}/status`, { status });
 }

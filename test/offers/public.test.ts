@@ -215,7 +215,7 @@ describeEachEngine('public offers API', (engine) => {
 
   it('the detail route is guarded too', async () => {
     const offer = await create({ ean: MATH, price: 12.5, condition: 'good' });
-    const response = await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}` });
+    const response = await h.anonymous().get(`/api/v1/offers/${offer.id}`);
     expect(response.statusCode).toBe(401);
     expect(response.json().code).toBe('unauthenticated');
   });

@@ -63,25 +63,25 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
   });
 
   it('the admin token opens the admin API', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: h.admin });
+    const response = await h.asAdmin().get('/api/admin/v1/clients');
     expect(response.statusCode).toBe(200);
   });
 
   it('/healthz answers ok', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/healthz' });
+    const response = await h.anonymous().get('/healthz');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
   it('/readyz answers 200 while the database is up', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/readyz' });
+    const response = await h.anonymous().get('/readyz');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ready', database: 'up' });
   });
 
   it('/metrics exposes the request histogram after a request', async () => {
-    await h.app.inject({ method: 'GET', url: '/healthz' });
-    const response = await h.app.inject({ method: 'GET', url: '/metrics' });
+    await h.anonymous().get('/healthz');
+    const response = await h.anonymous().get('/metrics');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.body).toContain('shelfmark_http_request_duration_seconds');
@@ -91,7 +91,7 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
   });
 
   it('an unknown route is a 404 problem', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/no/such/thing?x=1' });
+    const response = await h.anonymous().get('/no/such/thing?x=1');
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.json()).toMatchObject({
@@ -137,20 +137,16 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
   });
 
   it('echoes a well-formed x-request-id as header and problem instance, and replaces a hostile one', async () => {
-    const echoed = await h.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'req-42.abc' } });
+    const echoed = await h.anonymous().get('/nowhere', { headers: { 'x-request-id': 'req-42.abc' } });
     expect(echoed.headers['x-request-id']).toBe('req-42.abc');
     expect(echoed.json().instance).toBe('req-42.abc');
-    const hostile = await h.app.inject({
-      method: 'GET',
-      url: '/healthz',
-      headers: { 'x-request-id': 'bad id <script>' },
-    });
+    const hostile = await h.anonymous().get('/healthz', { headers: { 'x-request-id': 'bad id <script>' } });
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('no error response carries a stack trace or internal path', async () => {
     const probes = [
-      h.app.inject({ method: 'GET', url: '/nowhere' }),
+      h.anonymous().get('/nowhere'),
       h.app.inject({
         method: 'POST',
         url: '/api/admin/v1/clients',
@@ -163,21 +159,16 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
         headers: { ...h.admin, 'content-type': 'application/json' },
         payload: '',
       }),
-      h.app.inject({
-        method: 'POST',
-        url: '/api/admin/v1/clients',
-        headers: h.admin,
-        payload: { name: { first: 'x' } },
-      }),
+      h.asAdmin().post('/api/admin/v1/clients', { name: { first: 'x' } }),
       h.app.inject({
         method: 'POST',
         url: '/api/admin/v1/clients',
         headers: { ...h.admin, 'content-type': 'application/x-yaml' },
         payload: 'a: 1',
       }),
-      h.app.inject({ method: 'GET', url: '/api/admin/v1/clients/unknown', headers: h.admin }),
-      h.app.inject({ method: 'GET', url: '/api/v1/offers', headers: { authorization: 'Bearer not.a.jwt' } }),
-      h.app.inject({ method: 'GET', url: '/problems/nope' }),
+      h.asAdmin().get('/api/admin/v1/clients/unknown'),
+      h.anonymous().get('/api/v1/offers', { headers: { authorization: 'Bearer not.a.jwt' } }),
+      h.anonymous().get('/problems/nope'),
     ];
     for (const response of await Promise.all(probes)) {
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
@@ -189,12 +180,12 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
   it('/readyz answers 503 once the database is gone', async () => {
     // Last in this block: it closes the database (closing twice in teardown is harmless).
     await h.database.db.close();
-    const response = await h.app.inject({ method: 'GET', url: '/readyz' });
+    const response = await h.anonymous().get('/readyz');
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({ status: 'unavailable', database: 'down' });
-    expect((await h.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await h.anonymous().get('/healthz')).statusCode).toBe(200);
     // A failing database is an internal error: generic body, request id to quote, no stack or SQL.
-    const failing = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: h.admin });
+    const failing = await h.asAdmin().get('/api/admin/v1/clients');
     expect(failing.statusCode).toBeGreaterThanOrEqual(500);
     expect(failing.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(failing.body).not.toMatch(STACK);

@@ -147,12 +147,7 @@ describeEachEngine('CLI bulk import', (engine) => {
   });
 
   it('imports lists with their target status, idempotently, and refuses a file with a bad entry', async () => {
-    const school = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: h.admin,
-      payload: { name: 'Hogeschool Amstelland', type: 'HBO' },
-    });
+    const school = await h.asAdmin().post('/api/admin/v1/schools', { name: 'Hogeschool Amstelland', type: 'HBO' });
     const schoolId = school.json<{ identifier: string }>().identifier;
     const lists = [
       {
@@ -217,20 +212,13 @@ describeEachEngine('CLI bulk import', (engine) => {
   });
 
   it('prints a portal link, per-command help and listings as JSON', async () => {
-    const client = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: h.admin,
-      payload: { name: 'Link shop' },
-    });
+    const client = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Link shop' });
     const id = client.json<{ id: string }>().id;
     const link = await cli(['clients', 'portal-link', id]);
     expect(link.code).toBe(0);
     const body = JSON.parse(link.stdout) as { path: string; url: string; expiresAt: string };
     const token = body.path.split('#')[1] ?? '';
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(
-      200,
-    );
+    expect((await h.anonymous().post('/portal/api/sign-in', { token })).statusCode).toBe(200);
     expect((await cli(['clients', 'portal-link', 'cli_missing'])).code).toBe(1);
 
     const help = await cli(['offers', 'import', '--help']);
@@ -244,12 +232,7 @@ describeEachEngine('CLI bulk import', (engine) => {
   });
 
   it('marks the lists it creates as imported, and says each problem of an entry once', async () => {
-    const school = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/schools',
-      headers: h.admin,
-      payload: { name: 'Lyceum Imported', type: 'VO' },
-    });
+    const school = await h.asAdmin().post('/api/admin/v1/schools', { name: 'Lyceum Imported', type: 'VO' });
     const schoolId = school.json<{ identifier: string }>().identifier;
     const path = await file('lists-imported.json', JSON.stringify([{ school: schoolId, name: 'Imported list' }]));
     expect((await cli(['lists', 'import', path, '--json'])).code).toBe(0);
@@ -258,7 +241,7 @@ describeEachEngine('CLI bulk import', (engine) => {
       .select('identifier')
       .where('name', '=', 'Imported list')
       .executeTakeFirstOrThrow();
-    const read = await h.app.inject({ method: 'GET', url: `/api/admin/v1/lists/${row.identifier}`, headers: h.admin });
+    const read = await h.asAdmin().get(`/api/admin/v1/lists/${row.identifier}`);
     expect(read.json<{ imported: boolean }>().imported).toBe(true);
 
     const bad = [{ school: schoolId, name: 'Bad EAN', items: [{ ean: '123', title: 'Short' }], extra: 1 }];
@@ -276,12 +259,7 @@ describeEachEngine('CLI bulk import', (engine) => {
   });
 
   it('accepts the client id a user sees wherever an <id> is asked for, and prints an absolute portal link', async () => {
-    const created = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: h.admin,
-      payload: { name: 'Public id shop' },
-    });
+    const created = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Public id shop' });
     const { id, clientId } = created.json<{ id: string; clientId: string }>();
     const link = await cli(['clients', 'portal-link', clientId]);
     expect(link.code, link.stderr).toBe(0);

@@ -58,7 +58,7 @@ describeEachEngine('shelfmark CLI', (engine) => {
     }
   };
   const token = (id: string, secret: string) =>
-    h.app.inject({ method: 'GET', url: '/api/auth/token', headers: { authorization: basic(id, secret) } });
+    h.anonymous().get('/api/auth/token', { headers: { authorization: basic(id, secret) } });
 
   it('prints usage and exits 2 on bad usage, 0 on --help', async () => {
     const [none, help, unknown, badOption, missingId, badRole] = await Promise.all([

@@ -15,11 +15,7 @@ describeEachEngine('operator console', (engine) => {
   afterEach(async () => h.close());
 
   async function signIn(): Promise<{ cookie: string; csrf: string }> {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/dashboard/api/session',
-      payload: { token: ADMIN_TOKEN },
-    });
+    const response = await h.anonymous().post('/dashboard/api/session', { token: ADMIN_TOKEN });
     expect(response.statusCode).toBe(200);
     expect(String(response.headers['set-cookie'])).toMatch(
       /^shelfmark_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
@@ -31,11 +27,7 @@ describeEachEngine('operator console', (engine) => {
   }
 
   it('refuses a wrong admin token and sets no cookie', async () => {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/dashboard/api/session',
-      payload: { token: 'wrong-token-0123456789' },
-    });
+    const response = await h.anonymous().post('/dashboard/api/session', { token: 'wrong-token-0123456789' });
     expect(response.statusCode).toBe(401);
     expect(response.headers['set-cookie']).toBeUndefined();
     expect(await h.database.db.kysely.selectFrom('web_sessions').selectAll().execute()).toEqual([]);
@@ -43,59 +35,37 @@ describeEachEngine('operator console', (engine) => {
 
   it('reads the admin API with the cookie, and changes state only with the CSRF token', async () => {
     const { cookie, csrf } = await signIn();
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie } })).statusCode).toBe(
-      200,
-    );
+    expect((await h.anonymous().get('/api/admin/v1/clients', { headers: { cookie } })).statusCode).toBe(200);
 
-    const without = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: { cookie },
-      payload: { name: 'Shop' },
-    });
+    const without = await h.anonymous().post('/api/admin/v1/clients', { name: 'Shop' }, { headers: { cookie } });
     expect(without.statusCode).toBe(403);
     expect(without.json()).toMatchObject({ code: 'csrf-rejected', status: 403 });
-    const wrong = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: { cookie, 'x-csrf-token': `${csrf}x` },
-      payload: { name: 'Shop' },
-    });
+    const wrong = await h
+      .anonymous()
+      .post('/api/admin/v1/clients', { name: 'Shop' }, { headers: { cookie, 'x-csrf-token': `${csrf}x` } });
     expect(wrong.statusCode).toBe(403);
     expect(await h.database.db.kysely.selectFrom('clients').selectAll().execute()).toEqual([]);
 
-    const created = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: { cookie, 'x-csrf-token': csrf },
-      payload: { name: 'Shop' },
-    });
+    const created = await h
+      .anonymous()
+      .post('/api/admin/v1/clients', { name: 'Shop' }, { headers: { cookie, 'x-csrf-token': csrf } });
     expect(created.statusCode).toBe(201);
     // A portal session's cookie is not a console session.
-    const forged = await h.app.inject({
-      method: 'GET',
-      url: '/api/admin/v1/clients',
-      headers: { cookie: cookie.replace('shelfmark_console', 'shelfmark_portal') },
-    });
+    const forged = await h
+      .anonymous()
+      .get('/api/admin/v1/clients', { headers: { cookie: cookie.replace('shelfmark_console', 'shelfmark_portal') } });
     expect(forged.statusCode).toBe(401);
 
     expect(
-      (
-        await h.app.inject({
-          method: 'POST',
-          url: '/dashboard/api/sign-out',
-          headers: { cookie, 'x-csrf-token': csrf },
-        })
-      ).statusCode,
+      (await h.anonymous().post('/dashboard/api/sign-out', undefined, { headers: { cookie, 'x-csrf-token': csrf } }))
+        .statusCode,
     ).toBe(204);
-    expect((await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { cookie } })).statusCode).toBe(
-      401,
-    );
+    expect((await h.anonymous().get('/api/admin/v1/clients', { headers: { cookie } })).statusCode).toBe(401);
   });
 
   it('serves both pages with CSP without unsafe-inline, frame and referrer protection', async () => {
     for (const url of ['/dashboard', '/portal', '/portal/sign-in', '/portal/app.js', '/dashboard/app.css']) {
-      const page = await h.app.inject({ method: 'GET', url });
+      const page = await h.anonymous().get(url);
       expect(page.statusCode, url).toBe(200);
       const csp = String(page.headers['content-security-policy']);
       expect(csp).not.toContain('unsafe-inline');
@@ -106,7 +76,7 @@ describeEachEngine('operator console', (engine) => {
         expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
       expect(page.body).not.toMatch(/https?:\/\//);
     }
-    const script = (await h.app.inject({ method: 'GET', url: '/portal/app.js' })).body;
+    const script = (await h.anonymous().get('/portal/app.js')).body;
     expect(script).not.toMatch(
       /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|localStorage|sessionStorage|document\.cookie/,
     );
@@ -127,7 +97,7 @@ describeEachEngine('operator console', (engine) => {
     await recordAttempt(db, a.id, now + 2000, { statusCode: 200, status: 'succeeded' });
     await recordAttempt(db, b.id, now + 4000, { statusCode: 500, status: 'failed' });
     h.clock.advance(10_000);
-    const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin });
+    const response = await h.asAdmin().get('/api/admin/v1/overview');
     expect(response.statusCode).toBe(200);
     const overview = response.json<{ attemptsPerHour: { hour: string; succeeded: number; failed: number }[] }>();
     expect(overview).toMatchObject({
@@ -146,14 +116,14 @@ describeEachEngine('operator console', (engine) => {
       true,
     );
 
-    const health = await h.app.inject({ method: 'GET', url: '/api/admin/v1/subscription-health', headers: h.admin });
+    const health = await h.asAdmin().get('/api/admin/v1/subscription-health');
     expect(health.json()).toEqual({
       data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 1 }],
     });
 
     // An hour on, the same figures sit one bucket further back: the window follows the clock.
     h.clock.advance(3_600_000);
-    const later = (await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin })).json<{
+    const later = (await h.asAdmin().get('/api/admin/v1/overview')).json<{
       failedLast24h: number;
       attemptsPerHour: { hour: string; succeeded: number; failed: number }[];
     }>();
@@ -163,22 +133,14 @@ describeEachEngine('operator console', (engine) => {
     expect(later.attemptsPerHour.at(-3)).toEqual({ hour: '2026-09-01T07:00:00.000Z', succeeded: 0, failed: 1 });
 
     // Retried by hand, the failed delivery is pending again: no longer counted as failed, nor in a row.
-    const retry = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/deliveries/${b.id}/retry`,
-      headers: h.admin,
-    });
+    const retry = await h.asAdmin().post(`/api/admin/v1/deliveries/${b.id}/retry`);
     expect(retry.statusCode).toBe(202);
-    const retried = (await h.app.inject({ method: 'GET', url: '/api/admin/v1/overview', headers: h.admin })).json<{
+    const retried = (await h.asAdmin().get('/api/admin/v1/overview')).json<{
       failedLast24h: number;
       queueDepth: number;
     }>();
     expect(retried).toMatchObject({ failedLast24h: 0, queueDepth: 2 });
-    const healthAfter = await h.app.inject({
-      method: 'GET',
-      url: '/api/admin/v1/subscription-health',
-      headers: h.admin,
-    });
+    const healthAfter = await h.asAdmin().get('/api/admin/v1/subscription-health');
     expect(healthAfter.json()).toEqual({
       data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 0 }],
     });

@@ -12,16 +12,16 @@ describeEachEngine('Prometheus metrics', (engine) => {
   afterAll(async () => h.close());
 
   const scrape = async (): Promise<string> => {
-    const response = await h.app.inject({ method: 'GET', url: '/metrics' });
+    const response = await h.anonymous().get('/metrics');
     expect(response.statusCode).toBe(200);
     return response.body;
   };
 
   it('labels requests by route pattern, never by raw URL', async () => {
-    await h.app.inject({ method: 'GET', url: '/problems/conflict?utm=1' });
-    await h.app.inject({ method: 'GET', url: '/problems/not-found' });
-    await h.app.inject({ method: 'GET', url: '/totally/random/1234' });
-    await h.app.inject({ method: 'GET', url: '/another/random/5678' });
+    await h.anonymous().get('/problems/conflict?utm=1');
+    await h.anonymous().get('/problems/not-found');
+    await h.anonymous().get('/totally/random/1234');
+    await h.anonymous().get('/another/random/5678');
     const text = await scrape();
     expect(text).toMatch(
       /shelfmark_http_request_duration_seconds_count\{method="GET",route="\/problems\/:code",status="200"\} 2/,

@@ -32,7 +32,7 @@ describe('OpenAPI linters', () => {
   let dir: string;
   beforeAll(async () => {
     h = await createHarness('sqlite');
-    text = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).body;
+    text = (await h.anonymous().get('/openapi.json')).body;
     dir = mkdtempSync(join(tmpdir(), 'shelfmark-openapi-'));
   });
   afterAll(async () => {

@@ -30,11 +30,7 @@ describeEachEngine('partner portal', (engine) => {
   afterEach(async () => h.close());
 
   async function link(clientRef: string): Promise<{ token: string; url: string; expiresAt: string }> {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${clientRef}/portal-link`,
-      headers: h.admin,
-    });
+    const response = await h.asAdmin().post(`/api/admin/v1/clients/${clientRef}/portal-link`);
     expect(response.statusCode).toBe(201);
     const body = response.json<{ url: string; path: string; expiresAt: string; clientId: string }>();
     return { token: body.path.split('#')[1] ?? '', url: body.url, expiresAt: body.expiresAt };
@@ -43,7 +39,7 @@ describeEachEngine('partner portal', (engine) => {
   /** Signs in with a fresh link; returns the cookie header and CSRF token. */
   async function signIn(clientRef: string): Promise<{ cookie: string; csrf: string }> {
     const { token } = await link(clientRef);
-    const response = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    const response = await h.anonymous().post('/portal/api/sign-in', { token });
     expect(response.statusCode).toBe(200);
     const setCookie = String(response.headers['set-cookie']);
     return { cookie: setCookie.split(';')[0] ?? '', csrf: response.json<{ csrfToken: string }>().csrfToken };
@@ -73,7 +69,7 @@ describeEachEngine('partner portal', (engine) => {
     ]);
     expect(JSON.stringify(rows)).not.toContain(token);
 
-    const first = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    const first = await h.anonymous().post('/portal/api/sign-in', { token });
     expect(first.statusCode).toBe(200);
     expect(String(first.headers['set-cookie'])).toMatch(
       /^shelfmark_portal=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
@@ -82,7 +78,7 @@ describeEachEngine('partner portal', (engine) => {
     const sessions = await h.database.db.kysely.selectFrom('web_sessions').select(['kind', 'client_ref']).execute();
     expect(sessions).toEqual([{ kind: 'portal', client_ref: shop.id }]);
 
-    const again = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    const again = await h.anonymous().post('/portal/api/sign-in', { token });
     expect(again.statusCode).toBe(401);
     expect(again.json()).toMatchObject({
       code: 'unauthenticated',
@@ -94,20 +90,10 @@ describeEachEngine('partner portal', (engine) => {
   it('refuses an expired link and an unknown one', async () => {
     const { token } = await link(shop.id);
     h.clock.advance(15 * 60 * 1000);
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(
-      401,
-    );
-    expect(
-      (await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token: 'x'.repeat(43) } }))
-        .statusCode,
-    ).toBe(401);
-    expect(
-      (await h.app.inject({ method: 'POST', url: '/api/admin/v1/clients/cli_nope/portal-link', headers: h.admin }))
-        .statusCode,
-    ).toBe(404);
-    expect(
-      (await h.app.inject({ method: 'POST', url: `/api/admin/v1/clients/${shop.id}/portal-link` })).statusCode,
-    ).toBe(401);
+    expect((await h.anonymous().post('/portal/api/sign-in', { token })).statusCode).toBe(401);
+    expect((await h.anonymous().post('/portal/api/sign-in', { token: 'x'.repeat(43) })).statusCode).toBe(401);
+    expect((await h.asAdmin().post('/api/admin/v1/clients/cli_nope/portal-link')).statusCode).toBe(404);
+    expect((await h.anonymous().post(`/api/admin/v1/clients/${shop.id}/portal-link`)).statusCode).toBe(401);
   });
 
   it('shows the session, ends it after the idle timeout and on sign-out', async () => {
@@ -120,7 +106,7 @@ describeEachEngine('partner portal', (engine) => {
       csrfToken: session.csrf,
       idleTimeoutSeconds: 1800,
     });
-    expect((await h.app.inject({ method: 'GET', url: '/portal/api/session' })).json()).toEqual({ signedIn: false });
+    expect((await h.anonymous().get('/portal/api/session')).json()).toEqual({ signedIn: false });
     const subscriptions = { method: 'GET', url: '/portal/api/subscriptions' } as const;
     expect((await h.app.inject(subscriptions)).statusCode).toBe(401);
 
@@ -161,7 +147,7 @@ describeEachEngine('partner portal', (engine) => {
       .executeTakeFirstOrThrow();
     expect(client.secret_version).toBe(1);
 
-    await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${shop.id}`, headers: h.admin });
+    await h.asAdmin().delete(`/api/admin/v1/clients/${shop.id}`);
     expect((await as(session, { method: 'GET', url: '/portal/api/subscriptions' })).statusCode).toBe(401);
   });
 
@@ -171,26 +157,17 @@ describeEachEngine('partner portal', (engine) => {
     expect(reset.statusCode).toBe(200);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     expect(clientSecret).toMatch(/^sms_/);
-    expect(
-      (await h.app.inject({ method: 'GET', url: '/api/lml/v1/subscriptions', headers: shop.bearer })).statusCode,
-    ).toBe(401);
+    expect((await h.as(shop).get('/api/lml/v1/subscriptions')).statusCode).toBe(401);
     expect(
       (
-        await h.app.inject({
-          method: 'GET',
-          url: '/api/auth/token',
-          headers: { authorization: basic(shop.clientId, shop.clientSecret) },
-        })
+        await h
+          .anonymous()
+          .get('/api/auth/token', { headers: { authorization: basic(shop.clientId, shop.clientSecret) } })
       ).statusCode,
     ).toBe(401);
     expect(
-      (
-        await h.app.inject({
-          method: 'GET',
-          url: '/api/auth/token',
-          headers: { authorization: basic(shop.clientId, clientSecret) },
-        })
-      ).statusCode,
+      (await h.anonymous().get('/api/auth/token', { headers: { authorization: basic(shop.clientId, clientSecret) } }))
+        .statusCode,
     ).toBe(200);
 
     const rotated = await as(session, { method: 'POST', url: '/portal/api/webhook-secret' });

@@ -58,13 +58,9 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
   afterEach(async () => h.close());
 
   async function signIn(clientRef: string): Promise<Record<string, string>> {
-    const link = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${clientRef}/portal-link`,
-      headers: h.admin,
-    });
+    const link = await h.asAdmin().post(`/api/admin/v1/clients/${clientRef}/portal-link`);
     const token = link.json<{ path: string }>().path.split('#')[1];
-    const response = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    const response = await h.anonymous().post('/portal/api/sign-in', { token });
     const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
     return { cookie, 'x-csrf-token': response.json<{ csrfToken: string }>().csrfToken };
   }
@@ -84,7 +80,7 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
     const stranger = await h.app.inject({ method: 'POST', url, headers: await signIn(other.id) });
     expect(stranger.statusCode).toBe(404);
     const headers = await signIn(shop.id);
-    const withoutCsrf = await h.app.inject({ method: 'POST', url, headers: { cookie: headers.cookie ?? '' } });
+    const withoutCsrf = await h.anonymous().post(url, undefined, { headers: { cookie: headers.cookie ?? '' } });
     expect(withoutCsrf.statusCode).toBe(403);
     expect(await statuses()).toEqual(['failed', 'failed', 'failed']);
 
@@ -99,16 +95,12 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
   it('the admin route does the same for any client; an unknown id is 404', async () => {
     await failedAt(h.clock.now() - 5 * 60_000);
     const url = `/api/admin/v1/subscriptions/${subscription}/recover-failed`;
-    const response = await h.app.inject({ method: 'POST', url, headers: h.admin });
+    const response = await h.asAdmin().post(url);
     expect(response.json()).toEqual({
       requeued: 1,
       since: new Date(h.clock.now() - HOUR - SCHEDULE_MS).toISOString(),
     });
-    const missing = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/subscriptions/sub_missing/recover-failed',
-      headers: h.admin,
-    });
+    const missing = await h.asAdmin().post('/api/admin/v1/subscriptions/sub_missing/recover-failed');
     expect(missing.statusCode).toBe(404);
   });
 });

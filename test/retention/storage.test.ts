@@ -39,7 +39,7 @@ describeEachEngine('retention: the storage view', (engine) => {
   afterEach(async () => h.close());
 
   const storage = async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/storage', headers: h.admin });
+    const response = await h.asAdmin().get('/api/admin/v1/storage');
     expect(response.statusCode).toBe(200);
     return response.json<Record<string, unknown>>();
   };
@@ -133,7 +133,7 @@ describeEachEngine('retention: the storage view', (engine) => {
       },
     });
 
-    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = (await h.anonymous().get('/metrics')).body;
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="deliveries"} 1\n');
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="delivery_stats"} 1\n');
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="web_sessions"} 0\n');
@@ -148,25 +148,19 @@ describeEachEngine('retention: the storage view', (engine) => {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ code: 'unauthenticated', status: 401 });
     }
-    const session = await h.app.inject({
-      method: 'POST',
-      url: '/dashboard/api/session',
-      payload: { token: ADMIN_TOKEN },
-    });
+    const session = await h.anonymous().post('/dashboard/api/session', { token: ADMIN_TOKEN });
     const cookie = String(session.headers['set-cookie']).split(';')[0] ?? '';
-    const console = await h.app.inject({ method: 'GET', url: '/api/admin/v1/storage', headers: { cookie } });
+    const console = await h.anonymous().get('/api/admin/v1/storage', { headers: { cookie } });
     expect(console.statusCode).toBe(200);
     // A portal session's cookie is not a console session.
-    const forged = await h.app.inject({
-      method: 'GET',
-      url: '/api/admin/v1/storage',
-      headers: { cookie: cookie.replace('shelfmark_console', 'shelfmark_portal') },
-    });
+    const forged = await h
+      .anonymous()
+      .get('/api/admin/v1/storage', { headers: { cookie: cookie.replace('shelfmark_console', 'shelfmark_portal') } });
     expect(forged.statusCode).toBe(401);
   });
 
   it('before any prune /metrics reports the last prune time and every table at 0', async () => {
-    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = (await h.anonymous().get('/metrics')).body;
     expect(metrics).toContain('shelfmark_last_prune_timestamp_seconds 0\n');
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="deliveries"} 0\n');
   });

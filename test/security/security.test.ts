@@ -25,8 +25,7 @@ async function client(h: Harness, name = 'Shop'): Promise<Client> {
   return created;
 }
 
-const get = (h: Harness, token: string, url = OFFERS) =>
-  h.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+const get = (h: Harness, token: string, url = OFFERS) => h.as(token).get(url);
 
 describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   let h: Harness;
@@ -59,7 +58,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('HS256 signed with the public key (JWK JSON or its x coordinate) as the HMAC secret is refused', async () => {
-    const jwks = (await h.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
+    const jwks = (await h.anonymous().get('/.well-known/jwks.json')).json<{
       keys: Record<string, string>[];
     }>();
     const jwk = jwks.keys[0] ?? {};
@@ -125,15 +124,11 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('the token of a revoked client is refused', async () => {
-    expect(
-      (await h.app.inject({ method: 'DELETE', url: `/api/admin/v1/clients/${shop.id}`, headers: h.admin })).statusCode,
-    ).toBe(204);
+    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${shop.id}`)).statusCode).toBe(204);
     await expectInvalid(shop.token);
-    const again = await h.app.inject({
-      method: 'GET',
-      url: '/api/auth/token',
-      headers: { authorization: basic(shop.clientId, shop.clientSecret) },
-    });
+    const again = await h
+      .anonymous()
+      .get('/api/auth/token', { headers: { authorization: basic(shop.clientId, shop.clientSecret) } });
     expect(again.statusCode).toBe(401);
   });
 });
@@ -164,12 +159,7 @@ describeEachEngine('SSRF', (engine) => {
   afterEach(async () => h.close());
 
   const register = (notificationUrl: string) =>
-    h.app.inject({
-      method: 'POST',
-      url: '/api/lml/v1/subscriptions',
-      headers: shop.bearer,
-      payload: { notificationUrl, event: 'list.updated' },
-    });
+    h.as(shop).post('/api/lml/v1/subscriptions', { notificationUrl, event: 'list.updated' });
 
   it.each([
     ['decimal IPv4', 'http://2130706433/h', 'loopback address 127.0.0.1'],
@@ -324,7 +314,7 @@ describeEachEngine('cross-client access', (engine) => {
   });
 
   it("a client's list shows only its own subscriptions", async () => {
-    const mine = await h.app.inject({ method: 'GET', url: '/api/lml/v1/subscriptions', headers: intruder.bearer });
+    const mine = await h.as(intruder).get('/api/lml/v1/subscriptions');
     expect(mine.json<{ data: unknown[] }>().data).toEqual([]);
   });
 });
@@ -357,7 +347,7 @@ describeEachEngine('credential-guarded route groups', (engine) => {
 
   for (const group of GUARDED_GROUPS) {
     it(`every ${group.name} route refuses a missing or wrong credential (and a client's bearer token) with 401 and changes nothing`, async () => {
-      const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      const spec = (await h.anonymous().get('/openapi.json')).json<{
         paths: Record<string, Record<string, unknown>>;
       }>();
       const routes = Object.entries(spec.paths)
@@ -395,23 +385,17 @@ describeEachEngine('partner portal sessions', (engine) => {
 
   it('every portal API route refuses a missing or forged session, an admin token or a bearer token with 401; the sign-in link works once and never reaches a log line', async () => {
     const shop = await client(h);
-    const issued = await h.app.inject({
-      method: 'POST',
-      url: `/api/admin/v1/clients/${shop.id}/portal-link`,
-      headers: h.admin,
-    });
+    const issued = await h.asAdmin().post(`/api/admin/v1/clients/${shop.id}/portal-link`);
     expect(issued.statusCode).toBe(201);
     const token = issued.json<{ path: string }>().path.split('#')[1] ?? '';
     rememberSecrets(token);
-    const signIn = await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } });
+    const signIn = await h.anonymous().post('/portal/api/sign-in', { token });
     expect(signIn.statusCode).toBe(200);
     const cookie = String(signIn.headers['set-cookie']).split(';')[0] ?? '';
     const csrf = signIn.json<{ csrfToken: string }>().csrfToken;
     rememberSecrets(cookie.split('=')[1], csrf);
     // Used once: the same link is refused.
-    expect((await h.app.inject({ method: 'POST', url: '/portal/api/sign-in', payload: { token } })).statusCode).toBe(
-      401,
-    );
+    expect((await h.anonymous().post('/portal/api/sign-in', { token })).statusCode).toBe(401);
 
     // sign-in takes a link, and GET session answers {signedIn:false} to anyone without a session.
     const routes = routeCatalog(h.app).filter(
@@ -441,14 +425,12 @@ describeEachEngine('partner portal sessions', (engine) => {
     }
     // Signed out, the old cookie is worth nothing.
     expect(
-      (await h.app.inject({ method: 'POST', url: '/portal/api/sign-out', headers: { cookie, 'x-csrf-token': csrf } }))
+      (await h.anonymous().post('/portal/api/sign-out', undefined, { headers: { cookie, 'x-csrf-token': csrf } }))
         .statusCode,
     ).toBeLessThan(300);
-    const after = await h.app.inject({ method: 'GET', url: '/portal/api/session', headers: { cookie } });
+    const after = await h.anonymous().get('/portal/api/session', { headers: { cookie } });
     expect(after.json()).toEqual({ signedIn: false });
-    expect(
-      (await h.app.inject({ method: 'GET', url: '/portal/api/subscriptions', headers: { cookie } })).statusCode,
-    ).toBe(401);
+    expect((await h.anonymous().get('/portal/api/subscriptions', { headers: { cookie } })).statusCode).toBe(401);
   });
 });
 
@@ -458,25 +440,17 @@ describe('console sign-in brute force', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const response = await h.app.inject({
-          method: 'POST',
-          url: '/dashboard/api/session',
-          payload: { token: `wrong-admin-token-${i}-0000000000` },
-        });
+        const response = await h
+          .anonymous()
+          .post('/dashboard/api/session', { token: `wrong-admin-token-${i}-0000000000` });
         statuses.push(response.statusCode);
         if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
-      expect(
-        (await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } }))
-          .statusCode,
-      ).toBe(429);
+      expect((await h.anonymous().post('/dashboard/api/session', { token: ADMIN_TOKEN })).statusCode).toBe(429);
       // Once the window has passed, the operator signs in.
       h.clock.advance(601_000);
-      expect(
-        (await h.app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token: ADMIN_TOKEN } }))
-          .statusCode,
-      ).toBe(200);
+      expect((await h.anonymous().post('/dashboard/api/session', { token: ADMIN_TOKEN })).statusCode).toBe(200);
     } finally {
       await h.close();
     }
@@ -514,7 +488,7 @@ describe('security headers on every HTML page', () => {
   afterEach(async () => h.close());
 
   it('the dashboard, the API reference and every problem page carry CSP, nosniff, frame and referrer policies', async () => {
-    const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+    const spec = (await h.anonymous().get('/openapi.json')).json<{
       paths: Record<string, unknown>;
     }>();
     expect(Object.keys(spec.paths)).toContain('/problems/{code}');
@@ -529,7 +503,7 @@ describe('security headers on every HTML page', () => {
     ];
     const html: string[] = [];
     for (const url of pages) {
-      const response = await h.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const response = await h.anonymous().get(url, { headers: { accept: 'text/html' } });
       // Redirects (e.g. /docs → /docs/) carry no page; every page that is HTML is checked.
       if (!String(response.headers['content-type']).startsWith('text/html')) continue;
       html.push(url);
@@ -563,8 +537,8 @@ describe('secrets in query strings stay out of the access log', () => {
       const url =
         `/api/admin/v1/clients?access_token=${ADMIN_TOKEN}&limit=1&client_secret=${sent[0]}` +
         `&code=${sent[1]}&sig=${sent[2]}&token=${ADMIN_TOKEN}&api-key=${ADMIN_TOKEN}&keyword=books`;
-      await h.app.inject({ method: 'GET', url });
-      await h.app.inject({ method: 'GET', url: `/no/such/route?password=${ADMIN_TOKEN}` });
+      await h.anonymous().get(url);
+      await h.anonymous().get(`/no/such/route?password=${ADMIN_TOKEN}`);
     } finally {
       await h.close();
     }

@@ -252,11 +252,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   });
 
   it('without a token → 401; with a token lacking webhooks:manage → 403', async () => {
-    const anonymous = await h.app.inject({
-      method: 'POST',
-      url: SUBSCRIPTIONS,
-      payload: { notificationUrl: URL_OK, event: 'list.created' },
-    });
+    const anonymous = await h.anonymous().post(SUBSCRIPTIONS, { notificationUrl: URL_OK, event: 'list.created' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().code).toBe('unauthenticated');
     const reader = await createClientWithToken(h, 'Reader', ['offers:read']);

@@ -39,7 +39,7 @@ describeEachEngine('managing subscriptions', (engine) => {
     }
     return created;
   }
-  const get = (client: TestClient, url: string) => h.app.inject({ method: 'GET', url, headers: client.bearer });
+  const get = (client: TestClient, url: string) => h.as(client).get(url);
 
   it('lists only the caller’s own, oldest first, with cursor paging', async () => {
     const mine = await create(shop, 5);
@@ -152,18 +152,16 @@ describeEachEngine('managing subscriptions', (engine) => {
       })
       .execute();
 
-    const foreign = await h.app.inject({ method: 'DELETE', url: `${SUBSCRIPTIONS}/${id}`, headers: rival.bearer });
+    const foreign = await h.as(rival).delete(`${SUBSCRIPTIONS}/${id}`);
     expect(foreign.statusCode).toBe(404);
     expect(await kysely.selectFrom('subscriptions').select('id').execute()).toEqual([{ id }]);
 
-    const deleted = await h.app.inject({ method: 'DELETE', url: `${SUBSCRIPTIONS}/${id}`, headers: shop.bearer });
+    const deleted = await h.as(shop).delete(`${SUBSCRIPTIONS}/${id}`);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
     expect(await kysely.selectFrom('subscriptions').select('id').execute()).toEqual([]);
     expect(await kysely.selectFrom('deliveries').select('id').execute()).toEqual([]);
-    expect(
-      (await h.app.inject({ method: 'DELETE', url: `${SUBSCRIPTIONS}/${id}`, headers: shop.bearer })).statusCode,
-    ).toBe(404);
+    expect((await h.as(shop).delete(`${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
     expect((await get(shop, `${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
   });
 
@@ -193,11 +191,9 @@ describeEachEngine('managing subscriptions', (engine) => {
     });
     expect((await get(shop, SUBSCRIPTIONS)).json<{ data: Sub[] }>().data[0]?.status).toBe('disabled');
 
-    expect(
-      (await h.app.inject({ method: 'POST', url: `${SUBSCRIPTIONS}/${id}/enable`, headers: rival.bearer })).statusCode,
-    ).toBe(404);
+    expect((await h.as(rival).post(`${SUBSCRIPTIONS}/${id}/enable`)).statusCode).toBe(404);
     h.clock.advance(60_000);
-    const enabled = await h.app.inject({ method: 'POST', url: `${SUBSCRIPTIONS}/${id}/enable`, headers: shop.bearer });
+    const enabled = await h.as(shop).post(`${SUBSCRIPTIONS}/${id}/enable`);
     expect(enabled.statusCode).toBe(200);
     expect(enabled.json()).toEqual(sub);
     const row = await h.database.db.kysely
@@ -269,13 +265,11 @@ describeEachEngine('managing subscriptions', (engine) => {
       client: { id: rival.id },
     });
     expect((await admin('/api/admin/v1/subscriptions/sub_doesnotexist000000000/enable', 'POST')).statusCode).toBe(404);
-    expect(
-      (await h.app.inject({ method: 'GET', url: '/api/admin/v1/subscriptions', headers: shop.bearer })).statusCode,
-    ).toBe(401);
+    expect((await h.as(shop).get('/api/admin/v1/subscriptions')).statusCode).toBe(401);
   });
 
   it('POST /api/lml/v1/webhook-secret rotates the caller’s webhook secret with an overlap', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/lml/v1/webhook-secret', headers: shop.bearer });
+    const response = await h.as(shop).post('/api/lml/v1/webhook-secret');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json<{ webhookSecret: string; previousSecretValidUntil: string }>();
