@@ -13,10 +13,11 @@ import { clientErrorHandler } from './limits/http-limits.js';
 import { registerHttpFeatures } from './http/index.js';
 import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
-import { documentObject, documentRoute } from './ops/openapi-extras.js';
-import { withProblemResponses } from './ops/openapi-problems.js';
+import { documentObject } from './ops/openapi-extras.js';
+import { documentRoute } from './ops/openapi-routes.js';
 import { buildValidatorPerPart, type FastifyValidatorFactory } from './http/validation.js';
 import { LOG_REDACT, logDestination, logError } from './ops/logging.js';
+import { routeGuards } from './route-guards.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
 
@@ -116,13 +117,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     }
     parseJson(request, text, done);
   });
-  await registerHttpFeatures(app, deps);
+  await registerHttpFeatures(app, deps, routeGuards(services));
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(swagger, {
-    transform: ({ schema, url, route }) => {
-      const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
-      return { schema: documentRoute(withProblemResponses(schema, url) ?? schema, url, method) ?? schema, url };
-    },
+    transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route) ?? schema, url }),
     transformObject: (built) => ('openapiObject' in built ? documentObject(built.openapiObject) : built.swaggerObject),
     // Shared schemas appear under their $id (e.g. #/components/schemas/Offer) instead of def-N.
     refResolver: {

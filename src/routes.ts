@@ -1,6 +1,7 @@
 /**
  * The route table, part of the composition root: every capability's routes, one line each, with the
- * prefix, the guard and exactly the collaborators each plugin uses. Guards are built here once.
+ * prefix and exactly the collaborators each plugin uses. Each route declares its own auth, which
+ * route-guards.ts turns into its guard.
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
@@ -8,9 +9,7 @@ import { adminClientRoutes } from './admin/clients.routes.js';
 import { adminDeliveryRoutes } from './admin/deliveries.routes.js';
 import { adminLmlRoutes } from './admin/lml.routes.js';
 import { adminOfferRoutes } from './admin/offers.routes.js';
-import { requireScope } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
-import { type Scope, SCOPES } from './auth/scopes.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { deliveryRoutes } from './delivery/routes.js';
@@ -18,7 +17,6 @@ import { lmlRoutes } from './lml/routes.js';
 import { listOfferRoutes } from './offers/list-offers.routes.js';
 import { offerRoutes } from './offers/routes.js';
 import { dashboardRoutes } from './admin/console.routes.js';
-import { adminOrConsole } from './admin/guard.js';
 import { homeRoutes } from './ops/home.routes.js';
 import { adminOverviewRoutes } from './ops/overview.routes.js';
 import { opsRoutes } from './ops/routes.js';
@@ -34,11 +32,6 @@ export async function registerRoutes(
   s: Services,
   { config, db }: { config: Config; db: Db },
 ): Promise<void> {
-  // One guard per scope, built once: a bearer token with the scope, then one request of the client's rate limit.
-  const guards = Object.fromEntries(
-    SCOPES.map((scope) => [scope, requireScope(s.tokens, scope, s.rateLimit)]),
-  ) as Record<Scope, ReturnType<typeof requireScope>>;
-  const bearer = (scope: Scope) => guards[scope];
   const sessionIdleSeconds = config.sessionIdleSeconds;
 
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)
@@ -51,28 +44,23 @@ export async function registerRoutes(
     sessionIdleSeconds,
   }); // /dashboard
   await app.register(authRoutes, { tokenEndpoint: s.tokenEndpoint, signingKeys: s.signingKeys, config }); // /api/auth/token, /.well-known/*
-  await app.register(offerRoutes, { offers: s.offers, guard: bearer('offers:read') }); //   /api/v1/offers[/:id]
-  await app.register(listOfferRoutes, { pricedLists: s.pricedLists, guard: bearer('offers:read') }); // /api/v1/lists/:identifier/offers
+  await app.register(offerRoutes, { offers: s.offers }); //   /api/v1/offers[/:id]
+  await app.register(listOfferRoutes, { pricedLists: s.pricedLists }); // /api/v1/lists/:identifier/offers
   await app.register(lmlRoutes, {
     prefix: '/api/lml/v1',
     schools: s.schools,
     lists: s.lists,
     structure: s.structure,
-    guard: bearer('lml:read'),
   }); // schools, lists, structure
-  await app.register(deliveryRoutes, { deliveries: s.deliveries, guard: bearer('webhooks:manage') }); // /api/lml/v1/subscriptions/:id/deliveries, /ping
+  await app.register(deliveryRoutes, { deliveries: s.deliveries }); // /api/lml/v1/subscriptions/:id/deliveries, /ping
   await app.register(subscriptionRoutes, {
     subscriptions: s.subscriptions,
     clients: s.clients,
-    guard: bearer('webhooks:manage'),
   }); // subscriptions, webhook-secret
   await app.register(portalRoutes, { webSessions: s.webSessions, portal: s.portal, sessionIdleSeconds }); // /portal, /portal/api/*
 
   await app.register(
     async (admin) => {
-      // onRequest, not preHandler: unauthenticated callers are refused before their body is read or validated.
-      // Bearer ADMIN_TOKEN, or the operator console's session cookie (CSRF-checked on state changes).
-      admin.addHook('onRequest', adminOrConsole({ webSessions: s.webSessions, adminAuth: s.adminAuth }));
       await admin.register(adminClientRoutes, { clients: s.clients }); //                      /clients
       await admin.register(adminDeliveryRoutes, { deliveries: s.deliveries }); //               /deliveries[/:id[/retry]], /subscriptions/:id/recover
       await admin.register(adminLmlRoutes, { schools: s.schools, lists: s.lists }); //          /schools[/:id], /lists[/:id[/status]]

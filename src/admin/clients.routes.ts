@@ -15,6 +15,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminCreateClient',
         tags,
@@ -37,6 +38,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.get(
     '/clients',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminListClients',
         tags,
@@ -51,6 +53,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.get(
     '/clients/:id',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminGetClient',
         tags,
@@ -64,6 +67,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients/:id/secret',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminResetClientSecret',
         tags,
@@ -80,6 +84,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients/:id/webhook-secret',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminRotateClientWebhookSecret',
         tags,
@@ -96,6 +101,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.delete(
     '/clients/:id',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminRevokeClient',
         tags,

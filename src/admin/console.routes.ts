@@ -10,7 +10,7 @@ import { Problem } from '../errors.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
-import { requireSession, setSessionCookie } from '../web-sessions/guard.js';
+import { setSessionCookie } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { DASHBOARD_HTML } from './console-page.js';
 import type { AdminAuth } from './guard.js';
@@ -36,7 +36,10 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
 
   app.post(
     '/dashboard/api/session',
-    { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) } },
+    {
+      config: { auth: 'public', idempotent: false },
+      schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }) },
+    },
     async (request, reply) => {
       // The same brute-force allowance as the token endpoint, for the pseudo-client "console".
       const wait = authFailures.retryAfter('(console)', request.ip);
@@ -59,7 +62,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   );
 
   // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
-  app.get('/dashboard/api/session', { schema }, async (request, reply) => {
+  app.get('/dashboard/api/session', { config: { auth: 'public' }, schema }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
     return session === undefined
@@ -67,13 +70,14 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
       : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: sessionIdleSeconds };
   });
 
-  const guarded: FastifyPluginAsyncTypebox = async (scope) => {
-    scope.addHook('onRequest', requireSession(webSessions, CONSOLE_COOKIE, 'console'));
-    scope.post('/dashboard/api/sign-out', { schema }, async (request, reply) => {
+  // The operator's session (or token), CSRF-checked: a cross-site page cannot sign the operator out.
+  app.post(
+    '/dashboard/api/sign-out',
+    { config: { auth: 'admin', idempotent: true }, schema },
+    async (request, reply) => {
       await webSessions.end(request.cookies[CONSOLE_COOKIE]);
       void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
       return reply.code(204).send();
-    });
-  };
-  await app.register(guarded);
+    },
+  );
 };

@@ -19,14 +19,13 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   { deliveries },
 ) => {
   const tags = ['admin: deliveries'];
-  const security = [{ admin: [] }];
   app.get(
     '/deliveries',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminListDeliveries',
         tags,
-        security,
         summary: 'Webhook deliveries, newest first, filtered by status, subscription or event',
         querystring: AdminDeliveryQuerySchema,
         response: { 200: DeliveryPageSchema },
@@ -37,10 +36,10 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.get(
     '/deliveries/:id',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminGetDelivery',
         tags,
-        security,
         summary: 'One delivery with every attempt (status, duration, error class, first 4 KB of the answer)',
         params: IdParams,
         response: { 200: DeliveryDetailSchema },
@@ -51,11 +50,10 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/retry',
     {
+      config: { auth: 'admin', idempotent: true, problems: ['conflict'] },
       schema: {
         operationId: 'adminRetryDelivery',
-        problems: ['conflict'],
         tags,
-        security,
         summary: 'Send a failed or succeeded delivery again now',
         description:
           'One more attempt with the same webhook-id. 409 when it is already pending or its subscription is disabled.',
@@ -72,10 +70,10 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/subscriptions/:id/recover',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminRecoverSubscription',
         tags,
-        security,
         summary: 'Re-enable a subscription and re-send its deliveries that failed, created since a moment',
         params: IdParams,
         body: Type.Object(

@@ -22,13 +22,12 @@ export interface AdminLmlRoutesOptions {
 export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = async (app, { schools, lists }) => {
   const schoolTags = ['admin: schools'];
   const listTags = ['admin: lists'];
-  const security = [{ admin: [] }];
   await app.register(lmlReadRoutes, {
     schools,
     lists,
     schoolTags,
     listTags,
-    security,
+    auth: 'admin',
     operationIds: {
       listSchools: 'adminListSchools',
       getSchool: 'adminGetSchool',
@@ -40,10 +39,10 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/schools',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminCreateSchool',
         tags: schoolTags,
-        security,
         summary: 'Create a school (emits school.created)',
         body: SchoolCreateBody,
         response: { 201: SchoolSchema },
@@ -58,10 +57,10 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.patch(
     '/schools/:identifier',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminUpdateSchool',
         tags: schoolTags,
-        security,
         summary: 'Change a school (emits school.modified only when a value changes)',
         params: IdentifierParams,
         body: SchoolPatchBody,
@@ -74,11 +73,10 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/lists',
     {
+      config: { auth: 'admin', idempotent: true, problems: ['invalid-ean', 'conflict'] },
       schema: {
         operationId: 'adminCreateList',
-        problems: ['invalid-ean', 'conflict'],
         tags: listTags,
-        security,
         summary: 'Create a list with status created (emits list.created and list.status)',
         body: ListCreateBody,
         response: { 201: ListSchema },
@@ -93,11 +91,10 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.patch(
     '/lists/:identifier',
     {
+      config: { auth: 'admin', idempotent: true, problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminUpdateList',
-        problems: ['invalid-ean'],
         tags: listTags,
-        security,
         summary: "Change a list's content (emits list.updated only when something changes)",
         params: IdentifierParams,
         body: ListPatchBody,
@@ -109,11 +106,10 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/lists/:identifier/status',
     {
+      config: { auth: 'admin', idempotent: true, problems: ['illegal-transition', 'conflict'] },
       schema: {
         operationId: 'adminSetListStatus',
-        problems: ['illegal-transition', 'conflict'],
         tags: listTags,
-        security,
         summary:
           'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
         params: IdentifierParams,

@@ -26,16 +26,14 @@ export interface AdminOfferRoutesOptions {
 
 export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions> = async (app, { offers }) => {
   const tags = ['admin: offers'];
-  const security = [{ admin: [] }];
 
   app.post(
     '/offers',
     {
+      config: { auth: 'admin', idempotent: true, problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminCreateOffer',
-        problems: ['invalid-ean'],
         tags,
-        security,
         summary: 'Create an offer (status defaults to published, so it is visible at once)',
         body: CreateOfferBody,
         response: { 201: AdminOfferSchema },
@@ -51,10 +49,10 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.get(
     '/offers',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminListOffers',
         tags,
-        security,
         summary: 'List offers in every status, oldest first, with cursor paging',
         querystring: ListQuery,
         response: { 200: Type.Object({ has_more: Type.Boolean(), data: Type.Array(AdminOfferSchema) }) },
@@ -72,10 +70,10 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.get(
     '/offers/:id',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminGetOffer',
         tags,
-        security,
         summary: 'One offer in any status, by id or identifier',
         params: OfferIdOrIdentifierParams,
         response: { 200: AdminOfferSchema },
@@ -87,10 +85,10 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.patch(
     '/offers/:id',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminUpdateOffer',
         tags,
-        security,
         summary: 'Change the price, condition, remarks or status of an offer',
         params: OfferIdParams,
         body: UpdateOfferBody,
@@ -103,10 +101,10 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.delete(
     '/offers/:id',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminDeleteOffer',
         tags,
-        security,
         summary: 'Delete an offer (204)',
         params: OfferIdParams,
       },

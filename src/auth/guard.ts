@@ -1,4 +1,4 @@
-/** Bearer-token guard for every /api route except the token endpoint and the admin API. */
+/** The bearer-token guard of the routes that declare `auth: { scope }` (route-guards.ts applies it). */
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { RequestRateLimit } from '../limits/request-limit.js';
 import { parseBearer } from './basic.js';
@@ -12,11 +12,11 @@ declare module 'fastify' {
   }
 }
 
-/** Verifies the bearer token and its scope, then spends one request of the client's rate limit. */
+/** Verifies the bearer token and its scope, then spends one request of the client's rate limit (when given). */
 export function requireScope(
   tokens: TokenService,
   scope: Scope,
-  rateLimit: RequestRateLimit,
+  rateLimit: RequestRateLimit | undefined,
 ): preHandlerAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = parseBearer(request.headers.authorization);
@@ -26,7 +26,7 @@ export function requireScope(
     const principal = await tokens.authenticate(token);
     if (!principal.scopes.includes(scope)) throw tokenProblems.scope(scope);
     request.principal = principal;
-    rateLimit.consume(principal.clientId, reply);
+    rateLimit?.consume(principal.clientId, reply);
   };
 }
 

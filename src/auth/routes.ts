@@ -82,6 +82,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.get(
     '/api/auth/token',
     {
+      config: { auth: 'client-credentials' },
       errorHandler: tokenErrorHandler,
       schema: {
         operationId: 'getToken',
@@ -108,6 +109,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/api/auth/token',
     {
+      // Never replayed: every call mints a new token.
+      config: { auth: 'client-credentials', idempotent: false },
       errorHandler: tokenErrorHandler,
       schema: {
         operationId: 'createToken',
@@ -133,6 +136,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.get(
     '/.well-known/jwks.json',
     {
+      config: { auth: 'public', anyOrigin: true },
       schema: {
         operationId: 'getJwks',
         tags: ['auth'],
@@ -149,6 +153,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.get(
     '/.well-known/oauth-authorization-server',
     {
+      config: { auth: 'public', anyOrigin: true },
       schema: {
         operationId: 'getAuthorizationServerMetadata',
         tags: ['auth'],

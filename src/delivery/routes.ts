@@ -5,7 +5,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../auth/guard.js';
-import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { DeliveryService } from './service.js';
 import { DeliveryPageSchema, DeliveryQuerySchema, IdParams } from './schemas.js';
 
@@ -13,25 +12,18 @@ const BASE = '/api/lml/v1/subscriptions/:id';
 
 export interface DeliveryRoutesOptions {
   deliveries: DeliveryService;
-  /** Bearer token with webhooks:manage, then the client's rate limit. */
-  guard: preHandlerAsyncHookHandler;
 }
 
-export const deliveryRoutes: FastifyPluginAsyncTypebox<DeliveryRoutesOptions> = async (
-  app,
-  { deliveries, guard: preHandler },
-) => {
+export const deliveryRoutes: FastifyPluginAsyncTypebox<DeliveryRoutesOptions> = async (app, { deliveries }) => {
   const tags = ['subscriptions'];
-  const security = [{ bearer: [] }];
 
   app.get(
     `${BASE}/deliveries`,
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' } },
       schema: {
         operationId: 'listSubscriptionDeliveries',
         tags,
-        security,
         summary: "A subscription's webhook deliveries, newest first",
         description:
           'Each delivery is one event for this subscription with its status and last result. Cursor paging with starting_after.',
@@ -46,12 +38,10 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<DeliveryRoutesOptions> = 
   app.post(
     `${BASE}/ping`,
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, problems: ['conflict'] },
       schema: {
         operationId: 'pingSubscription',
-        problems: ['conflict'],
         tags,
-        security,
         summary: 'Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription',
         description:
           'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',

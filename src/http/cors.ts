@@ -1,9 +1,12 @@
 /**
- * CORS. The public discovery documents (/.well-known/*) carry `Access-Control-Allow-Origin: *` always:
- * they are public and read without credentials, and browser-based tools fetch them. Everything else is
- * opened only to the origins in CORS_ORIGINS (default: none, and then no CORS code runs at all), and the
- * token endpoint only when CORS_TOKEN_ENDPOINT is set too, so a browser never sees the client secret
- * flow unless the operator chose that. No cookies are used, so credentials are never allowed.
+ * CORS. Routes that declare `anyOrigin` (the public discovery documents, /.well-known/*) carry
+ * `Access-Control-Allow-Origin: *` always: they are public and read without credentials, and
+ * browser-based tools fetch them. Everything else is opened only to the origins in CORS_ORIGINS
+ * (default: none, and then no CORS code runs at all), and the token endpoint (`auth:
+ * 'client-credentials'`) only when CORS_TOKEN_ENDPOINT is set too, so a browser never sees the client
+ * secret flow unless the operator chose that. No cookies are used, so credentials are never allowed.
+ * A preflight answers for the URL it asks about, so the declared routes' URLs are collected as they
+ * are registered.
  */
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,11 +14,14 @@ import type { Config } from '../config.js';
 
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-none-match', 'x-request-id'];
 const EXPOSED_HEADERS = ['etag', 'location', 'retry-after', 'www-authenticate', 'x-request-id'];
-const TOKEN_PATH = '/api/auth/token';
 
 export async function registerCors(app: FastifyInstance, config: Config): Promise<void> {
+  const anyOrigin = new Set<string>();
+  const tokenEndpoints = new Set<string>();
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/.well-known/')) return;
+    if (route.config?.auth === 'client-credentials') tokenEndpoints.add(route.url);
+    if (route.config?.anyOrigin !== true) return;
+    anyOrigin.add(route.url);
     const open = async (_request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
       reply.header('access-control-allow-origin', '*');
     };
@@ -38,8 +44,8 @@ export async function registerCors(app: FastifyInstance, config: Config): Promis
     hideOptionsRoute: true,
     delegator: (request, callback) => {
       const path = request.url.split('?')[0] ?? '';
-      if (path.startsWith('/.well-known/')) return callback(null, closed); // already `*` above
-      callback(null, path === TOKEN_PATH && !config.corsTokenEndpoint ? closed : open);
+      if (anyOrigin.has(path)) return callback(null, closed); // already `*` above
+      callback(null, tokenEndpoints.has(path) && !config.corsTokenEndpoint ? closed : open);
     },
   });
 }

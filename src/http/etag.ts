@@ -1,24 +1,14 @@
 /**
- * Strong ETags and 304 Not Modified on the read routes whose bodies clients poll (offers, LML reads).
- * Only those GET routes get the hook, and only 200 answers are hashed (SHA-1 of the serialised body,
+ * Strong ETags and 304 Not Modified on the read routes whose bodies clients poll (offers, LML reads):
+ * the GET routes that declare `etag: true` (route-config.ts) get the hooks (route-behaviour.ts), and only 200 answers are hashed (SHA-1 of the serialised body,
  * about 0.1 ms for 50 KB). The tag is computed on the uncompressed body; when compression then
  * encodes the answer, the tag gets the encoding as a suffix (`"…-br"`), as RFC 9110 §8.8.3 wants a
  * strong validator per representation. If-None-Match accepts either form.
  */
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
-
-const ETAG_ROUTES = [
-  /^\/api\/v1\/offers(\/|$)/,
-  /^\/api\/v1\/lists\/:identifier\/offers$/,
-  /^\/api\/(lml|admin)\/v1\/(schools|lists)(\/|$)/,
-  /^\/api\/lml\/v1\/structure$/,
-];
-
-export const hasEtag = (route: Pick<RouteOptions, 'method' | 'url'>): boolean => {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  return methods.includes('GET') && ETAG_ROUTES.some((pattern) => pattern.test(route.url));
-};
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import { appendHook } from './append-hook.js';
+import { hasEtag } from './route-config.js';
 
 const ENCODING_SUFFIX = /-(br|gzip|deflate)"$/;
 
@@ -33,7 +23,7 @@ function matches(header: string | undefined, tag: string): boolean {
 
 // Callback hooks and the one-shot hash: these run on the hottest route, where a promise per hook and a
 // Hash object per answer showed up in the profile (one-shot SHA-1 of 2.5 KB: 1.9 µs vs 4.3 µs).
-const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+export const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
   // A route that knows its representation's tag already (the offers read model) set it; else hash.
   const given = reply.getHeader('etag');
@@ -52,21 +42,12 @@ const tagEncoding: onSendHookHandler = (_request, reply, payload: unknown, done)
   done(null, payload);
 };
 
-function append(route: RouteOptions, hook: onSendHookHandler): void {
-  const current = route.onSend;
-  route.onSend = current === undefined ? [hook] : Array.isArray(current) ? [...current, hook] : [current, hook];
-}
-
-/** Before compression is registered: the tag sees the uncompressed body. */
-export function registerEtags(app: FastifyInstance): void {
-  app.addHook('onRoute', (route) => {
-    if (hasEtag(route)) append(route, tagBody);
-  });
-}
-
-/** After compression is registered: the tag names the encoding that was applied. */
+/**
+ * After compression is registered: the tag names the encoding that was applied. (The tag itself is
+ * appended by route-behaviour.ts before compression's own onSend, so it sees the uncompressed body.)
+ */
 export function registerEtagEncodingSuffix(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (hasEtag(route)) append(route, tagEncoding);
+    if (hasEtag(route)) appendHook(route, 'onSend', tagEncoding);
   });
 }

@@ -1,22 +1,14 @@
 /**
- * Idempotency-Key on every POST of the API (client and admin; not the token endpoint, whose answer
- * must never be replayed). Only routes that can receive the header get the hooks, and a request
- * without the header pays one header look-up; with it, one claim insert before the handler and one
- * update after. The owner is the authenticated client (or the operator), so keys never collide
- * between clients. The rules are in src/idempotency/service.ts.
+ * Idempotency-Key on every POST declared `idempotent` (route-config.ts; the token endpoint declares it
+ * is not: its answer must never be replayed). Only those routes get the hooks (route-behaviour.ts),
+ * and a request without the header pays one header look-up; with it, one claim insert before the
+ * handler and one update after. The owner is the authenticated client (or the operator), so keys
+ * never collide between clients. The rules are in src/idempotency/service.ts.
  */
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  onSendHookHandler,
-  preHandlerHookHandler,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import { Problem } from '../errors.js';
 import { IdempotencyService, requestHash } from '../idempotency/service.js';
 
-const EXCLUDED = new Set(['/api/auth/token']);
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
 interface Claim {
@@ -25,29 +17,19 @@ interface Claim {
 }
 const claims = new WeakMap<FastifyRequest, Claim>();
 
-export const takesIdempotencyKey = (route: Pick<RouteOptions, 'method' | 'url'>): boolean => {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  return methods.includes('POST') && route.url.startsWith('/api/') && !EXCLUDED.has(route.url);
-};
-
 function ownerOf(request: FastifyRequest): string | undefined {
   if (request.principal !== null) return `client:${request.principal.clientRef}`;
-  // The admin guard ran (onRequest) for every route under this prefix.
-  if (request.routeOptions.url?.startsWith('/api/admin/v1/') === true) return 'admin';
+  // The operator's guard admitted the request (an admin route), by token or console session.
+  if (request.routeOptions.config.auth === 'admin') return 'admin';
   return undefined;
 }
 
-function append<K extends 'preHandler' | 'onSend'>(
-  route: RouteOptions,
-  name: K,
-  hook: K extends 'preHandler' ? preHandlerHookHandler : onSendHookHandler,
-): void {
-  const current = route[name] as unknown;
-  const list = current === undefined ? [] : Array.isArray(current) ? current : [current];
-  (route as unknown as Record<string, unknown>)[name] = [...list, hook];
+export interface IdempotencyHooks {
+  before: preHandlerHookHandler;
+  after: onSendHookHandler;
 }
 
-export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
+export function idempotencyHooks(service: IdempotencyService): IdempotencyHooks {
   const before: preHandlerHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
@@ -88,9 +70,5 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     return payload;
   };
 
-  app.addHook('onRoute', (route) => {
-    if (!takesIdempotencyKey(route)) return;
-    append(route, 'preHandler', before);
-    append(route, 'onSend', after);
-  });
+  return { before, after };
 }

@@ -1,10 +1,10 @@
 /**
  * The read side of schools and lists, registered twice with the same handlers: under the public LML
  * API (bearer token with lml:read) and under the admin API (admin token), which differ only in their
- * guard and their OpenAPI tags.
+ * declared auth and their OpenAPI tags.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { RouteAuth } from '../http/route-config.js';
 import type { ListService } from './list-service.js';
 import type { SchoolService } from './school-service.js';
 import { IdentifierParams, ListQuerySchema, ListSchema, PageQuerySchema, SchoolSchema, pageOf } from './schemas.js';
@@ -12,11 +12,10 @@ import { IdentifierParams, ListQuerySchema, ListSchema, PageQuerySchema, SchoolS
 export interface ReadAccess {
   schoolTags: string[];
   listTags: string[];
-  security: Record<string, string[]>[];
+  /** Who may read under this registration. */
+  auth: RouteAuth;
   /** The OpenAPI operationIds (the SDK's method names) under this registration. */
   operationIds: { listSchools: string; getSchool: string; listLists: string; getList: string };
-  /** The public API's scope guard; the admin scope is guarded for the whole prefix already. */
-  preHandler?: preHandlerAsyncHookHandler;
 }
 
 export interface LmlReadRoutesOptions extends ReadAccess {
@@ -25,17 +24,16 @@ export interface LmlReadRoutesOptions extends ReadAccess {
 }
 
 export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = async (app, options) => {
-  const { schools, lists, schoolTags, listTags, security, operationIds } = options;
-  const guard = options.preHandler === undefined ? {} : { preHandler: options.preHandler };
+  const { schools, lists, schoolTags, listTags, auth, operationIds } = options;
+  const config = { auth, etag: true };
 
   app.get(
     '/schools',
     {
-      ...guard,
+      config,
       schema: {
         operationId: operationIds.listSchools,
         tags: schoolTags,
-        security,
         summary: 'Schools, oldest first, cursor-paged',
         querystring: PageQuerySchema,
         response: { 200: pageOf(SchoolSchema) },
@@ -46,11 +44,10 @@ export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = as
   app.get(
     '/schools/:identifier',
     {
-      ...guard,
+      config,
       schema: {
         operationId: operationIds.getSchool,
         tags: schoolTags,
-        security,
         summary: 'One school',
         params: IdentifierParams,
         response: { 200: SchoolSchema },
@@ -61,11 +58,10 @@ export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = as
   app.get(
     '/lists',
     {
-      ...guard,
+      config,
       schema: {
         operationId: operationIds.listLists,
         tags: listTags,
-        security,
         summary: 'Lists, oldest first, cursor-paged; archived lists only with status=archived',
         querystring: ListQuerySchema,
         response: { 200: pageOf(ListSchema) },
@@ -82,11 +78,10 @@ export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = as
   app.get(
     '/lists/:identifier',
     {
-      ...guard,
+      config,
       schema: {
         operationId: operationIds.getList,
         tags: listTags,
-        security,
         summary: 'One list by identifier or slug (archived lists too, so an event can always be followed up)',
         params: IdentifierParams,
         response: { 200: ListSchema },

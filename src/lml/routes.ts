@@ -4,7 +4,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { ListService } from './list-service.js';
 import type { SchoolService } from './school-service.js';
 import type { StructureService } from './structure.js';
@@ -15,34 +14,27 @@ export interface LmlRoutesOptions {
   schools: SchoolService;
   lists: ListService;
   structure: StructureService;
-  /** Bearer token with lml:read, then the client's rate limit. */
-  guard: preHandlerAsyncHookHandler;
 }
 
-export const lmlRoutes: FastifyPluginAsyncTypebox<LmlRoutesOptions> = async (
-  app,
-  { schools, lists, structure, guard: preHandler },
-) => {
+export const lmlRoutes: FastifyPluginAsyncTypebox<LmlRoutesOptions> = async (app, { schools, lists, structure }) => {
   const tags = ['lml'];
-  const security = [{ bearer: [] }];
+  const auth = { scope: 'lml:read' } as const;
 
   await app.register(lmlReadRoutes, {
     schools,
     lists,
     schoolTags: tags,
     listTags: tags,
-    security,
-    preHandler,
+    auth,
     operationIds: { listSchools: 'listSchools', getSchool: 'getSchool', listLists: 'listLists', getList: 'getList' },
   });
   app.get(
     '/structure',
     {
-      preHandler,
+      config: { auth, etag: true },
       schema: {
         operationId: 'getStructure',
         tags,
-        security,
         summary: 'One level of the tree: schools without parent, then tags and lists below a school or tag node',
         querystring: Type.Object(
           { parent: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },

@@ -1,15 +1,13 @@
 /** A whole book list priced in one call: GET /api/v1/lists/:identifier/offers (scope offers:read). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { OFFER_CONDITIONS } from './model.js';
 import { DEFAULT_OFFERS_PER_ITEM, MAX_OFFERS_PER_ITEM, type PricedListService } from './priced-list.js';
 import { PublicOfferSchema } from './schemas.js';
 
 export interface ListOfferRoutesOptions {
   pricedLists: PricedListService;
-  /** Bearer token with offers:read, then the client's rate limit. */
-  guard: preHandlerAsyncHookHandler;
 }
 
 /** Sends JSON text as is: the type provider knows only the schema's object shape (see offers/routes.ts). */
@@ -67,18 +65,14 @@ const Query = Type.Object({
   ),
 });
 
-export const listOfferRoutes: FastifyPluginAsyncTypebox<ListOfferRoutesOptions> = async (
-  app,
-  { pricedLists, guard },
-) => {
+export const listOfferRoutes: FastifyPluginAsyncTypebox<ListOfferRoutesOptions> = async (app, { pricedLists }) => {
   app.get(
     '/api/v1/lists/:identifier/offers',
     {
-      preHandler: guard,
+      config: { auth: { scope: 'offers:read' }, etag: true },
       schema: {
         operationId: 'listListOffers',
         tags: ['offers'],
-        security: [{ bearer: [] }],
         summary: 'A whole book list priced: each item with its cheapest published offers, and the totals',
         description:
           'For any list that GET /api/lml/v1/lists/{identifier} shows, except archived ones (404 not-found, like an ' +

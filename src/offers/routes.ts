@@ -1,7 +1,7 @@
 /** Public offers API: published offers by EAN, and one offer by id. Both need the offers:read scope. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { OfferService } from './service.js';
 import { MAX_EANS_PER_QUERY } from '../ean.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
@@ -16,22 +16,19 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
 
 export interface OfferRoutesOptions {
   offers: OfferService;
-  /** Bearer token with offers:read, then the client's rate limit. */
-  guard: preHandlerAsyncHookHandler;
 }
 
-export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async (app, { offers, guard }) => {
+export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async (app, { offers }) => {
   const tags = ['offers'];
-  const security = [{ bearer: [] }];
+  const config = { auth: { scope: 'offers:read' }, etag: true } as const;
 
   app.get(
     '/api/v1/offers',
     {
-      preHandler: guard,
+      config,
       schema: {
         operationId: 'listOffers',
         tags,
-        security,
         summary: 'Published offers for one or more EAN codes',
         description:
           `\`eans\` is a comma-separated list (a URL-encoded comma, %2C, works too) of up to ${MAX_EANS_PER_QUERY} distinct ` +
@@ -56,11 +53,10 @@ export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async 
   app.get(
     '/api/v1/offers/:id',
     {
-      preHandler: guard,
+      config,
       schema: {
         operationId: 'getOffer',
         tags,
-        security,
         summary: 'One published offer',
         description:
           'By id or by identifier (the one offer events carry). Unknown, unpublished and malformed ids all answer ' +

@@ -57,7 +57,7 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return payload;
   });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     void reply.type('application/json; charset=utf-8');
     return app.swagger();
   });
@@ -82,6 +82,7 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/problems/:code',
     {
+      config: { auth: 'public' },
       schema: {
         operationId: 'getProblemType',
         documentedResponses: {

@@ -39,7 +39,7 @@ ${LINKS.map(([href, label, what]) => `<li><a href="${href}">${label}</a> <span c
 `;
 
 export const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
     void reply.header('vary', 'accept').header('cache-control', 'no-cache');
     const accept = request.headers.accept ?? '';
     if (accept.includes('application/json') && !accept.includes('text/html')) {

@@ -1,97 +1,11 @@
 /**
- * Everything the OpenAPI document says beyond the route schemas, applied only when the document is
- * built (never on the request path): stable operationIds (the SDK's method names), the statuses the
- * cross-cutting parts really send (304, 409/422 for Idempotency-Key, 413, 415, 204), the headers they
- * read, public routes marked as public, and the document-level parts: servers, license, tags, the
- * oauth2 client-credentials scheme ("Try it" in /docs fetches its own token) and the 3.1 `webhooks`.
+ * The document-level parts of the OpenAPI document, applied when it is built: servers, license, tags,
+ * the oauth2 client-credentials scheme ("Try it" in /docs fetches its own token) and the 3.1
+ * `webhooks`. Each route's own part comes from its declarations (openapi-routes.ts).
  */
-import type { FastifySchema } from 'fastify';
 import { TOKEN_AUDIENCE } from '../auth/token-service.js';
 import { SCOPES } from '../auth/scopes.js';
-import { PROBLEMS, type ProblemCode } from '../errors.js';
 import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
-import { hasEtag } from '../http/etag.js';
-import { takesIdempotencyKey } from '../http/idempotency.js';
-import { securityFor } from './instrument.js';
-import { problemResponse } from './openapi-problems.js';
-
-declare module 'fastify' {
-  interface FastifySchema {
-    /** The OpenAPI operationId: the SDK's method name, so it is chosen by hand and never derived from the URL. */
-    operationId?: string;
-    /** Problems the route's service answers beyond those its inputs and guard cause (documented, not validated). */
-    problems?: readonly ProblemCode[];
-    /** Answers documented in OpenAPI only: non-JSON bodies that Fastify must not serialise with a schema. */
-    documentedResponses?: Readonly<Record<string, unknown>>;
-  }
-}
-
-type Responses = Record<string, unknown>;
-type Parameter = Record<string, unknown>;
-
-export function documentRoute(
-  schema: FastifySchema | undefined,
-  url: string,
-  method: string,
-): FastifySchema | undefined {
-  if (schema === undefined || schema.hide === true) return schema;
-  const responses: Responses = { ...((schema.response ?? {}) as Responses) };
-  const problems: Record<string, ProblemCode[]> = {};
-  const add = (code: ProblemCode): void => {
-    const status = String(PROBLEMS[code].status);
-    problems[status] = [...(problems[status] ?? []), code];
-  };
-  const isToken = url === '/api/auth/token';
-  if (schema.body !== undefined && !isToken) {
-    add('body-too-large');
-    add('unsupported-media-type');
-  }
-  const idempotent = takesIdempotencyKey({ method, url });
-  if (idempotent) {
-    add('validation-failed');
-    add('idempotency-key-in-use');
-    add('idempotency-key-reused');
-  }
-  for (const code of schema.problems ?? []) add(code);
-  for (const [status, codes] of Object.entries(problems)) {
-    const existing = responses[status] as { description?: string } | undefined;
-    if (existing === undefined) responses[status] = problemResponse(codes);
-    else if (typeof existing.description === 'string' && existing.description.includes(': ')) {
-      // A problem response written by withProblemResponses: name the further codes too.
-      const known = existing.description.split('; ').map((entry) => entry.split(':')[0]);
-      const more = codes.filter((code) => !known.includes(code));
-      if (more.length > 0) responses[status] = problemResponse([...(known as ProblemCode[]), ...more]);
-    }
-  }
-  for (const [status, documented] of Object.entries(schema.documentedResponses ?? {})) {
-    responses[status] ??= documented;
-  }
-  const hasSuccess = Object.keys(responses).some((status) => /^2/.test(status));
-  if (!hasSuccess && method === 'DELETE') responses['204'] = { description: 'Done; no content', type: 'null' };
-  const etag = hasEtag({ method, url });
-  if (etag)
-    responses['304'] = { description: 'Not modified: the If-None-Match tag still matches; no body', type: 'null' };
-
-  const headers: Parameter = { type: 'object', properties: {} as Record<string, unknown> };
-  const props = headers.properties as Record<string, unknown>;
-  if (idempotent) {
-    props['idempotency-key'] = {
-      type: 'string',
-      minLength: 1,
-      maxLength: 255,
-      description:
-        'Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422.',
-    };
-  }
-  if (etag)
-    props['if-none-match'] = { type: 'string', description: 'An ETag from an earlier answer: 304 when unchanged' };
-  const withHeaders = Object.keys(props).length > 0 && schema.headers === undefined ? { headers } : {};
-  const security = schema.security === undefined && securityFor(url) === undefined ? { security: [] } : {};
-
-  // The contract keys of this module are read here and not copied into the document.
-  const { problems: _problems, documentedResponses: _documented, ...documented } = schema;
-  return { ...documented, ...withHeaders, ...security, response: responses } as FastifySchema;
-}
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   auth: `Access tokens (OAuth 2.0 client credentials, RFC 9068 JWTs with aud "${TOKEN_AUDIENCE}"), their keys and the server metadata`,

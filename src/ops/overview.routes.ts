@@ -12,6 +12,7 @@ export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesO
   app.get(
     '/overview',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'getAdminOverview',
         tags,
@@ -24,6 +25,7 @@ export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesO
   app.get(
     '/subscription-health',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'getAdminSubscriptionHealth',
         tags,

@@ -18,6 +18,7 @@ export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app
   app.get(
     '/healthz',
     {
+      config: { auth: 'public' },
       schema: {
         operationId: 'getHealth',
         tags: ['operations'],
@@ -30,6 +31,7 @@ export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app
   app.get(
     '/readyz',
     {
+      config: { auth: 'public' },
       schema: {
         operationId: 'getReadiness',
         tags: ['operations'],
@@ -49,6 +51,7 @@ export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app
   app.get(
     '/metrics',
     {
+      config: { auth: 'public' },
       schema: {
         operationId: 'getMetrics',
         documentedResponses: {

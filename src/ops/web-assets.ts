@@ -34,7 +34,7 @@ const etag = (body: string): string => `"${createHash('sha256').update(body).dig
 export function serveAssets(app: FastifyInstance, assets: Asset[]): void {
   for (const asset of assets) {
     const tag = etag(asset.body);
-    app.get(asset.url, { schema: { hide: true } }, async (request, reply) => {
+    app.get(asset.url, { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
       void reply
         .headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', etag: tag })
         .type(asset.type);

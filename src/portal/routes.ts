@@ -10,7 +10,7 @@ import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import type { PortalService } from './service.js';
 import { CreateSubscriptionBody, PageQuerySchema } from '../subscriptions/schemas.js';
-import { portalClientOf, requireSession, setSessionCookie } from '../web-sessions/guard.js';
+import { portalClientOf, setSessionCookie } from '../web-sessions/guard.js';
 import { PORTAL_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { PORTAL_HTML } from './page.js';
 
@@ -38,7 +38,11 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
 
   app.post(
     `${API}/sign-in`,
-    { schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }) } },
+    {
+      // A link works once: repeating the sign-in is refused, never replayed.
+      config: { auth: 'public', idempotent: false },
+      schema: { ...schema, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }) },
+    },
     async (request, reply) => {
       const { sessionId, session } = await webSessions.redeemPortalLink(request.body.token);
       setSessionCookie(request, reply, PORTAL_COOKIE, sessionId);
@@ -48,7 +52,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
   );
 
   // Answers 200 either way: the page asks on every load, and a signed-out visitor is not an error.
-  app.get(`${API}/session`, { schema }, async (request, reply) => {
+  app.get(`${API}/session`, { config: { auth: 'public' }, schema }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const session = await webSessions.resolve(request.cookies[PORTAL_COOKIE], 'portal');
     if (session?.clientRef === undefined || session.clientRef === null) return { signedIn: false };
@@ -61,41 +65,56 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
   });
 
   const guardedRoutes: FastifyPluginAsyncTypebox = async (guarded) => {
-    guarded.addHook('onRequest', requireSession(webSessions, PORTAL_COOKIE, 'portal'));
     guarded.addHook('onSend', async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
     });
 
-    guarded.post(`${API}/sign-out`, { schema }, async (request, reply) => {
-      await webSessions.end(request.cookies[PORTAL_COOKIE]);
-      void reply.clearCookie(PORTAL_COOKIE, { path: '/' });
-      return reply.code(204).send();
-    });
-    guarded.post(`${API}/secret`, { schema }, (request) => portal.resetSecret(portalClientOf(request)));
-    guarded.post(`${API}/webhook-secret`, { schema }, (request) => portal.rotateWebhookSecret(portalClientOf(request)));
+    guarded.post(
+      `${API}/sign-out`,
+      { config: { auth: 'portal', idempotent: true }, schema },
+      async (request, reply) => {
+        await webSessions.end(request.cookies[PORTAL_COOKIE]);
+        void reply.clearCookie(PORTAL_COOKIE, { path: '/' });
+        return reply.code(204).send();
+      },
+    );
+    guarded.post(`${API}/secret`, { config: { auth: 'portal', idempotent: false }, schema }, (request) =>
+      portal.resetSecret(portalClientOf(request)),
+    );
+    guarded.post(`${API}/webhook-secret`, { config: { auth: 'portal', idempotent: false }, schema }, (request) =>
+      portal.rotateWebhookSecret(portalClientOf(request)),
+    );
 
-    guarded.get(`${API}/subscriptions`, { schema: { ...schema, querystring: PageQuerySchema } }, (request) =>
-      portal.listSubscriptions(portalClientOf(request), request.query.limit, request.query.starting_after),
+    guarded.get(
+      `${API}/subscriptions`,
+      { config: { auth: 'portal' }, schema: { ...schema, querystring: PageQuerySchema } },
+      (request) => portal.listSubscriptions(portalClientOf(request), request.query.limit, request.query.starting_after),
     );
     guarded.post(
       `${API}/subscriptions`,
-      { schema: { ...schema, body: CreateSubscriptionBody } },
+      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, body: CreateSubscriptionBody } },
       async (request, reply) => {
         const { subscription, created } = await portal.createSubscription(portalClientOf(request), request.body);
         void reply.code(created ? 201 : 200);
         return subscription;
       },
     );
-    guarded.delete(`${API}/subscriptions/:id`, { schema: { ...schema, params: IdParams } }, async (request, reply) => {
-      await portal.deleteSubscription(portalClientOf(request), request.params.id);
-      return reply.code(204).send();
-    });
-    guarded.post(`${API}/subscriptions/:id/enable`, { schema: { ...schema, params: IdParams } }, (request) =>
-      portal.enableSubscription(portalClientOf(request), request.params.id),
+    guarded.delete(
+      `${API}/subscriptions/:id`,
+      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
+      async (request, reply) => {
+        await portal.deleteSubscription(portalClientOf(request), request.params.id);
+        return reply.code(204).send();
+      },
+    );
+    guarded.post(
+      `${API}/subscriptions/:id/enable`,
+      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
+      (request) => portal.enableSubscription(portalClientOf(request), request.params.id),
     );
     guarded.post(
       `${API}/subscriptions/:id/ping`,
-      { schema: { ...schema, params: IdParams } },
+      { config: { auth: 'portal', idempotent: false }, schema: { ...schema, params: IdParams } },
       async (request, reply) => {
         void reply.code(202);
         return portal.ping(portalClientOf(request), request.params.id);
@@ -103,16 +122,22 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
     );
     guarded.post(
       `${API}/subscriptions/:id/recover`,
-      { schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) } },
+      {
+        config: { auth: 'portal', idempotent: true },
+        schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) },
+      },
       (request) => portal.recover(portalClientOf(request), request.params.id, request.body.since),
     );
-    guarded.post(`${API}/subscriptions/:id/recover-failed`, { schema: { ...schema, params: IdParams } }, (request) =>
-      portal.recoverFailed(portalClientOf(request), request.params.id),
+    guarded.post(
+      `${API}/subscriptions/:id/recover-failed`,
+      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
+      (request) => portal.recoverFailed(portalClientOf(request), request.params.id),
     );
 
     guarded.get(
       `${API}/deliveries`,
       {
+        config: { auth: 'portal' },
         schema: {
           ...schema,
           querystring: Type.Composite([
@@ -126,14 +151,20 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
       },
       (request) => portal.listDeliveries(portalClientOf(request), request.query),
     );
-    guarded.get(`${API}/deliveries/:id`, { schema: { ...schema, params: IdParams } }, (request) =>
-      portal.delivery(portalClientOf(request), request.params.id),
+    guarded.get(
+      `${API}/deliveries/:id`,
+      { config: { auth: 'portal' }, schema: { ...schema, params: IdParams } },
+      (request) => portal.delivery(portalClientOf(request), request.params.id),
     );
-    guarded.post(`${API}/deliveries/:id/retry`, { schema: { ...schema, params: IdParams } }, (request) =>
-      portal.retry(portalClientOf(request), request.params.id),
+    guarded.post(
+      `${API}/deliveries/:id/retry`,
+      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
+      (request) => portal.retry(portalClientOf(request), request.params.id),
     );
-    guarded.post(`${API}/deliveries/:id/send-now`, { schema: { ...schema, params: IdParams } }, (request) =>
-      portal.sendNow(portalClientOf(request), request.params.id),
+    guarded.post(
+      `${API}/deliveries/:id/send-now`,
+      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
+      (request) => portal.sendNow(portalClientOf(request), request.params.id),
     );
   };
   await app.register(guardedRoutes);

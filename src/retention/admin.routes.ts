@@ -11,10 +11,10 @@ export const adminStorageRoutes: FastifyPluginAsyncTypebox<AdminStorageRoutesOpt
   app.get(
     '/storage',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'getAdminStorage',
         tags: ['admin: operations'],
-        security: [{ admin: [] }],
         summary: 'Rows and the oldest row per table, the database size, the retention in force and the last prune',
         description:
           'Row counts are exact on SQLite (a scan: about 50 ms per million rows) and estimates on PostgreSQL for tables of 100,000 rows and more (`rowsExact`). See docs/operating/retention.md.',

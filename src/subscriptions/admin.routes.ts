@@ -25,15 +25,14 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   { subscriptions, recovery },
 ) => {
   const tags = ['admin: subscriptions'];
-  const security = [{ admin: [] }];
 
   app.get(
     '/subscriptions',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminListSubscriptions',
         tags,
-        security,
         summary: 'Subscriptions across all clients, oldest first, with their client',
         querystring: AdminListQuery,
         response: { 200: pageOf(AdminSubscriptionSchema) },
@@ -48,10 +47,10 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.get(
     '/subscriptions/:id',
     {
+      config: { auth: 'admin' },
       schema: {
         operationId: 'adminGetSubscription',
         tags,
-        security,
         summary: 'One subscription of any client',
         params: SubscriptionIdParams,
         response: { 200: AdminSubscriptionSchema },
@@ -63,10 +62,10 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/enable',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminEnableSubscription',
         tags,
-        security,
         summary: 'Re-enable a subscription that delivery disabled (410 Gone or too long failing)',
         params: SubscriptionIdParams,
         response: { 200: AdminSubscriptionSchema },
@@ -81,10 +80,10 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/recover-failed',
     {
+      config: { auth: 'admin', idempotent: true },
       schema: {
         operationId: 'adminRecoverFailedSubscription',
         tags,
-        security,
         summary: 'Re-enable a failing or disabled subscription and re-send what failed in its current failing period',
         description:
           'Like /recover with `since` chosen for you: the start of the failing period less the whole retry schedule ' +

@@ -5,7 +5,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../auth/guard.js';
-import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { SubscriptionService } from './service.js';
 import { RotatedWebhookSecret } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
@@ -22,26 +21,25 @@ const BASE = '/api/lml/v1/subscriptions';
 export interface SubscriptionRoutesOptions {
   subscriptions: SubscriptionService;
   clients: ClientService;
-  /** Bearer token with webhooks:manage, then the client's rate limit. */
-  guard: preHandlerAsyncHookHandler;
 }
 
 export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOptions> = async (
   app,
-  { subscriptions, clients, guard: preHandler },
+  { subscriptions, clients },
 ) => {
   const tags = ['subscriptions'];
-  const security = [{ bearer: [] }];
 
   app.post(
     BASE,
     {
-      preHandler,
+      config: {
+        auth: { scope: 'webhooks:manage' },
+        idempotent: true,
+        problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host'],
+      },
       schema: {
         operationId: 'createSubscription',
-        problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host'],
         tags,
-        security,
         summary: 'Register a webhook subscription',
         description:
           'Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) ' +
@@ -65,11 +63,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.get(
     BASE,
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' } },
       schema: {
         operationId: 'listSubscriptions',
         tags,
-        security,
         summary: "The caller's subscriptions, oldest first",
         description:
           'Cursor paging: pass the last id of a page as starting_after to get the next one while has_more is true.',
@@ -87,11 +84,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.get(
     `${BASE}/:id`,
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' } },
       schema: {
         operationId: 'getSubscription',
         tags,
-        security,
         summary: 'One of your subscriptions',
         description: "Another client's id answers 404.",
         params: SubscriptionIdParams,
@@ -104,11 +100,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.delete(
     `${BASE}/:id`,
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true },
       schema: {
         operationId: 'deleteSubscription',
         tags,
-        security,
         summary: 'Delete a subscription; its pending deliveries are dropped',
         params: SubscriptionIdParams,
         response: { 204: Type.Null({ description: 'Deleted' }) },
@@ -123,11 +118,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.post(
     `${BASE}/:id/enable`,
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true },
       schema: {
         operationId: 'enableSubscription',
         tags,
-        security,
         summary: 'Re-enable a disabled subscription after fixing the receiver',
         description: 'Clears disabledReason and the failure history. Enabling an active subscription changes nothing.',
         params: SubscriptionIdParams,
@@ -140,11 +134,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.post(
     '/api/lml/v1/webhook-secret',
     {
-      preHandler,
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true },
       schema: {
         operationId: 'rotateWebhookSecret',
         tags,
-        security,
         summary: 'Rotate your webhook secret',
         description:
           'Returns the new secret once. Until previousSecretValidUntil, webhook-signature carries signatures with both secrets ' +

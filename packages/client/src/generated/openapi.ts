@@ -1748,6 +1748,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -1895,6 +1916,27 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2096,6 +2138,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -2210,6 +2273,27 @@ export interface operations {
             };
             /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2378,6 +2462,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -2517,6 +2622,27 @@ export interface operations {
             };
             /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2706,6 +2832,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -2814,6 +2961,27 @@ export interface operations {
             };
             /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2951,6 +3119,27 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3144,6 +3333,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -3236,6 +3446,27 @@ export interface operations {
             };
             /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3525,6 +3756,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -3679,6 +3931,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -3785,6 +4058,27 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4003,6 +4297,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -4137,6 +4452,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4308,6 +4644,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4612,6 +4969,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description not-found: Resource not found */
             404: {
                 headers: {
@@ -4704,6 +5082,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4859,6 +5258,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5284,6 +5704,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description not-found: Resource not found */
             404: {
                 headers: {
@@ -5428,6 +5869,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5773,6 +6235,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
             409: {
                 headers: {
@@ -6074,6 +6557,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6419,6 +6923,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6811,6 +7336,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description not-found: Resource not found */
             404: {
                 headers: {
@@ -6986,6 +7532,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7347,6 +7914,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
             409: {
                 headers: {
@@ -7664,6 +8252,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description not-found: Resource not found */
             404: {
                 headers: {
@@ -7811,6 +8420,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8252,6 +8882,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description not-found: Resource not found */
             404: {
                 headers: {
@@ -8388,6 +9039,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8547,6 +9219,27 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,104 @@
+/**
+ * Documents one route in the OpenAPI document from what it declares (http/route-config.ts) and its
+ * schema, only when the document is built (never on the request path): its security, every problem
+ * it can answer (from its inputs, its guard, its declarations and the codes its service names), the
+ * statuses the cross-cutting parts send (304, 204) and the headers they read. Nothing is derived from
+ * the URL, and no description is parsed back.
+ */
+import type { FastifySchema, RouteOptions } from 'fastify';
+import { type ProblemCode, PROBLEMS } from '../errors.js';
+import { changesState, hasEtag, isBearer, type RouteAuth, takesIdempotencyKey } from '../http/route-config.js';
+import { problemResponse } from './openapi-problems.js';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The OpenAPI operationId: the SDK's method name, so it is chosen by hand and never derived from the URL. */
+    operationId?: string;
+    /** Answers documented in OpenAPI only: non-JSON bodies that Fastify must not serialise with a schema. */
+    documentedResponses?: Readonly<Record<string, unknown>>;
+  }
+}
+
+type Responses = Record<string, unknown>;
+type DocumentedRoute = Pick<RouteOptions, 'method' | 'config'>;
+
+const SECURITY: Readonly<Record<Exclude<RouteAuth, { scope: string }>, unknown[]>> = {
+  public: [],
+  'client-credentials': [{ basic: [] }],
+  admin: [{ admin: [] }],
+  portal: [],
+};
+
+export function securityOf(auth: RouteAuth | undefined): unknown[] {
+  if (auth === undefined) return [];
+  return isBearer(auth) ? [{ bearer: [auth.scope] }] : SECURITY[auth];
+}
+
+/** Every problem code the route can answer, from its declarations and its schema. */
+export function problemsOf(schema: FastifySchema, route: DocumentedRoute): ProblemCode[] {
+  const auth = route.config?.auth;
+  // The token endpoint answers in the RFC 6749 shape OAuth libraries parse, documented by its schema.
+  if (auth === 'client-credentials') return [];
+  const codes: ProblemCode[] = [];
+  if (schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined)
+    codes.push('validation-failed');
+  if (schema.body !== undefined) codes.push('malformed-body', 'body-too-large', 'unsupported-media-type');
+  if (isBearer(auth)) {
+    codes.push('unauthenticated', 'invalid-token', 'token-expired', 'insufficient-scope');
+    if (route.config?.rateLimit !== false) codes.push('rate-limited');
+  }
+  if (auth === 'admin' || auth === 'portal') {
+    codes.push('unauthenticated');
+    if (changesState(route)) codes.push('csrf-rejected');
+  }
+  if (schema.params !== undefined) codes.push('not-found');
+  if (takesIdempotencyKey(route)) codes.push('validation-failed', 'idempotency-key-in-use', 'idempotency-key-reused');
+  codes.push(...(route.config?.problems ?? []));
+  if (auth !== 'public' && auth !== undefined) codes.push('internal');
+  return [...new Set(codes)];
+}
+
+export function documentRoute(schema: FastifySchema | undefined, route: DocumentedRoute): FastifySchema | undefined {
+  if (schema === undefined || schema.hide === true) return schema;
+  const responses: Responses = { ...((schema.response ?? {}) as Responses) };
+  const byStatus = new Map<string, ProblemCode[]>();
+  for (const code of problemsOf(schema, route)) {
+    const status = PROBLEMS[code].status >= 500 ? '5XX' : String(PROBLEMS[code].status);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of byStatus) responses[status] ??= problemResponse(codes);
+  for (const [status, documented] of Object.entries(schema.documentedResponses ?? {})) responses[status] ??= documented;
+
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const hasSuccess = Object.keys(responses).some((status) => /^2/.test(status));
+  if (!hasSuccess && methods.includes('DELETE')) responses['204'] = { description: 'Done; no content', type: 'null' };
+  const etag = hasEtag(route);
+  if (etag)
+    responses['304'] = { description: 'Not modified: the If-None-Match tag still matches; no body', type: 'null' };
+
+  const props: Record<string, unknown> = {};
+  if (takesIdempotencyKey(route)) {
+    props['idempotency-key'] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422.',
+    };
+  }
+  if (etag)
+    props['if-none-match'] = { type: 'string', description: 'An ETag from an earlier answer: 304 when unchanged' };
+  const withHeaders =
+    Object.keys(props).length > 0 && schema.headers === undefined
+      ? { headers: { type: 'object', properties: props } }
+      : {};
+
+  // The contract keys of this module are read here and not copied into the document.
+  const { documentedResponses: _documented, ...documented } = schema;
+  return {
+    ...documented,
+    ...withHeaders,
+    security: securityOf(route.config?.auth),
+    response: responses,
+  } as FastifySchema;
+}
