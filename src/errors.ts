@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every failure the API can report has a stable code here, and is rendered
  * in one place (app.ts) as RFC 9457 application/problem+json. Token-endpoint errors use the
- * RFC 6749 shape instead (see auth/routes.ts), because OAuth clients expect it.
+ * RFC 6749 shape instead (see auth/auth.routes.ts), because OAuth clients expect it.
  */
 
 export const PROBLEMS = {

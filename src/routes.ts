@@ -9,23 +9,23 @@ import { adminClientRoutes } from './admin/clients.routes.js';
 import { adminDeliveryRoutes } from './admin/deliveries.routes.js';
 import { adminLmlRoutes } from './admin/lml.routes.js';
 import { adminOfferRoutes } from './admin/offers.routes.js';
-import { authRoutes } from './auth/routes.js';
+import { authRoutes } from './auth/auth.routes.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
-import { deliveryRoutes } from './delivery/routes.js';
-import { lmlRoutes } from './lml/routes.js';
+import { deliveryRoutes } from './delivery/deliveries.routes.js';
+import { lmlRoutes } from './lml/lml.routes.js';
 import { listOfferRoutes } from './offers/list-offers.routes.js';
-import { offerRoutes } from './offers/routes.js';
-import { dashboardRoutes } from './admin/console.routes.js';
+import { offerRoutes } from './offers/offers.routes.js';
+import { consoleRoutes } from './admin/console.routes.js';
 import { homeRoutes } from './ops/home.routes.js';
 import { adminOverviewRoutes } from './ops/overview.routes.js';
-import { opsRoutes } from './ops/routes.js';
+import { opsRoutes } from './ops/ops.routes.js';
 import { adminPortalRoutes } from './portal/admin.routes.js';
 import { adminStorageRoutes } from './retention/admin.routes.js';
-import { portalRoutes } from './portal/routes.js';
+import { portalRoutes } from './portal/portal.routes.js';
 import type { Services } from './services.js';
 import { adminSubscriptionRoutes } from './subscriptions/admin.routes.js';
-import { subscriptionRoutes } from './subscriptions/routes.js';
+import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 
 export async function registerRoutes(
   app: FastifyInstance,
@@ -37,7 +37,7 @@ export async function registerRoutes(
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)
   await app.register(homeRoutes); // / (a page naming the service and its entry points)
   await app.register(opsRoutes, { metrics: s.metrics, db }); //                  /healthz /readyz /metrics /docs
-  await app.register(dashboardRoutes, {
+  await app.register(consoleRoutes, {
     adminAuth: s.adminAuth,
     authFailures: s.authFailures,
     webSessions: s.webSessions,

@@ -3,9 +3,7 @@
  * app.js with DOM APIs (textContent), so nothing here needs escaping and the CSP can forbid inline
  * script and style entirely. The stylesheet is shared with the partner portal (src/web/app.css).
  */
-import { PAGE_CSP, pageShell } from '../ops/web-assets.js';
-
-export const DASHBOARD_CSP = PAGE_CSP;
+import { pageShell } from '../ops/web-assets.js';
 
 export const DASHBOARD_HTML = pageShell({
   name: 'operator console',

@@ -22,7 +22,7 @@ export interface DashboardRoutesOptions {
   sessionIdleSeconds: number;
 }
 
-export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = async (
+export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = async (
   app,
   { adminAuth, authFailures, webSessions, sessionIdleSeconds },
 ) => {

@@ -10,7 +10,7 @@ import {
   SchoolSchema,
   StatusBody,
 } from '../lml/schemas.js';
-import { lmlReadRoutes } from '../lml/read-routes.js';
+import { lmlReadRoutes } from '../lml/read.routes.js';
 import type { ListService } from '../lml/list-service.js';
 import type { SchoolService } from '../lml/school-service.js';
 

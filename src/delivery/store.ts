@@ -6,16 +6,8 @@ import type { Db } from '../db/database.js';
 import { abandon } from './queue/abandon.js';
 import { claim, claimToSend } from './queue/claim.js';
 import { completeMany } from './queue/complete.js';
-import { loadContexts } from './queue/context.js';
 import { release } from './queue/release.js';
-import type {
-  ClaimedBatch,
-  ClaimedDelivery,
-  ClaimOptions,
-  Completion,
-  CompletionResult,
-  SendContext,
-} from './queue/types.js';
+import type { ClaimedBatch, ClaimedDelivery, ClaimOptions, Completion, CompletionResult } from './queue/types.js';
 
 export type * from './queue/types.js';
 
@@ -52,11 +44,6 @@ export class DeliveryStore implements DeliveryQueue {
   /** Leases up to `limit` due deliveries of one lane with what is needed to send them (one statement on PostgreSQL). */
   claimToSend(options: ClaimOptions): Promise<ClaimedBatch> {
     return claimToSend(this.db, options);
-  }
-
-  /** Loads the event, subscription and client of claimed deliveries. */
-  contexts(deliveryIds: readonly string[]): Promise<SendContext[]> {
-    return loadContexts(this.db.kysely, deliveryIds);
   }
 
   /** Writes the attempt, the delivery's outcome and the subscription's health together. */

@@ -3,7 +3,6 @@
  * derives the views' types) and the console's pages.
  */
 export const SCHOOL_TYPES = ['HBO', 'MBO', 'WO', 'VO', 'PO'] as const;
-export type SchoolType = (typeof SCHOOL_TYPES)[number];
 
 /** The most items one list may hold, and the most tags (levels of the structure tree under its school). */
 export const MAX_ITEMS = 500;

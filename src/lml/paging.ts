@@ -6,5 +6,5 @@ export interface PageQuery {
   startingAfter?: string | undefined;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_LML_PAGE = 50;
+export const MAX_LML_PAGE = 200;

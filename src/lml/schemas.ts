@@ -3,7 +3,7 @@
  * key order), and the OpenAPI document. Shared by the admin routes and the LML read routes.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
+import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from './paging.js';
 import { LIST_STATUSES, LIST_STATUS_INPUTS } from './status.js';
 import { MAX_ITEMS, MAX_TAGS, SCHOOL_TYPES } from './model.js';
 
@@ -78,9 +78,9 @@ export const StructureNodeSchema = Type.Object({
 
 export const pageOf = <T extends TSchema>(item: T) => Type.Object({ has_more: Type.Boolean(), data: Type.Array(item) });
 
-export const PageQuerySchema = Type.Object(
+export const LmlPageQuerySchema = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_LML_PAGE, default: DEFAULT_LML_PAGE }),
     starting_after: Type.Optional(
       Type.String({ maxLength: 64, description: 'identifier of the last item of the previous page' }),
     ),
@@ -90,7 +90,7 @@ export const PageQuerySchema = Type.Object(
 
 export const ListQuerySchema = Type.Object(
   {
-    ...PageQuerySchema.properties,
+    ...LmlPageQuerySchema.properties,
     school: Type.Optional(Identifier),
     status: Type.Optional(
       stringEnum(LIST_STATUS_INPUTS, 'archived lists are listed only when asked for explicitly; concept = created'),

@@ -39,10 +39,6 @@ export function canonicalStatus(value: string): ListStatus | undefined {
   return isListStatus(word) ? word : undefined;
 }
 
-export function allowedTargets(from: ListStatus): readonly ListStatus[] {
-  return TRANSITIONS[from];
-}
-
 /** Throws 409 illegal-transition naming the allowed targets unless from → to is in the table. */
 export function assertTransition(from: ListStatus, to: ListStatus): void {
   const allowed = TRANSITIONS[from];

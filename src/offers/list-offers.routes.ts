@@ -10,7 +10,7 @@ export interface ListOfferRoutesOptions {
   pricedLists: PricedListService;
 }
 
-/** Sends JSON text as is: the type provider knows only the schema's object shape (see offers/routes.ts). */
+/** Sends JSON text as is: the type provider knows only the schema's object shape (see offers/offers.routes.ts). */
 function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }

@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SubscriptionRecovery } from './recovery.js';
 import type { SubscriptionService } from './service.js';
-import { AdminSubscriptionSchema, PageQuerySchema, pageOf, SubscriptionIdParams } from './schemas.js';
+import { AdminSubscriptionSchema, SubscriptionPageQuerySchema, pageOf, SubscriptionIdParams } from './schemas.js';
 
 const AdminListQuery = Type.Composite([
-  PageQuerySchema,
+  SubscriptionPageQuerySchema,
   Type.Object({
     clientId: Type.Optional(
       Type.String({ maxLength: 64, description: 'The client id (cli_...) or its public clientId (smc_...)' }),

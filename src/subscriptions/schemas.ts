@@ -2,7 +2,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
 import { FilterSchema } from './filter-schema.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './model.js';
+import { DEFAULT_SUBSCRIPTION_PAGE, MAX_SUBSCRIPTION_PAGE } from './model.js';
 import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
 
 const fields = {
@@ -61,8 +61,8 @@ export const CreateSubscriptionBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PageQuerySchema = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+export const SubscriptionPageQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_SUBSCRIPTION_PAGE, default: DEFAULT_SUBSCRIPTION_PAGE }),
   starting_after: Type.Optional(
     Type.String({ maxLength: 64, description: 'The id of the last subscription of the previous page' }),
   ),

@@ -58,13 +58,6 @@ export const requireSession =
     await admitSession(webSessions, request, cookie, kind);
   };
 
-/** The session a request was admitted with (after requireSession). */
-export function sessionOf(request: FastifyRequest): WebSession {
-  const session = attached.get(request);
-  if (session === undefined) throw new Problem('unauthenticated');
-  return session;
-}
-
 /** The portal client of a request that passed requireSession(…, 'portal'). */
 export function portalClientOf(request: FastifyRequest): string {
   const clientRef = attached.get(request)?.clientRef;

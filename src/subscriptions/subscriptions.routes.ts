@@ -10,7 +10,7 @@ import { RotatedWebhookSecret } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import {
   CreateSubscriptionBody,
-  PageQuerySchema,
+  SubscriptionPageQuerySchema,
   pageOf,
   SubscriptionIdParams,
   SubscriptionSchema,
@@ -70,7 +70,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
         summary: "The caller's subscriptions, oldest first",
         description:
           'Cursor paging: pass the last id of a page as starting_after to get the next one while has_more is true.',
-        querystring: PageQuerySchema,
+        querystring: SubscriptionPageQuerySchema,
         response: { 200: pageOf(SubscriptionSchema) },
       },
     },

@@ -9,7 +9,7 @@ import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import type { PortalService } from './service.js';
-import { CreateSubscriptionBody, PageQuerySchema } from '../subscriptions/schemas.js';
+import { CreateSubscriptionBody, SubscriptionPageQuerySchema } from '../subscriptions/schemas.js';
 import { portalClientOf, setSessionCookie } from '../web-sessions/guard.js';
 import { PORTAL_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { PORTAL_HTML } from './page.js';
@@ -87,7 +87,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
 
     guarded.get(
       `${API}/subscriptions`,
-      { config: { auth: 'portal' }, schema: { ...schema, querystring: PageQuerySchema } },
+      { config: { auth: 'portal' }, schema: { ...schema, querystring: SubscriptionPageQuerySchema } },
       (request) => portal.listSubscriptions(portalClientOf(request), request.query.limit, request.query.starting_after),
     );
     guarded.post(

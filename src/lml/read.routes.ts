@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteAuth } from '../http/route-config.js';
 import type { ListService } from './list-service.js';
 import type { SchoolService } from './school-service.js';
-import { IdentifierParams, ListQuerySchema, ListSchema, PageQuerySchema, SchoolSchema, pageOf } from './schemas.js';
+import { IdentifierParams, ListQuerySchema, ListSchema, LmlPageQuerySchema, SchoolSchema, pageOf } from './schemas.js';
 
 export interface ReadAccess {
   schoolTags: string[];
@@ -35,7 +35,7 @@ export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = as
         operationId: operationIds.listSchools,
         tags: schoolTags,
         summary: 'Schools, oldest first, cursor-paged',
-        querystring: PageQuerySchema,
+        querystring: LmlPageQuerySchema,
         response: { 200: pageOf(SchoolSchema) },
       },
     },

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { ListService } from './list-service.js';
 import type { SchoolService } from './school-service.js';
 import type { StructureService } from './structure.js';
-import { lmlReadRoutes } from './read-routes.js';
+import { lmlReadRoutes } from './read.routes.js';
 import { StructureNodeSchema } from './schemas.js';
 
 export interface LmlRoutesOptions {
