@@ -1,0 +1,71 @@
+/**
+ * The operator's token: configured (ADMIN_TOKEN) or generated on the first start and kept only as
+ * its keyed hash in the settings table, which every node shares. `npx shelfmark admin-token --reset`
+ * replaces a generated one; the other nodes' guards re-read the stored hash (guard.ts), so a reset
+ * applies everywhere within seconds.
+ */
+import type { SecretHasher } from '../auth/secret-hash.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Executor } from '../db/database.js';
+import { getOrCreateSetting, getSetting, putSetting } from '../db/settings.js';
+import { secrets } from '../ids.js';
+import { AdminAuth } from './guard.js';
+
+const ADMIN_TOKEN_SETTING = 'admin_token_hash';
+
+export interface AdminToken {
+  /** The guard that admits the token (admin routes, console sign-in). */
+  adminAuth: AdminAuth;
+  /** Set only when this start generated the token (first start without ADMIN_TOKEN): print it once. */
+  generatedAdminToken: string | undefined;
+  /** Replaces the stored token (CLI `admin-token --reset`) and returns the new one. */
+  resetAdminToken(): Promise<string>;
+}
+
+export interface AdminTokenDeps {
+  config: Pick<Config, 'adminToken'>;
+  db: Executor;
+  hasher: SecretHasher;
+  clock: Clock;
+}
+
+/** Reads the configured or stored token, generating and storing one on the first start without ADMIN_TOKEN. */
+export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTokenDeps): Promise<AdminToken> {
+  let generatedAdminToken: string | undefined;
+  let tokenHash: string;
+  if (config.adminToken !== undefined) {
+    tokenHash = hasher.hash(config.adminToken);
+  } else {
+    const stored = await getSetting(db, ADMIN_TOKEN_SETTING);
+    if (stored !== undefined) {
+      tokenHash = stored;
+    } else {
+      const candidate = secrets.adminToken();
+      tokenHash = await getOrCreateSetting(db, ADMIN_TOKEN_SETTING, () => hasher.hash(candidate));
+      // Another node may have won the race; only the winner's token is valid and printed.
+      if (tokenHash === hasher.hash(candidate)) generatedAdminToken = candidate;
+    }
+  }
+
+  // A generated token lives in the database; re-read it on a miss so a reset by the CLI or another node applies here too.
+  const adminAuth =
+    config.adminToken === undefined
+      ? new AdminAuth(
+          hasher,
+          tokenHash,
+          () => getSetting(db, ADMIN_TOKEN_SETTING),
+          () => clock.now(),
+        )
+      : new AdminAuth(hasher, tokenHash);
+
+  const resetAdminToken = async (): Promise<string> => {
+    const token = secrets.adminToken();
+    const hash = hasher.hash(token);
+    await putSetting(db, ADMIN_TOKEN_SETTING, hash);
+    adminAuth.replaceTokenHash(hash);
+    return token;
+  };
+
+  return { adminAuth, generatedAdminToken, resetAdminToken };
+}
