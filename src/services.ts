@@ -30,8 +30,9 @@ import { PricedListService } from './offers/priced-list.js';
 import { ListStore } from './lml/list-store.js';
 import type { LookupFn } from './delivery/ssrf.js';
 import type { WebhookSender } from './delivery/sender.js';
-import type { DeliveryService } from './delivery/service.js';
-import { createDeliveryServices, type DeliveryServices } from './delivery/setup.js';
+import { DeliveryQueryStore } from './delivery/query-store.js';
+import { DeliveryService } from './delivery/service.js';
+import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/setup.js';
 import { SubscriptionService } from './subscriptions/service.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
 import { RequestRateLimit } from './limits/request-limit.js';
@@ -83,9 +84,9 @@ export interface Services extends AdminToken {
   portal: PortalService;
   overview: OverviewService;
   /** A delivery worker that is not started (tests drive it with runOnce()). */
-  createDeliveryWorker: DeliveryServices['createDeliveryWorker'];
+  createDeliveryWorker: DeliveryWorkers['createDeliveryWorker'];
   /** Starts the webhook delivery worker in this process; the outbox wakes it on new deliveries. */
-  startWorker: DeliveryServices['startWorker'];
+  startWorker: DeliveryWorkers['startWorker'];
   /** Pruning now or as a dry run (CLI `prune`), the record of the last prune. */
   retention: RetentionServices['retention'];
   /** The storage view (GET /api/admin/v1/storage). */
@@ -108,7 +109,17 @@ export async function createServices(deps: Deps): Promise<Services> {
 
   const metrics = deps.metrics ?? new Metrics();
   installQueueGauges(metrics, db, clock);
-  const outbox = new Outbox(db, clock);
+  const workers = createDeliveryWorkers({
+    config,
+    db,
+    clock,
+    metrics,
+    sender: deps.sender,
+    dnsLookup: deps.dnsLookup,
+  });
+  // A commit that created deliveries wakes this process's workers, so first attempts start at once.
+  const outbox = new Outbox(db, clock, workers.wake);
+  const deliveries = new DeliveryService(new DeliveryQueryStore(db), clock, workers.wake);
   const offerStore = new OfferStore(kysely);
   const offers = new OfferService(
     offerStore,
@@ -121,28 +132,14 @@ export async function createServices(deps: Deps): Promise<Services> {
   const schools = new SchoolService(db, outbox, clock);
   const lists = new ListService(db, outbox, clock);
   const structure = new StructureService(db);
-  const delivery = createDeliveryServices({
-    config,
-    db,
-    clock,
-    metrics,
-    outbox,
-    sender: deps.sender,
-    dnsLookup: deps.dnsLookup,
-  });
 
   const rateLimit = new RequestRateLimit(config, clock);
   const authFailures = new AuthFailureLimit(config, clock);
   const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config);
   const overview = new OverviewService(db, clock);
   const retention = createRetention({ config, db, clock, metrics });
-  const recovery = new SubscriptionRecovery(
-    subscriptions,
-    delivery.deliveries,
-    clock,
-    config.webhookRetryScheduleSeconds,
-  );
-  const portal = new PortalService(clients, subscriptions, delivery.deliveries, recovery);
+  const recovery = new SubscriptionRecovery(subscriptions, deliveries, clock, config.webhookRetryScheduleSeconds);
+  const portal = new PortalService(clients, subscriptions, deliveries, recovery);
 
   return {
     clients,
@@ -161,7 +158,9 @@ export async function createServices(deps: Deps): Promise<Services> {
     schools,
     lists,
     structure,
-    ...delivery,
+    deliveries,
+    createDeliveryWorker: workers.createDeliveryWorker,
+    startWorker: workers.startWorker,
     webSessions,
     portal,
     overview,

@@ -7,7 +7,6 @@ import { isoTime } from '../clock.js';
 import { notFound, Problem } from '../errors.js';
 import { type Page, toPage } from '../paging.js';
 import { canonicalEvent } from '../events/catalogue.js';
-import type { Outbox } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
 import {
@@ -60,8 +59,9 @@ export function toDeliveryView(row: DeliveryListRow): DeliveryView {
 export class DeliveryService {
   constructor(
     private readonly store: DeliveryQueryStore,
-    private readonly outbox: Outbox,
     private readonly clock: Clock,
+    /** Wakes this process's delivery workers, so a delivery made due here is attempted at once. */
+    private readonly wakeWorkers: () => void = () => undefined,
   ) {}
 
   async list(query: DeliveryQuery, clientRef?: string): Promise<Page<DeliveryView>> {
@@ -133,7 +133,7 @@ export class DeliveryService {
     }
     if (!(await this.store.requeue(id, this.clock.now())))
       throw new Problem('conflict', 'the delivery is already pending');
-    this.outbox.onDeliveriesCreated();
+    this.wakeWorkers();
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);
     return toDeliveryView(updated);
@@ -149,7 +149,7 @@ export class DeliveryService {
     if (row.status !== 'pending') throw new Problem('conflict', 'the delivery is finished; retry it instead');
     if (!(await this.store.advance(id, this.clock.now())))
       throw new Problem('conflict', 'the delivery is due or being attempted already');
-    this.outbox.onDeliveriesCreated();
+    this.wakeWorkers();
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);
     return toDeliveryView(updated);
@@ -161,7 +161,7 @@ export class DeliveryService {
     if (Number.isNaN(sinceMs)) throw new Problem('validation-failed', 'since must be an ISO 8601 date-time');
     if ((await this.store.subscription(subscriptionId)) === undefined) throw notFound(`subscription ${subscriptionId}`);
     const requeued = await this.store.recover(subscriptionId, sinceMs, this.clock.now());
-    if (requeued > 0) this.outbox.onDeliveriesCreated();
+    if (requeued > 0) this.wakeWorkers();
     return { requeued };
   }
 
@@ -199,7 +199,7 @@ export class DeliveryService {
     const identifier = ids.resourceIdentifier();
     const payload = JSON.stringify({ type: 'ping', resource: 'subscription', identifier });
     const deliveryId = await this.store.createPing(subscriptionId, payload, identifier, this.clock.now());
-    this.outbox.onDeliveriesCreated();
+    this.wakeWorkers();
     return { deliveryId };
   }
 

@@ -1,15 +1,14 @@
 /**
- * Builds the delivery side of the service container: the log and its controls, and workers that
- * the outbox wakes when new deliveries are committed so first attempts start at once.
+ * Builds the delivery workers of this process: workers driven step by step (tests) or started, and
+ * `wake`, which the outbox and the delivery controls call after a commit that made deliveries due,
+ * so first attempts start at once.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { DELIVERIES_CHANNEL, type Outbox } from '../events/outbox.js';
+import { DELIVERIES_CHANNEL } from '../events/outbox.js';
 import type { Metrics } from '../ops/metrics.js';
-import { DeliveryQueryStore } from './query-store.js';
 import { type WebhookSender, UndiciSender } from './sender.js';
-import { DeliveryService } from './service.js';
 import type { LookupFn } from './ssrf.js';
 import { ThreadedDeliveryQueue } from './queue-thread/client.js';
 import { type DeliveryQueue, DeliveryStore } from './store.js';
@@ -20,7 +19,6 @@ export interface DeliveryDeps {
   db: Db;
   clock: Clock;
   metrics: Metrics;
-  outbox: Outbox;
   sender?: WebhookSender | undefined;
   dnsLookup?: LookupFn | undefined;
 }
@@ -32,8 +30,7 @@ export interface StartedWorker {
   queueOnThread: boolean;
 }
 
-export interface DeliveryServices {
-  deliveries: DeliveryService;
+export interface DeliveryWorkers {
   /** A worker that is not started: call start(), or runOnce() to drive it step by step (tests). */
   createDeliveryWorker(options?: WorkerOptions & { sender?: WebhookSender }): DeliveryWorker;
   /**
@@ -42,11 +39,12 @@ export interface DeliveryServices {
    * take a thread of its own (WEBHOOK_QUEUE_THREAD).
    */
   startWorker(options?: WorkerOptions, placement?: { workerOnly?: boolean }): StartedWorker;
+  /** Wakes every worker of this process (after a commit that made deliveries due). */
+  wake(): void;
 }
 
-export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
-  const { config, db, clock, metrics, outbox } = deps;
-  const deliveries = new DeliveryService(new DeliveryQueryStore(db), outbox, clock);
+export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
+  const { config, db, clock, metrics } = deps;
   const store = new DeliveryStore(db);
   // A worker-only process on a SQLite file runs its queue on a thread (created here, started with the
   // first such worker). Not beside the API: its writes and the thread's would wait on each other for
@@ -61,7 +59,6 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
   const wakeAll = (): void => {
     for (const worker of workers) worker.wake();
   };
-  outbox.onDeliveriesCreated = wakeAll;
 
   const workerOn = (queue: DeliveryQueue, options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
     const given = options.sender ?? deps.sender;
@@ -120,5 +117,5 @@ export function createDeliveryServices(deps: DeliveryDeps): DeliveryServices {
     };
   };
 
-  return { deliveries, createDeliveryWorker, startWorker };
+  return { createDeliveryWorker, startWorker, wake: wakeAll };
 }

@@ -21,12 +21,11 @@ export const DELIVERIES_CHANNEL = 'shelfmark_deliveries';
 export type Emit = (event: DomainEvent) => void;
 
 export class Outbox {
-  /** Called after every commit that created deliveries; the in-process worker sets it. */
-  onDeliveriesCreated: () => void = () => undefined;
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Called after every commit that created deliveries: wakes this process's delivery workers. */
+    private readonly onDeliveriesCreated: () => void = () => undefined,
   ) {}
 
   /** The engine the transactions run on (a caller that reads then writes a row locks it on PostgreSQL). */
