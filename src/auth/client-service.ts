@@ -34,7 +34,7 @@ export class ClientService {
     private readonly store: ClientStore,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
-    private readonly config: Config,
+    private readonly config: Pick<Config, 'webhookSecretOverlapSeconds'>,
   ) {}
 
   static view(row: ClientRow): ClientView {

@@ -64,7 +64,7 @@ export class TokenService {
     private readonly keys: SigningKeys,
     private readonly clients: ClientService,
     private readonly clock: Clock,
-    private readonly config: Config,
+    private readonly config: Pick<Config, 'publicBaseUrl' | 'tokenTtlSeconds'>,
   ) {
     this.issuer = config.publicBaseUrl;
     clients.onCredentialsChanged = (clientId) => this.forgetClient(clientId);

@@ -11,10 +11,13 @@ import { DISABLE_AFTER_FAILING_MS, decide, errorClassOf } from './retry.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signer.js';
 
+/** The configuration an attempt reads: the retry schedule and when a failing subscription is announced. */
+export type AttemptSettings = Pick<Config, 'webhookRetryScheduleSeconds' | 'subscriptionFailingAfterSeconds'>;
+
 export interface AttemptDeps {
   sender: WebhookSender;
   clock: Clock;
-  config: Config;
+  config: AttemptSettings;
   metrics: Metrics;
   /** The lease owner recording the attempt. */
   owner: string;

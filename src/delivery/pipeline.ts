@@ -10,9 +10,8 @@
  * with its own `webhook-id`, as at-least-once allows.
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
-import { sendAttempt } from './attempt.js';
+import { type AttemptSettings, sendAttempt } from './attempt.js';
 import type { LeaseTally } from './lease-tally.js';
 import { CompletionBatcher, CompletionsNotWritten } from './queue/batcher.js';
 import type { SendContext } from './queue/types.js';
@@ -24,7 +23,7 @@ export interface PipelineDeps {
   store: DeliveryQueue;
   sender: WebhookSender;
   clock: Clock;
-  config: Config;
+  config: AttemptSettings;
   metrics: Metrics;
 }
 

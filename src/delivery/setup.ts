@@ -12,10 +12,12 @@ import { type WebhookSender, UndiciSender } from './sender.js';
 import type { LookupFn } from './ssrf.js';
 import { ThreadedDeliveryQueue } from './queue-thread/client.js';
 import { type DeliveryQueue, DeliveryStore } from './store.js';
-import { DeliveryWorker, type WorkerOptions } from './worker.js';
+import { DeliveryWorker, type WorkerDeps, type WorkerOptions } from './worker.js';
 
 export interface DeliveryDeps {
-  config: Config;
+  /** The workers' settings, the sender's and where the queue runs. */
+  config: WorkerDeps['config'] &
+    Pick<Config, 'webhookAllowPrivate' | 'webhookConnectionsPerHost' | 'webhookQueueThread' | 'sqliteCacheMib'>;
   db: Db;
   clock: Clock;
   metrics: Metrics;

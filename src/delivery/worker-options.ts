@@ -40,7 +40,13 @@ export type WorkerSettings = Required<WorkerOptions> & {
   refill: number;
 };
 
-export function workerSettings(config: Config, options: WorkerOptions): WorkerSettings {
+/** The configuration the options' defaults come from. */
+export type WorkerDefaults = Pick<
+  Config,
+  'webhookConcurrency' | 'webhookTimeoutMs' | 'webhookCompletionBacklog' | 'logLevel'
+>;
+
+export function workerSettings(config: WorkerDefaults, options: WorkerOptions): WorkerSettings {
   const concurrency = options.concurrency ?? config.webhookConcurrency;
   const logger = options.logger ?? pino({ name: 'delivery', level: config.logLevel }, pino.destination(2));
   return {

@@ -9,15 +9,15 @@
  * outbox wakes it or slots free up. Tests drive it deterministically with `runOnce()` and a manual clock.
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import { LaneClaimer } from './lanes.js';
 import { LeaseTally } from './lease-tally.js';
+import type { AttemptSettings } from './attempt.js';
 import { AttemptPipeline } from './pipeline.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';
 import type { DeliveryQueue } from './store.js';
-import { type WorkerOptions, type WorkerSettings, workerSettings } from './worker-options.js';
+import { type WorkerDefaults, type WorkerOptions, type WorkerSettings, workerSettings } from './worker-options.js';
 
 export type { WorkerOptions } from './worker-options.js';
 
@@ -25,7 +25,8 @@ export interface WorkerDeps {
   store: DeliveryQueue;
   sender: WebhookSender;
   clock: Clock;
-  config: Config;
+  /** The settings the worker reads: its defaults and those of each attempt. */
+  config: WorkerDefaults & AttemptSettings;
   metrics: Metrics;
   /** Close the sender on stop() (it was made for this worker alone). */
   ownsSender?: boolean;

@@ -36,7 +36,7 @@ export class OfferService {
   constructor(
     private readonly store: OfferStore,
     private readonly clock: Clock,
-    private readonly config: Config,
+    private readonly config: Pick<Config, 'serviceFeeCents'>,
     readonly readModel: OfferReadModel,
     private readonly outbox: Outbox,
   ) {}

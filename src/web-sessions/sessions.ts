@@ -44,7 +44,7 @@ export class WebSessions {
     private readonly store: WebSessionStore,
     private readonly clients: ClientService,
     private readonly clock: Clock,
-    private readonly config: Config,
+    private readonly config: Pick<Config, 'publicBaseUrl' | 'sessionIdleSeconds'>,
   ) {}
 
   /** A one-time portal sign-in link for one (active) client. */
