@@ -297,6 +297,6 @@ export const ConfigSchema = Type.Object({
     100,
     0,
     60_000,
-    "pause between a prune's transactions, so the delivery path's writes go between them (SQLite: the prune then holds the write lock well under a tenth of the time)",
+    "pause between a prune's transactions, so the delivery path's writes go between them; on SQLite at least 100 times the transaction's own duration (the prune holds the write lock about 1 % of the time). `0` = no pause at all (a maintenance window)",
   ),
 });

@@ -6,8 +6,8 @@
  * connection closes and the server releases it) and is keyed by the schema, so installations that
  * share a database in separate schemas (and the tests) do not exclude each other.
  *
- * SQLite: a lease row in `settings` (owner and expiry), taken in a write transaction and renewed after
- * every batch. SQLite has no advisory lock, and its file lock is the write lock itself, which the prune
+ * SQLite: a lease row in `settings` (owner and expiry), taken in a write transaction and renewed between
+ * batches once a fifth of it has passed. SQLite has no advisory lock, and its file lock is the write lock itself, which the prune
  * must give up between batches so the delivery path can write. A pruner that dies leaves its lease to
  * expire after LEASE_MS; a live one renews it long before.
  */
@@ -19,7 +19,7 @@ import type { Db, Executor } from '../db/database.js';
 import { getSetting } from '../db/settings.js';
 
 export const LEASE_SETTING = 'retention.prune_lease';
-/** A SQLite lease not renewed for this long is taken over (a pruner renews it after every batch). */
+/** A SQLite lease not renewed for this long is taken over (a running pruner renews it every minute). */
 export const LEASE_MS = 5 * 60_000;
 /** The advisory lock's first key (the second is the schema's hash): "shelfmark prune" as a number. */
 const ADVISORY_CLASS = 0x5e1f_0001;
@@ -87,14 +87,26 @@ function leaseLock(db: Db, clock: Clock): PruneLock {
     });
   // One run at a time in this process too: a second caller would otherwise renew the first one's lease.
   let running = false;
+  let takenAt = 0;
+  /**
+   * Renews when a fifth of the lease has passed, not after every batch: each renewal is a write
+   * transaction of its own, and on SQLite every write transaction is one more wait for the write lock
+   * that the delivery path may share.
+   */
+  const renew = async (): Promise<boolean> => {
+    if (clock.now() - takenAt < LEASE_MS / 5) return true;
+    takenAt = clock.now();
+    return take();
+  };
   return {
     async withLock(work) {
       if (running) return undefined;
       running = true;
       try {
+        takenAt = clock.now();
         if (!(await take())) return undefined;
         try {
-          return await work({ db: kysely, renew: take });
+          return await work({ db: kysely, renew });
         } finally {
           await kysely
             .transaction()

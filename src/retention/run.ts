@@ -1,7 +1,7 @@
 /**
  * One prune, batch by batch: each batch is one short transaction of at most PRUNE_BATCH_SIZE rows,
- * followed by a pause (PRUNE_PAUSE_MS) so the delivery path's writes go between batches, and a renewal
- * of the lock. Order: the finished deliveries of each class with their attempts (attempts first), then
+ * followed by a pause (service.ts paces it) so the delivery path's writes go between batches, and a
+ * renewal of the lock. Order: the finished deliveries of each class with their attempts (attempts first), then
  * the events no delivery refers to any more, then the response bodies and the small tables.
  */
 import type { Executor } from '../db/database.js';
@@ -21,8 +21,8 @@ export interface PruneItem {
 
 export interface RunOptions {
   batchSize: number;
-  /** Waits between batches. */
-  pause: () => Promise<void>;
+  /** Waits between batches, given how long the last one held its transaction (ms). */
+  pause: (heldMs: number) => Promise<void>;
   /** True once the prune should end early (shutdown); what was pruned so far is kept and reported. */
   stopped: () => boolean;
 }
@@ -33,6 +33,8 @@ class Interrupted extends Error {}
 export class PruneRun {
   readonly items: PruneItem[] = [];
   complete = true;
+  /** How long the last transaction took. */
+  private heldMs = 0;
 
   constructor(
     private readonly store: RetentionStore,
@@ -80,14 +82,19 @@ export class PruneRun {
     return item;
   }
 
-  private transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
-    return this.held.db.transaction().execute(work);
+  private async transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await this.held.db.transaction().execute(work);
+    } finally {
+      this.heldMs = performance.now() - started;
+    }
   }
 
   /** Between batches: end if told to, pause, and keep the lock. */
   private async between(): Promise<void> {
     if (this.options.stopped()) throw new Interrupted();
-    await this.options.pause();
+    await this.options.pause(this.heldMs);
     if (this.options.stopped() || !(await this.held.renew())) throw new Interrupted();
   }
 

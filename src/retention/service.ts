@@ -14,6 +14,7 @@ import {
   cutoffs,
   FAILED_STATUSES,
   PRUNE_TARGETS,
+  pauseAfter,
   type PruneTarget,
   type RetentionSettings,
   retentionSettings,
@@ -43,8 +44,8 @@ export interface RetentionDeps {
   clock: Clock;
   /** Counts the rows each prune removed (the /metrics counter). */
   onPruned?: (rows: Record<PruneTarget, number>) => void;
-  /** Waits between batches; a timer of PRUNE_PAUSE_MS by default (tests pass their own). */
-  pause?: () => Promise<void>;
+  /** Waits between batches, given how long the last one took; pauseAfter() by default (tests pass their own). */
+  pause?: (heldMs: number) => Promise<void>;
   /** The one-node lock; by engine by default (lock.ts). */
   lock?: PruneLock;
 }
@@ -104,8 +105,12 @@ export class RetentionService {
    */
   async prune(options: { stopped?: () => boolean } = {}): Promise<PruneOutcome> {
     const { config, clock } = this.deps;
-    const pauseMs = config.prunePauseMs;
-    const pause = this.deps.pause ?? (() => (pauseMs === 0 ? Promise.resolve() : sleep(pauseMs)));
+    const pause =
+      this.deps.pause ??
+      ((heldMs: number) => {
+        const ms = pauseAfter(this.deps.db.engine, config.prunePauseMs, heldMs);
+        return ms === 0 ? Promise.resolve() : sleep(ms);
+      });
     const stopped = options.stopped ?? (() => false);
     const outcome = await this.lock.withLock(async (held) => {
       const startedAt = clock.now();

@@ -67,7 +67,7 @@ export class SqliteSpace {
   }
 
   /** After a prune: gives the free pages back in steps (incremental mode, a file), else reports them. */
-  async release(pause: () => Promise<void>, stopped: () => boolean): Promise<SpaceReport> {
+  async release(pause: (heldMs: number) => Promise<void>, stopped: () => boolean): Promise<SpaceReport> {
     const mode = await this.mode();
     const before = await this.pages();
     const file = this.db.sqliteFile;
@@ -75,8 +75,9 @@ export class SqliteSpace {
     const own = new SQLite(file, { timeout: 5000 });
     try {
       while (!stopped() && (await this.pages()).free > 0) {
+        const started = performance.now();
         own.pragma(`incremental_vacuum(${VACUUM_STEP_PAGES})`);
-        await pause();
+        await pause(performance.now() - started);
       }
       // A passive checkpoint copies the steps into the file and truncates it; it never waits for anyone.
       own.pragma('wal_checkpoint(PASSIVE)');

@@ -28,7 +28,7 @@ describeEachEngine('retention: batches and the one-node lock', (engine) => {
   });
   afterEach(async () => database.drop());
 
-  const service = (pause: () => Promise<void> = async () => undefined, overrides: Partial<Config> = {}) =>
+  const service = (pause: (heldMs: number) => Promise<void> = async () => undefined, overrides: Partial<Config> = {}) =>
     new RetentionService({
       db: database.db,
       config: testConfig({ pruneBatchSize: 10, prunePauseMs: 0, ...overrides }),
@@ -54,9 +54,11 @@ describeEachEngine('retention: batches and the one-node lock', (engine) => {
   it('deletes in batches of PRUNE_BATCH_SIZE, pausing between them', async () => {
     await oldDeliveries(25);
     const seen: number[] = [];
-    // Each pause sees the deliveries left after the batch before it.
-    const outcome = await service(async () => {
+    const held: number[] = [];
+    // Each pause sees the deliveries left after the batch before it, and how long that batch took.
+    const outcome = await service(async (heldMs) => {
       seen.push(await rowCount(database.db, 'deliveries'));
+      held.push(heldMs);
     }).prune();
     expect(outcome.status === 'pruned' ? outcome.record.rows : undefined).toMatchObject({
       deliveries: 25,
@@ -65,6 +67,7 @@ describeEachEngine('retention: batches and the one-node lock', (engine) => {
     });
     // Deliveries: batches of 10, 10, 5 (two pauses); events: 10, 10, 5 (two more).
     expect(seen).toEqual([15, 5, 0, 0]);
+    expect(held.every((ms) => ms > 0)).toBe(true);
   });
 
   it('two pruners at once: one prunes, the other is told the lock is held; afterwards the lock is free', async () => {

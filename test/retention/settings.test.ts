@@ -1,7 +1,7 @@
 /** The retention settings from the environment: defaults, EVENT_RETENTION_DAYS derived from the two delivery settings, 0 = forever. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { retentionSettings } from '../../src/retention/policy.js';
+import { pauseAfter, retentionSettings } from '../../src/retention/policy.js';
 
 const settings = (env: Record<string, string>) =>
   retentionSettings(loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }));
@@ -29,5 +29,13 @@ describe('retention settings', () => {
     expect(() => settings({ DELIVERY_RETENTION_DAYS: '36501' })).toThrow(
       'DELIVERY_RETENTION_DAYS: must be between 0 and 36500, got 36501',
     );
+  });
+
+  it('pause after a batch: PRUNE_PAUSE_MS, on SQLite at least 100 times the batch; 0 = none at all', () => {
+    expect(pauseAfter('postgres', 100, 40)).toBe(100);
+    expect(pauseAfter('sqlite', 100, 0.5)).toBe(100);
+    expect(pauseAfter('sqlite', 100, 7.2)).toBe(720);
+    expect(pauseAfter('sqlite', 0, 7.2)).toBe(0);
+    expect(pauseAfter('postgres', 0, 40)).toBe(0);
   });
 });
