@@ -16,7 +16,7 @@ import { instrumentApp } from './ops/instrument.js';
 import { documentObject } from './ops/openapi-extras.js';
 import { documentRoute } from './ops/openapi-routes.js';
 import { buildValidatorPerPart, type FastifyValidatorFactory } from './http/validation.js';
-import { LOG_REDACT, logDestination, logError } from './ops/logging.js';
+import { logDestination, loggerOptions } from './ops/logging.js';
 import { routeGuards } from './route-guards.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
@@ -28,18 +28,23 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-export type App = FastifyInstance & { services: Services };
+/** What buildApp takes: the injected dependencies and, optionally, the service graph built from them. */
+export interface AppDeps extends Deps {
+  /** The services the routes call; built from the other dependencies when absent. */
+  services?: Services;
+}
+
+/** The HTTP application. The service graph is not decorated onto it: its composition root keeps that. */
+export type App = FastifyInstance;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
-  const services = await createServices(deps);
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
+  const services = deps.services ?? (await createServices(deps));
   const logger =
     options.logger === undefined
       ? {
-          level: deps.config.logLevel,
-          redact: { paths: LOG_REDACT, censor: '[redacted]' },
-          serializers: { err: logError },
+          ...loggerOptions(deps.config.logLevel),
           stream:
             options.logStream ?? (deps.config.logLevel === 'silent' ? undefined : logDestination(services.metrics)),
         }
@@ -82,7 +87,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.decorate('services', services);
   // The offers read model follows the change log while the app lives (PostgreSQL: NOTIFY wakes it).
   app.addHook('onReady', () => services.offers.readModel.start(deps.db.listen?.bind(deps.db)));
   app.addHook('onClose', () => services.offers.readModel.stop());

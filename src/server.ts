@@ -5,15 +5,18 @@
 import cluster from 'node:cluster';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import pino, { type BaseLogger } from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, type Role } from './config.js';
-import { connectDatabase } from './db/database.js';
+import { connectDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { answerConnect } from './limits/http-limits.js';
 import { applyHeapGrowth } from './ops/heap.js';
+import { logDestination, loggerOptions } from './ops/logging.js';
 import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
+import { createServices, createWorkerServices } from './services.js';
 
 function roleFromArgs(args: readonly string[], fallback: Role): Role {
   const index = args.indexOf('--role');
@@ -37,28 +40,27 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   }
   applyHeapGrowth(config.heapGrowthPercent);
   const role = roleFromArgs(args, config.role);
-  // One process per core (CLUSTER_WORKERS): the primary migrates, seeds and runs the delivery worker;
-  // its children serve HTTP on the shared port (node:cluster hands connections out round-robin).
-  const clustered = config.clusterWorkers > 1 && role !== 'worker';
   const child = cluster.isWorker;
   const db = await connectDatabase(config.databaseUrl, { sqliteCacheMib: config.sqliteCacheMib });
   if (!child) await migrateToLatest(db);
-  const app = await buildApp({ config, db, clock: systemClock, metrics: new Metrics({ defaultMetrics: true }) });
-  const { services } = app;
+  if (role === 'worker') return runWorker(config, db);
+
+  // One process per core (CLUSTER_WORKERS): the primary migrates, seeds and runs the delivery worker;
+  // its children serve HTTP on the shared port (node:cluster hands connections out round-robin).
+  const clustered = config.clusterWorkers > 1;
+
+  const deps = { config, db, clock: systemClock, metrics: new Metrics({ defaultMetrics: true }) };
+  const services = await createServices(deps);
+  const app = await buildApp({ ...deps, services });
   answerConnect(app.server);
   // Said once, by the process that runs the delivery worker or alone (not by every cluster child).
-  if (config.webhookAllowPrivate && !child)
-    app.log.warn(
-      'WEBHOOK_ALLOW_PRIVATE=true: the SSRF guard is off, webhooks may be sent to loopback and private addresses (development only)',
-    );
+  if (!child) warnIfPrivate(config, app.log);
 
   const seed = config.seed === 'demo' && !child ? await seedDemo(services) : undefined;
 
-  let address = clustered ? `http://${config.host}:${config.port}` : '(worker only)';
-  const serves = child || (!clustered && role !== 'worker');
-  if (serves) address = await app.listen({ port: config.port, host: config.host });
-  const worker =
-    child || role === 'api' ? undefined : services.startWorker({ logger: app.log }, { workerOnly: role === 'worker' });
+  let address = `http://${config.host}:${config.port}`;
+  if (child || !clustered) address = await app.listen({ port: config.port, host: config.host });
+  const worker = child || role === 'api' ? undefined : services.startWorker({ logger: app.log });
   // Retention runs where the delivery worker does (one node at a time: retention/lock.ts).
   const pruner = worker === undefined ? undefined : services.startPruner({ logger: app.log });
   // The primary makes sure a signing key exists before the children start, so they do not each create one.
@@ -69,9 +71,8 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   if (child) {
     app.log.info({ address: shown }, 'cluster child listening');
   } else {
-    const serving = role === 'worker' ? 'worker' : `listening on ${shown}`;
     const lines = [
-      `Shelfmark ${serving} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''}${worker?.queueOnThread === true ? ', delivery queue on its own thread' : ''})`,
+      `Shelfmark listening on ${shown} (role ${role}, ${db.engine}${clustered ? `, ${config.clusterWorkers} HTTP processes` : ''})`,
     ];
     if (services.generatedAdminToken !== undefined) {
       lines.push(
@@ -85,23 +86,59 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
         `Try: curl -u ${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret} ${shown}/api/auth/token`,
       );
     }
-    if (role !== 'worker') lines.push(`API reference: ${shown}/docs   Dashboard: ${shown}/dashboard`);
+    lines.push(`API reference: ${shown}/docs   Dashboard: ${shown}/dashboard`);
     console.log(lines.join('\n'));
   }
 
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000);
-    force.unref();
+  stopOnSignals(app.log, async () => {
     children?.stop();
     await pruner?.stop();
     await worker?.stop();
     await app.close();
     await children?.exited;
     await db.close();
+  });
+}
+
+/**
+ * `--role worker`: the delivery worker and retention's pruner, nothing else. Only the worker's graph
+ * is built (no HTTP app, no admin token, no demo data: the API nodes see to those).
+ */
+function runWorker(config: Config, db: Db): void {
+  const metrics = new Metrics();
+  const log = pino(loggerOptions(config.logLevel), config.logLevel === 'silent' ? undefined : logDestination(metrics));
+  warnIfPrivate(config, log);
+  const services = createWorkerServices({ config, db, clock: systemClock, metrics });
+  // Nothing else runs in this process, so on a SQLite file its queue may take a thread of its own.
+  const worker = services.startWorker({ logger: log }, { workerOnly: true });
+  const pruner = services.startPruner({ logger: log });
+  console.log(
+    `Shelfmark worker (role worker, ${db.engine}${worker.queueOnThread ? ', delivery queue on its own thread' : ''})`,
+  );
+  stopOnSignals(log, async () => {
+    await pruner.stop();
+    await worker.stop();
+    await db.close();
+  });
+}
+
+function warnIfPrivate(config: Config, log: Pick<BaseLogger, 'warn'>): void {
+  if (config.webhookAllowPrivate)
+    log.warn(
+      'WEBHOOK_ALLOW_PRIVATE=true: the SSRF guard is off, webhooks may be sent to loopback and private addresses (development only)',
+    );
+}
+
+/** On SIGTERM/SIGINT: close (in-flight work finishes, leases are released by expiry), then exit; 20 s at most. */
+function stopOnSignals(log: Pick<BaseLogger, 'info'>, close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    await close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

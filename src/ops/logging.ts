@@ -31,6 +31,11 @@ export function logError(error: Error): { type: string; message: string; stack: 
   return { type: error.name, message: error.message, stack: where, ...(code === undefined ? {} : { code }) };
 }
 
+/** The logger's settings, the app's and a worker-only process's alike: credentials redacted, errors by class. */
+export function loggerOptions(level: string): pino.LoggerOptions {
+  return { level, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: { err: logError } };
+}
+
 /** Above this much unwritten log text, new lines are dropped (and counted) instead of buffered. */
 const LOG_BUFFER_LIMIT = 16 * 1024 * 1024;
 

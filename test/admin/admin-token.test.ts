@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
+import { createServices, type Services } from '../../src/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
 // Without ADMIN_TOKEN the first node generates one; every node shares it through the database.
@@ -20,12 +21,15 @@ describeEachEngine('generated admin token', (engine) => {
     await database.drop();
   });
 
-  const node = async (): Promise<App> => {
-    const app = await buildApp({ config: testConfig(), db: database.db, clock }, { logger: false });
+  /** A node: the app and its service graph. */
+  const node = async (): Promise<{ app: App; services: Services }> => {
+    const deps = { config: testConfig(), db: database.db, clock };
+    const services = await createServices(deps);
+    const app = await buildApp({ ...deps, services }, { logger: false });
     apps.push(app);
-    return app;
+    return { app, services };
   };
-  const status = async (app: App, token: string) =>
+  const status = async ({ app }: { app: App }, token: string) =>
     (await app.inject({ method: 'GET', url: '/api/admin/v1/clients', headers: { authorization: `Bearer ${token}` } }))
       .statusCode;
 

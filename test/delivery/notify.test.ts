@@ -3,17 +3,15 @@
  * through LISTEN/NOTIFY at once, not at its next poll. (SQLite has one host, so no listener.)
  */
 import { afterEach, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
+import { createWorkerServices } from '../../src/services.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { addSubscription, type Receiver, startReceiver } from './support.js';
 
 describeEachEngine('waking workers across nodes', (engine) => {
   let h: Harness | undefined;
-  let workerNode: App | undefined;
   let receiver: Receiver | undefined;
   afterEach(async () => {
-    await workerNode?.close();
     await receiver?.close();
     await h?.close();
   });
@@ -33,8 +31,8 @@ describeEachEngine('waking workers across nodes', (engine) => {
       const client = await createClientWithToken(h);
       await addSubscription(h.database.db, client.id, receiver.url, h.clock.now(), 'school.created');
       // A second node on the same database and clock, running only a worker that polls once a minute.
-      workerNode = await buildApp({ config: h.config, db: h.database.db, clock: h.clock }, { logger: false });
-      const worker = workerNode.services.startWorker({ pollIntervalMs: 60_000 });
+      const workerNode = createWorkerServices({ config: h.config, db: h.database.db, clock: h.clock });
+      const worker = workerNode.startWorker({ pollIntervalMs: 60_000 });
       try {
         await worker.listening;
         const started = Date.now();

@@ -37,7 +37,7 @@ describe('where a started worker runs its queue', () => {
     const client = await createClientWithToken(started);
     await addSubscription(started.database.db, client.id, receiver.url, started.clock.now());
     await emit(started.database.db, started.clock.now(), 5);
-    const worker = started.app.services.startWorker({ pollIntervalMs: 20 }, { workerOnly });
+    const worker = started.services.startWorker({ pollIntervalMs: 20 }, { workerOnly });
     try {
       expect(worker.queueOnThread).toBe(onThread);
       await receiver.waitFor(5, 10_000);

@@ -93,7 +93,7 @@ describeEachEngine('browser end to end', (engine) => {
     h.clock.set(Date.now());
     ticker = setInterval(() => h.clock.set(Date.now() + offset), 50);
     base = await h.listen();
-    stopWorker = h.app.services.startWorker({ pollIntervalMs: 100 }).stop;
+    stopWorker = h.services.startWorker({ pollIntervalMs: 100 }).stop;
     okReceiver = await startReceiver(() => ({ status: 200, body: 'thanks' }));
     flaky = await startReceiver(() =>
       flakyUp ? { status: 200, body: 'back up' } : { status: 500, body: 'receiver broken' },

@@ -18,7 +18,7 @@ describeEachEngine('public offers API', (engine) => {
   let h: Harness;
   let bearer: Record<string, string>;
 
-  const create = (input: CreateOfferInput): Promise<AdminOffer> => h.app.services.offers.create(input);
+  const create = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input);
   const get = (url: string) => h.app.inject({ method: 'GET', url, headers: bearer });
   /** The public shape of an admin offer under the default €1.99 fee. */
   const pub = (offer: AdminOffer, price: number) => ({
@@ -268,7 +268,7 @@ describeEachEngine('public offers API', (engine) => {
     const free = await createHarness(engine, { serviceFeeCents: 0 });
     try {
       const token = (await createClientWithToken(free)).bearer;
-      await free.app.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' });
+      await free.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' });
       const body = (
         await free.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: token })
       ).json();

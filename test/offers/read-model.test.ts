@@ -13,6 +13,7 @@ import { connectDatabase, type Db } from '../../src/db/database.js';
 import { OFFER_STATUSES } from '../../src/offers/model.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import { OfferStore } from '../../src/offers/store.js';
+import { createServices, type Services } from '../../src/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { openTransaction } from '../support/open-transaction.js';
@@ -63,14 +64,18 @@ describeEachEngine('offers read model', (engine) => {
   let apps: App[] = [];
   let extraDbs: Db[] = [];
 
-  const start = async (db: Db, syncMs = 1000): Promise<App> => {
-    const app = await buildApp(
-      { config: testConfig({ adminToken: ADMIN_TOKEN, offersSyncIntervalMs: syncMs }), db, clock: systemClock },
-      { logger: false },
-    );
+  /** A node: the app and its service graph. */
+  const start = async (db: Db, syncMs = 1000): Promise<{ app: App; services: Services }> => {
+    const deps = {
+      config: testConfig({ adminToken: ADMIN_TOKEN, offersSyncIntervalMs: syncMs }),
+      db,
+      clock: systemClock,
+    };
+    const services = await createServices(deps);
+    const app = await buildApp({ ...deps, services }, { logger: false });
     await app.ready();
     apps.push(app);
-    return app;
+    return { app, services };
   };
 
   beforeEach(async () => {
@@ -85,8 +90,8 @@ describeEachEngine('offers read model', (engine) => {
   });
 
   it('answers exactly what the database query answers, after any sequence of writes (property)', async () => {
-    const app = await start(database.db);
-    const { offers } = app.services;
+    const node = await start(database.db);
+    const { offers } = node.services;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
         await database.db.kysely.deleteFrom('offers').execute();
@@ -133,8 +138,8 @@ describeEachEngine('offers read model', (engine) => {
   });
 
   it('the node that withdrew an offer never serves it again, even to a read that started before', async () => {
-    const app = await start(database.db);
-    const { offers } = app.services;
+    const node = await start(database.db);
+    const { offers } = node.services;
     const offer = await offers.create({ ean: EANS[0] ?? '', price: 10, condition: 'good' });
     expect(JSON.parse(await offers.findPublishedJson(EANS[0]))).toHaveLength(1);
     // A read racing the write: begun before the withdrawal commits, finished after.
@@ -142,7 +147,7 @@ describeEachEngine('offers read model', (engine) => {
     await offers.update(String(offer.id), { status: 'withdrawn' });
     await racing;
     expect(await offers.findPublishedJson(EANS[0])).toBe('[]');
-    const response = await app.inject({
+    const response = await node.app.inject({
       method: 'GET',
       url: `/api/admin/v1/offers/${offer.id}`,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -178,8 +183,8 @@ describeEachEngine('offers read model', (engine) => {
   });
 
   it('every write path lands in the change log: inserts, updates (old and new EAN) and deletes', async () => {
-    const app = await start(database.db);
-    const { offers } = app.services;
+    const node = await start(database.db);
+    const { offers } = node.services;
     const before = await database.db.kysely.selectFrom('offer_changes').select('ean').execute();
     const offer = await offers.create({ ean: EANS[2] ?? '', price: 3, condition: 'good' });
     await database.db.kysely

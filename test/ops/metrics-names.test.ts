@@ -9,6 +9,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { Metrics } from '../../src/ops/metrics.js';
+import { createServices, type Services } from '../../src/services.js';
 import { addSubscription, emit, startReceiver, type Receiver } from '../delivery/support.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
@@ -45,6 +46,7 @@ function parseExposition(text: string): Map<string, Family> {
 
 describeEachEngine('metrics names and delivery gauges', (engine) => {
   let app: App;
+  let services: Services;
   let database: TestDatabase;
   let clock: ManualClock;
   let receiver: Receiver | undefined;
@@ -53,10 +55,9 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
     database = await freshDatabase(engine);
     clock = new ManualClock(Date.now());
     const config = testConfig({ adminToken: 'test-admin-token-0123456789', webhookAllowPrivate: true });
-    app = await buildApp(
-      { config, db: database.db, clock, metrics: new Metrics({ defaultMetrics: true }) },
-      { logger: false },
-    );
+    const deps = { config, db: database.db, clock, metrics: new Metrics({ defaultMetrics: true }) };
+    services = await createServices(deps);
+    app = await buildApp({ ...deps, services }, { logger: false });
     await app.ready();
   });
   afterEach(async () => {
@@ -138,7 +139,7 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
     expect(value(families, 'shelfmark_webhook_deliveries_by_status', { status: 'pending' })).toBe(2);
     expect(value(families, 'shelfmark_webhook_deliveries_by_status', { status: 'succeeded' })).toBe(0);
 
-    const worker = app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     expect(await worker.runOnce()).toBe(2);
     await worker.stop();
     families = await scrape();

@@ -104,7 +104,7 @@ describeEachEngine('the Storage view in the browser', (engine) => {
     expect(await page.locator('main').textContent()).toContain('No prune yet. The worker prunes every 60 minutes');
     if (engine === 'sqlite') await shoot('storage-before');
 
-    await h.app.services.retention.prune();
+    await h.services.retention.prune();
     await open();
     expect((await cells('deliveries')).slice(1, 3)).toEqual(['1', '2 days ago']);
     const text = await page.locator('main').textContent();

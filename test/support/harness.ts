@@ -6,7 +6,7 @@ import type { Engine } from '../../src/db/database.js';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig, type Config } from '../../src/config.js';
-import type { Deps } from '../../src/services.js';
+import { createServices, type Deps, type Services } from '../../src/services.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
 import { type Bearer, bearerHeaders, type Requester, requester } from './requests.js';
 
@@ -14,6 +14,8 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 export interface Harness {
   app: App;
+  /** The app's service graph, for tests that call a service or drive a worker directly. */
+  services: Services;
   clock: ManualClock;
   config: Config;
   database: TestDatabase;
@@ -47,14 +49,17 @@ export async function createHarness(
   const database = await freshDatabase(engine, options);
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
   const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
+  const deps = { config, db: database.db, clock, ...options.deps };
+  const services = await createServices(deps);
   const app = await buildApp(
-    { config, db: database.db, clock, ...options.deps },
+    { ...deps, services },
     options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
   );
   await app.ready();
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
     app,
+    services,
     clock,
     config,
     database,

@@ -43,8 +43,8 @@ describeEachEngine('examples against the demo server', (engine) => {
   beforeEach(async () => {
     s = await serve(engine, { webhookAllowPrivate: true });
     s.h.clock.set(Date.now());
-    await seedDemo(s.h.app.services);
-    worker = s.h.app.services.createDeliveryWorker({ onError: () => undefined });
+    await seedDemo(s.h.services);
+    worker = s.h.services.createDeliveryWorker({ onError: () => undefined });
   });
   afterEach(async () => {
     for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');

@@ -103,7 +103,7 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
     });
-    worker = s.h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    worker = s.h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
   });
   afterEach(async () => {
     await worker.stop();
