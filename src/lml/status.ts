@@ -4,9 +4,9 @@
  * as a synonym of `created` on input. Output always says `created`.
  */
 import { Problem } from '../errors.js';
+import { LIST_STATUSES, type ListStatus } from '../list-statuses.js';
 
-export const LIST_STATUSES = ['created', 'validated', 'published', 'archived'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
+export { LIST_STATUSES, type ListStatus };
 
 /** Every word accepted on input (request bodies and query filters). */
 export const LIST_STATUS_INPUTS = [...LIST_STATUSES, 'concept'] as const;
