@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { basic, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { basic } from '../support/harness.js';
 
 describeEachEngine('admin: clients', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   const createClient = (payload: unknown) => h.asAdmin().post('/api/admin/v1/clients', payload as object);
 
@@ -93,7 +90,7 @@ describeEachEngine('admin: clients', (engine) => {
       .executeTakeFirstOrThrow();
     expect(row.secret_version).toBe(2);
     expect(row.tokens_valid_after).toBe(h.clock.now());
-    const services = h.services;
+    const services = h.app.services;
     await expect(services.tokens.authenticate(token)).rejects.toMatchObject({ code: 'invalid-token', status: 401 });
   });
 

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 // JSON bodies are validated without type coercion; query strings still are coerced.
 describeEachEngine('strict JSON bodies', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   it.each([
     [{ ean: '9789001891442', price: '12.50', condition: 'good' }, '/price'],

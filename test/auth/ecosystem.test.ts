@@ -11,7 +11,8 @@ import * as client from 'openid-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { describeEachEngine } from '../support/engines.js';
-import { basic, createHarness, type Harness } from '../support/harness.js';
+import { freshHarness, useHarness } from '../support/use-harness.js';
+import { basic } from '../support/harness.js';
 
 interface Metadata {
   issuer: string;
@@ -45,12 +46,11 @@ async function tlsProxy(target: string, host: string): Promise<{ url: string; se
 }
 
 describeEachEngine('OAuth ecosystem clients', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { config: { trustedProxies: ['127.0.0.1'] } });
   let creds: { clientId: string; clientSecret: string };
   let proxy: Server | undefined;
 
   beforeEach(async () => {
-    h = await createHarness(engine, { trustedProxies: ['127.0.0.1'] });
     const created = await h
       .asAdmin()
       .post('/api/admin/v1/clients', { name: 'Integrator', scopes: ['offers:read', 'lml:read'] });
@@ -59,7 +59,6 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   afterEach(async () => {
     await new Promise((resolve) => (proxy === undefined ? resolve(undefined) : proxy.close(resolve)));
     proxy = undefined;
-    await h.close();
   });
 
   // The harness clock is fixed in 2026-09; verify against it, not the wall clock.
@@ -191,8 +190,7 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   });
 
   it('X-Forwarded-* from an address that is not a trusted proxy changes nothing', async () => {
-    await h.close();
-    h = await createHarness(engine);
+    const h = await freshHarness(engine);
     const base = await h.listen();
     const metadata = (await (
       await fetch(`${base}/.well-known/oauth-authorization-server`, {
@@ -204,8 +202,7 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   });
 
   it('PUBLIC_BASE_URL wins over the request origin and is enforced when verifying', async () => {
-    await h.close();
-    h = await createHarness(engine, { publicBaseUrl: 'https://api.shop.example', trustedProxies: ['127.0.0.1'] });
+    const h = await freshHarness(engine, { publicBaseUrl: 'https://api.shop.example', trustedProxies: ['127.0.0.1'] });
     const created = (await h.asAdmin().post('/api/admin/v1/clients', { name: 'X' })).json<{
       clientId: string;
       clientSecret: string;
@@ -221,7 +218,7 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
     ).json<{ access_token: string }>().access_token;
     expect(jose.decodeJwt(token).iss).toBe('https://api.shop.example');
     // A genuine key but another issuer: refused.
-    const keys = h.services.signingKeys;
+    const keys = h.app.services.signingKeys;
     const key = await keys.active();
     const foreign = await new jose.SignJWT({ client_id: created.clientId, scope: 'offers:read', sv: 1 })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
@@ -240,11 +237,9 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
   it('a token minted by one node through one origin verifies on another node reached through another origin', async () => {
     const other = await buildApp({ config: h.config, db: h.database.db, clock: h.clock }, { logger: false });
     try {
-      const minted = await h
-        .anonymous()
-        .get('/api/auth/token', {
-          headers: { host: 'node-a.internal:3000', authorization: basic(creds.clientId, creds.clientSecret) },
-        });
+      const minted = await h.anonymous().get('/api/auth/token', {
+        headers: { host: 'node-a.internal:3000', authorization: basic(creds.clientId, creds.clientSecret) },
+      });
       const token = minted.json<{ access_token: string }>().access_token;
       expect(jose.decodeJwt(token).iss).toBe('http://node-a.internal:3000');
       const used = await other.inject({

@@ -1,21 +1,15 @@
 import { base64url, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { basic, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { basic, createClientWithToken } from '../support/harness.js';
 
 const EAN = '9789001891442';
 const URL = `/api/v1/offers?eans=${EAN}`;
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 describeEachEngine('bearer guard', (engine) => {
-  let h: Harness;
-  let client: Awaited<ReturnType<typeof createClientWithToken>>;
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-    client = await createClientWithToken(h);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { client: true });
 
   const call = (headers: Record<string, string> = {}) => h.app.inject({ method: 'GET', url: URL, headers });
   const withToken = (token: string) => call({ authorization: `Bearer ${token}` });
@@ -42,12 +36,12 @@ describeEachEngine('bearer guard', (engine) => {
   }
 
   it('a valid token → 200', async () => {
-    await h.services.offers.create({ ean: EAN, price: 10, condition: 'good' });
-    const response = await call(client.bearer);
+    await h.app.services.offers.create({ ean: EAN, price: 10, condition: 'good' });
+    const response = await call(h.client.bearer);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toHaveLength(1);
     // The scheme name is case-insensitive (RFC 9110 §11.1).
-    expect((await call({ authorization: `bearer ${client.token}` })).statusCode).toBe(200);
+    expect((await call({ authorization: `bearer ${h.client.token}` })).statusCode).toBe(200);
   });
 
   it('no Authorization header → 401 unauthenticated with a Bearer challenge, in the full problem shape', async () => {
@@ -92,8 +86,8 @@ describeEachEngine('bearer guard', (engine) => {
       'Bearer',
       'Bearer ',
       'Token abc',
-      basic(client.clientId, client.clientSecret),
-      `Bearer ${client.token} extra`,
+      basic(h.client.clientId, h.client.clientSecret),
+      `Bearer ${h.client.token} extra`,
     ]) {
       const response = await call({ authorization });
       expect(response.statusCode, authorization).toBe(401);
@@ -102,14 +96,14 @@ describeEachEngine('bearer guard', (engine) => {
   });
 
   it('an expired token → 403 token-expired with error="invalid_token" (cached and never-seen tokens alike)', async () => {
-    expect((await call(client.bearer)).statusCode).toBe(200);
+    expect((await call(h.client.bearer)).statusCode).toBe(200);
     const unseen = (
       await h
         .anonymous()
-        .get('/api/auth/token', { headers: { authorization: basic(client.clientId, client.clientSecret) } })
+        .get('/api/auth/token', { headers: { authorization: basic(h.client.clientId, h.client.clientSecret) } })
     ).json().access_token as string;
     h.clock.advance((h.config.tokenTtlSeconds + 1) * 1000);
-    for (const token of [client.token, unseen]) {
+    for (const token of [h.client.token, unseen]) {
       const response = await withToken(token);
       expect(response.statusCode).toBe(403);
       expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
@@ -123,32 +117,32 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('a token one second before expiry still works', async () => {
     h.clock.advance((h.config.tokenTtlSeconds - 1) * 1000);
-    expect((await call(client.bearer)).statusCode).toBe(200);
+    expect((await call(h.client.bearer)).statusCode).toBe(200);
   });
 
   it('a token signed by another ES256 key under the real kid → 401', async () => {
-    const { kid } = decodeProtectedHeader(client.token);
+    const { kid } = decodeProtectedHeader(h.client.token);
     const { privateKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT(claimsOf(client.token))
+    const forged = await new SignJWT(claimsOf(h.client.token))
       .setProtectedHeader({ alg: 'ES256', kid: kid ?? '', typ: 'at+jwt' })
       .sign(privateKey);
     await expectInvalid(forged);
   });
 
   it('an alg:none token → 401', async () => {
-    const { kid } = decodeProtectedHeader(client.token);
-    await expectInvalid(`${encode({ alg: 'none', typ: 'at+jwt', kid })}.${parts(client.token)[1]}.`);
-    await expectInvalid(`${encode({ alg: 'none', typ: 'at+jwt', kid })}.${parts(client.token)[1]}`);
+    const { kid } = decodeProtectedHeader(h.client.token);
+    await expectInvalid(`${encode({ alg: 'none', typ: 'at+jwt', kid })}.${parts(h.client.token)[1]}.`);
+    await expectInvalid(`${encode({ alg: 'none', typ: 'at+jwt', kid })}.${parts(h.client.token)[1]}`);
   });
 
   it('an HS256 token keyed with the public JWK (algorithm confusion) → 401', async () => {
-    const { kid } = decodeProtectedHeader(client.token);
+    const { kid } = decodeProtectedHeader(h.client.token);
     const jwks = (await h.anonymous().get('/.well-known/jwks.json')).json<{
       keys: { kid: string }[];
     }>();
     const publicJwk = jwks.keys.find((key) => key.kid === kid);
     expect(publicJwk).toBeDefined();
-    const claims = claimsOf(client.token);
+    const claims = claimsOf(h.client.token);
     for (const secret of [JSON.stringify(publicJwk), JSON.stringify(jwks)]) {
       const forged = await new SignJWT(claims)
         .setProtectedHeader({ alg: 'HS256', kid: kid ?? '', typ: 'at+jwt' })
@@ -158,8 +152,8 @@ describeEachEngine('bearer guard', (engine) => {
   });
 
   it('a tampered payload with the original signature → 401', async () => {
-    const [header, , signature] = parts(client.token);
-    const claims = claimsOf(client.token);
+    const [header, , signature] = parts(h.client.token);
+    const claims = claimsOf(h.client.token);
     const other = await createClientWithToken(h, 'Other shop');
     await expectInvalid(
       `${header}.${encode({ ...claims, sub: other.clientId, client_id: other.clientId })}.${signature}`,
@@ -169,26 +163,26 @@ describeEachEngine('bearer guard', (engine) => {
     );
     await expectInvalid(`${header}.${encode({ ...claims, exp: Number(claims.exp) + 86_400 })}.${signature}`);
     // The untouched token still works, so the refusals above come from the tampering alone.
-    expect((await call(client.bearer)).statusCode).toBe(200);
+    expect((await call(h.client.bearer)).statusCode).toBe(200);
   });
 
   it('a token issued before a secret reset → 401, while a token from the new secret works', async () => {
-    expect((await call(client.bearer)).statusCode).toBe(200);
-    const reset = await h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`);
+    expect((await call(h.client.bearer)).statusCode).toBe(200);
+    const reset = await h.asAdmin().post(`/api/admin/v1/clients/${h.client.id}/secret`);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
-    await expectInvalid(client.token);
+    await expectInvalid(h.client.token);
     const fresh = await h
       .anonymous()
-      .get('/api/auth/token', { headers: { authorization: basic(client.clientId, clientSecret) } });
+      .get('/api/auth/token', { headers: { authorization: basic(h.client.clientId, clientSecret) } });
     expect(fresh.statusCode).toBe(200);
     expect((await withToken(fresh.json().access_token)).statusCode).toBe(200);
-    await expectInvalid(client.token);
+    await expectInvalid(h.client.token);
   });
 
   it("a revoked client's token → 401", async () => {
-    expect((await call(client.bearer)).statusCode).toBe(200);
-    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${client.id}`)).statusCode).toBe(204);
-    await expectInvalid(client.token);
+    expect((await call(h.client.bearer)).statusCode).toBe(200);
+    expect((await h.asAdmin().delete(`/api/admin/v1/clients/${h.client.id}`)).statusCode).toBe(204);
+    await expectInvalid(h.client.token);
   });
 
   it('a token without offers:read → 403 insufficient-scope', async () => {
@@ -196,7 +190,7 @@ describeEachEngine('bearer guard', (engine) => {
       method: 'POST',
       url: '/api/auth/token',
       headers: {
-        authorization: basic(client.clientId, client.clientSecret),
+        authorization: basic(h.client.clientId, h.client.clientSecret),
         'content-type': 'application/x-www-form-urlencoded',
       },
       payload: 'grant_type=client_credentials&scope=lml:read',
@@ -231,7 +225,7 @@ describeEachEngine('bearer guard', (engine) => {
     const denied = await fetch(`${base}${URL}`);
     expect(denied.status).toBe(401);
     expect(denied.headers.get('www-authenticate')).toBe('Bearer realm="shelfmark"');
-    const allowed = await fetch(`${base}${URL}`, { headers: client.bearer });
+    const allowed = await fetch(`${base}${URL}`, { headers: h.client.bearer });
     expect(allowed.status).toBe(200);
     expect(await allowed.json()).toEqual([]);
   });

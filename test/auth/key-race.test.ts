@@ -3,22 +3,17 @@
  * keys. A kid that is new to a node must verify even within its unknown-kid cooldown, while unknown
  * kids still reach the database at most once per cooldown.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SigningKeys } from '../../src/auth/signing-keys.js';
 import { ManualClock } from '../../src/clock.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('signing keys created by another node', (engine) => {
-  let h: Harness;
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   it('a key another node created a moment ago verifies at once on this one', async () => {
-    const here = h.services.signingKeys;
+    const here = h.app.services.signingKeys;
     const ours = await here.active(); // creates this node's key and has just read the keys
     // Another node whose clock says our key is retired creates a key of its own now.
     const elsewhere = new SigningKeys(
@@ -32,7 +27,7 @@ describeEachEngine('signing keys created by another node', (engine) => {
   });
 
   it('forged kids share one database read per cooldown', async () => {
-    const here = h.services.signingKeys;
+    const here = h.app.services.signingKeys;
     await here.active();
     let reads = 0;
     const original = h.database.db.kysely.selectFrom.bind(h.database.db.kysely);

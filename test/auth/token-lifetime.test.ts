@@ -4,27 +4,21 @@
  * to mint long-lived tokens that every node accepts.
  */
 import { SignJWT } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { InvalidScope } from '../../src/auth/oauth-errors.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 const URL = '/api/v1/offers?eans=9789001891442';
 
 describeEachEngine('token lifetime', (engine) => {
-  let h: Harness;
-  let client: Awaited<ReturnType<typeof createClientWithToken>>;
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-    client = await createClientWithToken(h);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { client: true });
 
   /** A token signed by the active key with the claims the service mints, iat and exp as given. */
   async function signed(iatSeconds: number, expSeconds: number): Promise<string> {
-    const key = await h.services.signingKeys.active();
-    const claims = JSON.parse(Buffer.from(client.token.split('.')[1] ?? '', 'base64url').toString()) as Record<
+    const key = await h.app.services.signingKeys.active();
+    const claims = JSON.parse(Buffer.from(h.client.token.split('.')[1] ?? '', 'base64url').toString()) as Record<
       string,
       unknown
     >;
@@ -58,12 +52,12 @@ describeEachEngine('token lifetime', (engine) => {
 
   it('TokenService.issue holds every caller to the client allow-list, not only the token endpoint', async () => {
     const limited = await createClientWithToken(h, 'Limited', ['lml:read']);
-    const row = await h.services.clients.authenticate(limited.clientId, limited.clientSecret);
+    const row = await h.app.services.clients.authenticate(limited.clientId, limited.clientSecret);
     if (row === undefined) throw new Error('client did not authenticate');
-    await expect(h.services.tokens.issue(row, ['offers:read'])).rejects.toBeInstanceOf(InvalidScope);
-    await expect(h.services.tokens.issue(row, ['offers:read'])).rejects.toThrow(
+    await expect(h.app.services.tokens.issue(row, ['offers:read'])).rejects.toBeInstanceOf(InvalidScope);
+    await expect(h.app.services.tokens.issue(row, ['offers:read'])).rejects.toThrow(
       'the client may not request: offers:read',
     );
-    expect((await h.services.tokens.issue(row, ['lml:read'])).scope).toBe('lml:read');
+    expect((await h.app.services.tokens.issue(row, ['lml:read'])).scope).toBe('lml:read');
   });
 });

@@ -1,18 +1,17 @@
 import * as oauth from 'oauth4webapi';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { basic, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { basic } from '../support/harness.js';
 
 describeEachEngine('token endpoint', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine);
   let client: { id: string; clientId: string; clientSecret: string };
 
   beforeEach(async () => {
-    h = await createHarness(engine);
     const created = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Shop' });
     client = created.json();
   });
-  afterEach(async () => h.close());
 
   const decode = (token: string) =>
     JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;

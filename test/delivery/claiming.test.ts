@@ -1,10 +1,10 @@
 /** Claiming: leases are exclusive and expire, first attempts go before retries, one subscription cannot take every slot. */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { SendResult, WebhookRequest, WebhookSender } from '../../src/delivery/sender.js';
 import { DeliveryStore } from '../../src/delivery/store.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { addSubscription, deliveryRows, emit, startReceiver } from './support.js';
 
 class RecordingSender implements WebhookSender {
@@ -25,8 +25,7 @@ class RecordingSender implements WebhookSender {
 }
 
 describeEachEngine('claiming deliveries', (engine) => {
-  let h: Harness;
-  let clientRef: string;
+  const h = useHarness(engine, { config: { webhookAllowPrivate: true }, client: true });
   let store: DeliveryStore;
   const claim = (
     owner: string,
@@ -37,14 +36,11 @@ describeEachEngine('claiming deliveries', (engine) => {
   ) => store.claim({ owner, now: h.clock.now(), leaseMs: 10_000, limit, perSubscription, held, lane });
 
   beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
-    clientRef = (await createClientWithToken(h)).id;
     store = new DeliveryStore(h.database.db);
   });
-  afterEach(async () => h.close());
 
   it('deliveries due at the same time are claimed oldest first: insertion order on SQLite, id order on PostgreSQL', async () => {
-    await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/a', h.clock.now());
+    await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/a', h.clock.now());
     // One transaction: the 40 deliveries share their due time and, mostly, their id's millisecond.
     await emit(h.database.db, h.clock.now(), 40);
     const all = h.database.db.kysely.selectFrom('deliveries').select('id');
@@ -59,7 +55,7 @@ describeEachEngine('claiming deliveries', (engine) => {
   });
 
   it('a lease is exclusive until it expires; then the work is claimable again and the old owner cannot complete', async () => {
-    await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/a', h.clock.now());
+    await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/a', h.clock.now());
     await emit(h.database.db, h.clock.now(), 5);
     expect(await claim('A', 3)).toHaveLength(3);
     expect(await claim('B', 10)).toHaveLength(2);
@@ -105,10 +101,10 @@ describeEachEngine('claiming deliveries', (engine) => {
   });
 
   it('caps the leases one subscription holds by the claimer, counting the ones it holds already', async () => {
-    const busy = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/busy', h.clock.now());
+    const busy = await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/busy', h.clock.now());
     await emit(h.database.db, h.clock.now(), 20);
     h.clock.advance(1);
-    const quiet = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/quiet', h.clock.now());
+    const quiet = await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/quiet', h.clock.now());
     await emit(h.database.db, h.clock.now(), 1);
     const first = await claim('A', 10, 'first', 3);
     expect(first.filter((row) => row.subscription_id === busy)).toHaveLength(3);
@@ -130,14 +126,14 @@ describeEachEngine('claiming deliveries', (engine) => {
 
   it('first attempts are sent before a backlog of due retries, which keep a quarter of the slots', async () => {
     const db = h.database.db;
-    for (let i = 0; i < 8; i++) await addSubscription(db, clientRef, `http://127.0.0.1:9/retry-${i}`, h.clock.now());
+    for (let i = 0; i < 8; i++) await addSubscription(db, h.client.id, `http://127.0.0.1:9/retry-${i}`, h.clock.now());
     await emit(db, h.clock.now(), 5); // 40 deliveries, made retries below
     await db.kysely
       .updateTable('deliveries')
       .set({ attempt_count: 1, next_attempt_at: h.clock.now() - 60_000 })
       .execute();
     h.clock.advance(1000);
-    const fresh = await addSubscription(db, clientRef, 'http://127.0.0.1:9/fresh', h.clock.now(), 'list.published');
+    const fresh = await addSubscription(db, h.client.id, 'http://127.0.0.1:9/fresh', h.clock.now(), 'list.published');
     await db.kysely.transaction().execute(async (trx) => {
       const { recordEvents } = await import('../../src/events/outbox.js');
       await recordEvents(trx, h.clock.now(), [
@@ -145,7 +141,7 @@ describeEachEngine('claiming deliveries', (engine) => {
       ]);
     });
     const sender = new RecordingSender();
-    const worker = h.services.createDeliveryWorker({ sender, concurrency: 4 });
+    const worker = h.app.services.createDeliveryWorker({ sender, concurrency: 4 });
     expect(await worker.runOnce()).toBe(4);
     expect(sender.sent.filter((request) => request.url.endsWith('/fresh'))).toHaveLength(1);
     expect(sender.sent.filter((request) => request.url.includes('/retry-'))).toHaveLength(3);
@@ -155,12 +151,12 @@ describeEachEngine('claiming deliveries', (engine) => {
   });
 
   it('a window claim looks at the first due rows only; past-capped walks behind a capped backlog, and the worker does so once a poll interval', async () => {
-    const busy = await addSubscription(h.database.db, clientRef, 'http://127.0.0.1:9/busy', h.clock.now());
+    const busy = await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/busy', h.clock.now());
     await emit(h.database.db, h.clock.now(), 300); // more than a window of 256 rows, all of one subscription
     h.clock.advance(1);
     const other = await addSubscription(
       h.database.db,
-      clientRef,
+      h.client.id,
       'http://127.0.0.1:9/other',
       h.clock.now(),
       'list.published',
@@ -220,16 +216,16 @@ describeEachEngine('claiming deliveries', (engine) => {
   it('a slow receiver with a backlog does not hold up another subscription', async () => {
     const slow = await startReceiver(() => ({ delayMs: 300 }));
     const fast = await startReceiver();
-    const worker = h.services.createDeliveryWorker({
+    const worker = h.app.services.createDeliveryWorker({
       concurrency: 8,
       perSubscription: 4,
       onError: () => undefined,
     });
     try {
-      await addSubscription(h.database.db, clientRef, slow.url, h.clock.now());
+      await addSubscription(h.database.db, h.client.id, slow.url, h.clock.now());
       await emit(h.database.db, h.clock.now(), 40);
       h.clock.advance(1);
-      await addSubscription(h.database.db, clientRef, fast.url, h.clock.now(), 'list.published');
+      await addSubscription(h.database.db, h.client.id, fast.url, h.clock.now(), 'list.published');
       await h.database.db.kysely.transaction().execute(async (trx) => {
         const { recordEvents } = await import('../../src/events/outbox.js');
         await recordEvents(trx, h.clock.now(), [

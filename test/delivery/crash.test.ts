@@ -8,7 +8,8 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { ensureBuilt, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
 import {
@@ -33,12 +34,11 @@ const env = { WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_COMPLETION_BACKL
 beforeAll(() => ensureBuilt(), 120_000);
 
 describeEachEngine('crash safety of the delivery worker', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { options: { file: true } });
   let receiver: Receiver;
   const children: ChildProcess[] = [];
 
   beforeEach(async () => {
-    h = await createHarness(engine, {}, { file: true });
     // Slow enough that the kill lands with work both done and still to do.
     receiver = await startReceiver(() => ({ delayMs: 15 }));
   });
@@ -46,7 +46,6 @@ describeEachEngine('crash safety of the delivery worker', (engine) => {
     for (const child of children.splice(0))
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
-    await h.close();
   });
 
   // `--role worker` on a SQLite file runs the queue on its own thread (WEBHOOK_QUEUE_THREAD=auto): the

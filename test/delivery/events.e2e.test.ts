@@ -7,7 +7,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ACCEPTED_EVENT_SPELLINGS as ALL_SPELLINGS, canonicalEvent, EVENTS } from '../../src/events/catalogue.js';
 import type { DeliveryWorker } from '../../src/delivery/worker.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { type Receiver, startReceiver, verifyWebhook } from './support.js';
 
 /**
@@ -21,20 +22,18 @@ const SPELLINGS = ALL_SPELLINGS.filter((spelling) => {
 });
 
 describeEachEngine('every event in both spellings, end to end', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { config: { webhookAllowPrivate: true } });
   let receiver: Receiver;
   let worker: DeliveryWorker;
 
   beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
     h.clock.set(Date.now()); // the receiver's standardwebhooks check compares with real time
     receiver = await startReceiver();
-    worker = h.services.createDeliveryWorker({ onError: () => undefined });
+    worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
   });
   afterEach(async () => {
     await worker.stop();
     await receiver.close();
-    await h.close();
   });
 
   it('delivers the right type, resource and identifier to each of the twelve subscriptions', async () => {

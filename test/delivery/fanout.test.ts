@@ -6,22 +6,21 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ids } from '../../src/ids.js';
 import { createList, createSchool, setStatus } from '../lml/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { deliveryRows, type Receiver, startReceiver, verifyWebhook } from './support.js';
 
 const SUBSCRIBERS = 2000;
 
 describeEachEngine('fan-out', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { config: { webhookAllowPrivate: true } });
   let receiver: Receiver;
 
   beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
     receiver = await startReceiver(() => ({ status: 204 }));
   });
   afterEach(async () => {
     await receiver.close();
-    await h.close();
   });
 
   it(`one publish reaches ${SUBSCRIBERS} subscriptions, each exactly once, signed`, async () => {
@@ -50,7 +49,7 @@ describeEachEngine('fan-out', (engine) => {
     const school = await createSchool(h);
     const list = await createList(h, school.identifier);
     expect((await setStatus(h, list.identifier, 'validated')).statusCode).toBe(200);
-    const worker = h.services.startWorker();
+    const worker = h.app.services.startWorker();
     try {
       expect((await setStatus(h, list.identifier, 'published')).statusCode).toBe(200);
       await receiver.waitFor(SUBSCRIBERS, 60_000);

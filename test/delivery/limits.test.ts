@@ -5,10 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { UndiciSender } from '../../src/delivery/sender.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createHarness } from '../support/harness.js';
 import { addSubscription, deliveryRows, emit } from './support.js';
 
 /** A receiver that answers 204 after `delayMs` and records the most requests it held at once. */
@@ -61,21 +62,14 @@ it('one receiver host gets at most connectionsPerHost requests at once; the rest
 });
 
 describeEachEngine('delivery worker batching', (engine) => {
-  let h: Harness;
-  let clientRef: string;
-
-  beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
-    clientRef = (await createClientWithToken(h)).id;
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { config: { webhookAllowPrivate: true }, client: true });
 
   it('rows claimed ahead of free slots are released unsent on stop, and sent once by the next worker', async () => {
     const receiver = await slowReceiver(150);
     try {
-      await addSubscription(h.database.db, clientRef, receiver.url, h.clock.now());
+      await addSubscription(h.database.db, h.client.id, receiver.url, h.clock.now());
       await emit(h.database.db, h.clock.now(), 12);
-      const first = h.services.createDeliveryWorker({ concurrency: 2, prefetch: 6, perSubscription: 100 }).start();
+      const first = h.app.services.createDeliveryWorker({ concurrency: 2, prefetch: 6, perSubscription: 100 }).start();
       // Wait until the worker has claimed ahead: 2 sending + 6 queued leases.
       const deadline = Date.now() + 5000;
       while (
@@ -92,7 +86,7 @@ describeEachEngine('delivery worker batching', (engine) => {
       const sentByFirst = afterStop.filter((row) => row.status === 'succeeded').length;
       expect(sentByFirst).toBe(receiver.count());
 
-      const second = h.services.createDeliveryWorker({ concurrency: 4, perSubscription: 100 });
+      const second = h.app.services.createDeliveryWorker({ concurrency: 4, perSubscription: 100 });
       while ((await second.runOnce()) > 0);
       const rows = await deliveryRows(h.database.db);
       expect(rows.every((row) => row.status === 'succeeded' && row.attempt_count === 1)).toBe(true);

@@ -3,13 +3,14 @@
  * for their group commit, but never further than the completion backlog allows. That backlog plus
  * the attempts in flight is everything a crash can make the worker send again.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { SendResult, WebhookSender } from '../../src/delivery/sender.js';
 import { type Completion, type CompletionResult, DeliveryStore } from '../../src/delivery/store.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { until } from '../support/until.js';
 import { addSubscription, deliveryRows, emit } from './support.js';
 
@@ -41,11 +42,7 @@ class GatedStore extends DeliveryStore {
 }
 
 describeEachEngine('the pipelined delivery worker', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { config: { webhookAllowPrivate: true } });
 
   it('sends on while completions wait, but never more than in flight + backlog unrecorded', async () => {
     const client = await createClientWithToken(h);

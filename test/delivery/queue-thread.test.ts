@@ -9,24 +9,23 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThreadedDeliveryQueue } from '../../src/delivery/queue-thread/client.js';
 import type { ClaimOptions } from '../../src/delivery/store.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { addSubscription, attemptRows, deliveryRows, emit } from './support.js';
 
 const LEASE_MS = 60_000;
 
 describe('the delivery queue on its own thread (SQLite file)', () => {
-  let h: Harness;
+  const h = useHarness('sqlite', { options: { file: true } });
   let queue: ThreadedDeliveryQueue;
 
   beforeEach(async () => {
-    h = await createHarness('sqlite', {}, { file: true });
     const sqliteFile = h.database.db.sqliteFile;
     if (sqliteFile === undefined) throw new Error('the harness database is not a file');
     queue = new ThreadedDeliveryQueue({ sqliteFile, sqliteCacheMib: 2 });
   });
   afterEach(async () => {
     await queue.close();
-    await h.close();
   });
 
   const claimOptions = (): ClaimOptions => ({

@@ -10,7 +10,8 @@ import { DeliveryStore } from '../../src/delivery/store.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { addSubscription, countDeliveries, emit, type Receiver, startReceiver } from './support.js';
 
 const SUBSCRIPTIONS = 10;
@@ -18,20 +19,21 @@ const EVENTS = 200;
 const TOTAL = SUBSCRIPTIONS * EVENTS;
 
 describeEachEngine('two workers on one database', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, {
+    config: { webhookAllowPrivate: true, webhookTimeoutMs: 5000 },
+    options: { file: true },
+  });
   let receiver: Receiver;
   const connections: Db[] = [];
   const threads: ThreadedDeliveryQueue[] = [];
 
   beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true, webhookTimeoutMs: 5000 }, { file: true });
     receiver = await startReceiver();
   });
   afterEach(async () => {
     await receiver.close();
     for (const thread of threads.splice(0)) await thread.close();
     for (const db of connections.splice(0)) await db.close();
-    await h.close();
   });
 
   // On a SQLite file each worker may run its queue on a thread with a connection of its own (setup.ts).

@@ -3,19 +3,19 @@
  * hour and to the subscription's health, a delivery queued again by hand or by a recovery is taken
  * back out, and counters written by several processes (shards) are summed.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { abandon } from '../../src/delivery/queue/abandon.js';
 import { HOUR_MS, hourStart, STATS_SHARD, STATS_SHARDS } from '../../src/delivery/stats.js';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 describeEachEngine('history counters', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine);
   let subscription: string;
   let deliveries: string[];
   beforeEach(async () => {
-    h = await createHarness(engine);
     const shop = await createClientWithToken(h, 'Shop');
     subscription = await addSubscription(h.database.db, shop.id, 'http://127.0.0.1:9/a', h.clock.now());
     await emit(h.database.db, h.clock.now(), 3);
@@ -23,7 +23,6 @@ describeEachEngine('history counters', (engine) => {
       await h.database.db.kysely.selectFrom('deliveries').select('id').orderBy('created_at').orderBy('id').execute()
     ).map((row) => row.id);
   });
-  afterEach(async () => h.close());
 
   const overview = async () =>
     (await h.asAdmin().get('/api/admin/v1/overview')).json<{

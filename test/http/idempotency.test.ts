@@ -1,17 +1,14 @@
 /** Idempotency-Key on POST: replay, conflict, per-owner keys, secrets never stored, expiry on the injected clock. */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../../src/idempotency/service.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 const MATH = '9789001891442';
 
 describeEachEngine('Idempotency-Key', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   const createOffer = (key: string | undefined, body: object = { ean: MATH, price: 12.5, condition: 'good' }) =>
     h.app.inject({

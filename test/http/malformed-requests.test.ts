@@ -4,16 +4,13 @@
  * (Found by the reliability suite; pinned here in-process, fast, with exact bodies. Database outages
  * are covered by test/reliability/db-outage.test.ts and test/limits/limits.test.ts.)
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 describeEachEngine('malformed requests', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   const rows = async () => ({
     clients: await h.database.db.kysely.selectFrom('clients').select('name').execute(),

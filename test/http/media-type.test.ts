@@ -1,26 +1,19 @@
 /** Every JSON route answers 415 with a clear sentence for another content type (curl -d sends a form). */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, type Harness } from '../support/harness.js';
-import { createDnsHarness, SUBSCRIPTIONS, type TestClient } from '../subscriptions/support.js';
+import { useHarness } from '../support/use-harness.js';
+import { createDnsHarness, SUBSCRIPTIONS } from '../subscriptions/support.js';
 
 const BODY = JSON.stringify({ notificationUrl: 'https://hooks.shop.example/shelfmark', event: 'list-published' });
 
 describeEachEngine('request media types', (engine) => {
-  let h: Harness;
-  let shop: TestClient;
-
-  beforeEach(async () => {
-    h = await createDnsHarness(engine);
-    shop = await createClientWithToken(h, 'Shop');
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Shop' } });
 
   const post = (url: string, contentType: string, headers: Record<string, string>) =>
     h.app.inject({ method: 'POST', url, payload: BODY, headers: { ...headers, 'content-type': contentType } });
 
   it('curl -d (a form content type) on POST /subscriptions → 415 saying to send JSON; nothing stored', async () => {
-    const response = await post(SUBSCRIPTIONS, 'application/x-www-form-urlencoded', shop.bearer);
+    const response = await post(SUBSCRIPTIONS, 'application/x-www-form-urlencoded', h.client.bearer);
     expect(response.statusCode).toBe(415);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(response.json()).toEqual({
@@ -42,7 +35,7 @@ describeEachEngine('request media types', (engine) => {
   });
 
   it('application/json with parameters is JSON: 201', async () => {
-    const response = await post(SUBSCRIPTIONS, 'application/json; charset=utf-8', shop.bearer);
+    const response = await post(SUBSCRIPTIONS, 'application/json; charset=utf-8', h.client.bearer);
     expect(response.statusCode).toBe(201);
   });
 
@@ -50,7 +43,7 @@ describeEachEngine('request media types', (engine) => {
     const response = await h.app.inject({
       method: 'POST',
       url: '/api/auth/token',
-      payload: `grant_type=client_credentials&client_id=${shop.clientId}&client_secret=${shop.clientSecret}`,
+      payload: `grant_type=client_credentials&client_id=${h.client.clientId}&client_secret=${h.client.clientSecret}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(response.statusCode).toBe(200);

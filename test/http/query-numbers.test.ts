@@ -1,14 +1,11 @@
 /** Numbers in query strings must be finite: "1e999" is a 400 naming the parameter, never a 500 (found by the fuzzer). */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 describeEachEngine('non-finite query numbers', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   it.each(['1e999', '-1e999', '1E400'])('limit=%s → 400 validation-failed on every paged collection', async (value) => {
     const client = await createClientWithToken(h);

@@ -4,12 +4,13 @@
  * out), and the body, URL, header and subscription caps. Time is a ManualClock: refills without sleeping.
  */
 import { request as httpRequest } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { isDatabaseUnavailable } from '../../src/limits/db-unavailable.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
 import { describeEachEngine } from '../support/engines.js';
+import { useHarness } from '../support/use-harness.js';
 import { basic, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { createDnsHarness, subscribe, type TestClient } from '../subscriptions/support.js';
 import { problem } from '../support/problem.js';
@@ -108,11 +109,7 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('per-client request rate limit', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness('sqlite', { rateLimitRate: 2, rateLimitBurst: 3 });
-  });
-  afterEach(async () => h.close());
+  const h = useHarness('sqlite', { config: { rateLimitRate: 2, rateLimitBurst: 3 } });
 
   it('every guarded response carries RateLimit-Policy and RateLimit; past the burst a 429 problem with Retry-After', async () => {
     const shop = await createClientWithToken(h, 'Shop');
@@ -199,7 +196,6 @@ describe('brute-force limit of the token endpoint', () => {
     });
     shop = await createClientWithToken(h, 'Shop');
   });
-  afterEach(async () => h.close());
 
   it('locks the (client id, address) pair after the allowed failures, even for the right secret, but never the real client elsewhere', async () => {
     for (let i = 0; i < 3; i++) expect((await token(shop.clientId, `wrong-${i}`, ATTACKER)).statusCode).toBe(401);
@@ -253,7 +249,6 @@ describe('size caps', () => {
     h = await createHarness('sqlite', { bodyLimitBytes: 2048, maxHeaderBytes: 4096, maxUrlLength: 1024 });
     base = await h.listen();
   });
-  afterEach(async () => h.close());
 
   it('a body over BODY_LIMIT_BYTES is a 413 problem', async () => {
     const response = await h.asAdmin().post('/api/admin/v1/clients', { name: 'x'.repeat(3000) });
@@ -312,7 +307,6 @@ describeEachEngine('subscriptions per client cap', (engine) => {
     h = await createDnsHarness(engine, { maxSubscriptionsPerClient: 2 });
     shop = await createClientWithToken(h, 'Shop');
   });
-  afterEach(async () => h.close());
 
   it('refuses the subscription past the cap with a 409 problem and stores nothing; a repeat of an existing one still answers 200', async () => {
     const url = (i: number) => `https://hooks.shop.example/h${i}`;

@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 describeEachEngine('LML demo data', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   it('seeds 3 schools and 6 lists in every status through the services, with their events', async () => {
-    expect(await seedDemoLml(h.services)).toEqual({ schools: 3, lists: 6 });
+    expect(await seedDemoLml(h.app.services)).toEqual({ schools: 3, lists: 6 });
     const db = h.database.db.kysely;
     expect(
       (await db.selectFrom('schools').select(['name', 'type']).orderBy('name').execute()).map(

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { EANS, HEX32, createList, createSchool, payload, takeEvents } from './support.js';
 
 describeEachEngine('admin lists', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine);
   let school: { identifier: string; name: string };
   beforeEach(async () => {
-    h = await createHarness(engine);
     school = await createSchool(h, { name: 'Hogeschool Utrecht' });
     await takeEvents(h);
   });
-  afterEach(async () => h.close());
 
   const created = '2026-09-01T08:00:00.000Z';
   const listsTable = () => h.database.db.kysely.selectFrom('lists').selectAll().execute();
@@ -127,7 +125,7 @@ describeEachEngine('admin lists', (engine) => {
     const first = await createList(h, school.identifier);
     const { ListService } = await import('../../src/lml/list-service.js');
     const minted = [first.slug, first.slug, 'BLZZZZZZ'];
-    const service = new ListService(h.database.db, h.services.outbox, h.clock, () => minted.shift() ?? 'BLYYYYYY');
+    const service = new ListService(h.database.db, h.app.services.outbox, h.clock, () => minted.shift() ?? 'BLYYYYYY');
     const second = await service.create({ school: school.identifier, name: 'Tweede' });
     expect(second.slug).toBe('BLZZZZZZ');
     expect((await listsTable()).map((row) => row.slug).sort()).toEqual([first.slug, 'BLZZZZZZ'].sort());
@@ -221,13 +219,11 @@ describeEachEngine('admin lists', (engine) => {
   });
 
   it('a bad EAN is named with its position and reason', async () => {
-    const response = await h
-      .asAdmin()
-      .post('/api/admin/v1/lists', {
-        school: school.identifier,
-        name: 'X',
-        items: [{ ean: '9789001234561', title: 'bad' }],
-      });
+    const response = await h.asAdmin().post('/api/admin/v1/lists', {
+      school: school.identifier,
+      name: 'X',
+      items: [{ ean: '9789001234561', title: 'bad' }],
+    });
     expect(response.json()).toMatchObject({
       status: 400,
       code: 'invalid-ean',
@@ -238,13 +234,11 @@ describeEachEngine('admin lists', (engine) => {
 
   it('more than 500 items → 400; exactly 500 is accepted', async () => {
     const item = (index: number) => ({ ean: ean13(`978900${String(index).padStart(6, '0')}`), title: `Boek ${index}` });
-    const tooMany = await h
-      .asAdmin()
-      .post('/api/admin/v1/lists', {
-        school: school.identifier,
-        name: 'Te veel',
-        items: Array.from({ length: 501 }, (_v, i) => item(i)),
-      });
+    const tooMany = await h.asAdmin().post('/api/admin/v1/lists', {
+      school: school.identifier,
+      name: 'Te veel',
+      items: Array.from({ length: 501 }, (_v, i) => item(i)),
+    });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json()).toMatchObject({
       code: 'validation-failed',

@@ -3,19 +3,16 @@
  * all: these tests break the transaction after the change and its events were issued.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ListStore } from '../../src/lml/list-store.js';
 import { SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { EANS, createList, createSchool, events, payload, setStatus, takeEvents } from './support.js';
 
 describeEachEngine('LML events through the outbox', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   const kysely = () => h.database.db.kysely;
   /** Makes recording events fail, as a crash or a full disk between change and event would. */
@@ -23,7 +20,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
   const repairEvents = () => sql`alter table events_unavailable rename to events`.execute(kysely());
 
   it('a transaction that fails after the change and its emit keeps neither (school insert)', async () => {
-    const failure = h.services.outbox.transaction(async (trx, emit) => {
+    const failure = h.app.services.outbox.transaction(async (trx, emit) => {
       await new SchoolStore(trx).insert({
         identifier: 'a'.repeat(32),
         name: 'X',
@@ -46,7 +43,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
     const list = await createList(h, school.identifier);
     await takeEvents(h);
     const before = await kysely().selectFrom('lists').selectAll().execute();
-    const failure = h.services.outbox.transaction(async (trx, emit) => {
+    const failure = h.app.services.outbox.transaction(async (trx, emit) => {
       await new ListStore(trx).update(list.identifier, { name: 'Changed', updated_at: 2 });
       emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: list.identifier });
       throw new Error('crash after the change');

@@ -1,18 +1,14 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { createList, createSchool, setStatus } from './support.js';
 
 describeEachEngine('LML read API', (engine) => {
-  let h: Harness;
-  let bearer: Record<string, string>;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-    bearer = (await createClientWithToken(h, 'Reader', ['lml:read'])).bearer;
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { client: { name: 'Reader', scopes: ['lml:read'] } });
 
-  const get = (url: string, headers: Record<string, string> = bearer) => h.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = h.client.bearer) =>
+    h.app.inject({ method: 'GET', url, headers });
   /** Creates with one second between them, so the (oldest first) order is the creation order. */
   const schoolsInOrder = async (count: number) => {
     const created = [];
@@ -202,7 +198,7 @@ describeEachEngine('LML read API', (engine) => {
     const response = await h.app.inject({
       method: 'POST',
       url: '/api/admin/v1/schools',
-      headers: bearer,
+      headers: h.client.bearer,
       payload: { name: 'X', type: 'VO' },
     });
     expect(response.statusCode).toBe(401);

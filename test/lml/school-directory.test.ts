@@ -1,27 +1,20 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ChangeLogStore } from '../../src/db/change-log.js';
 import { SchoolDirectory } from '../../src/lml/school-directory.js';
 import { type DirectoryEntry, SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { openTransaction } from '../support/open-transaction.js';
 import { createSchool } from './support.js';
 
 const byName = (a: DirectoryEntry, b: DirectoryEntry): number => a.name.localeCompare(b.name, 'nl');
 
 describeEachEngine('school directory (the structure tree’s first level)', (engine) => {
-  let h: Harness;
-  let bearer: Record<string, string>;
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-    bearer = (await createClientWithToken(h, 'Reader', ['lml:read'])).bearer;
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { client: { name: 'Reader', scopes: ['lml:read'] } });
 
   const changeLog = () => new ChangeLogStore(h.database.db.kysely, 'school_changes');
   const topLevel = async (): Promise<string[]> => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/lml/v1/structure', headers: bearer });
+    const response = await h.app.inject({ method: 'GET', url: '/api/lml/v1/structure', headers: h.client.bearer });
     expect(response.statusCode).toBe(200);
     return response.json<{ name: string }[]>().map((node) => node.name);
   };

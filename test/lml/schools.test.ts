@@ -1,26 +1,20 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { HEX32, createSchool, payload, takeEvents } from './support.js';
 
 describeEachEngine('admin schools', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   const created = '2026-09-01T08:00:00.000Z';
 
   it('POST /schools → 201 with the exact body, the row and one school.created event', async () => {
-    const response = await h
-      .asAdmin()
-      .post('/api/admin/v1/schools', {
-        name: '  Hogeschool van Amsterdam ',
-        type: 'HBO',
-        location: 'Amsterdam',
-        brin: '28dn',
-      });
+    const response = await h.asAdmin().post('/api/admin/v1/schools', {
+      name: '  Hogeschool van Amsterdam ',
+      type: 'HBO',
+      location: 'Amsterdam',
+      brin: '28dn',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = response.json();
@@ -77,13 +71,11 @@ describeEachEngine('admin schools', (engine) => {
     const school = await createSchool(h, { location: 'Utrecht' });
     await takeEvents(h);
     h.clock.advance(60_000);
-    const response = await h
-      .asAdmin()
-      .patch(`/api/admin/v1/schools/${school.identifier}`, {
-        name: 'HU University of Applied Sciences',
-        location: null,
-        brin: '30GB',
-      });
+    const response = await h.asAdmin().patch(`/api/admin/v1/schools/${school.identifier}`, {
+      name: 'HU University of Applied Sciences',
+      location: null,
+      brin: '30GB',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       identifier: school.identifier,
@@ -119,13 +111,11 @@ describeEachEngine('admin schools', (engine) => {
     const school = await createSchool(h, { location: 'Utrecht' });
     await takeEvents(h);
     h.clock.advance(60_000);
-    const response = await h
-      .asAdmin()
-      .patch(`/api/admin/v1/schools/${school.identifier}`, {
-        name: 'Hogeschool Utrecht',
-        type: 'HBO',
-        location: ' Utrecht ',
-      });
+    const response = await h.asAdmin().patch(`/api/admin/v1/schools/${school.identifier}`, {
+      name: 'Hogeschool Utrecht',
+      type: 'HBO',
+      location: ' Utrecht ',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().updatedAt).toBe(created);
     expect(await takeEvents(h)).toEqual([]);

@@ -1,18 +1,16 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { createList, createSchool, payload, setStatus, takeEvents } from './support.js';
 
 describeEachEngine('list status', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine);
   let list: { identifier: string; slug: string };
   beforeEach(async () => {
-    h = await createHarness(engine);
     const school = await createSchool(h);
     list = await createList(h, school.identifier);
     await takeEvents(h);
   });
-  afterEach(async () => h.close());
 
   const statusRow = async () =>
     await h.database.db.kysely
@@ -151,10 +149,10 @@ describeEachEngine('list status', (engine) => {
   });
 
   it('the service rejects an unknown word too (CLI and seed use it without HTTP)', async () => {
-    await expect(h.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({
+    await expect(h.app.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({
       code: 'validation-failed',
     });
-    await expect(h.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({
+    await expect(h.app.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({
       status: 'published',
     });
   });

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { tagId } from '../../src/lml/structure.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { createList, createSchool, setStatus } from './support.js';
 
 interface Node {
@@ -12,15 +12,12 @@ interface Node {
 }
 
 describeEachEngine('LML structure', (engine) => {
-  let h: Harness;
-  let bearer: Record<string, string>;
+  const h = useHarness(engine, { client: { name: 'Reader', scopes: ['lml:read'] } });
   let hu: { identifier: string };
   let roc: { identifier: string };
   const lists: Record<string, { identifier: string; slug: string }> = {};
 
   beforeEach(async () => {
-    h = await createHarness(engine);
-    bearer = (await createClientWithToken(h, 'Reader', ['lml:read'])).bearer;
     hu = await createSchool(h, { name: 'Hogeschool Utrecht', type: 'HBO' });
     roc = await createSchool(h, { name: 'Alfa-college', type: 'MBO' });
     const make = async (key: string, tags: string[], status?: string) => {
@@ -34,13 +31,12 @@ describeEachEngine('LML structure', (engine) => {
     await make('Algemene lijst', []);
     await make('Oude lijst', ['Zwolle'], 'archived');
   });
-  afterEach(async () => h.close());
 
   const children = async (parent?: string) => {
     const response = await h.app.inject({
       method: 'GET',
       url: `/api/lml/v1/structure${parent === undefined ? '' : `?parent=${encodeURIComponent(parent)}`}`,
-      headers: bearer,
+      headers: h.client.bearer,
     });
     expect(response.statusCode).toBe(200);
     return response.json<Node[]>();
@@ -109,7 +105,7 @@ describeEachEngine('LML structure', (engine) => {
       const response = await h.app.inject({
         method: 'GET',
         url: `/api/lml/v1/structure?parent=${parent}`,
-        headers: bearer,
+        headers: h.client.bearer,
       });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not-found', detail: `structure node ${parent} was not found` });

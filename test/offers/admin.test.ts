@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';
@@ -8,12 +9,7 @@ const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const T0 = '2026-09-01T08:00:00.000Z';
 
 describeEachEngine('admin offers API', (engine) => {
-  let h: Harness;
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     h.app.inject({

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_BOOKS } from '../../src/lml/demo-books.js';
 import { DEMO_EANS, DEMO_OFFERS, DEMO_QUERY_EANS, seedDemoOffers } from '../../src/offers/demo-offers.js';
 import { validateEan } from '../../src/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 describe('demo offer data', () => {
   it('uses ten valid 978/979 ISBN-13s, each with offers', () => {
@@ -19,15 +20,10 @@ describe('demo offer data', () => {
 });
 
 describeEachEngine('demo offers', (engine) => {
-  let h: Harness;
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   it('seeds them through the service; the public API hides the unpublished ones', async () => {
-    expect(await seedDemoOffers(h.services)).toBe(DEMO_OFFERS.length);
+    expect(await seedDemoOffers(h.app.services)).toBe(DEMO_OFFERS.length);
     const rows = await h.database.db.kysely.selectFrom('offers').select(['ean', 'status']).execute();
     expect(rows).toHaveLength(DEMO_OFFERS.length);
     const hidden = rows.filter((row) => row.status !== 'published');

@@ -9,7 +9,8 @@ import type { DeliveryWorker } from '../../src/delivery/worker.js';
 import { OfferImporter, parseOffersCsv } from '../../src/offers/import.js';
 import { type Receiver, startReceiver, verifyWebhook } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';
@@ -26,7 +27,7 @@ interface Payload {
 }
 
 describeEachEngine('offer events, end to end', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { config: { webhookAllowPrivate: true } });
   let base: string;
   let receiver: Receiver;
   let worker: DeliveryWorker;
@@ -73,17 +74,15 @@ describeEachEngine('offer events, end to end', (engine) => {
   const payload = (type: string, identifier: string): Payload => ({ type, resource: 'offer', identifier });
 
   beforeEach(async () => {
-    h = await createHarness(engine, { webhookAllowPrivate: true });
     h.clock.set(Date.now()); // the receiver's standardwebhooks check compares with real time
     base = await h.listen();
     receiver = await startReceiver();
-    worker = h.services.createDeliveryWorker({ onError: () => undefined });
+    worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
     client = await createClientWithToken(h);
   });
   afterEach(async () => {
     await worker.stop();
     await receiver.close();
-    await h.close();
   });
 
   it('admin API: published, updated on public changes only, status; a draft withdrawn emits nothing', async () => {
@@ -189,7 +188,7 @@ describeEachEngine('offer events, end to end', (engine) => {
       ).join('\n')}\n`;
     const { rows, errors } = parseOffersCsv(csv((i) => `${5 + (i % 7)}.50`));
     expect(errors).toEqual([]);
-    const importer = new OfferImporter(h.services.outbox, h.clock);
+    const importer = new OfferImporter(h.app.services.outbox, h.clock);
     expect(await importer.import(rows, () => undefined, 500)).toEqual({
       rows: 1200,
       created: 1200,

@@ -4,7 +4,7 @@
  * join of the offers written), 404s, the bearer guard, and 304 over a real socket.
  */
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { ListItemInput } from '../../src/lml/items.js';
 import type { ListStatus } from '../../src/lml/status.js';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
@@ -14,7 +14,8 @@ import { OFFER_CONDITIONS, type OfferCondition, type OfferStatus } from '../../s
 import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 const _ROUTE = '/api/v1/lists/:identifier/offers';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
@@ -38,24 +39,20 @@ const pub = (offer: AdminOffer) => ({
 const QUALITY: Record<OfferCondition, number> = { acceptable: 0, good: 1, excellent: 2 };
 
 describeEachEngine('a whole book list priced in one call', (engine) => {
-  let h: Harness;
-  let bearer: Record<string, string>;
+  const h = useHarness(engine, { client: true });
   let schoolId: string;
 
-  const offer = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input);
-  const get = (url: string, headers = bearer) => h.app.inject({ method: 'GET', url, headers });
+  const offer = (input: CreateOfferInput): Promise<AdminOffer> => h.app.services.offers.create(input);
+  const get = (url: string, headers = h.client.bearer) => h.anonymous().get(url, { headers });
   async function list(items: ListItemInput[], path: ListStatus[] = ['published'], name = 'vwo 5') {
-    const created = await h.services.lists.create({ school: schoolId, name, items });
-    for (const status of path) await h.services.lists.changeStatus(created.identifier, status);
+    const created = await h.app.services.lists.create({ school: schoolId, name, items });
+    for (const status of path) await h.app.services.lists.changeStatus(created.identifier, status);
     return created.identifier;
   }
 
   beforeEach(async () => {
-    h = await createHarness(engine);
-    bearer = (await createClientWithToken(h)).bearer;
-    schoolId = (await h.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' })).identifier;
+    schoolId = (await h.app.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' })).identifier;
   });
-  afterEach(async () => h.close());
 
   it('answers the items in list order with their cheapest offers (then better condition, then id) and exact totals', async () => {
     const mathGood = await offer({ ean: MATH, price: 12.5, condition: 'good', remarks: 'Name on page 1' });
@@ -158,7 +155,7 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
     });
     expect((await get(`/api/v1/lists/${validated}/offers`)).json().list.status).toBe('validated');
 
-    const slug = (await h.services.lists.get(created)).slug;
+    const slug = (await h.app.services.lists.get(created)).slug;
     for (const identifier of [archived, '0123456789abcdef0123456789abcdef', slug, 'nope', archived.toUpperCase()]) {
       const missing = await get(`/api/v1/lists/${identifier}/offers`);
       expect(missing.statusCode, identifier).toBe(404);
@@ -183,16 +180,16 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
     const math = await offer({ ean: MATH, price: 5, condition: 'good' });
     const identifier = await list([{ ean: MATH, title: 'Maths' }]);
     const url = `${await h.listen()}/api/v1/lists/${identifier}/offers`;
-    const first = await fetch(url, { headers: bearer });
+    const first = await fetch(url, { headers: h.client.bearer });
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"/);
-    const again = await fetch(url, { headers: { ...bearer, 'if-none-match': etag } });
+    const again = await fetch(url, { headers: { ...h.client.bearer, 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
 
-    await h.services.offers.update(String(math.id), { price: 4 });
-    const changed = await fetch(url, { headers: { ...bearer, 'if-none-match': etag } });
+    await h.app.services.offers.update(String(math.id), { price: 4 });
+    const changed = await fetch(url, { headers: { ...h.client.bearer, 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
     expect(((await changed.json()) as { summary: { cheapestTotal: number } }).summary.cheapestTotal).toBe(5.99);
@@ -284,8 +281,8 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
   }, 120_000);
 
   it('prices the demo list "vwo 4": offers at several prices and conditions, one item without offers', async () => {
-    await seedDemoOffers(h.services);
-    await seedDemoLml(h.services);
+    await seedDemoOffers(h.app.services);
+    await seedDemoLml(h.app.services);
     const lists = (await get('/api/admin/v1/lists?limit=100', h.admin)).json().data as {
       identifier: string;
       name: string;

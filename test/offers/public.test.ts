@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { eanCheckDigit } from '../../src/ean.js';
+import { expect, it } from 'vitest';
 import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
+import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { freshHarness, useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';
@@ -15,11 +16,10 @@ const GTIN14 = '10012345000017';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 describeEachEngine('public offers API', (engine) => {
-  let h: Harness;
-  let bearer: Record<string, string>;
+  const h = useHarness(engine, { client: true });
 
-  const create = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input);
-  const get = (url: string) => h.app.inject({ method: 'GET', url, headers: bearer });
+  const create = (input: CreateOfferInput): Promise<AdminOffer> => h.app.services.offers.create(input);
+  const get = (url: string) => h.as(h.client).get(url);
   /** The public shape of an admin offer under the default €1.99 fee. */
   const pub = (offer: AdminOffer, price: number) => ({
     id: offer.id,
@@ -31,12 +31,6 @@ describeEachEngine('public offers API', (engine) => {
     condition: offer.condition,
     remarks: offer.remarks,
   });
-
-  beforeEach(async () => {
-    h = await createHarness(engine);
-    bearer = (await createClientWithToken(h)).bearer;
-  });
-  afterEach(async () => h.close());
 
   it('answers a bare array of published offers ordered by EAN, then price, then id', async () => {
     const mathGood = await create({ ean: MATH, price: 12.5, condition: 'good', remarks: 'Name on page 1' });
@@ -109,11 +103,9 @@ describeEachEngine('public offers API', (engine) => {
   });
 
   it('an invalid check digit is a 400 invalid-ean naming the code', async () => {
-    const response = await h.app.inject({
-      method: 'GET',
-      url: '/api/v1/offers?eans=9789001891443',
-      headers: { ...bearer, 'x-request-id': 'req-ean-1' },
-    });
+    const response = await h
+      .as(h.client)
+      .get('/api/v1/offers?eans=9789001891443', { headers: { 'x-request-id': 'req-ean-1' } });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
     expect(response.json()).toEqual({
@@ -142,10 +134,7 @@ describeEachEngine('public offers API', (engine) => {
   });
 
   it('100 distinct codes are served; 101 are a 400 naming the limit', async () => {
-    const codes = Array.from({ length: 101 }, (_, i) => {
-      const body = `978${String(i + 1).padStart(9, '0')}`;
-      return body + eanCheckDigit(body);
-    });
+    const codes = Array.from({ length: 101 }, (_, i) => eanOf(i + 1));
     const hundred = await get(`/api/v1/offers?eans=${codes.slice(0, 100).join(',')},${codes[0]}`);
     expect(hundred.statusCode).toBe(200);
     expect(hundred.json()).toEqual([]);
@@ -221,9 +210,10 @@ describeEachEngine('public offers API', (engine) => {
   });
 
   it('prices add the configured service fee with exact cent arithmetic', async () => {
-    await h.close();
-    h = await createHarness(engine, { serviceFeeCents: 250 });
-    bearer = (await createClientWithToken(h)).bearer;
+    const h = await freshHarness(engine, { serviceFeeCents: 250 });
+    const shop = await createClientWithToken(h);
+    const create = (input: CreateOfferInput) => h.app.services.offers.create(input);
+    const get = (url: string) => h.as(shop).get(url);
     const a = await create({ ean: MATH, price: 10.01, condition: 'good' });
     const b = await create({ ean: MATH, price: 0.29, condition: 'good' });
     const c = await create({ ean: MATH, price: 99999.99, condition: 'good' });
@@ -265,16 +255,10 @@ describeEachEngine('public offers API', (engine) => {
       { id: b.id, price_cents: 29 },
       { id: c.id, price_cents: 9999999 },
     ]);
-    const free = await createHarness(engine, { serviceFeeCents: 0 });
-    try {
-      const token = (await createClientWithToken(free)).bearer;
-      await free.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' });
-      const body = (
-        await free.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: token })
-      ).json();
-      expect(body).toMatchObject([{ price: 3.3, serviceFee: 0 }]);
-    } finally {
-      await free.close();
-    }
+    const free = await freshHarness(engine, { serviceFeeCents: 0 });
+    const token = await createClientWithToken(free);
+    await free.app.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' });
+    const body = (await free.as(token).get(`/api/v1/offers?eans=${MATH}`)).json();
+    expect(body).toMatchObject([{ price: 3.3, serviceFee: 0 }]);
   });
 });

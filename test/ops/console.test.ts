@@ -2,17 +2,14 @@
  * The operator console's sign-in (admin token → HttpOnly session cookie), CSRF on admin state
  * changes made with that cookie, security headers of the pages, and the overview figures.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 
 describeEachEngine('operator console', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine);
 
   async function signIn(): Promise<{ cookie: string; csrf: string }> {
     const response = await h.anonymous().post('/dashboard/api/session', { token: ADMIN_TOKEN });

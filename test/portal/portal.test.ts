@@ -4,10 +4,11 @@
  * partner confined to its own client (another client's ids answer 404).
  */
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { addSubscription, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { basic, createClientWithToken, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { basic, createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -18,16 +19,15 @@ interface Call {
 }
 
 describeEachEngine('partner portal', (engine) => {
-  let h: Harness;
-  let shop: TestClient;
+  const h = useHarness(engine, {
+    create: (e) => createDnsHarness(e, { publicBaseUrl: 'https://shelfmark.example' }),
+    client: { name: 'Shop <b>' },
+  });
   let other: TestClient;
 
   beforeEach(async () => {
-    h = await createDnsHarness(engine, { publicBaseUrl: 'https://shelfmark.example' });
-    shop = await createClientWithToken(h, 'Shop <b>');
     other = await createClientWithToken(h, 'Other shop');
   });
-  afterEach(async () => h.close());
 
   async function link(clientRef: string): Promise<{ token: string; url: string; expiresAt: string }> {
     const response = await h.asAdmin().post(`/api/admin/v1/clients/${clientRef}/portal-link`);
@@ -54,14 +54,14 @@ describeEachEngine('partner portal', (engine) => {
     });
 
   it('creates a 15-minute link stored only as a hash, and signs in once with HttpOnly SameSite=Strict cookie', async () => {
-    const { token, url, expiresAt } = await link(shop.id);
+    const { token, url, expiresAt } = await link(h.client.id);
     expect(url).toBe(`https://shelfmark.example/portal/sign-in#${token}`);
     expect(expiresAt).toBe('2026-09-01T08:15:00.000Z');
     const rows = await h.database.db.kysely.selectFrom('portal_links').selectAll().execute();
     expect(rows).toEqual([
       {
         token_hash: createHash('sha256').update(token).digest('base64url'),
-        client_ref: shop.id,
+        client_ref: h.client.id,
         created_at: h.clock.now(),
         expires_at: h.clock.now() + 900_000,
         used_at: null,
@@ -76,7 +76,7 @@ describeEachEngine('partner portal', (engine) => {
     );
     expect(first.headers['cache-control']).toBe('no-store');
     const sessions = await h.database.db.kysely.selectFrom('web_sessions').select(['kind', 'client_ref']).execute();
-    expect(sessions).toEqual([{ kind: 'portal', client_ref: shop.id }]);
+    expect(sessions).toEqual([{ kind: 'portal', client_ref: h.client.id }]);
 
     const again = await h.anonymous().post('/portal/api/sign-in', { token });
     expect(again.statusCode).toBe(401);
@@ -88,21 +88,26 @@ describeEachEngine('partner portal', (engine) => {
   });
 
   it('refuses an expired link and an unknown one', async () => {
-    const { token } = await link(shop.id);
+    const { token } = await link(h.client.id);
     h.clock.advance(15 * 60 * 1000);
     expect((await h.anonymous().post('/portal/api/sign-in', { token })).statusCode).toBe(401);
     expect((await h.anonymous().post('/portal/api/sign-in', { token: 'x'.repeat(43) })).statusCode).toBe(401);
     expect((await h.asAdmin().post('/api/admin/v1/clients/cli_nope/portal-link')).statusCode).toBe(404);
-    expect((await h.anonymous().post(`/api/admin/v1/clients/${shop.id}/portal-link`)).statusCode).toBe(401);
+    expect((await h.anonymous().post(`/api/admin/v1/clients/${h.client.id}/portal-link`)).statusCode).toBe(401);
   });
 
   it('shows the session, ends it after the idle timeout and on sign-out', async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     const me = await as(session, { method: 'GET', url: '/portal/api/session' });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toEqual({
       signedIn: true,
-      client: expect.objectContaining({ id: shop.id, clientId: shop.clientId, name: 'Shop <b>', status: 'active' }),
+      client: expect.objectContaining({
+        id: h.client.id,
+        clientId: h.client.clientId,
+        name: 'Shop <b>',
+        status: 'active',
+      }),
       csrfToken: session.csrf,
       idleTimeoutSeconds: 1800,
     });
@@ -116,13 +121,13 @@ describeEachEngine('partner portal', (engine) => {
     expect((await as(session, subscriptions)).statusCode).toBe(401);
     expect((await as(session, { method: 'GET', url: '/portal/api/session' })).json()).toEqual({ signedIn: false });
 
-    const second = await signIn(shop.id);
+    const second = await signIn(h.client.id);
     expect((await as(second, { method: 'POST', url: '/portal/api/sign-out' })).statusCode).toBe(204);
     expect((await as(second, subscriptions)).statusCode).toBe(401);
   });
 
   it('refuses every state change without the CSRF token, and a revoked client loses its session', async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     for (const [method, url] of [
       ['POST', '/portal/api/secret'],
       ['POST', '/portal/api/webhook-secret'],
@@ -143,31 +148,34 @@ describeEachEngine('partner portal', (engine) => {
     const client = await h.database.db.kysely
       .selectFrom('clients')
       .select('secret_version')
-      .where('id', '=', shop.id)
+      .where('id', '=', h.client.id)
       .executeTakeFirstOrThrow();
     expect(client.secret_version).toBe(1);
 
-    await h.asAdmin().delete(`/api/admin/v1/clients/${shop.id}`);
+    await h.asAdmin().delete(`/api/admin/v1/clients/${h.client.id}`);
     expect((await as(session, { method: 'GET', url: '/portal/api/subscriptions' })).statusCode).toBe(401);
   });
 
   it('resets the secret through the client service: the old secret and its tokens are refused at once', async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     const reset = await as(session, { method: 'POST', url: '/portal/api/secret' });
     expect(reset.statusCode).toBe(200);
     const { clientSecret } = reset.json<{ clientSecret: string }>();
     expect(clientSecret).toMatch(/^sms_/);
-    expect((await h.as(shop).get('/api/lml/v1/subscriptions')).statusCode).toBe(401);
+    expect((await h.as(h.client).get('/api/lml/v1/subscriptions')).statusCode).toBe(401);
     expect(
       (
         await h
           .anonymous()
-          .get('/api/auth/token', { headers: { authorization: basic(shop.clientId, shop.clientSecret) } })
+          .get('/api/auth/token', { headers: { authorization: basic(h.client.clientId, h.client.clientSecret) } })
       ).statusCode,
     ).toBe(401);
     expect(
-      (await h.anonymous().get('/api/auth/token', { headers: { authorization: basic(shop.clientId, clientSecret) } }))
-        .statusCode,
+      (
+        await h
+          .anonymous()
+          .get('/api/auth/token', { headers: { authorization: basic(h.client.clientId, clientSecret) } })
+      ).statusCode,
     ).toBe(200);
 
     const rotated = await as(session, { method: 'POST', url: '/portal/api/webhook-secret' });
@@ -178,7 +186,7 @@ describeEachEngine('partner portal', (engine) => {
   });
 
   it('creates subscriptions with the API rules (SSRF included), lists, pings and deletes them', async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     const blocked = await as(session, {
       method: 'POST',
       url: '/portal/api/subscriptions',
@@ -234,7 +242,7 @@ describeEachEngine('partner portal', (engine) => {
   });
 
   it("answers 404 for every route given another client's subscription or delivery", async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     const theirs = await addSubscription(
       h.database.db,
       other.id,
@@ -281,11 +289,11 @@ describeEachEngine('partner portal', (engine) => {
   });
 
   it('filters the delivery log by time range and shows attempts with masked signatures, retries one', async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     // Port 9 on loopback: the attempt fails (blocked or refused) without leaving the machine.
     const mine = await addSubscription(
       h.database.db,
-      shop.id,
+      h.client.id,
       'http://127.0.0.1:9/mine',
       h.clock.now(),
       'list.updated',
@@ -305,7 +313,7 @@ describeEachEngine('partner portal', (engine) => {
     ]);
     expect((await as(session, { method: 'GET', url: '/portal/api/deliveries?since=yesterday' })).statusCode).toBe(400);
 
-    const worker = h.services.createDeliveryWorker({ onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
     await worker.runOnce();
     const first = all.json<{ data: { id: string }[] }>().data[0];
     if (first === undefined) throw new Error('no delivery');
@@ -321,7 +329,7 @@ describeEachEngine('partner portal', (engine) => {
     expect(headers['webhook-id']).toBe(first.id);
     expect(headers['webhook-signature']).toBe('•••••••• (masked)');
     expect(headers['x-hook-signature']).toBe('•••••••• (masked)');
-    expect(JSON.stringify(body)).not.toContain(shop.webhookSecret);
+    expect(JSON.stringify(body)).not.toContain(h.client.webhookSecret);
 
     const pending = await as(session, { method: 'POST', url: `/portal/api/deliveries/${first.id}/retry` });
     expect(pending.statusCode).toBe(409);
@@ -341,10 +349,10 @@ describeEachEngine('partner portal', (engine) => {
     expect(recovered.json()).toEqual({ requeued: 0 });
   });
   it('send-now moves the next scheduled attempt of a waiting delivery to now, same id; refuses other states', async () => {
-    const session = await signIn(shop.id);
+    const session = await signIn(h.client.id);
     const mine = await addSubscription(
       h.database.db,
-      shop.id,
+      h.client.id,
       'http://127.0.0.1:9/mine',
       h.clock.now(),
       'list.updated',
@@ -357,7 +365,7 @@ describeEachEngine('partner portal', (engine) => {
     const sendNow = { method: 'POST', url: `/portal/api/deliveries/${delivery.id}/send-now` } as const;
     // Not attempted yet: it is due now already.
     expect((await as(session, sendNow)).statusCode).toBe(409);
-    await h.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
+    await h.app.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
     const waiting = await h.database.db.kysely
       .selectFrom('deliveries')
       .select(['status', 'attempt_count', 'next_attempt_at'])

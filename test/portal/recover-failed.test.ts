@@ -4,12 +4,13 @@
  * re-enable and queue again the failed deliveries of the failing period, reaching back the whole retry
  * schedule before it began — and nothing older.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { recordEventFor } from '../../src/events/outbox.js';
 import { ids } from '../../src/ids.js';
 import { addSubscription } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
 
 const HOUR = 3_600_000;
@@ -17,8 +18,10 @@ const HOUR = 3_600_000;
 const SCHEDULE_MS = 660_000;
 
 describeEachEngine('re-enable and recover what failed', (engine) => {
-  let h: Harness;
-  let shop: TestClient;
+  const h = useHarness(engine, {
+    create: (e) => createDnsHarness(e, { webhookRetryScheduleSeconds: [60, 600] }),
+    client: { name: 'Shop' },
+  });
   let other: TestClient;
   let subscription: string;
   const db = () => h.database.db.kysely;
@@ -44,18 +47,15 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
   }
 
   beforeEach(async () => {
-    h = await createDnsHarness(engine, { webhookRetryScheduleSeconds: [60, 600] });
-    shop = await createClientWithToken(h, 'Shop');
     other = await createClientWithToken(h, 'Other shop');
     const now = h.clock.now();
-    subscription = await addSubscription(h.database.db, shop.id, 'https://shop.example/hooks', now - 4 * HOUR);
+    subscription = await addSubscription(h.database.db, h.client.id, 'https://shop.example/hooks', now - 4 * HOUR);
     await db()
       .updateTable('subscriptions')
       .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone', failing_since: now - HOUR })
       .where('id', '=', subscription)
       .execute();
   });
-  afterEach(async () => h.close());
 
   async function signIn(clientRef: string): Promise<Record<string, string>> {
     const link = await h.asAdmin().post(`/api/admin/v1/clients/${clientRef}/portal-link`);
@@ -79,7 +79,7 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
 
     const stranger = await h.app.inject({ method: 'POST', url, headers: await signIn(other.id) });
     expect(stranger.statusCode).toBe(404);
-    const headers = await signIn(shop.id);
+    const headers = await signIn(h.client.id);
     const withoutCsrf = await h.anonymous().post(url, undefined, { headers: { cookie: headers.cookie ?? '' } });
     expect(withoutCsrf.statusCode).toBe(403);
     expect(await statuses()).toEqual(['failed', 'failed', 'failed']);

@@ -4,19 +4,16 @@
  * secret resets and webhook-secret rotations leave a consistent client (the generation advanced once per
  * reset, exactly the last secret valid, the previous webhook secret one that a caller was given).
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { basic, createClientWithToken, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { basic, createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, subscribe } from '../subscriptions/support.js';
 
 const N = 20;
 
 describeEachEngine('races', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await createDnsHarness(engine);
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { create: createDnsHarness });
 
   it(`${N} concurrent identical subscription creates make one subscription`, async () => {
     const shop = await createClientWithToken(h, 'Shop');

@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addSubscription, attemptRows, deliveryRows, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { freePort } from '../support/free-port.js';
 
 // Four subscriptions of ten events each: a claim takes at most 16 rows per subscription.
@@ -16,21 +17,21 @@ const EVENTS = 40;
 const OUTAGE_ROUNDS = 3;
 
 describeEachEngine('receiver outage', (engine) => {
-  let h: Harness;
-  let receiver: Server | undefined;
-  beforeEach(async () => {
-    h = await createHarness(engine, {
+  const h = useHarness(engine, {
+    config: {
       webhookAllowPrivate: true,
       webhookRetryScheduleSeconds: [1, 1, 1, 1, 1, 1],
       webhookTimeoutMs: 2000,
       webhookConcurrency: 64,
       webhookConnectionsPerHost: 64,
-    });
+    },
+  });
+  let receiver: Server | undefined;
+  beforeEach(async () => {
     h.clock.set(Date.now());
   });
   afterEach(async () => {
     await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())));
-    await h.close();
   });
 
   it(`${EVENTS} deliveries through ${OUTAGE_ROUNDS} refused rounds, then all succeed with every attempt recorded`, async () => {
@@ -39,7 +40,7 @@ describeEachEngine('receiver outage', (engine) => {
     for (let i = 0; i < SUBSCRIPTIONS; i++)
       await addSubscription(h.database.db, client.id, `http://127.0.0.1:${port}/hooks/${i}`, h.clock.now());
     await emit(h.database.db, h.clock.now(), EVENTS / SUBSCRIPTIONS);
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       for (let round = 0; round < OUTAGE_ROUNDS; round++) {
         expect(await worker.runOnce()).toBe(EVENTS);

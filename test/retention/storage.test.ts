@@ -2,17 +2,17 @@
  * GET /api/admin/v1/storage, exactly, before and after a prune; who may read it; and the retention
  * families of /metrics (rows pruned, the last prune's time, the database's size).
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 import { DAY, History } from './support.js';
 
 describeEachEngine('retention: the storage view', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine);
   let now: number;
   beforeEach(async () => {
-    h = await createHarness(engine);
     now = h.clock.now();
     const history = await new History(h.database.db, now).setUp();
     await history.event('evt_old', now - 100 * DAY);
@@ -36,7 +36,6 @@ describeEachEngine('retention: the storage view', (engine) => {
       .values({ hour: now - 91 * DAY, shard: 0, succeeded: 1 })
       .execute();
   });
-  afterEach(async () => h.close());
 
   const storage = async () => {
     const response = await h.asAdmin().get('/api/admin/v1/storage');
@@ -108,7 +107,7 @@ describeEachEngine('retention: the storage view', (engine) => {
     expect(before.databaseBytes).toBeGreaterThan(0);
 
     h.clock.advance(1000);
-    const outcome = await h.services.retention.prune();
+    const outcome = await h.app.services.retention.prune();
     expect(outcome.status).toBe('pruned');
     expect(await storage()).toEqual({
       ...expected,

@@ -11,6 +11,7 @@ import type { LookupFn } from '../../src/delivery/ssrf.js';
 import { addSubscription, attemptRows, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { routeCatalog } from '../../src/ops/instrument.js';
 import { describeEachEngine } from '../support/engines.js';
+import { useHarness } from '../support/use-harness.js';
 import { ADMIN_TOKEN, basic, createClientWithToken, type Harness } from '../support/harness.js';
 import { capturedLogLines, rememberSecrets, secretsSeen, securityHarness } from './support.js';
 
@@ -28,18 +29,16 @@ async function client(h: Harness, name = 'Shop'): Promise<Client> {
 const get = (h: Harness, token: string, url = OFFERS) => h.as(token).get(url);
 
 describeEachEngine('JWT attacks on the bearer guard', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { create: securityHarness });
   let shop: Client;
   let claims: Record<string, unknown>;
   let header: Record<string, unknown>;
   beforeEach(async () => {
-    h = await securityHarness(engine);
     shop = await client(h);
     const [head, body] = shop.token.split('.') as [string, string];
     header = JSON.parse(Buffer.from(head, 'base64url').toString()) as Record<string, unknown>;
     claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
   });
-  afterEach(async () => h.close());
 
   const expectInvalid = async (token: string) => {
     const response = await get(h, token);
@@ -87,7 +86,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('an expired token answers 403; a not-yet-valid one 401', async () => {
-    const key = await h.services.signingKeys.active();
+    const key = await h.app.services.signingKeys.active();
     const now = Math.floor(h.clock.now() / 1000);
     const sign = (extra: (jwt: SignJWT) => SignJWT) =>
       extra(
@@ -112,7 +111,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
     try {
       const foreign = await client(other, 'Foreign');
       await expectInvalid(foreign.token);
-      const key = await other.services.signingKeys.active();
+      const key = await other.app.services.signingKeys.active();
       const forged = await new SignJWT({ ...claims })
         .setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid })
         .sign(key.signingKey);
@@ -156,7 +155,6 @@ describeEachEngine('SSRF', (engine) => {
     h = await securityHarness(engine, {}, lookupFrom(dns));
     shop = await client(h);
   });
-  afterEach(async () => h.close());
 
   const register = (notificationUrl: string) =>
     h.as(shop).post('/api/lml/v1/subscriptions', { notificationUrl, event: 'list.updated' });
@@ -219,7 +217,7 @@ describeEachEngine('SSRF', (engine) => {
     expect((await register('https://hooks.shop.example/h')).statusCode).toBe(201);
     dns['hooks.shop.example'] = ['127.0.0.1'];
     await emit(h.database.db, h.clock.now());
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       expect(await worker.runOnce()).toBe(1);
     } finally {
@@ -253,7 +251,7 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
     const shop = await client(h);
     await addSubscription(h.database.db, shop.id, receiver.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       expect(await worker.runOnce()).toBe(1);
     } finally {
@@ -280,7 +278,6 @@ describeEachEngine('cross-client access', (engine) => {
     subscriptionId = await addSubscription(h.database.db, owner.id, 'http://127.0.0.1:9/h', h.clock.now());
     await emit(h.database.db, h.clock.now());
   });
-  afterEach(async () => h.close());
 
   it.each([
     ['GET', ''],
@@ -343,7 +340,6 @@ describeEachEngine('credential-guarded route groups', (engine) => {
     h = await securityHarness(engine);
     shop = await client(h);
   });
-  afterEach(async () => h.close());
 
   for (const group of GUARDED_GROUPS) {
     it(`every ${group.name} route refuses a missing or wrong credential (and a client's bearer token) with 401 and changes nothing`, async () => {
@@ -381,7 +377,6 @@ describeEachEngine('partner portal sessions', (engine) => {
   beforeEach(async () => {
     h = await securityHarness(engine);
   });
-  afterEach(async () => h.close());
 
   it('every portal API route refuses a missing or forged session, an admin token or a bearer token with 401; the sign-in link works once and never reaches a log line', async () => {
     const shop = await client(h);
@@ -464,7 +459,6 @@ describe('brute force over a real socket', () => {
     h = await securityHarness('sqlite', { authFailuresPerClientAddress: 5, authFailuresPerAddress: 50 });
     base = await h.listen();
   });
-  afterEach(async () => h.close());
 
   it('stops a guesser after the allowed failures with 429 + Retry-After; wrong secrets never authenticate', async () => {
     const shop = await client(h);
@@ -485,7 +479,6 @@ describe('security headers on every HTML page', () => {
   beforeEach(async () => {
     h = await securityHarness('sqlite');
   });
-  afterEach(async () => h.close());
 
   it('the dashboard, the API reference and every problem page carry CSP, nosniff, frame and referrer policies', async () => {
     const spec = (await h.anonymous().get('/openapi.json')).json<{

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from '../../src/events/catalogue.js';
 import { describeEachEngine } from '../support/engines.js';
+import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';
-import { createDnsHarness, subscribe, SUBSCRIPTIONS, type TestClient } from './support.js';
+import { createDnsHarness, subscribe, SUBSCRIPTIONS } from './support.js';
 import { problem } from '../support/problem.js';
 
 const URL_OK = 'https://hooks.shop.example/shelfmark';
@@ -10,19 +11,12 @@ const rows = (h: Harness) =>
   h.database.db.kysely.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
 
 describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
-  let h: Harness;
-  let shop: TestClient;
-
-  beforeEach(async () => {
-    h = await createDnsHarness(engine);
-    shop = await createClientWithToken(h, 'Shop');
-  });
-  afterEach(async () => h.close());
+  const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Shop' } });
 
   it.each(EVENT_NAMES.flatMap((name) => [[name, name] as const, [name.replace('.', '-'), name] as const]))(
     'event %s is echoed as given and stored as %s',
     async (given, canonical) => {
-      const response = await subscribe(h, shop, { notificationUrl: URL_OK, event: given });
+      const response = await subscribe(h, h.client, { notificationUrl: URL_OK, event: given });
       expect(response.statusCode).toBe(201);
       const body = response.json<{ id: string }>();
       expect(body).toEqual({
@@ -36,7 +30,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
       expect(await rows(h)).toEqual([
         {
           id: body.id,
-          client_ref: shop.id,
+          client_ref: h.client.id,
           notification_url: URL_OK,
           event: canonical,
           event_as_given: given,
@@ -55,7 +49,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   );
 
   it('stores the WHATWG-normalised URL (what the worker will call)', async () => {
-    const response = await subscribe(h, shop, {
+    const response = await subscribe(h, h.client, {
       notificationUrl: 'HTTPS://Hooks.Shop.Example:443/a/../hook?x=1',
       event: 'list.created',
     });
@@ -66,28 +60,29 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
 
   it('accepts a public IPv6 host and plain http', async () => {
     expect(
-      (await subscribe(h, shop, { notificationUrl: 'http://v6.shop.example:8080/h', event: 'list.created' }))
+      (await subscribe(h, h.client, { notificationUrl: 'http://v6.shop.example:8080/h', event: 'list.created' }))
         .statusCode,
     ).toBe(201);
     expect(
-      (await subscribe(h, shop, { notificationUrl: 'https://[2606:4700::1111]/h', event: 'list.created' })).statusCode,
+      (await subscribe(h, h.client, { notificationUrl: 'https://[2606:4700::1111]/h', event: 'list.created' }))
+        .statusCode,
     ).toBe(201);
     expect(
-      (await subscribe(h, shop, { notificationUrl: 'http://93.184.215.14/h', event: 'list.created' })).statusCode,
+      (await subscribe(h, h.client, { notificationUrl: 'http://93.184.215.14/h', event: 'list.created' })).statusCode,
     ).toBe(201);
   });
 
   it('a duplicate (same URL and canonical event, either spelling) answers 200 with the existing subscription', async () => {
-    const first = await subscribe(h, shop, { notificationUrl: URL_OK, event: 'list-published' });
+    const first = await subscribe(h, h.client, { notificationUrl: URL_OK, event: 'list-published' });
     expect(first.statusCode).toBe(201);
-    const again = await subscribe(h, shop, { notificationUrl: URL_OK, event: 'list.published' });
+    const again = await subscribe(h, h.client, { notificationUrl: URL_OK, event: 'list.published' });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
     expect(again.headers.location).toBe(`${SUBSCRIPTIONS}/${first.json<{ id: string }>().id}`);
     expect(await rows(h)).toHaveLength(1);
     // Another event or another URL is a new subscription.
-    expect((await subscribe(h, shop, { notificationUrl: URL_OK, event: 'list.created' })).statusCode).toBe(201);
-    expect((await subscribe(h, shop, { notificationUrl: `${URL_OK}/2`, event: 'list.published' })).statusCode).toBe(
+    expect((await subscribe(h, h.client, { notificationUrl: URL_OK, event: 'list.created' })).statusCode).toBe(201);
+    expect((await subscribe(h, h.client, { notificationUrl: `${URL_OK}/2`, event: 'list.published' })).statusCode).toBe(
       201,
     );
     expect(await rows(h)).toHaveLength(3);
@@ -95,7 +90,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
 
   it('concurrent identical requests create exactly one row', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => subscribe(h, shop, { notificationUrl: URL_OK, event: 'school.created' })),
+      Array.from({ length: 5 }, () => subscribe(h, h.client, { notificationUrl: URL_OK, event: 'school.created' })),
     );
     expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(responses.map((response) => response.json<{ id: string }>().id)).size).toBe(1);
@@ -104,13 +99,13 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
 
   it('the same URL and event for two clients are two subscriptions', async () => {
     const other = await createClientWithToken(h, 'Other shop');
-    expect((await subscribe(h, shop, { notificationUrl: URL_OK, event: 'list.status' })).statusCode).toBe(201);
+    expect((await subscribe(h, h.client, { notificationUrl: URL_OK, event: 'list.status' })).statusCode).toBe(201);
     expect((await subscribe(h, other, { notificationUrl: URL_OK, event: 'list.status' })).statusCode).toBe(201);
     expect(await rows(h)).toHaveLength(2);
   });
 
   it('an unknown event is 400 listing the accepted names', async () => {
-    const response = await subscribe(h, shop, { notificationUrl: URL_OK, event: 'list.deleted' });
+    const response = await subscribe(h, h.client, { notificationUrl: URL_OK, event: 'list.deleted' });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     const detail = `event "list.deleted" is not known; use one of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`;
@@ -142,7 +137,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
     ['fragment', 'https://hooks.shop.example/x#part', 'notificationUrl must not contain a fragment (#...)'],
     ['empty fragment', 'https://hooks.shop.example/x#', 'notificationUrl must not contain a fragment (#...)'],
   ])('%s URL → 400 validation-failed', async (_name, notificationUrl, detail) => {
-    const response = await subscribe(h, shop, { notificationUrl, event: 'list.created' });
+    const response = await subscribe(h, h.client, { notificationUrl, event: 'list.created' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(
       problem('validation-failed', 400, 'Request validation failed', detail, {
@@ -155,8 +150,8 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   it('a URL longer than 2048 characters is 400; exactly 2048 is fine', async () => {
     const base = 'https://hooks.shop.example/';
     const exact = base + 'a'.repeat(2048 - base.length);
-    expect((await subscribe(h, shop, { notificationUrl: exact, event: 'list.created' })).statusCode).toBe(201);
-    const response = await subscribe(h, shop, { notificationUrl: `${exact}b`, event: 'list.created' });
+    expect((await subscribe(h, h.client, { notificationUrl: exact, event: 'list.created' })).statusCode).toBe(201);
+    const response = await subscribe(h, h.client, { notificationUrl: `${exact}b`, event: 'list.created' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'validation-failed',
@@ -169,7 +164,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
     ['missing URL', { event: 'list.created' }, 'notificationUrl'],
     ['extra property', { notificationUrl: URL_OK, event: 'list.created', secret: 'x' }, 'secret'],
   ])('%s → 400 validation-failed naming the property', async (_name, payload, property) => {
-    const response = await subscribe(h, shop, payload);
+    const response = await subscribe(h, h.client, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('validation-failed');
     expect(response.json().errors).toContainEqual(expect.objectContaining({ property }));
@@ -220,7 +215,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
       'rebind.example resolves to private address 10.0.0.7',
     ],
   ])('%s %s → 422 blocked-address', async (_name, notificationUrl, reason) => {
-    const response = await subscribe(h, shop, { notificationUrl, event: 'list.published' });
+    const response = await subscribe(h, h.client, { notificationUrl, event: 'list.published' });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual(
       problem(
@@ -235,7 +230,7 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   });
 
   it('a host that does not resolve → 422 unresolvable-host', async () => {
-    const response = await subscribe(h, shop, {
+    const response = await subscribe(h, h.client, {
       notificationUrl: 'https://nowhere.invalid/h',
       event: 'list.published',
     });
@@ -274,14 +269,10 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
 });
 
 describeEachEngine('POST /api/lml/v1/subscriptions with WEBHOOK_ALLOW_PRIVATE=true', (engine) => {
-  let h: Harness;
-  let shop: TestClient;
-
-  beforeEach(async () => {
-    h = await createDnsHarness(engine, { webhookAllowPrivate: true });
-    shop = await createClientWithToken(h, 'Shop');
+  const h = useHarness(engine, {
+    create: (e) => createDnsHarness(e, { webhookAllowPrivate: true }),
+    client: { name: 'Shop' },
   });
-  afterEach(async () => h.close());
 
   it.each([
     ['http://127.0.0.1:4000/h', 'http://127.0.0.1:4000/h'],
@@ -292,14 +283,17 @@ describeEachEngine('POST /api/lml/v1/subscriptions with WEBHOOK_ALLOW_PRIVATE=tr
     ['http://2130706433/h', 'http://127.0.0.1/h'],
     ['http://localhost:4000/h', 'http://localhost:4000/h'],
   ])('%s is accepted (stored as %s)', async (notificationUrl, stored) => {
-    const response = await subscribe(h, shop, { notificationUrl, event: 'list.updated' });
+    const response = await subscribe(h, h.client, { notificationUrl, event: 'list.updated' });
     expect(response.statusCode).toBe(201);
     expect(response.json().notificationUrl).toBe(stored);
     expect((await rows(h))[0]?.notification_url).toBe(stored);
   });
 
   it('an unresolvable host is still refused', async () => {
-    const response = await subscribe(h, shop, { notificationUrl: 'http://nowhere.invalid/h', event: 'list.updated' });
+    const response = await subscribe(h, h.client, {
+      notificationUrl: 'http://nowhere.invalid/h',
+      event: 'list.updated',
+    });
     expect(response.statusCode).toBe(422);
     expect(response.json().code).toBe('unresolvable-host');
   });

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, subscribe, SUBSCRIPTIONS, type TestClient } from './support.js';
 
 interface Sub {
@@ -14,16 +15,12 @@ interface Sub {
 }
 
 describeEachEngine('managing subscriptions', (engine) => {
-  let h: Harness;
-  let shop: TestClient;
+  const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Shop' } });
   let rival: TestClient;
 
   beforeEach(async () => {
-    h = await createDnsHarness(engine);
-    shop = await createClientWithToken(h, 'Shop');
     rival = await createClientWithToken(h, 'Rival');
   });
-  afterEach(async () => h.close());
 
   /** Creates n subscriptions for `client`, one second apart, and returns them in creation order. */
   async function create(client: TestClient, n: number, tag = 'a'): Promise<Sub[]> {
@@ -42,16 +39,16 @@ describeEachEngine('managing subscriptions', (engine) => {
   const get = (client: TestClient, url: string) => h.as(client).get(url);
 
   it('lists only the caller’s own, oldest first, with cursor paging', async () => {
-    const mine = await create(shop, 5);
+    const mine = await create(h.client, 5);
     await create(rival, 2, 'rival');
-    const first = await get(shop, `${SUBSCRIPTIONS}?limit=2`);
+    const first = await get(h.client, `${SUBSCRIPTIONS}?limit=2`);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ has_more: true, data: mine.slice(0, 2) });
-    const second = await get(shop, `${SUBSCRIPTIONS}?limit=2&starting_after=${mine[1]?.id}`);
+    const second = await get(h.client, `${SUBSCRIPTIONS}?limit=2&starting_after=${mine[1]?.id}`);
     expect(second.json()).toEqual({ has_more: true, data: mine.slice(2, 4) });
-    const last = await get(shop, `${SUBSCRIPTIONS}?limit=2&starting_after=${mine[3]?.id}`);
+    const last = await get(h.client, `${SUBSCRIPTIONS}?limit=2&starting_after=${mine[3]?.id}`);
     expect(last.json()).toEqual({ has_more: false, data: mine.slice(4) });
-    expect((await get(shop, SUBSCRIPTIONS)).json()).toEqual({ has_more: false, data: mine });
+    expect((await get(h.client, SUBSCRIPTIONS)).json()).toEqual({ has_more: false, data: mine });
     expect((await get(rival, SUBSCRIPTIONS)).json<{ data: Sub[] }>().data.map((sub) => sub.notificationUrl)).toEqual([
       'https://hooks.shop.example/rival/0',
       'https://hooks.shop.example/rival/1',
@@ -61,18 +58,22 @@ describeEachEngine('managing subscriptions', (engine) => {
   it('default page size is 20; subscriptions created in the same millisecond page without gaps or repeats', async () => {
     for (let i = 0; i < 23; i++) {
       expect(
-        (await subscribe(h, shop, { notificationUrl: `https://hooks.shop.example/same/${i}`, event: 'school.created' }))
-          .statusCode,
+        (
+          await subscribe(h, h.client, {
+            notificationUrl: `https://hooks.shop.example/same/${i}`,
+            event: 'school.created',
+          })
+        ).statusCode,
       ).toBe(201);
     }
-    const page = await get(shop, SUBSCRIPTIONS);
+    const page = await get(h.client, SUBSCRIPTIONS);
     expect(page.json<{ data: Sub[] }>().data).toHaveLength(20);
     expect(page.json().has_more).toBe(true);
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
       const response = await get(
-        shop,
+        h.client,
         `${SUBSCRIPTIONS}?limit=4${after === undefined ? '' : `&starting_after=${after}`}`,
       );
       const body = response.json<{ has_more: boolean; data: Sub[] }>();
@@ -85,7 +86,7 @@ describeEachEngine('managing subscriptions', (engine) => {
   });
 
   it.each([['limit=0'], ['limit=101'], ['limit=abc']])('%s → 400 validation-failed', async (query) => {
-    const response = await get(shop, `${SUBSCRIPTIONS}?${query}`);
+    const response = await get(h.client, `${SUBSCRIPTIONS}?${query}`);
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('validation-failed');
   });
@@ -93,7 +94,7 @@ describeEachEngine('managing subscriptions', (engine) => {
   it('an unknown or foreign starting_after → 400', async () => {
     const [theirs] = await create(rival, 1, 'rival');
     for (const id of ['sub_doesnotexist000000000', theirs?.id ?? '']) {
-      const response = await get(shop, `${SUBSCRIPTIONS}?starting_after=${id}`);
+      const response = await get(h.client, `${SUBSCRIPTIONS}?starting_after=${id}`);
       expect(response.statusCode).toBe(400);
       const detail = `starting_after "${id}" is not a subscription id from this list`;
       expect(response.json()).toMatchObject({
@@ -105,11 +106,11 @@ describeEachEngine('managing subscriptions', (engine) => {
   });
 
   it('GET one: own → 200; another client’s or unknown → 404 (never 403)', async () => {
-    const [sub] = await create(shop, 1);
-    expect((await get(shop, `${SUBSCRIPTIONS}/${sub?.id}`)).json()).toEqual(sub);
+    const [sub] = await create(h.client, 1);
+    expect((await get(h.client, `${SUBSCRIPTIONS}/${sub?.id}`)).json()).toEqual(sub);
     for (const [client, id] of [
       [rival, sub?.id],
-      [shop, 'sub_doesnotexist000000000'],
+      [h.client, 'sub_doesnotexist000000000'],
     ] as const) {
       const response = await get(client, `${SUBSCRIPTIONS}/${id}`);
       expect(response.statusCode).toBe(404);
@@ -118,7 +119,7 @@ describeEachEngine('managing subscriptions', (engine) => {
   });
 
   it('DELETE: another client’s → 404 and kept; own → 204 then 404; pending deliveries go with it', async () => {
-    const [sub] = await create(shop, 1);
+    const [sub] = await create(h.client, 1);
     const id = sub?.id ?? '';
     const kysely = h.database.db.kysely;
     const now = h.clock.now();
@@ -156,17 +157,17 @@ describeEachEngine('managing subscriptions', (engine) => {
     expect(foreign.statusCode).toBe(404);
     expect(await kysely.selectFrom('subscriptions').select('id').execute()).toEqual([{ id }]);
 
-    const deleted = await h.as(shop).delete(`${SUBSCRIPTIONS}/${id}`);
+    const deleted = await h.as(h.client).delete(`${SUBSCRIPTIONS}/${id}`);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
     expect(await kysely.selectFrom('subscriptions').select('id').execute()).toEqual([]);
     expect(await kysely.selectFrom('deliveries').select('id').execute()).toEqual([]);
-    expect((await h.as(shop).delete(`${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
-    expect((await get(shop, `${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
+    expect((await h.as(h.client).delete(`${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
+    expect((await get(h.client, `${SUBSCRIPTIONS}/${id}`)).statusCode).toBe(404);
   });
 
   it('disable shows status and reason; the owner re-enables, clearing the failure history', async () => {
-    const [sub] = await create(shop, 1);
+    const [sub] = await create(h.client, 1);
     const id = sub?.id ?? '';
     const failingSince = h.clock.now() - 5 * 86_400_000;
     await h.database.db.kysely
@@ -174,26 +175,26 @@ describeEachEngine('managing subscriptions', (engine) => {
       .set({ failing_since: failingSince })
       .where('id', '=', id)
       .execute();
-    expect((await get(shop, `${SUBSCRIPTIONS}/${id}`)).json()).toEqual({
+    expect((await get(h.client, `${SUBSCRIPTIONS}/${id}`)).json()).toEqual({
       ...sub,
       failingSince: new Date(failingSince).toISOString(),
     });
 
-    expect(await h.services.subscriptions.disable(id, 'receiver answered 410 Gone')).toBe(true);
+    expect(await h.app.services.subscriptions.disable(id, 'receiver answered 410 Gone')).toBe(true);
     // A later disable keeps the first reason.
-    expect(await h.services.subscriptions.disable(id, 'failing for 5 days')).toBe(false);
-    const disabled = await get(shop, `${SUBSCRIPTIONS}/${id}`);
+    expect(await h.app.services.subscriptions.disable(id, 'failing for 5 days')).toBe(false);
+    const disabled = await get(h.client, `${SUBSCRIPTIONS}/${id}`);
     expect(disabled.json()).toEqual({
       ...sub,
       status: 'disabled',
       disabledReason: 'receiver answered 410 Gone',
       failingSince: new Date(failingSince).toISOString(),
     });
-    expect((await get(shop, SUBSCRIPTIONS)).json<{ data: Sub[] }>().data[0]?.status).toBe('disabled');
+    expect((await get(h.client, SUBSCRIPTIONS)).json<{ data: Sub[] }>().data[0]?.status).toBe('disabled');
 
     expect((await h.as(rival).post(`${SUBSCRIPTIONS}/${id}/enable`)).statusCode).toBe(404);
     h.clock.advance(60_000);
-    const enabled = await h.as(shop).post(`${SUBSCRIPTIONS}/${id}/enable`);
+    const enabled = await h.as(h.client).post(`${SUBSCRIPTIONS}/${id}/enable`);
     expect(enabled.statusCode).toBe(200);
     expect(enabled.json()).toEqual(sub);
     const row = await h.database.db.kysely
@@ -210,9 +211,9 @@ describeEachEngine('managing subscriptions', (engine) => {
   });
 
   it('a duplicate registration of a disabled subscription returns it as it is (200, still disabled)', async () => {
-    const [sub] = await create(shop, 1);
-    await h.services.subscriptions.disable(sub?.id ?? '', 'receiver answered 410 Gone');
-    const again = await subscribe(h, shop, { notificationUrl: sub?.notificationUrl, event: 'list.published' });
+    const [sub] = await create(h.client, 1);
+    await h.app.services.subscriptions.disable(sub?.id ?? '', 'receiver answered 410 Gone');
+    const again = await subscribe(h, h.client, { notificationUrl: sub?.notificationUrl, event: 'list.published' });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({
       id: sub?.id,
@@ -222,9 +223,9 @@ describeEachEngine('managing subscriptions', (engine) => {
   });
 
   it('admin lists across clients with filters and re-enables', async () => {
-    const mine = await create(shop, 2);
+    const mine = await create(h.client, 2);
     const theirs = await create(rival, 1, 'rival');
-    await h.services.subscriptions.disable(mine[1]?.id ?? '', 'receiver answered 410 Gone');
+    await h.app.services.subscriptions.disable(mine[1]?.id ?? '', 'receiver answered 410 Gone');
     const admin = (url: string, method: 'GET' | 'POST' = 'GET') => h.app.inject({ method, url, headers: h.admin });
 
     const all = await admin('/api/admin/v1/subscriptions');
@@ -235,14 +236,14 @@ describeEachEngine('managing subscriptions', (engine) => {
     expect(body.data[0]).toEqual({
       ...mine[0],
       canonicalEvent: 'list.published',
-      client: { id: shop.id, clientId: shop.clientId, name: 'Shop' },
+      client: { id: h.client.id, clientId: h.client.clientId, name: 'Shop' },
       updatedAt: mine[0]?.createdAt,
     });
 
-    const byRef = (await admin(`/api/admin/v1/subscriptions?clientId=${shop.id}`))
+    const byRef = (await admin(`/api/admin/v1/subscriptions?clientId=${h.client.id}`))
       .json<{ data: Sub[] }>()
       .data.map((sub) => sub.id);
-    const byPublicId = (await admin(`/api/admin/v1/subscriptions?clientId=${shop.clientId}`))
+    const byPublicId = (await admin(`/api/admin/v1/subscriptions?clientId=${h.client.clientId}`))
       .json<{ data: Sub[] }>()
       .data.map((sub) => sub.id);
     expect(byRef).toEqual([mine[0]?.id, mine[1]?.id]);
@@ -265,17 +266,17 @@ describeEachEngine('managing subscriptions', (engine) => {
       client: { id: rival.id },
     });
     expect((await admin('/api/admin/v1/subscriptions/sub_doesnotexist000000000/enable', 'POST')).statusCode).toBe(404);
-    expect((await h.as(shop).get('/api/admin/v1/subscriptions')).statusCode).toBe(401);
+    expect((await h.as(h.client).get('/api/admin/v1/subscriptions')).statusCode).toBe(401);
   });
 
   it('POST /api/lml/v1/webhook-secret rotates the caller’s webhook secret with an overlap', async () => {
-    const response = await h.as(shop).post('/api/lml/v1/webhook-secret');
+    const response = await h.as(h.client).post('/api/lml/v1/webhook-secret');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json<{ webhookSecret: string; previousSecretValidUntil: string }>();
     expect(Object.keys(body).sort()).toEqual(['previousSecretValidUntil', 'webhookSecret']);
     expect(body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(body.webhookSecret).not.toBe(shop.webhookSecret);
+    expect(body.webhookSecret).not.toBe(h.client.webhookSecret);
     expect(body.previousSecretValidUntil).toBe(
       new Date(h.clock.now() + h.config.webhookSecretOverlapSeconds * 1000).toISOString(),
     );
@@ -286,7 +287,7 @@ describeEachEngine('managing subscriptions', (engine) => {
       .execute();
     expect(rows).toEqual([
       { id: rival.id, webhook_secret: rival.webhookSecret, previous_webhook_secret: null },
-      { id: shop.id, webhook_secret: body.webhookSecret, previous_webhook_secret: shop.webhookSecret },
+      { id: h.client.id, webhook_secret: body.webhookSecret, previous_webhook_secret: h.client.webhookSecret },
     ]);
   });
 });

@@ -5,7 +5,7 @@
 import type { Engine } from '../../src/db/database.js';
 import type { Config } from '../../src/config.js';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
-import { type createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { createHarness, type Harness, type TestClient } from '../support/harness.js';
 
 export const FAKE_DNS: Record<string, string[]> = {
   'hooks.shop.example': ['93.184.215.14'],
@@ -29,15 +29,9 @@ export const createDnsHarness = (
   lookup: LookupFn = fakeLookup,
 ): Promise<Harness> => createHarness(engine, overrides, { deps: { dnsLookup: lookup } });
 
-export type TestClient = Awaited<ReturnType<typeof createClientWithToken>>;
+export type { TestClient };
 
 export const SUBSCRIPTIONS = '/api/lml/v1/subscriptions';
 
 /** POSTs a subscription as `client`. */
-export const subscribe = (h: Harness, client: TestClient, payload: unknown) =>
-  h.app.inject({
-    method: 'POST',
-    url: SUBSCRIPTIONS,
-    headers: client.bearer,
-    payload: payload as Record<string, unknown>,
-  });
+export const subscribe = (h: Harness, client: TestClient, payload: object) => h.as(client).post(SUBSCRIPTIONS, payload);

@@ -4,7 +4,7 @@
  * afterEach that closes it. `h` reads through to the current test's harness, so a test body writes
  * `h.app`, `h.clock`, `h.asAdmin()` as with a harness of its own.
  */
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, onTestFinished } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
 import { createClientWithToken, createHarness, type Harness, type HarnessOptions, type TestClient } from './harness.js';
@@ -47,9 +47,6 @@ export function useHarness(engine: Engine, use: UseHarness & { client?: UseHarne
     get app() {
       return now().app;
     },
-    get services() {
-      return now().services;
-    },
     get clock() {
       return now().clock;
     },
@@ -74,4 +71,15 @@ export function useHarness(engine: Engine, use: UseHarness & { client?: UseHarne
     close: () => now().close(),
   };
   return live;
+}
+
+/** A harness of this test's own (another configuration than the block's), closed when the test finishes. */
+export async function freshHarness(
+  engine: Engine,
+  config: Partial<Config> = {},
+  options: HarnessOptions = {},
+): Promise<Harness> {
+  const harness = await createHarness(engine, config, options);
+  onTestFinished(() => harness.close());
+  return harness;
 }
