@@ -35,6 +35,7 @@ import { DeliveryQueryStore } from './delivery/query-store.js';
 import { DeliveryService } from './delivery/service.js';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/setup.js';
 import { SubscriptionService } from './subscriptions/service.js';
+import { SubscriptionStore } from './subscriptions/store.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
 import { RequestRateLimit } from './limits/request-limit.js';
 import { WebSessions } from './web-sessions/sessions.js';
@@ -141,7 +142,8 @@ export async function createServices(deps: Deps): Promise<Services> {
   installQueueGauges(metrics, db, clock);
   // A commit that created deliveries wakes this process's workers, so first attempts start at once.
   const outbox = new Outbox(db, clock, wakeWorkers);
-  const deliveries = new DeliveryService(new DeliveryQueryStore(db), clock, wakeWorkers);
+  const deliveryLog = new DeliveryQueryStore(db, (executor) => new SubscriptionStore(executor));
+  const deliveries = new DeliveryService(deliveryLog, clock, wakeWorkers);
   const offerStore = new OfferStore(kysely);
   const offers = new OfferService(
     offerStore,

@@ -4,15 +4,32 @@ import type { ClientRow, ClientsTable } from '../db/schema.js';
 import type { Updateable } from 'kysely';
 
 export class ClientStore {
-  /** Every token request and every cold token verification looks a client up by its client id. */
-  private readonly byClientId: (clientId: string) => Promise<ClientRow[]>;
+  /**
+   * Every token request and every cold token verification looks a client up by its client id: compiled
+   * once, on first use (a store made for one read, as the delivery queue makes, compiles nothing).
+   */
+  private byClientId: ((clientId: string) => Promise<ClientRow[]>) | undefined;
 
-  constructor(private readonly db: Executor) {
-    this.byClientId = compiledQuery(db, (q) => q.selectFrom('clients').selectAll().where('client_id', '=', ''));
-  }
+  constructor(private readonly db: Executor) {}
 
   async insert(row: ClientRow): Promise<void> {
     await this.db.insertInto('clients').values(row).execute();
+  }
+
+  /** The clients with these ids (those that exist), in no particular order. */
+  findByIds(ids: readonly string[]): Promise<ClientRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('clients').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** How many clients are not revoked (the operator's overview). */
+  async countActive(): Promise<number> {
+    const row = await this.db
+      .selectFrom('clients')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
   }
 
   findById(id: string): Promise<ClientRow | undefined> {
@@ -20,6 +37,7 @@ export class ClientStore {
   }
 
   async findByClientId(clientId: string): Promise<ClientRow | undefined> {
+    this.byClientId ??= compiledQuery(this.db, (q) => q.selectFrom('clients').selectAll().where('client_id', '=', ''));
     return (await this.byClientId(clientId))[0];
   }
 

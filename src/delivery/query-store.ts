@@ -1,9 +1,8 @@
 /** SQL behind the delivery log and its controls: listing, detail, re-queueing and pings. */
 import { type SqlBool, sql } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
-import { newDelivery } from '../events/outbox.js';
-import { ids } from '../ids.js';
+import { recordDirectEvent } from '../events/outbox.js';
 import { afterCursor } from '../db/keyset.js';
 import { DELIVERY_STATUSES } from './model.js';
 import { recountConsecutiveFailures, uncountFinished } from './stats.js';
@@ -56,8 +55,28 @@ interface Walk {
   subscriptions: readonly string[] | undefined;
 }
 
+/**
+ * What the delivery log reads and changes of the subscriptions table: the subscriptions capability's
+ * store (services.ts hands it over), so that table's SQL stays there and delivery/ imports nothing
+ * above it. Given an executor, so a change joins the log's transaction.
+ */
+export interface SubscriptionRecords {
+  /** The ids of the subscriptions matching every given field, in id order. */
+  idsWhere(filter: {
+    id?: string | undefined;
+    clientRef?: string | undefined;
+    event?: string | undefined;
+  }): Promise<string[]>;
+  find(id: string): Promise<{ id: string; client_ref: string; status: string } | undefined>;
+  /** Active again, its disabled reason and failing period cleared. */
+  enable(id: string, now: number): Promise<boolean>;
+}
+
 export class DeliveryQueryStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly subscriptionsIn: (executor: Executor) => SubscriptionRecords,
+  ) {}
 
   private base() {
     return this.db.kysely
@@ -171,12 +190,11 @@ export class DeliveryQueryStore {
     const byEvent = filter.event !== undefined && filter.event !== 'ping' ? filter.event : undefined;
     if (filter.subscriptionId === undefined && filter.clientRef === undefined && byEvent === undefined)
       return undefined;
-    let query = this.db.kysely.selectFrom('subscriptions').select('id');
-    if (filter.subscriptionId !== undefined) query = query.where('id', '=', filter.subscriptionId);
-    if (filter.clientRef !== undefined) query = query.where('client_ref', '=', filter.clientRef);
-    if (byEvent !== undefined) query = query.where('event', '=', byEvent);
-    const rows = await query.orderBy('id').execute();
-    return rows.map((row) => row.id);
+    return this.subscriptionsIn(this.db.kysely).idsWhere({
+      id: filter.subscriptionId,
+      clientRef: filter.clientRef,
+      event: byEvent,
+    });
   }
 
   get(id: string): Promise<DeliveryListRow | undefined> {
@@ -235,11 +253,7 @@ export class DeliveryQueryStore {
   /** Re-activates the subscription and makes its failed deliveries created since `since` due now. */
   async recover(subscriptionId: string, since: number, now: number): Promise<number> {
     return this.db.kysely.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('subscriptions')
-        .set({ status: 'active', disabled_reason: null, failing_since: null, updated_at: now })
-        .where('id', '=', subscriptionId)
-        .execute();
+      await this.subscriptionsIn(trx).enable(subscriptionId, now);
       // When each failed, read before the update clears it: their hours' counters give them back.
       const failed = await trx
         .selectFrom('deliveries')
@@ -262,27 +276,15 @@ export class DeliveryQueryStore {
   }
 
   /** A ping event and its one delivery, for this subscription only. */
-  async createPing(subscriptionId: string, payload: string, identifier: string, now: number): Promise<string> {
-    const deliveryId = ids.delivery();
-    await this.db.kysely.transaction().execute(async (trx) => {
-      const eventId = ids.event();
-      await trx
-        .insertInto('events')
-        .values({ id: eventId, name: 'ping', resource: 'subscription', identifier, payload, created_at: now })
-        .execute();
-      await trx
-        .insertInto('deliveries')
-        .values(newDelivery(eventId, subscriptionId, now, deliveryId))
-        .execute();
-    });
-    return deliveryId;
+  createPing(subscriptionId: string, payload: string, identifier: string, now: number): Promise<string> {
+    return this.db.kysely
+      .transaction()
+      .execute((trx) =>
+        recordDirectEvent(trx, now, { name: 'ping', resource: 'subscription', identifier, payload }, subscriptionId),
+      );
   }
 
   subscription(id: string): Promise<{ id: string; client_ref: string; status: string } | undefined> {
-    return this.db.kysely
-      .selectFrom('subscriptions')
-      .select(['id', 'client_ref', 'status'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.subscriptionsIn(this.db.kysely).find(id);
   }
 }

@@ -27,6 +27,26 @@ export class ListStore {
       .select('schools.name as school_name');
   }
 
+  /** Whether a list with this identifier exists (a subscription's list filter names one). */
+  async exists(identifier: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('lists')
+      .select('identifier')
+      .where('identifier', '=', identifier)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** How many lists are published (the operator's overview). */
+  async countPublished(): Promise<number> {
+    const row = await this.db
+      .selectFrom('lists')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('status', '=', 'published')
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   async insert(row: ListRow): Promise<void> {
     await this.db.insertInto('lists').values(row).execute();
   }

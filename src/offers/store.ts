@@ -17,6 +17,16 @@ export interface OfferFilter {
 export class OfferStore {
   constructor(private readonly db: Executor) {}
 
+  /** How many offers are published (the operator's overview). */
+  async countPublished(): Promise<number> {
+    const row = await this.db
+      .selectFrom('offers')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('status', '=', 'published')
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   /**
    * Published offers for these EANs, by EAN, then cheapest first, then oldest first. Only the public
    * columns are read: building a row object costs per column, and this is the hottest query.

@@ -2,9 +2,16 @@
  * SQL behind the operator overview. No read here walks the history (issue 29): counts of small
  * tables, the queue through its partial indexes, the hourly counters the completions keep
  * (delivery_stats), the newest successes down an index, and the health each subscription's row keeps.
+ *
+ * The counts of clients, lists and offers are their stores'. The reads of subscriptions, deliveries
+ * and delivery_stats stay here: subscriptions/ and delivery/ import ops/ (metrics), so ops/ importing
+ * their stores would run an import back up the layers.
  */
 import { type SqlBool, sql } from 'kysely';
+import { ClientStore } from '../auth/client-store.js';
 import type { Db } from '../db/database.js';
+import { ListStore } from '../lml/list-store.js';
+import { OfferStore } from '../offers/store.js';
 
 const count = (row: { count: number | string | bigint } | undefined): number => Number(row?.count ?? 0);
 
@@ -27,33 +34,22 @@ export class OverviewStore {
     queueDepth: number;
   }> {
     const k = this.db.kysely;
+    // Each count is its capability's store's; subscriptions and the queue stay here (see the header).
     const [clients, subscriptions, publishedLists, publishedOffers, queue] = await Promise.all([
-      k
-        .selectFrom('clients')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
+      new ClientStore(k).countActive(),
       k
         .selectFrom('subscriptions')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirst(),
-      k
-        .selectFrom('lists')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('status', '=', 'published')
-        .executeTakeFirst(),
-      k
-        .selectFrom('offers')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('status', '=', 'published')
-        .executeTakeFirst(),
+      new ListStore(k).countPublished(),
+      new OfferStore(k).countPublished(),
       this.queue(),
     ]);
     return {
-      clients: count(clients),
+      clients,
       subscriptions: count(subscriptions),
-      publishedLists: count(publishedLists),
-      publishedOffers: count(publishedOffers),
+      publishedLists,
+      publishedOffers,
       queueDepth: queue.pending,
     };
   }

@@ -8,6 +8,7 @@ import type { SubscriptionRow } from '../db/schema.js';
 import { Problem } from '../errors.js';
 import type { EventName } from '../events/catalogue.js';
 import { isResourceIdentifier } from '../ids.js';
+import { ListStore } from '../lml/list-store.js';
 import { type InvalidEan, invalidEanProblem, validateEan } from '../ean.js';
 import { FILTERABLE, type SubscriptionFilter } from './filter-schema.js';
 
@@ -46,9 +47,7 @@ export async function checkFilter(
     return { json: JSON.stringify({ eans }), list: null, eans };
   }
   const list = filter.list.trim();
-  const found =
-    isResourceIdentifier(list) &&
-    (await db.selectFrom('lists').select('identifier').where('identifier', '=', list).executeTakeFirst()) !== undefined;
+  const found = isResourceIdentifier(list) && (await new ListStore(db).exists(list));
   if (!found) throw fieldError('/filter/list', `filter.list "${list.slice(0, 64)}" is not the identifier of a list`);
   return { json: JSON.stringify({ list }), list, eans: [] };
 }

@@ -78,6 +78,20 @@ export class SubscriptionStore {
     return this.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The ids of the subscriptions matching every given field, in id order (the delivery log's filters). */
+  async idsWhere(filter: {
+    id?: string | undefined;
+    clientRef?: string | undefined;
+    event?: string | undefined;
+  }): Promise<string[]> {
+    let query = this.db.selectFrom('subscriptions').select('id');
+    if (filter.id !== undefined) query = query.where('id', '=', filter.id);
+    if (filter.clientRef !== undefined) query = query.where('client_ref', '=', filter.clientRef);
+    if (filter.event !== undefined) query = query.where('event', '=', filter.event);
+    const rows = await query.orderBy('id').execute();
+    return rows.map((row) => row.id);
+  }
+
   findWithClient(id: string): Promise<SubscriptionWithClient | undefined> {
     return this.withClient().where('subscriptions.id', '=', id).executeTakeFirst();
   }

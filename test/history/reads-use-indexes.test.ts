@@ -6,15 +6,18 @@
  * sequential scans priced out, no `Seq Scan` on them remains (one remains only where no index fits).
  */
 import { type KyselyPlugin, type PluginTransformQueryArgs, type RootOperationNode, sql } from 'kysely';
-import { beforeEach, expect, it } from 'vitest';
-import type { Db } from '../../src/db/database.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { Db, Executor } from '../../src/db/database.js';
 import { type DeliveryFilter, DeliveryQueryStore } from '../../src/delivery/query-store.js';
 import { HOUR_MS, hourStart } from '../../src/delivery/stats.js';
 import { OverviewStore } from '../../src/ops/overview-store.js';
+import { SubscriptionStore } from '../../src/subscriptions/store.js';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
-import { createClientWithToken } from '../support/harness.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+
+/** The delivery log reads subscriptions through their own store, as services.ts wires it. */
+const subscriptionsIn = (executor: Executor) => new SubscriptionStore(executor);
 
 /** Records every query a store sends, compiled, so the test can explain it. */
 class Recorder implements KyselyPlugin {
@@ -32,12 +35,13 @@ const HISTORY_TABLES =
   /\b(SCAN) (deliveries|d|events|e|delivery_attempts)\b(?! USING (COVERING )?INDEX deliveries_due_)/;
 
 describeEachEngine('history reads use indexes', (engine) => {
-  const h = useHarness(engine);
+  let h: Harness;
   let recorder: Recorder;
   let db: Db;
   let clientRef: string;
   let subscriptions: string[];
   beforeEach(async () => {
+    h = await createHarness(engine);
     recorder = new Recorder();
     db = { ...h.database.db, kysely: h.database.db.kysely.withPlugin(recorder) };
     const shop = await createClientWithToken(h, 'Shop');
@@ -55,6 +59,7 @@ describeEachEngine('history reads use indexes', (engine) => {
       await recordAttempt(h.database.db, row.id, now + index, { statusCode: status === 'failed' ? 500 : 200, status });
     }
   });
+  afterEach(async () => h.close());
 
   /** The plan lines of one recorded query. */
   async function plan(node: RootOperationNode): Promise<string[]> {
@@ -102,8 +107,8 @@ describeEachEngine('history reads use indexes', (engine) => {
   });
 
   it('the admin and partner delivery lists, with and without filters and cursors', async () => {
-    const store = new DeliveryQueryStore(db);
-    const [first] = await new DeliveryQueryStore(h.database.db).list({}, 1);
+    const store = new DeliveryQueryStore(db, subscriptionsIn);
+    const [first] = await new DeliveryQueryStore(h.database.db, subscriptionsIn).list({}, 1);
     if (first === undefined) throw new Error('expected a delivery');
     const after = { id: first.id, created_at: Number(first.created_at) };
     const filters: DeliveryFilter[] = [
@@ -125,7 +130,7 @@ describeEachEngine('history reads use indexes', (engine) => {
   });
 
   it('lists the same rows as a plain newest-first query would, across pages', async () => {
-    const store = new DeliveryQueryStore(h.database.db);
+    const store = new DeliveryQueryStore(h.database.db, subscriptionsIn);
     const everything = await h.database.db.kysely
       .selectFrom('deliveries')
       .select(['id', 'status', 'subscription_id'])

@@ -1,4 +1,5 @@
 /** Loading what a claimed delivery needs to be sent: its event, subscription and client. */
+import { ClientStore } from '../../auth/client-store.js';
 import type { SendContext, Executor } from './types.js';
 
 /** Loads the event, subscription and client of claimed deliveries in two queries. */
@@ -21,8 +22,7 @@ export async function loadContexts(db: Executor, deliveryIds: readonly string[])
     ])
     .where('d.id', 'in', deliveryIds)
     .execute();
-  const refs = [...new Set(rows.map((row) => row.client_ref))];
-  const clients = refs.length === 0 ? [] : await db.selectFrom('clients').selectAll().where('id', 'in', refs).execute();
+  const clients = await new ClientStore(db).findByIds([...new Set(rows.map((row) => row.client_ref))]);
   const byRef = new Map(clients.map((client) => [client.id, client]));
   const contexts: SendContext[] = [];
   for (const row of rows) {
