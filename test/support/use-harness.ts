@@ -47,6 +47,9 @@ export function useHarness(engine: Engine, use: UseHarness & { client?: UseHarne
     get app() {
       return now().app;
     },
+    get services() {
+      return now().services;
+    },
     get clock() {
       return now().clock;
     },
