@@ -90,7 +90,7 @@ describeEachEngine('admin: clients', (engine) => {
       .executeTakeFirstOrThrow();
     expect(row.secret_version).toBe(2);
     expect(row.tokens_valid_after).toBe(h.clock.now());
-    const services = h.services;
+    const services = h.app.services;
     await expect(services.tokens.authenticate(token)).rejects.toMatchObject({ code: 'invalid-token', status: 401 });
   });
 
@@ -126,7 +126,7 @@ describeEachEngine('admin: clients', (engine) => {
     ['POST', '/api/admin/v1/clients/cli_unknown/webhook-secret'],
     ['DELETE', '/api/admin/v1/clients/cli_unknown'],
   ] as const)('%s %s → 404 problem', async (method, url) => {
-    const response = await h.app.inject({ method, url, headers: h.admin });
+    const response = await h.asAdmin().request(method, url);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({
       type: '/problems/not-found',
@@ -141,11 +141,9 @@ describeEachEngine('admin: clients', (engine) => {
   it.each([undefined, 'Bearer wrong-token-wrong-token', 'Basic abc'])(
     'admin routes refuse authorization %s',
     async (authorization) => {
-      const response = await h.app.inject({
-        method: 'GET',
-        url: '/api/admin/v1/clients',
-        headers: authorization === undefined ? {} : { authorization },
-      });
+      const response = await h
+        .anonymous()
+        .get('/api/admin/v1/clients', { headers: authorization === undefined ? {} : { authorization } });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark-admin"');
       expect(response.json().code).toBe('unauthenticated');

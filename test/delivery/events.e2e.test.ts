@@ -29,7 +29,7 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
   beforeEach(async () => {
     h.clock.set(Date.now()); // the receiver's standardwebhooks check compares with real time
     receiver = await startReceiver();
-    worker = h.services.createDeliveryWorker({ onError: () => undefined });
+    worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
   });
   afterEach(async () => {
     await worker.stop();
@@ -48,7 +48,7 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
     }
 
     const admin = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
-      const response = await h.app.inject({ method, url: `/api/admin/v1${url}`, headers: h.admin, payload });
+      const response = await h.asAdmin().request(method, `/api/admin/v1${url}`, payload);
       expect(response.statusCode, response.body).toBeLessThan(300);
       h.clock.advance(1000);
       await worker.runOnce();

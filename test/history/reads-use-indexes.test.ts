@@ -6,7 +6,7 @@
  * sequential scans priced out, no `Seq Scan` on them remains (one remains only where no index fits).
  */
 import { type KyselyPlugin, type PluginTransformQueryArgs, type RootOperationNode, sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { Db, Executor } from '../../src/db/database.js';
 import { type DeliveryFilter, DeliveryQueryStore } from '../../src/delivery/query-store.js';
 import { HOUR_MS, hourStart } from '../../src/delivery/stats.js';
@@ -14,7 +14,8 @@ import { OverviewStore } from '../../src/ops/overview-store.js';
 import { SubscriptionStore } from '../../src/subscriptions/store.js';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 
 /** The delivery log reads subscriptions through their own store, as services.ts wires it. */
 const subscriptionsIn = (executor: Executor) => new SubscriptionStore(executor);
@@ -35,13 +36,12 @@ const HISTORY_TABLES =
   /\b(SCAN) (deliveries|d|events|e|delivery_attempts)\b(?! USING (COVERING )?INDEX deliveries_due_)/;
 
 describeEachEngine('history reads use indexes', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine);
   let recorder: Recorder;
   let db: Db;
   let clientRef: string;
   let subscriptions: string[];
   beforeEach(async () => {
-    h = await createHarness(engine);
     recorder = new Recorder();
     db = { ...h.database.db, kysely: h.database.db.kysely.withPlugin(recorder) };
     const shop = await createClientWithToken(h, 'Shop');
@@ -59,7 +59,6 @@ describeEachEngine('history reads use indexes', (engine) => {
       await recordAttempt(h.database.db, row.id, now + index, { statusCode: status === 'failed' ? 500 : 200, status });
     }
   });
-  afterEach(async () => h.close());
 
   /** The plan lines of one recorded query. */
   async function plan(node: RootOperationNode): Promise<string[]> {

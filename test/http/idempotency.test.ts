@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../../src/idempotency/service.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { createClientWithToken } from '../support/harness.js';
+import { createClientWithToken, type TestClient } from '../support/harness.js';
 
 const MATH = '9789001891442';
 
@@ -11,12 +11,7 @@ describeEachEngine('Idempotency-Key', (engine) => {
   const h = useHarness(engine);
 
   const createOffer = (key: string | undefined, body: object = { ean: MATH, price: 12.5, condition: 'good' }) =>
-    h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/offers',
-      headers: { ...h.admin, ...(key === undefined ? {} : { 'idempotency-key': key }) },
-      payload: body,
-    });
+    h.asAdmin().post('/api/admin/v1/offers', body, { headers: key === undefined ? {} : { 'idempotency-key': key } });
   const offerCount = async () => (await h.database.db.kysely.selectFrom('offers').select('id').execute()).length;
   const keyRows = () => h.database.db.kysely.selectFrom('idempotency_keys').selectAll().orderBy('key').execute();
 
@@ -107,14 +102,10 @@ describeEachEngine('Idempotency-Key', (engine) => {
   it('keys are per owner: two clients and the operator may use the same key', async () => {
     const a = await createClientWithToken(h, 'Shop A');
     const b = await createClientWithToken(h, 'Shop B');
-    const rotate = (bearer: Record<string, string>) =>
-      h.app.inject({
-        method: 'POST',
-        url: '/api/lml/v1/webhook-secret',
-        headers: { ...bearer, 'idempotency-key': 'shared-key' },
-      });
-    const first = await rotate(a.bearer);
-    const second = await rotate(b.bearer);
+    const rotate = (client: TestClient) =>
+      h.as(client).post('/api/lml/v1/webhook-secret', undefined, { headers: { 'idempotency-key': 'shared-key' } });
+    const first = await rotate(a);
+    const second = await rotate(b);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(first.json().webhookSecret).not.toBe(second.json().webhookSecret);

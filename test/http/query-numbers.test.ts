@@ -15,7 +15,7 @@ describeEachEngine('non-finite query numbers', (engine) => {
       ['/api/lml/v1/lists', client.bearer],
       ['/api/admin/v1/offers', h.admin],
     ] as const) {
-      const response = await h.app.inject({ method: 'GET', url: `${url}?limit=${value}`, headers });
+      const response = await h.anonymous().get(`${url}?limit=${value}`, { headers });
       expect(response.statusCode, url).toBe(400);
       expect(response.json(), url).toMatchObject({
         code: 'validation-failed',

@@ -8,7 +8,7 @@ describeEachEngine('LML demo data', (engine) => {
   const h = useHarness(engine);
 
   it('seeds 3 schools and 6 lists in every status through the services, with their events', async () => {
-    expect(await seedDemoLml(h.services)).toEqual({ schools: 3, lists: 6 });
+    expect(await seedDemoLml(h.app.services)).toEqual({ schools: 3, lists: 6 });
     const db = h.database.db.kysely;
     expect(
       (await db.selectFrom('schools').select(['name', 'type']).orderBy('name').execute()).map(
@@ -31,8 +31,8 @@ describeEachEngine('LML demo data', (engine) => {
       ['school.created', 3],
     ]);
 
-    const { bearer } = await createClientWithToken(h, 'Reader', ['lml:read']);
-    const lists = (await h.app.inject({ method: 'GET', url: '/api/lml/v1/lists', headers: bearer })).json<{
+    const reader = await createClientWithToken(h, 'Reader', ['lml:read']);
+    const lists = (await h.as(reader).get('/api/lml/v1/lists')).json<{
       data: { breadcrumb: string[]; status: string }[];
     }>();
     expect(lists.data).toHaveLength(5);
@@ -44,9 +44,7 @@ describeEachEngine('LML demo data', (engine) => {
       'HBO-ICT propedeuse',
     ]);
     expect(lists.data.every((list) => list.status !== 'archived')).toBe(true);
-    const roots = (await h.app.inject({ method: 'GET', url: '/api/lml/v1/structure', headers: bearer })).json<
-      { model: string }[]
-    >();
+    const roots = (await h.as(reader).get('/api/lml/v1/structure')).json<{ model: string }[]>();
     expect(roots.map((node) => node.model)).toEqual(['SCHOOL', 'SCHOOL', 'SCHOOL']);
   });
 });

@@ -14,7 +14,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
 
   const changeLog = () => new ChangeLogStore(h.database.db.kysely, 'school_changes');
   const topLevel = async (): Promise<string[]> => {
-    const response = await h.app.inject({ method: 'GET', url: '/api/lml/v1/structure', headers: h.client.bearer });
+    const response = await h.as(h.client).get('/api/lml/v1/structure');
     expect(response.statusCode).toBe(200);
     return response.json<{ name: string }[]>().map((node) => node.name);
   };

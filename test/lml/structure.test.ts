@@ -33,11 +33,9 @@ describeEachEngine('LML structure', (engine) => {
   });
 
   const children = async (parent?: string) => {
-    const response = await h.app.inject({
-      method: 'GET',
-      url: `/api/lml/v1/structure${parent === undefined ? '' : `?parent=${encodeURIComponent(parent)}`}`,
-      headers: h.client.bearer,
-    });
+    const response = await h
+      .as(h.client)
+      .get(`/api/lml/v1/structure${parent === undefined ? '' : `?parent=${encodeURIComponent(parent)}`}`);
     expect(response.statusCode).toBe(200);
     return response.json<Node[]>();
   };
@@ -102,11 +100,7 @@ describeEachEngine('LML structure', (engine) => {
       'tag_nope',
       'SCHOOL',
     ]) {
-      const response = await h.app.inject({
-        method: 'GET',
-        url: `/api/lml/v1/structure?parent=${parent}`,
-        headers: h.client.bearer,
-      });
+      const response = await h.as(h.client).get(`/api/lml/v1/structure?parent=${parent}`);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not-found', detail: `structure node ${parent} was not found` });
     }

@@ -12,12 +12,7 @@ describeEachEngine('admin offers API', (engine) => {
   const h = useHarness(engine);
 
   const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    h.app.inject({
-      method,
-      url: `/api/admin/v1${url}`,
-      headers: h.admin,
-      ...(payload === undefined ? {} : { payload }),
-    });
+    h.asAdmin().request(method, `/api/admin/v1${url}`, payload);
   const rows = () => h.database.db.kysely.selectFrom('offers').selectAll().orderBy('id').execute();
 
   it('POST /offers creates an offer: 201, admin shape, Location, stored in cents', async () => {
@@ -199,7 +194,7 @@ describeEachEngine('admin offers API', (engine) => {
   });
 
   it('PATCH /offers/:id changes price, condition, remarks and status; the public API follows', async () => {
-    const { bearer } = await createClientWithToken(h);
+    const reader = await createClientWithToken(h);
     const offer = (await admin('POST', '/offers', { ean: MATH, price: 10, condition: 'good', remarks: 'note' })).json();
     h.clock.advance(60_000);
     const patched = await admin('PATCH', `/offers/${offer.id}`, { price: 8.5, condition: 'acceptable', remarks: null });
@@ -226,18 +221,12 @@ describeEachEngine('admin offers API', (engine) => {
         updated_at: Date.parse(T0) + 60_000,
       },
     ]);
-    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}`, headers: bearer })).statusCode).toBe(
-      200,
-    );
+    expect((await h.as(reader).get(`/api/v1/offers/${offer.id}`)).statusCode).toBe(200);
 
     const sold = await admin('PATCH', `/offers/${offer.id}`, { status: 'sold' });
     expect(sold.json().status).toBe('sold');
-    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers/${offer.id}`, headers: bearer })).statusCode).toBe(
-      404,
-    );
-    expect((await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${MATH}`, headers: bearer })).json()).toEqual(
-      [],
-    );
+    expect((await h.as(reader).get(`/api/v1/offers/${offer.id}`)).statusCode).toBe(404);
+    expect((await h.as(reader).get(`/api/v1/offers?eans=${MATH}`)).json()).toEqual([]);
   });
 
   it('PATCH errors: empty patch, bad values, unknown field → 400; unknown id → 404; the row is untouched', async () => {
@@ -297,7 +286,7 @@ describeEachEngine('admin offers API', (engine) => {
       { method: 'DELETE' as const, url: `/api/admin/v1/offers/${offer.id}` },
     ];
     for (const call of calls) {
-      const response = await h.app.inject({ ...call, headers });
+      const response = await h.anonymous().request(call.method, call.url, call.payload, { headers });
       expect(response.statusCode, `${call.method} ${call.url}`).toBe(401);
       expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark-admin"');
@@ -307,13 +296,8 @@ describeEachEngine('admin offers API', (engine) => {
   });
 
   it("an API client's access token does not open the admin API", async () => {
-    const { bearer } = await createClientWithToken(h);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/offers',
-      headers: bearer,
-      payload: { ean: MATH, price: 10, condition: 'good' },
-    });
+    const reader = await createClientWithToken(h);
+    const response = await h.as(reader).post('/api/admin/v1/offers', { ean: MATH, price: 10, condition: 'good' });
     expect(response.statusCode).toBe(401);
     expect(await rows()).toEqual([]);
   });

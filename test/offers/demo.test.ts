@@ -23,18 +23,14 @@ describeEachEngine('demo offers', (engine) => {
   const h = useHarness(engine);
 
   it('seeds them through the service; the public API hides the unpublished ones', async () => {
-    expect(await seedDemoOffers(h.services)).toBe(DEMO_OFFERS.length);
+    expect(await seedDemoOffers(h.app.services)).toBe(DEMO_OFFERS.length);
     const rows = await h.database.db.kysely.selectFrom('offers').select(['ean', 'status']).execute();
     expect(rows).toHaveLength(DEMO_OFFERS.length);
     const hidden = rows.filter((row) => row.status !== 'published');
     expect(hidden.map((row) => row.status).sort()).toEqual(['draft', 'draft', 'reserved', 'sold', 'sold', 'withdrawn']);
 
-    const { bearer } = await createClientWithToken(h);
-    const readme = await h.app.inject({
-      method: 'GET',
-      url: `/api/v1/offers?eans=${DEMO_QUERY_EANS.join('%2C')}`,
-      headers: bearer,
-    });
+    const reader = await createClientWithToken(h);
+    const readme = await h.as(reader).get(`/api/v1/offers?eans=${DEMO_QUERY_EANS.join('%2C')}`);
     expect(readme.statusCode).toBe(200);
     const offers = readme.json<{ ean: string; price: number }[]>();
     expect(offers.map((offer) => [offer.ean, offer.price])).toEqual([
@@ -45,15 +41,9 @@ describeEachEngine('demo offers', (engine) => {
       ['9789001891442', 14.49],
       ['9789001891442', 19.94],
     ]);
-    const all = (
-      await h.app.inject({ method: 'GET', url: `/api/v1/offers?eans=${DEMO_EANS.join(',')}`, headers: bearer })
-    ).json<unknown[]>();
+    const all = (await h.as(reader).get(`/api/v1/offers?eans=${DEMO_EANS.join(',')}`)).json<unknown[]>();
     expect(all).toHaveLength(DEMO_OFFERS.length - hidden.length);
-    const noneVisible = await h.app.inject({
-      method: 'GET',
-      url: '/api/v1/offers?eans=9789001774363',
-      headers: bearer,
-    });
+    const noneVisible = await h.as(reader).get('/api/v1/offers?eans=9789001774363');
     expect(noneVisible.json()).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ describeEachEngine('operator dashboard', (engine) => {
   });
   afterAll(async () => h.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => h.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) => h.anonymous().get(url, { headers });
 
   it('serves the page with a strict CSP and no inline script or style', async () => {
     const page = await get('/dashboard');

@@ -35,7 +35,7 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
   let doc: Document;
   beforeAll(async () => {
     h = await createHarness(engine);
-    const response = await h.app.inject({ method: 'GET', url: '/openapi.json' });
+    const response = await h.anonymous().get('/openapi.json');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     doc = response.json<Document>();
@@ -85,7 +85,7 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
   });
 
   it('serves the reference page and its assets locally', async () => {
-    const page = await h.app.inject({ method: 'GET', url: '/docs' });
+    const page = await h.anonymous().get('/docs');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
@@ -93,19 +93,19 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
     const scripts = [...page.body.matchAll(/src="([^"]+)"/g)].map((match) => match[1] ?? '');
     expect(scripts).toContain('/docs/static/swagger-ui-bundle.js');
     for (const src of scripts) {
-      const asset = await h.app.inject({ method: 'GET', url: src });
+      const asset = await h.anonymous().get(src);
       expect(asset.statusCode, src).toBe(200);
       expect(asset.headers['content-type']).toMatch(/javascript/);
     }
-    const css = await h.app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css' });
+    const css = await h.anonymous().get('/docs/static/swagger-ui.css');
     expect(css.statusCode).toBe(200);
-    const spec = await h.app.inject({ method: 'GET', url: '/docs/json' });
+    const spec = await h.anonymous().get('/docs/json');
     expect(spec.json<Document>().openapi).toBe('3.1.0');
   });
 
   it('explains every problem code at its type URI, and 404s for unknown codes', async () => {
     for (const [code, { status, title }] of Object.entries(PROBLEMS)) {
-      const response = await h.app.inject({ method: 'GET', url: `/problems/${code}` });
+      const response = await h.anonymous().get(`/problems/${code}`);
       expect(response.statusCode, code).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['content-security-policy']).toContain("default-src 'none'");
@@ -113,7 +113,7 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
       expect(response.body).toContain(`<strong>${status}</strong>`);
     }
     for (const unknown of ['nope', '__proto__', 'constructor', '%3Cscript%3E']) {
-      const response = await h.app.inject({ method: 'GET', url: `/problems/${unknown}` });
+      const response = await h.anonymous().get(`/problems/${unknown}`);
       expect(response.statusCode, unknown).toBe(404);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.json().code).toBe('not-found');
@@ -121,9 +121,9 @@ describeEachEngine('OpenAPI document, reference page and problem pages', (engine
   });
 
   it('the type of a real error body resolves to its page', async () => {
-    const problem = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients' });
+    const problem = await h.anonymous().get('/api/admin/v1/clients');
     const type = problem.json<{ type: string }>().type;
     expect(type).toBe('/problems/unauthenticated');
-    expect((await h.app.inject({ method: 'GET', url: type })).statusCode).toBe(200);
+    expect((await h.anonymous().get(type)).statusCode).toBe(200);
   });
 });

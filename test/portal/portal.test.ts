@@ -46,10 +46,7 @@ describeEachEngine('partner portal', (engine) => {
   }
 
   const as = (session: { cookie: string; csrf: string }, call: Call, withCsrf = true) =>
-    h.app.inject({
-      method: call.method,
-      url: call.url,
-      ...(call.payload === undefined ? {} : { payload: call.payload }),
+    h.anonymous().request(call.method, call.url, call.payload, {
       headers: { cookie: session.cookie, ...(withCsrf ? { 'x-csrf-token': session.csrf } : {}) },
     });
 
@@ -113,7 +110,7 @@ describeEachEngine('partner portal', (engine) => {
     });
     expect((await h.anonymous().get('/portal/api/session')).json()).toEqual({ signedIn: false });
     const subscriptions = { method: 'GET', url: '/portal/api/subscriptions' } as const;
-    expect((await h.app.inject(subscriptions)).statusCode).toBe(401);
+    expect((await h.anonymous().request(subscriptions.method, subscriptions.url)).statusCode).toBe(401);
 
     h.clock.advance(1799 * 1000);
     expect((await as(session, subscriptions)).statusCode).toBe(200);
@@ -137,12 +134,9 @@ describeEachEngine('partner portal', (engine) => {
       const response = await as(session, { method, url, payload: {} }, false);
       expect(response.statusCode, url).toBe(403);
       expect(response.json()).toMatchObject({ code: 'csrf-rejected' });
-      const wrong = await h.app.inject({
-        method,
-        url,
-        payload: {},
-        headers: { cookie: session.cookie, 'x-csrf-token': 'wrong' },
-      });
+      const wrong = await h
+        .anonymous()
+        .request(method, url, {}, { headers: { cookie: session.cookie, 'x-csrf-token': 'wrong' } });
       expect(wrong.statusCode, url).toBe(403);
     }
     const client = await h.database.db.kysely
@@ -313,7 +307,7 @@ describeEachEngine('partner portal', (engine) => {
     ]);
     expect((await as(session, { method: 'GET', url: '/portal/api/deliveries?since=yesterday' })).statusCode).toBe(400);
 
-    const worker = h.services.createDeliveryWorker({ onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
     await worker.runOnce();
     const first = all.json<{ data: { id: string }[] }>().data[0];
     if (first === undefined) throw new Error('no delivery');
@@ -365,7 +359,7 @@ describeEachEngine('partner portal', (engine) => {
     const sendNow = { method: 'POST', url: `/portal/api/deliveries/${delivery.id}/send-now` } as const;
     // Not attempted yet: it is due now already.
     expect((await as(session, sendNow)).statusCode).toBe(409);
-    await h.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
+    await h.app.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
     const waiting = await h.database.db.kysely
       .selectFrom('deliveries')
       .select(['status', 'attempt_count', 'next_attempt_at'])

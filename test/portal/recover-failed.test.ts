@@ -77,14 +77,14 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
     await failedAt(now - 10 * 60_000);
     const url = `/portal/api/subscriptions/${subscription}/recover-failed`;
 
-    const stranger = await h.app.inject({ method: 'POST', url, headers: await signIn(other.id) });
+    const stranger = await h.anonymous().post(url, undefined, { headers: await signIn(other.id) });
     expect(stranger.statusCode).toBe(404);
     const headers = await signIn(h.client.id);
     const withoutCsrf = await h.anonymous().post(url, undefined, { headers: { cookie: headers.cookie ?? '' } });
     expect(withoutCsrf.statusCode).toBe(403);
     expect(await statuses()).toEqual(['failed', 'failed', 'failed']);
 
-    const response = await h.app.inject({ method: 'POST', url, headers });
+    const response = await h.anonymous().post(url, undefined, { headers });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ requeued: 2, since: new Date(now - HOUR - SCHEDULE_MS).toISOString() });
     expect(await statuses()).toEqual(['failed', 'pending', 'pending']);

@@ -29,30 +29,13 @@ describeEachEngine('races', (engine) => {
   });
 
   it(`${N} concurrent publications of one list make one transition and one event`, async () => {
-    const admin = { ...h.admin, 'content-type': 'application/json' };
-    const school = (
-      await h.app.inject({
-        method: 'POST',
-        url: '/api/admin/v1/schools',
-        headers: admin,
-        payload: { name: 'Race school', type: 'VO' },
-      })
-    ).json<{ identifier: string }>();
-    const list = await h.app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/lists',
-      headers: admin,
-      payload: { school: school.identifier, name: 'Race list' },
-    });
+    const school = (await h.asAdmin().post('/api/admin/v1/schools', { name: 'Race school', type: 'VO' })).json<{
+      identifier: string;
+    }>();
+    const list = await h.asAdmin().post('/api/admin/v1/lists', { school: school.identifier, name: 'Race list' });
     expect(list.statusCode).toBe(201);
     const { identifier } = list.json<{ identifier: string }>();
-    const status = (word: string) =>
-      h.app.inject({
-        method: 'POST',
-        url: `/api/admin/v1/lists/${identifier}/status`,
-        headers: admin,
-        payload: { status: word },
-      });
+    const status = (word: string) => h.asAdmin().post(`/api/admin/v1/lists/${identifier}/status`, { status: word });
     expect((await status('validated')).statusCode).toBe(200);
     const eventsBefore = await h.database.db.kysely.selectFrom('events').select(['id', 'name']).execute();
 

@@ -107,7 +107,7 @@ describeEachEngine('retention: the storage view', (engine) => {
     expect(before.databaseBytes).toBeGreaterThan(0);
 
     h.clock.advance(1000);
-    const outcome = await h.services.retention.prune();
+    const outcome = await h.app.services.retention.prune();
     expect(outcome.status).toBe('pruned');
     expect(await storage()).toEqual({
       ...expected,
@@ -143,7 +143,7 @@ describeEachEngine('retention: the storage view', (engine) => {
   it('answers 401 without the admin token, with a wrong one and with a client token; the console session reads it', async () => {
     const client = await createClientWithToken(h);
     for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, client.bearer]) {
-      const response = await h.app.inject({ method: 'GET', url: '/api/admin/v1/storage', headers });
+      const response = await h.anonymous().get('/api/admin/v1/storage', { headers });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ code: 'unauthenticated', status: 401 });
     }

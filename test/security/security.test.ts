@@ -86,7 +86,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('an expired token answers 403; a not-yet-valid one 401', async () => {
-    const key = await h.services.signingKeys.active();
+    const key = await h.app.services.signingKeys.active();
     const now = Math.floor(h.clock.now() / 1000);
     const sign = (extra: (jwt: SignJWT) => SignJWT) =>
       extra(
@@ -111,7 +111,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
     try {
       const foreign = await client(other, 'Foreign');
       await expectInvalid(foreign.token);
-      const key = await other.services.signingKeys.active();
+      const key = await other.app.services.signingKeys.active();
       const forged = await new SignJWT({ ...claims })
         .setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid })
         .sign(key.signingKey);
@@ -217,7 +217,7 @@ describeEachEngine('SSRF', (engine) => {
     expect((await register('https://hooks.shop.example/h')).statusCode).toBe(201);
     dns['hooks.shop.example'] = ['127.0.0.1'];
     await emit(h.database.db, h.clock.now());
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       expect(await worker.runOnce()).toBe(1);
     } finally {
@@ -251,7 +251,7 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
     const shop = await client(h);
     await addSubscription(h.database.db, shop.id, receiver.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       expect(await worker.runOnce()).toBe(1);
     } finally {
@@ -288,11 +288,7 @@ describeEachEngine('cross-client access', (engine) => {
   ] as const)('%s a subscription%s of another client is a 404, and changes nothing', async (method, suffix) => {
     const before = await h.database.db.kysely.selectFrom('subscriptions').selectAll().execute();
     const deliveriesBefore = await h.database.db.kysely.selectFrom('deliveries').selectAll().execute();
-    const response = await h.app.inject({
-      method,
-      url: `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`,
-      headers: intruder.bearer,
-    });
+    const response = await h.as(intruder).request(method, `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'not-found' });
     expect(await h.database.db.kysely.selectFrom('subscriptions').selectAll().execute()).toEqual(before);
@@ -300,13 +296,7 @@ describeEachEngine('cross-client access', (engine) => {
     // The owner sees it (control).
     if (method === 'GET')
       expect(
-        (
-          await h.app.inject({
-            method,
-            url: `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`,
-            headers: owner.bearer,
-          })
-        ).statusCode,
+        (await h.as(owner).request(method, `/api/lml/v1/subscriptions/${subscriptionId}${suffix}`)).statusCode,
       ).toBe(200);
   });
 

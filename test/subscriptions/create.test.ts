@@ -261,8 +261,8 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
       ['POST', `${SUBSCRIPTIONS}/sub_x/enable`],
       ['POST', '/api/lml/v1/webhook-secret'],
     ] as const) {
-      expect((await h.app.inject({ method, url })).statusCode).toBe(401);
-      expect((await h.app.inject({ method, url, headers: reader.bearer })).statusCode).toBe(403);
+      expect((await h.anonymous().request(method, url)).statusCode).toBe(401);
+      expect((await h.as(reader).request(method, url)).statusCode).toBe(403);
     }
     expect(await rows(h)).toEqual([]);
   });

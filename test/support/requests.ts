@@ -21,7 +21,11 @@ export interface RequestOptions {
 /** A JSON body (an object or an array); a string goes as it is. */
 export type Body = object | string;
 
+export type Method = 'GET' | 'HEAD' | 'DELETE' | 'POST' | 'PUT' | 'PATCH';
+
 export interface Requester {
+  /** Any method, for tests that go through a table of routes. */
+  request(method: Method, url: string, body?: Body, options?: RequestOptions): Promise<Reply>;
   get(url: string, options?: RequestOptions): Promise<Reply>;
   head(url: string, options?: RequestOptions): Promise<Reply>;
   delete(url: string, options?: RequestOptions): Promise<Reply>;
@@ -38,18 +42,14 @@ export const bearerHeaders = (who: Bearer): Headers =>
 
 /** Requests to `app` that carry `identity` (authorization or cookie headers; {} for nobody). */
 export function requester(app: App, identity: Headers): Requester {
-  const send = (
-    method: 'GET' | 'HEAD' | 'DELETE' | 'POST' | 'PUT' | 'PATCH',
-    url: string,
-    body: Body | undefined,
-    options: RequestOptions = {},
-  ): Promise<Reply> => {
+  const send = (method: Method, url: string, body: Body | undefined, options: RequestOptions = {}): Promise<Reply> => {
     const request: InjectOptions = { method, url, headers: { ...identity, ...options.headers } };
     if (options.query !== undefined) request.query = options.query;
     if (body !== undefined) request.payload = body;
     return app.inject(request);
   };
   return {
+    request: send,
     get: (url, options) => send('GET', url, undefined, options),
     head: (url, options) => send('HEAD', url, undefined, options),
     delete: (url, options) => send('DELETE', url, undefined, options),
