@@ -90,7 +90,7 @@ describeEachEngine('admin: clients', (engine) => {
       .executeTakeFirstOrThrow();
     expect(row.secret_version).toBe(2);
     expect(row.tokens_valid_after).toBe(h.clock.now());
-    const services = h.app.services;
+    const services = h.services;
     await expect(services.tokens.authenticate(token)).rejects.toMatchObject({ code: 'invalid-token', status: 401 });
   });
 

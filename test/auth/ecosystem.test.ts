@@ -218,7 +218,7 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
     ).json<{ access_token: string }>().access_token;
     expect(jose.decodeJwt(token).iss).toBe('https://api.shop.example');
     // A genuine key but another issuer: refused.
-    const keys = h.app.services.signingKeys;
+    const keys = h.services.signingKeys;
     const key = await keys.active();
     const foreign = await new jose.SignJWT({ client_id: created.clientId, scope: 'offers:read', sv: 1 })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })

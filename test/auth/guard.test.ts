@@ -36,7 +36,7 @@ describeEachEngine('bearer guard', (engine) => {
   }
 
   it('a valid token → 200', async () => {
-    await h.app.services.offers.create({ ean: EAN, price: 10, condition: 'good' });
+    await h.services.offers.create({ ean: EAN, price: 10, condition: 'good' });
     const response = await call(h.client.bearer);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toHaveLength(1);

@@ -13,7 +13,7 @@ describeEachEngine('signing keys created by another node', (engine) => {
   const h = useHarness(engine);
 
   it('a key another node created a moment ago verifies at once on this one', async () => {
-    const here = h.app.services.signingKeys;
+    const here = h.services.signingKeys;
     const ours = await here.active(); // creates this node's key and has just read the keys
     // Another node whose clock says our key is retired creates a key of its own now.
     const elsewhere = new SigningKeys(
@@ -27,7 +27,7 @@ describeEachEngine('signing keys created by another node', (engine) => {
   });
 
   it('forged kids share one database read per cooldown', async () => {
-    const here = h.app.services.signingKeys;
+    const here = h.services.signingKeys;
     await here.active();
     let reads = 0;
     const original = h.database.db.kysely.selectFrom.bind(h.database.db.kysely);

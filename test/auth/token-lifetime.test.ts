@@ -17,7 +17,7 @@ describeEachEngine('token lifetime', (engine) => {
 
   /** A token signed by the active key with the claims the service mints, iat and exp as given. */
   async function signed(iatSeconds: number, expSeconds: number): Promise<string> {
-    const key = await h.app.services.signingKeys.active();
+    const key = await h.services.signingKeys.active();
     const claims = JSON.parse(Buffer.from(h.client.token.split('.')[1] ?? '', 'base64url').toString()) as Record<
       string,
       unknown
@@ -52,12 +52,12 @@ describeEachEngine('token lifetime', (engine) => {
 
   it('TokenService.issue holds every caller to the client allow-list, not only the token endpoint', async () => {
     const limited = await createClientWithToken(h, 'Limited', ['lml:read']);
-    const row = await h.app.services.clients.authenticate(limited.clientId, limited.clientSecret);
+    const row = await h.services.clients.authenticate(limited.clientId, limited.clientSecret);
     if (row === undefined) throw new Error('client did not authenticate');
-    await expect(h.app.services.tokens.issue(row, ['offers:read'])).rejects.toBeInstanceOf(InvalidScope);
-    await expect(h.app.services.tokens.issue(row, ['offers:read'])).rejects.toThrow(
+    await expect(h.services.tokens.issue(row, ['offers:read'])).rejects.toBeInstanceOf(InvalidScope);
+    await expect(h.services.tokens.issue(row, ['offers:read'])).rejects.toThrow(
       'the client may not request: offers:read',
     );
-    expect((await h.app.services.tokens.issue(row, ['lml:read'])).scope).toBe('lml:read');
+    expect((await h.services.tokens.issue(row, ['lml:read'])).scope).toBe('lml:read');
   });
 });

@@ -141,7 +141,7 @@ describeEachEngine('claiming deliveries', (engine) => {
       ]);
     });
     const sender = new RecordingSender();
-    const worker = h.app.services.createDeliveryWorker({ sender, concurrency: 4 });
+    const worker = h.services.createDeliveryWorker({ sender, concurrency: 4 });
     expect(await worker.runOnce()).toBe(4);
     expect(sender.sent.filter((request) => request.url.endsWith('/fresh'))).toHaveLength(1);
     expect(sender.sent.filter((request) => request.url.includes('/retry-'))).toHaveLength(3);
@@ -216,7 +216,7 @@ describeEachEngine('claiming deliveries', (engine) => {
   it('a slow receiver with a backlog does not hold up another subscription', async () => {
     const slow = await startReceiver(() => ({ delayMs: 300 }));
     const fast = await startReceiver();
-    const worker = h.app.services.createDeliveryWorker({
+    const worker = h.services.createDeliveryWorker({
       concurrency: 8,
       perSubscription: 4,
       onError: () => undefined,

@@ -35,7 +35,7 @@ describeEachEngine('webhook delivery end to end', (engine) => {
     h.clock.set(Date.now());
     client = await createClientWithToken(h);
     receiver = await startReceiver((_request, index) => respond?.(index) ?? {});
-    const created = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const created = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     worker = created;
     runOnce = () => created.runOnce();
     return receiver;
@@ -92,7 +92,7 @@ describeEachEngine('webhook delivery end to end', (engine) => {
     });
     const [attempt] = await attemptRows(db(), delivery!.id);
     expect(attempt).toMatchObject({ attempt_no: 1, status_code: 200, error_class: null, response_body: 'ok' });
-    await expect(h.app.services.metrics.deliveryAttempts.get()).resolves.toMatchObject({
+    await expect(h.services.metrics.deliveryAttempts.get()).resolves.toMatchObject({
       values: [{ labels: { outcome: 'success' }, value: 1 }],
     });
   });
@@ -153,7 +153,7 @@ describeEachEngine('webhook delivery end to end', (engine) => {
       last_status_code: 503,
       last_error_class: 'http',
     });
-    expect((await h.app.services.metrics.deliveriesFailed.get()).values[0]?.value).toBe(1);
+    expect((await h.services.metrics.deliveriesFailed.get()).values[0]?.value).toBe(1);
 
     const listed = await admin('GET', '/deliveries?status=failed');
     expect(listed.statusCode).toBe(200);
@@ -199,7 +199,7 @@ describeEachEngine('webhook delivery end to end', (engine) => {
     const r = await setup({}, () => ({ status: 410 }));
     const subscriptionId = await subscribe(r.url);
     await emit(db(), h.clock.now(), 3);
-    const oneWorker = h.app.services.createDeliveryWorker({ concurrency: 1, onError: () => undefined });
+    const oneWorker = h.services.createDeliveryWorker({ concurrency: 1, onError: () => undefined });
     expect(await oneWorker.runOnce()).toBe(1);
     await oneWorker.stop();
     const subscription = await db()
@@ -374,7 +374,7 @@ describeEachEngine('webhook delivery end to end', (engine) => {
   it('the started worker delivers at once when the outbox commits (no poll wait)', async () => {
     const r = await setup();
     await h.as(client).post('/api/lml/v1/subscriptions', { notificationUrl: r.url, event: 'school.created' });
-    const handle = h.app.services.startWorker({ pollIntervalMs: 60_000, onError: () => undefined });
+    const handle = h.services.startWorker({ pollIntervalMs: 60_000, onError: () => undefined });
     try {
       const started = Date.now();
       await admin('POST', '/schools', { name: 'Basisschool De Linde', type: 'PO' });

@@ -29,7 +29,7 @@ describeEachEngine('every event in both spellings, end to end', (engine) => {
   beforeEach(async () => {
     h.clock.set(Date.now()); // the receiver's standardwebhooks check compares with real time
     receiver = await startReceiver();
-    worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
+    worker = h.services.createDeliveryWorker({ onError: () => undefined });
   });
   afterEach(async () => {
     await worker.stop();

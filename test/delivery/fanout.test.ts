@@ -49,7 +49,7 @@ describeEachEngine('fan-out', (engine) => {
     const school = await createSchool(h);
     const list = await createList(h, school.identifier);
     expect((await setStatus(h, list.identifier, 'validated')).statusCode).toBe(200);
-    const worker = h.app.services.startWorker();
+    const worker = h.services.startWorker();
     try {
       expect((await setStatus(h, list.identifier, 'published')).statusCode).toBe(200);
       await receiver.waitFor(SUBSCRIBERS, 60_000);

@@ -69,7 +69,7 @@ describeEachEngine('delivery worker batching', (engine) => {
     try {
       await addSubscription(h.database.db, h.client.id, receiver.url, h.clock.now());
       await emit(h.database.db, h.clock.now(), 12);
-      const first = h.app.services.createDeliveryWorker({ concurrency: 2, prefetch: 6, perSubscription: 100 }).start();
+      const first = h.services.createDeliveryWorker({ concurrency: 2, prefetch: 6, perSubscription: 100 }).start();
       // Wait until the worker has claimed ahead: 2 sending + 6 queued leases.
       const deadline = Date.now() + 5000;
       while (
@@ -86,7 +86,7 @@ describeEachEngine('delivery worker batching', (engine) => {
       const sentByFirst = afterStop.filter((row) => row.status === 'succeeded').length;
       expect(sentByFirst).toBe(receiver.count());
 
-      const second = h.app.services.createDeliveryWorker({ concurrency: 4, perSubscription: 100 });
+      const second = h.services.createDeliveryWorker({ concurrency: 4, perSubscription: 100 });
       while ((await second.runOnce()) > 0);
       const rows = await deliveryRows(h.database.db);
       expect(rows.every((row) => row.status === 'succeeded' && row.attempt_count === 1)).toBe(true);

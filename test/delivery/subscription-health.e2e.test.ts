@@ -46,7 +46,7 @@ describeEachEngine('subscription.failing and subscription.disabled', (engine) =>
       ...overrides,
     });
     h.clock.set(Date.now());
-    worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
   };
   const receiver = async (respond: () => Reply = () => ({})): Promise<Receiver> => {
     const started = await startReceiver(() => respond());

@@ -8,7 +8,7 @@ describeEachEngine('LML demo data', (engine) => {
   const h = useHarness(engine);
 
   it('seeds 3 schools and 6 lists in every status through the services, with their events', async () => {
-    expect(await seedDemoLml(h.app.services)).toEqual({ schools: 3, lists: 6 });
+    expect(await seedDemoLml(h.services)).toEqual({ schools: 3, lists: 6 });
     const db = h.database.db.kysely;
     expect(
       (await db.selectFrom('schools').select(['name', 'type']).orderBy('name').execute()).map(

@@ -20,7 +20,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
   const repairEvents = () => sql`alter table events_unavailable rename to events`.execute(kysely());
 
   it('a transaction that fails after the change and its emit keeps neither (school insert)', async () => {
-    const failure = h.app.services.outbox.transaction(async (trx, emit) => {
+    const failure = h.services.outbox.transaction(async (trx, emit) => {
       await new SchoolStore(trx).insert({
         identifier: 'a'.repeat(32),
         name: 'X',
@@ -43,7 +43,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
     const list = await createList(h, school.identifier);
     await takeEvents(h);
     const before = await kysely().selectFrom('lists').selectAll().execute();
-    const failure = h.app.services.outbox.transaction(async (trx, emit) => {
+    const failure = h.services.outbox.transaction(async (trx, emit) => {
       await new ListStore(trx).update(list.identifier, { name: 'Changed', updated_at: 2 });
       emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: list.identifier });
       throw new Error('crash after the change');

@@ -149,10 +149,10 @@ describeEachEngine('list status', (engine) => {
   });
 
   it('the service rejects an unknown word too (CLI and seed use it without HTTP)', async () => {
-    await expect(h.app.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({
+    await expect(h.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({
       code: 'validation-failed',
     });
-    await expect(h.app.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({
+    await expect(h.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({
       status: 'published',
     });
   });

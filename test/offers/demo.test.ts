@@ -23,7 +23,7 @@ describeEachEngine('demo offers', (engine) => {
   const h = useHarness(engine);
 
   it('seeds them through the service; the public API hides the unpublished ones', async () => {
-    expect(await seedDemoOffers(h.app.services)).toBe(DEMO_OFFERS.length);
+    expect(await seedDemoOffers(h.services)).toBe(DEMO_OFFERS.length);
     const rows = await h.database.db.kysely.selectFrom('offers').select(['ean', 'status']).execute();
     expect(rows).toHaveLength(DEMO_OFFERS.length);
     const hidden = rows.filter((row) => row.status !== 'published');

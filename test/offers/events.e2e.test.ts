@@ -77,7 +77,7 @@ describeEachEngine('offer events, end to end', (engine) => {
     h.clock.set(Date.now()); // the receiver's standardwebhooks check compares with real time
     base = await h.listen();
     receiver = await startReceiver();
-    worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
+    worker = h.services.createDeliveryWorker({ onError: () => undefined });
     client = await createClientWithToken(h);
   });
   afterEach(async () => {
@@ -188,7 +188,7 @@ describeEachEngine('offer events, end to end', (engine) => {
       ).join('\n')}\n`;
     const { rows, errors } = parseOffersCsv(csv((i) => `${5 + (i % 7)}.50`));
     expect(errors).toEqual([]);
-    const importer = new OfferImporter(h.app.services.outbox, h.clock);
+    const importer = new OfferImporter(h.services.outbox, h.clock);
     expect(await importer.import(rows, () => undefined, 500)).toEqual({
       rows: 1200,
       created: 1200,

@@ -42,16 +42,16 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
   const h = useHarness(engine, { client: true });
   let schoolId: string;
 
-  const offer = (input: CreateOfferInput): Promise<AdminOffer> => h.app.services.offers.create(input);
+  const offer = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input);
   const get = (url: string, headers = h.client.bearer) => h.anonymous().get(url, { headers });
   async function list(items: ListItemInput[], path: ListStatus[] = ['published'], name = 'vwo 5') {
-    const created = await h.app.services.lists.create({ school: schoolId, name, items });
-    for (const status of path) await h.app.services.lists.changeStatus(created.identifier, status);
+    const created = await h.services.lists.create({ school: schoolId, name, items });
+    for (const status of path) await h.services.lists.changeStatus(created.identifier, status);
     return created.identifier;
   }
 
   beforeEach(async () => {
-    schoolId = (await h.app.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' })).identifier;
+    schoolId = (await h.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' })).identifier;
   });
 
   it('answers the items in list order with their cheapest offers (then better condition, then id) and exact totals', async () => {
@@ -155,7 +155,7 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
     });
     expect((await get(`/api/v1/lists/${validated}/offers`)).json().list.status).toBe('validated');
 
-    const slug = (await h.app.services.lists.get(created)).slug;
+    const slug = (await h.services.lists.get(created)).slug;
     for (const identifier of [archived, '0123456789abcdef0123456789abcdef', slug, 'nope', archived.toUpperCase()]) {
       const missing = await get(`/api/v1/lists/${identifier}/offers`);
       expect(missing.statusCode, identifier).toBe(404);
@@ -188,7 +188,7 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
 
-    await h.app.services.offers.update(String(math.id), { price: 4 });
+    await h.services.offers.update(String(math.id), { price: 4 });
     const changed = await fetch(url, { headers: { ...h.client.bearer, 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
@@ -281,8 +281,8 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
   }, 120_000);
 
   it('prices the demo list "vwo 4": offers at several prices and conditions, one item without offers', async () => {
-    await seedDemoOffers(h.app.services);
-    await seedDemoLml(h.app.services);
+    await seedDemoOffers(h.services);
+    await seedDemoLml(h.services);
     const lists = (await get('/api/admin/v1/lists?limit=100', h.admin)).json().data as {
       identifier: string;
       name: string;

@@ -307,7 +307,7 @@ describeEachEngine('partner portal', (engine) => {
     ]);
     expect((await as(session, { method: 'GET', url: '/portal/api/deliveries?since=yesterday' })).statusCode).toBe(400);
 
-    const worker = h.app.services.createDeliveryWorker({ onError: () => undefined });
+    const worker = h.services.createDeliveryWorker({ onError: () => undefined });
     await worker.runOnce();
     const first = all.json<{ data: { id: string }[] }>().data[0];
     if (first === undefined) throw new Error('no delivery');
@@ -359,7 +359,7 @@ describeEachEngine('partner portal', (engine) => {
     const sendNow = { method: 'POST', url: `/portal/api/deliveries/${delivery.id}/send-now` } as const;
     // Not attempted yet: it is due now already.
     expect((await as(session, sendNow)).statusCode).toBe(409);
-    await h.app.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
+    await h.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
     const waiting = await h.database.db.kysely
       .selectFrom('deliveries')
       .select(['status', 'attempt_count', 'next_attempt_at'])

@@ -40,7 +40,7 @@ describeEachEngine('receiver outage', (engine) => {
     for (let i = 0; i < SUBSCRIPTIONS; i++)
       await addSubscription(h.database.db, client.id, `http://127.0.0.1:${port}/hooks/${i}`, h.clock.now());
     await emit(h.database.db, h.clock.now(), EVENTS / SUBSCRIPTIONS);
-    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       for (let round = 0; round < OUTAGE_ROUNDS; round++) {
         expect(await worker.runOnce()).toBe(EVENTS);

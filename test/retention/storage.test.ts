@@ -107,7 +107,7 @@ describeEachEngine('retention: the storage view', (engine) => {
     expect(before.databaseBytes).toBeGreaterThan(0);
 
     h.clock.advance(1000);
-    const outcome = await h.app.services.retention.prune();
+    const outcome = await h.services.retention.prune();
     expect(outcome.status).toBe('pruned');
     expect(await storage()).toEqual({
       ...expected,

@@ -86,7 +86,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
   });
 
   it('an expired token answers 403; a not-yet-valid one 401', async () => {
-    const key = await h.app.services.signingKeys.active();
+    const key = await h.services.signingKeys.active();
     const now = Math.floor(h.clock.now() / 1000);
     const sign = (extra: (jwt: SignJWT) => SignJWT) =>
       extra(
@@ -111,7 +111,7 @@ describeEachEngine('JWT attacks on the bearer guard', (engine) => {
     try {
       const foreign = await client(other, 'Foreign');
       await expectInvalid(foreign.token);
-      const key = await other.app.services.signingKeys.active();
+      const key = await other.services.signingKeys.active();
       const forged = await new SignJWT({ ...claims })
         .setProtectedHeader({ ...header, alg: 'ES256', kid: key.kid })
         .sign(key.signingKey);
@@ -217,7 +217,7 @@ describeEachEngine('SSRF', (engine) => {
     expect((await register('https://hooks.shop.example/h')).statusCode).toBe(201);
     dns['hooks.shop.example'] = ['127.0.0.1'];
     await emit(h.database.db, h.clock.now());
-    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       expect(await worker.runOnce()).toBe(1);
     } finally {
@@ -251,7 +251,7 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
     const shop = await client(h);
     await addSubscription(h.database.db, shop.id, receiver.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
-    const worker = h.app.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
     try {
       expect(await worker.runOnce()).toBe(1);
     } finally {

@@ -180,9 +180,9 @@ describeEachEngine('managing subscriptions', (engine) => {
       failingSince: new Date(failingSince).toISOString(),
     });
 
-    expect(await h.app.services.subscriptions.disable(id, 'receiver answered 410 Gone')).toBe(true);
+    expect(await h.services.subscriptions.disable(id, 'receiver answered 410 Gone')).toBe(true);
     // A later disable keeps the first reason.
-    expect(await h.app.services.subscriptions.disable(id, 'failing for 5 days')).toBe(false);
+    expect(await h.services.subscriptions.disable(id, 'failing for 5 days')).toBe(false);
     const disabled = await get(h.client, `${SUBSCRIPTIONS}/${id}`);
     expect(disabled.json()).toEqual({
       ...sub,
@@ -212,7 +212,7 @@ describeEachEngine('managing subscriptions', (engine) => {
 
   it('a duplicate registration of a disabled subscription returns it as it is (200, still disabled)', async () => {
     const [sub] = await create(h.client, 1);
-    await h.app.services.subscriptions.disable(sub?.id ?? '', 'receiver answered 410 Gone');
+    await h.services.subscriptions.disable(sub?.id ?? '', 'receiver answered 410 Gone');
     const again = await subscribe(h, h.client, { notificationUrl: sub?.notificationUrl, event: 'list.published' });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({
@@ -225,7 +225,7 @@ describeEachEngine('managing subscriptions', (engine) => {
   it('admin lists across clients with filters and re-enables', async () => {
     const mine = await create(h.client, 2);
     const theirs = await create(rival, 1, 'rival');
-    await h.app.services.subscriptions.disable(mine[1]?.id ?? '', 'receiver answered 410 Gone');
+    await h.services.subscriptions.disable(mine[1]?.id ?? '', 'receiver answered 410 Gone');
     const admin = (url: string, method: 'GET' | 'POST' = 'GET') => h.asAdmin().request(method, url);
 
     const all = await admin('/api/admin/v1/subscriptions');
