@@ -5,6 +5,20 @@
  */
 import { CHANGES_KEPT_MS } from '../db/change-log.js';
 import type { Config } from '../config.js';
+
+/** The settings retention reads: how long each table is kept, and how pruning is paced. */
+export type RetentionConfig = Pick<
+  Config,
+  | 'deliveryRetentionDays'
+  | 'failedDeliveryRetentionDays'
+  | 'eventRetentionDays'
+  | 'responseBodyRetentionDays'
+  | 'deliveryStatsRetentionDays'
+  | 'pruneBatchSize'
+  | 'pruneIntervalSeconds'
+  | 'prunePauseMs'
+  | 'sessionIdleSeconds'
+>;
 import type { Engine } from '../db/database.js';
 import { DELIVERY_STATUSES } from '../delivery/model.js';
 
@@ -49,7 +63,7 @@ export interface RetentionSettings {
   statsDays: number;
 }
 
-export function retentionSettings(config: Config): RetentionSettings {
+export function retentionSettings(config: RetentionConfig): RetentionSettings {
   const deliveryDays = config.deliveryRetentionDays;
   const failedDeliveryDays = config.failedDeliveryRetentionDays;
   // An event outlives its deliveries: by default as long as the longest of them is kept (forever if one is).
@@ -89,7 +103,7 @@ export interface Cutoffs {
 
 const daysBefore = (now: number, days: number): number | undefined => (days === 0 ? undefined : now - days * DAY_MS);
 
-export function cutoffs(settings: RetentionSettings, config: Config, now: number): Cutoffs {
+export function cutoffs(settings: RetentionSettings, config: RetentionConfig, now: number): Cutoffs {
   return {
     succeeded: daysBefore(now, settings.deliveryDays),
     failed: daysBefore(now, settings.failedDeliveryDays),
@@ -106,7 +120,7 @@ export function cutoffs(settings: RetentionSettings, config: Config, now: number
 }
 
 /** Each target's bound in words, for the storage view, the dry run and the docs. */
-export function bounds(settings: RetentionSettings, config: Config): Record<PruneTarget, string> {
+export function bounds(settings: RetentionSettings, config: RetentionConfig): Record<PruneTarget, string> {
   const older = (days: number, what: string): string =>
     days === 0 ? `${what}: kept forever` : `${what} older than ${days} days`;
   const changes = `entries older than ${CHANGES_KEPT_MS / 60_000} minutes, the newest kept`;

@@ -3,9 +3,9 @@
  * the record of the last prune, and SQLite's freed space. The SQL is in store.ts, the batches in
  * run.ts, the rules in policy.ts.
  */
+import type { RetentionConfig } from './policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import { type PruneLock, pruneLock } from './lock.js';
@@ -40,7 +40,7 @@ export type PruneOutcome =
 
 export interface RetentionDeps {
   db: Db;
-  config: Config;
+  config: RetentionConfig;
   clock: Clock;
   /** Counts the rows each prune removed (the /metrics counter). */
   onPruned?: (rows: Record<PruneTarget, number>) => void;

@@ -2,8 +2,8 @@
  * Builds retention for the service container: the prune and its dry run, the storage view, the
  * metrics, and the pruner that the worker role starts (server.ts).
  */
+import type { RetentionConfig } from './policy.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Metrics } from '../ops/metrics.js';
 import { installRetentionMetrics } from './metrics.js';
@@ -19,7 +19,12 @@ export interface RetentionServices {
   startPruner(options: Pick<PrunerOptions, 'logger' | 'firstDelayMs'>): StartedPruner;
 }
 
-export function createRetention(deps: { config: Config; db: Db; clock: Clock; metrics: Metrics }): RetentionServices {
+export function createRetention(deps: {
+  config: RetentionConfig;
+  db: Db;
+  clock: Clock;
+  metrics: Metrics;
+}): RetentionServices {
   const { config, db, clock, metrics } = deps;
   let count: ((rows: Record<PruneTarget, number>) => void) | undefined;
   const retention = new RetentionService({ db, config, clock, onPruned: (rows) => count?.(rows) });

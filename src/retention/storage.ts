@@ -3,9 +3,9 @@
  * in force and the last prune. Every figure is cheap to read (storage-store.ts says how), so the console can
  * show it on demand.
  */
+import type { RetentionConfig } from './policy.js';
 import { isoTime } from '../clock.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { BOUNDED_TABLES, bounds, FAILED_STATUSES } from './policy.js';
 import type { StorageView } from './schemas.js';
@@ -17,7 +17,7 @@ export class StorageService {
 
   constructor(
     private readonly retention: RetentionService,
-    private readonly deps: { db: Db; config: Config; clock: Clock },
+    private readonly deps: { db: Db; config: RetentionConfig; clock: Clock },
   ) {
     this.store = new StorageStore(deps.db.engine);
   }
