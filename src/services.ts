@@ -8,6 +8,7 @@
 import { ChangeLogStore } from './db/change-log.js';
 import { type AdminToken, bootstrapAdminToken } from './admin/admin-token.js';
 import { ClientService } from './auth/client-service.js';
+import { ClientStates } from './auth/client-states.js';
 import { ClientStore } from './auth/client-store.js';
 import { SecretHasher } from './auth/secret-hash.js';
 import { SigningKeys } from './auth/signing-keys.js';
@@ -133,9 +134,10 @@ export async function createServices(deps: Deps): Promise<Services> {
 
   const adminToken = await bootstrapAdminToken({ config, db: kysely, hasher, clock });
 
-  const clients = new ClientService(new ClientStore(kysely), hasher, clock, config);
+  const clientStates = new ClientStates();
+  const clients = new ClientService(new ClientStore(kysely), hasher, clock, config, clientStates);
   const signingKeys = new SigningKeys(kysely, clock, config.tokenTtlSeconds * 1000);
-  const tokens = new TokenService(signingKeys, clients, clock, config);
+  const tokens = new TokenService(signingKeys, clients, clock, config, clientStates);
 
   const { wakeWorkers, ...worker } = createWorkerServices(deps);
   const metrics = worker.metrics;

@@ -2,6 +2,7 @@
  * Rules for API clients: minting credentials (shown once), resetting the secret (old secret and
  * every token issued with it stop working), rotating the webhook secret with an overlap, revoking.
  */
+import type { ClientStates } from './client-states.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
@@ -27,14 +28,13 @@ export interface WebhookSigningSecrets {
 }
 
 export class ClientService {
-  /** Called after a reset or revocation so cached token checks see it at once. */
-  onCredentialsChanged: (clientId: string) => void = () => undefined;
-
   constructor(
     private readonly store: ClientStore,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'webhookSecretOverlapSeconds'>,
+    /** What token checks know of each client, forgotten after a reset or revocation so they see it at once. */
+    private readonly clientStates: ClientStates,
   ) {}
 
   static view(row: ClientRow): ClientView {
@@ -111,7 +111,7 @@ export class ClientService {
     const clientSecret = secrets.clientSecret();
     const now = this.clock.now();
     await this.store.replaceSecret(id, this.hasher.hash(clientSecret), now);
-    this.onCredentialsChanged(row.client_id);
+    this.clientStates.forget(row.client_id);
     return { clientSecret };
   }
 
@@ -128,7 +128,7 @@ export class ClientService {
     const row = await this.require(id);
     const now = this.clock.now();
     if (row.revoked_at === null) await this.store.update(id, { revoked_at: now, updated_at: now });
-    this.onCredentialsChanged(row.client_id);
+    this.clientStates.forget(row.client_id);
   }
 
   /** The secrets to sign a webhook for this client with, at this instant. */

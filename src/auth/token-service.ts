@@ -4,6 +4,7 @@
  * state (revoked? secret reset?) is re-read at most every CLIENT_STATE_TTL_MS and at once after a
  * local change.
  */
+import type { ClientState, ClientStates } from './client-states.js';
 import { randomUUID, sign } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
@@ -42,16 +43,8 @@ interface VerifiedToken {
   secretVersion: number;
 }
 
-interface ClientState {
-  clientRef: string;
-  secretVersion: number;
-  revoked: boolean;
-  loadedAt: number;
-}
-
 export class TokenService {
   private readonly verified = new Map<string, VerifiedToken>();
-  private readonly clientStates = new Map<string, ClientState>();
   /**
    * The configured issuer (PUBLIC_BASE_URL), checked strictly when verifying. Without it every node
    * mints with the origin the request came in on (auth/issuer.ts) and verification accepts any issuer:
@@ -65,9 +58,10 @@ export class TokenService {
     private readonly clients: ClientService,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'publicBaseUrl' | 'tokenTtlSeconds'>,
+    /** Shared with the client service, which forgets a client when its credentials change. */
+    private readonly clientStates: ClientStates,
   ) {
     this.issuer = config.publicBaseUrl;
-    clients.onCredentialsChanged = (clientId) => this.forgetClient(clientId);
   }
 
   /** `issuer` is the origin the request came in on; the configured issuer wins when set. */
@@ -138,10 +132,6 @@ export class TokenService {
     return iat <= nowSeconds + ISSUED_AT_SKEW_SECONDS && exp - iat <= this.config.tokenTtlSeconds;
   }
 
-  forgetClient(clientId: string): void {
-    this.clientStates.delete(clientId);
-  }
-
   private async verify(token: string): Promise<VerifiedToken> {
     let payload: JWTPayload;
     try {
@@ -189,7 +179,7 @@ export class TokenService {
     if (cached !== undefined && now - cached.loadedAt < CLIENT_STATE_TTL_MS && now >= cached.loadedAt) return cached;
     const row = await this.clients.findByClientId(clientId);
     if (row === undefined) {
-      this.clientStates.delete(clientId);
+      this.clientStates.forget(clientId);
       return undefined;
     }
     const state = {
