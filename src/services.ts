@@ -104,7 +104,6 @@ export interface Services extends AdminToken, WorkerServices {
   /** The token endpoint's pipeline (parse → authenticate → scopes → issue). */
   tokenEndpoint: TokenEndpoint;
   signingKeys: SigningKeys;
-  hasher: SecretHasher;
   /** Per-client request rate of the bearer-guarded API (per node). */
   rateLimit: RequestRateLimit;
   /** Brute-force limit of the token endpoint (per node). */
@@ -171,7 +170,6 @@ export async function createServices(deps: Deps): Promise<Services> {
     tokens,
     tokenEndpoint: new TokenEndpoint(clients, tokens, authFailures),
     signingKeys,
-    hasher,
     rateLimit,
     authFailures,
     outbox,
