@@ -40,9 +40,14 @@ export interface PruneCall {
 }
 
 /** Runs a prune to its end (at most `timeoutMs`) and returns its wall time and output. */
-export async function runPrune(db: Database, args: string[] = [], timeoutMs = 30 * 60_000): Promise<PruneCall> {
+export async function runPrune(
+  db: Database,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  timeoutMs = 30 * 60_000,
+): Promise<PruneCall> {
   const started = performance.now();
-  const child = startPrune(db, args);
+  const child = startPrune(db, args, env);
   const code = await child.exited(timeoutMs);
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`shelfmark prune ${args.join(' ')} exited with ${String(code)}: ${child.stderr()}`);
