@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 const required = process.env.CI === 'true';
@@ -54,14 +54,19 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** A fresh persistent profile (--user-data-dir in a new temporary directory), removed on close. */
-export async function launchChromium(viewport = { width: 1280, height: 900 }): Promise<BrowserSession> {
+function executable(): string {
   if (chromiumPath === undefined)
     throw new Error(`Chromium is required (CI=true) but ${CHROMIUM_PATH} does not exist and could not be installed`);
+  return chromiumPath;
+}
+
+/** A fresh persistent profile (--user-data-dir in a new temporary directory), removed on close. */
+export async function launchChromium(viewport = { width: 1280, height: 900 }): Promise<BrowserSession> {
+  const executablePath = executable();
   const profile = await mkdtemp(join(tmpdir(), 'shelfmark-chromium-'));
   // launchPersistentContext passes --user-data-dir=<profile> itself.
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
@@ -74,4 +79,12 @@ export async function launchChromium(viewport = { width: 1280, height: 900 }): P
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One Chromium for a file's tests, each of which opens browser contexts of its own: a context is a
+ * fresh in-memory profile (its own cookies and storage), so tests share the process, not their state.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: executable(), headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
 }
