@@ -20,8 +20,8 @@ function byteSource(size: number): () => number {
 
 /**
  * Ids draw from a pool refilled 4 KiB at a time, as node's randomInt() and randomUUID() do: one CSPRNG
- * call per id cost 6 µs, a measurable share of a delivery's CPU. Secrets never come from the pool, so
- * no secret sits in memory before it is minted.
+ * call per id was a measurable share of a delivery's CPU (figures: docs/performance.md#design-measurements).
+ * Secrets never come from the pool, so no secret sits in memory before it is minted.
  */
 const pooledByte = byteSource(4096);
 
@@ -54,8 +54,8 @@ const prefixed = (prefix: string): string => prefix + base62(25 - prefix.length)
  * random (77 bits): ids minted later sort later, as cuid's and UUIDv7's do. Used for the rows written
  * at event rate (events, deliveries, attempts), so an insert lands at the right edge of the key index
  * instead of on a random page, and a group commit rewrites a few pages instead of one per row. Draining
- * 21,000 deliveries on SQLite (each kind twice, interleaved; worker CPU from /proc), the worker spent
- * 141-144 µs a delivery against 188-192 with random ids; PostgreSQL's drain did not change.
+ * on SQLite, the worker spent clearly less CPU a delivery than with random ids; PostgreSQL's drain did
+ * not change (figures: docs/performance.md#design-measurements).
  */
 const timeOrdered = (prefix: string): string =>
   prefix + base62Time(Date.now()) + base62(25 - prefix.length - TIME_CHARS);

@@ -91,7 +91,7 @@ export class TokenService {
       jti: randomUUID(),
     };
     // A compact JWS (RFC 7515) signed with node:crypto directly: jose signs through WebCrypto, whose
-    // asynchronous job costs more than the signature itself (measured: 128 µs vs 53 µs per ES256 token).
+    // asynchronous job costs more than the signature itself (figures: docs/performance.md#design-measurements).
     // jose still verifies every token, so an encoding mistake here could not go unnoticed.
     const signingInput = `${key.encodedHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     const signature = sign('sha256', Buffer.from(signingInput), { key: key.signingKey, dsaEncoding: 'ieee-p1363' });

@@ -4,16 +4,16 @@
  *
  * Why one step: the backup runs on a connection of its own, so every commit by a server (another
  * connection, usually another process) makes SQLite restart a stepped backup from page 1 at its next
- * step. better-sqlite3 steps 100 pages per turn of the event loop by default; on a 111 MB file with a
- * writer committing every few milliseconds, that backup never finished (7 s, still restarting). One
+ * step. better-sqlite3 steps 100 pages per turn of the event loop by default; on a large file with a
+ * writer committing every few milliseconds, that backup never finished (it kept restarting). One
  * step copies every page inside one read transaction: a consistent snapshot, never restarted. The
  * database is in WAL mode, where a reader never blocks a writer.
  *
  * Why not `VACUUM INTO`: it gives the same snapshot and a compacted file, but rebuilds every table and
- * index to do it. Measured on a 161 MB Shelfmark database (300,000 deliveries and attempts) with a
- * writer committing every 2 ms, three runs each: one backup step took 0.28-0.34 s (the writer's slowest
- * commit 6-20 ms), VACUUM INTO 0.54-0.83 s (slowest commit 28-47 ms). Either keeps the WAL from being
- * checkpointed past its snapshot while it runs; the shorter run holds it less (docs/operating/backup.md).
+ * index to do it: measured with a writer committing every few milliseconds, it ran longer than the one
+ * backup step and made the writer's slowest commit several times slower (figures:
+ * docs/performance.md#design-measurements). Either keeps the WAL from being checkpointed past its
+ * snapshot while it runs; the shorter run holds it less (docs/operating/backup.md).
  */
 import SQLite from 'better-sqlite3';
 import { BackupError, type Snapshot } from './target.js';

@@ -150,7 +150,7 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   const relaxedPool = (): Kysely<Database> => {
     if (relaxed !== undefined) return relaxed;
     // A startup option, so no statement races the connection's first query. (A forced generic plan
-    // saved the claim's 0.5 ms of planning but chose scans that cost as much: measured, no gain.)
+    // saved the claim's planning but chose scans that cost as much: measured, no gain.)
     const extra = new pg.Pool(
       withStartupOptions(url, ['-c synchronous_commit=off', ...schemaOption], Math.min(4, options.poolSize ?? 10)),
     );

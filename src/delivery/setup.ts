@@ -50,9 +50,9 @@ export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
   const store = new DeliveryStore(db);
   // A worker-only process on a SQLite file runs its queue on a thread (created here, started with the
   // first such worker). Not beside the API: its writes and the thread's would wait on each other for
-  // SQLite's write lock, whose busy handler sleeps in steps of milliseconds (the bench's latency
-  // scenario, --role all at 200 events/s, commit → first attempt: p50 3.8-6.9 ms and p99 16-203 ms
-  // with the thread, 2.4-3.4 ms and 8-51 ms without it, in the same hour).
+  // SQLite's write lock, whose busy handler sleeps in steps of milliseconds (in the bench's latency
+  // scenario, --role all, commit → first attempt took longer at p50 and p99 with the thread than
+  // without it; figures: docs/performance.md#design-measurements).
   const threaded =
     config.webhookQueueThread === 'auto' && db.sqliteFile !== undefined
       ? new ThreadedDeliveryQueue({ sqliteFile: db.sqliteFile, sqliteCacheMib: config.sqliteCacheMib })

@@ -54,9 +54,10 @@ export function workerSettings(config: WorkerDefaults, options: WorkerOptions): 
     concurrency,
     // The claim-ahead queue and the sending slots together hold up to three times `concurrency` leases,
     // so the cap must leave room for them across a handful of busy subscriptions: at a quarter of
-    // `concurrency`, ten subscriptions hit it and claims came back short. Measured with 10 subscriptions,
-    // 32 in flight, interleaved rounds: a cap of 16 with prefetch 64 and refill at 16 delivered 1.24x
-    // (SQLite) and 1.15x (PostgreSQL) the rate of 8 / 32 / 8; the cap alone or the prefetch alone, nothing.
+    // `concurrency`, ten subscriptions hit it and claims came back short. Half of `concurrency`, with
+    // the prefetch and refill below, delivered faster on both engines than a quarter with a prefetch of
+    // `concurrency` and a refill at a quarter; the cap alone or the prefetch alone gained nothing
+    // (interleaved drains; figures: docs/performance.md#design-measurements).
     perSubscription: options.perSubscription ?? Math.max(4, Math.ceil(concurrency / 2)),
     pollIntervalMs: options.pollIntervalMs ?? 500,
     // The lease must outlive the request (bounded by the timeout) plus signing and recording it.

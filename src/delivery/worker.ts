@@ -41,9 +41,9 @@ export class DeliveryWorker {
   private readonly pipeline: AttemptPipeline;
   /**
    * Claimed deliveries waiting for a free slot. The loop claims up to `prefetch` (twice `concurrency`)
-   * ahead, because a claim costs about the same for 8 rows as for 64 (measured on SQLite: 2.0 vs
-   * 3.5 ms), so the per-delivery database work shrinks with the batch, and a PostgreSQL claim's round
-   * trip (3-6 ms under load) passes while the queue still feeds the slots. Queued rows are leased like sending ones
+   * ahead, because a claim of 64 rows costs far less than eight claims of 8, so the per-delivery database
+   * work shrinks with the batch, and a PostgreSQL claim's round trip passes while the queue still feeds
+   * the slots (figures: docs/performance.md#design-measurements). Queued rows are leased like sending ones
    * (the per-subscription cap counts them); a row whose lease could no longer cover a whole attempt
    * is handed back unsent, and after a crash the unsent rows are simply claimed again.
    */
@@ -204,9 +204,10 @@ export class DeliveryWorker {
   /**
    * Whether to claim now, before slots are free: once the queue runs low, when the claim runs off the
    * event loop (PostgreSQL, or SQLite's queue thread), so it overlaps the sending (waiting until half
-   * the slots stood empty as well left 16-20 of 32 busy on average in a PostgreSQL drain; 22-24 now,
-   * 1.5-4 % more deliveries/s). Not when a SQLite claim holds the event loop: claiming early there only
-   * splits the same work into more claims (6 % fewer deliveries/s in interleaved drains).
+   * the slots stood empty as well left more of them idle in a PostgreSQL drain, and delivered fewer a
+   * second). Not when a SQLite claim holds the event loop: claiming early there only splits the same
+   * work into more claims, and interleaved drains delivered fewer a second (figures:
+   * docs/performance.md#design-measurements).
    */
   private claimsEarly(): boolean {
     return this.deps.store.claimsOverlapSending && this.queue.length < this.refill;

@@ -1,9 +1,10 @@
 /**
  * Strong ETags and 304 Not Modified on the read routes whose bodies clients poll (offers, LML reads):
- * the GET routes that declare `etag: true` (route-config.ts) get the hooks (route-behaviour.ts), and only 200 answers are hashed (SHA-1 of the serialised body,
- * about 0.1 ms for 50 KB). The tag is computed on the uncompressed body; when compression then
- * encodes the answer, the tag gets the encoding as a suffix (`"…-br"`), as RFC 9110 §8.8.3 wants a
- * strong validator per representation. If-None-Match accepts either form.
+ * the GET routes that declare `etag: true` (route-config.ts) get the hooks (route-behaviour.ts), and
+ * only 200 answers are hashed (SHA-1 of the serialised body, a small cost per answer; figures:
+ * docs/performance.md#design-measurements). The tag is computed on the uncompressed body; when
+ * compression then encodes the answer, the tag gets the encoding as a suffix (`"…-br"`), as RFC 9110
+ * §8.8.3 wants a strong validator per representation. If-None-Match accepts either form.
  */
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
@@ -22,7 +23,8 @@ function matches(header: string | undefined, tag: string): boolean {
 }
 
 // Callback hooks and the one-shot hash: these run on the hottest route, where a promise per hook and a
-// Hash object per answer showed up in the profile (one-shot SHA-1 of 2.5 KB: 1.9 µs vs 4.3 µs).
+// Hash object per answer showed up in the profile; one-shot hashing avoids the Hash object and is the
+// faster of the two (figures: docs/performance.md#design-measurements).
 export const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
   // A route that knows its representation's tag already (the offers read model) set it; else hash.

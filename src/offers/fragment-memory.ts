@@ -8,8 +8,9 @@
  * - every EAN without offers shares one frozen fragment, `NO_OFFERS` (fragment.ts), instead of an
  *   object and an empty array of its own.
  *
- * Measured in the soak bench (bench/scenarios/soak.ts): the heap snapshot diff of 90 s of mixed
- * traffic showed ~9,300 sliced strings, objects and arrays added, all held by OfferReadModel.fragments.
+ * Found in the soak bench (bench/scenarios/soak.ts): a heap snapshot diff of mixed traffic showed
+ * sliced strings, objects and arrays added, all held by OfferReadModel.fragments (figures:
+ * docs/performance.md#design-measurements).
  */
 
 /** A flat copy of an EAN (ASCII digits), so a cache key never retains the string it was cut from. */

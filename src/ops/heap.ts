@@ -3,11 +3,11 @@
  *
  * V8 sets the next full collection's threshold by multiplying what the last one kept by a factor it
  * derives from the heap's maximum size: on a host with more than about 2 GiB of memory that factor
- * may reach 4. Just after start-up the service keeps about 30 MiB, so under sustained load the old
- * space then filled with promoted garbage up to 120 MiB before the first full collection: in the
- * PostgreSQL soak RSS climbed from 131 to 225 MiB in the first minute and fell back to 160 at that
- * collection (docs/performance.md). A fixed factor of 1.5 keeps RSS within a few MiB of its plateau
- * for a full collection every half-minute or so, each a few milliseconds of mostly incremental work.
+ * may reach 4. Just after start-up the service keeps little, so under sustained load the old space
+ * then filled with promoted garbage to about four times that before the first full collection: in the
+ * PostgreSQL soak RSS climbed well above its plateau in the first minute and fell back at that
+ * collection. A fixed factor of 1.5 keeps RSS close to its plateau, for more frequent full collections
+ * of mostly incremental work (figures: docs/performance.md#design-measurements).
  *
  * The factor is read at every collection, so setting it once at start-up takes effect (measured:
  * the soak's threshold followed it); the heap's maximum size, by contrast, is fixed when the process

@@ -145,11 +145,11 @@ export const SQLITE_PACE = 100;
  * The pause (ms) after a batch that held its transaction `heldMs`: PRUNE_PAUSE_MS, and on SQLite at
  * least SQLITE_PACE times the batch; `0` = none at all (a maintenance window). On SQLite every write
  * transaction holds the database's one write lock, and a writer on another connection that meets it
- * waits in SQLite's busy-handler steps (1, 2, 5, 10 ms...): each meeting costs the delivery path 8 ms
- * or more, however short the batch. Measured against a steady writer in another process (a transaction
- * every 2 ms) while 200,000 deliveries were pruned: batches of 1,000 every 100 ms raised its p99 from
- * 0.13 to 8.8 ms; paced at 30 times, 2.2 ms; at 100 times (the prune holds the lock about 1 % of the
- * time, whatever the machine's speed) 0.16 ms, the prune taking about 3 minutes instead of 25 s.
+ * waits in SQLite's busy-handler steps (1, 2, 5, 10 ms...): each meeting costs the delivery path at
+ * least one such sleep, however short the batch. Paced at SQLITE_PACE times, the prune holds the lock
+ * about 1 % of the time, whatever the machine's speed: against a steady writer in another process, a
+ * fixed short pause raised the writer's p99 many times over, a slower pace less, this one hardly at all,
+ * the prune taking several times longer (figures: docs/performance.md#design-measurements).
  */
 export function pauseAfter(engine: Engine, pauseMs: number, heldMs: number): number {
   if (pauseMs === 0) return 0;

@@ -13,7 +13,10 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
 
-/** Pages returned per step: 1,000 pages (4 MiB at the default page size) take about 10 ms. */
+/**
+ * Pages returned per step: 1,000 pages (4 MiB at the default page size), a step short enough that the
+ * write lock it holds stays brief (figures: docs/performance.md#design-measurements).
+ */
 export const VACUUM_STEP_PAGES = 1000;
 
 const MODES = ['none', 'full', 'incremental'] as const;

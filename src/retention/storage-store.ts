@@ -16,10 +16,10 @@ export class StorageStore {
   constructor(private readonly engine: Engine) {}
 
   /**
-   * Rows per table. SQLite counts exactly (a scan of the table's smallest index: about 50 ms per
-   * million rows, acceptable for an operator's page); PostgreSQL reads the planner's estimate
-   * (pg_class.reltuples, kept by autovacuum and the prune's ANALYZE) and counts exactly only tables
-   * it estimates below EXACT_BELOW rows, or never analysed.
+   * Rows per table. SQLite counts exactly (a scan of the table's smallest index, growing with the table
+   * but acceptable for an operator's page; figures: docs/performance.md#design-measurements); PostgreSQL
+   * reads the planner's estimate (pg_class.reltuples, kept by autovacuum and the prune's ANALYZE) and
+   * counts exactly only tables it estimates below EXACT_BELOW rows, or never analysed.
    */
   async rowCounts(
     db: Executor,

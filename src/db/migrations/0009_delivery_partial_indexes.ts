@@ -6,9 +6,9 @@ import type { UntypedDb } from './untyped.js';
  * ever made, and took a new entry each time a row was claimed and again when it was completed; the
  * lease index took one for every completion too (a cleared lease). Now each lane has a partial index
  * of its pending rows, and the lease index only rows with a lease, so a completion adds no entry to
- * either and a claim one to each. Measured on a drain of 5,000 deliveries to 10 subscriptions by the
- * worker with an instant sender: PostgreSQL CPU per delivery 138 → 98 µs, a completion batch 2.6 →
- * 1.9 ms; SQLite's claim 1.18 → 0.71 ms. The counts by status that the console reads now scan the
+ * either and a claim one to each. Measured on a drain by the worker with an instant sender: less
+ * PostgreSQL CPU a delivery, cheaper completion batches, and cheaper claims on SQLite (figures:
+ * docs/performance.md#design-measurements). The counts by status that the console reads now scan the
  * table, which they mostly did already (counts over every status).
  */
 export const deliveryPartialIndexes: Migration = {

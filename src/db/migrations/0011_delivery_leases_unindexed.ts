@@ -9,8 +9,8 @@ import type { UntypedDb } from './untyped.js';
  * claim changes no indexed column, so on PostgreSQL it is a HOT update: the new row version stays on
  * its page and no index gets an entry (before: four per claimed row). The table keeps a fifth of each
  * page free for those versions (fillfactor 80; pages written before keep their old packing).
- * Measured with bench/db-costs.ts (claims of 64, groups of 18, cap 16): a claim 3.57 → 2.35 ms,
- * PostgreSQL CPU per delivery 91 → 70 µs; interleaved drains by one worker 7,181 → 8,136 deliveries/s.
+ * Measured with bench/db-costs.ts: cheaper claims, less PostgreSQL CPU a delivery, and faster
+ * interleaved drains by one worker (figures: docs/performance.md#design-measurements).
  */
 export function deliveryLeasesUnindexed(engine: Engine): Migration {
   return {

@@ -7,9 +7,8 @@ import type { UntypedDb } from './untyped.js';
  * ends with) instead of the id. Ids are time-ordered only to the millisecond (ids.ts): the deliveries
  * of one fan-out share their millisecond and their due time, so in id order a claim of 64 picked rows
  * spread over the whole fan-out, each on a page of its own, and so did the group commits after it.
- * In insertion order they sit side by side: bench/db-costs.ts (a file, 1,000 deliveries a transaction,
- * CLAIM=64 GROUP=20 CAP=16) wrote 5 WAL pages a claim instead of 25, 11 a group commit instead of 20,
- * and spent 55 µs of CPU a delivery instead of 67 (delivery/queue/claim.ts has the figures).
+ * In insertion order they sit side by side: in bench/db-costs.ts a claim and a group commit wrote fewer
+ * WAL pages and the worker spent less CPU a delivery (figures: docs/performance.md#design-measurements).
  * PostgreSQL keeps (next_attempt_at, id): there a claim's row versions need free room on the rows'
  * own pages (HOT updates, migration 0011), which rows side by side exhaust.
  */

@@ -6,7 +6,8 @@ const HOUR_MS = 3_600_000;
 /**
  * History that no read scans (issue 29). Before, the overview, subscription health and the /metrics
  * gauges grouped every delivery and attempt ever made, and the delivery lists walked the whole table
- * to find the newest 50 of a status or a client: 300-800 ms at a million deliveries.
+ * to find the newest 50 of a status or a client, so every read slowed as the history grew (figures:
+ * docs/performance.md#design-measurements).
  *
  * - `delivery_stats`: completions and attempts counted per hour where they are recorded (the
  *   completion batch adds to its hour's row), so the overview's 24 hours read 24 rows a writer.

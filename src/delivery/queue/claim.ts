@@ -22,8 +22,9 @@ import {
  * slot. Which due rows are looked at depends on
  * `reach` (types.ts): the first `scan` of them (`window`), or the first `scan` of those whose
  * subscription is below its cap (`past-capped`), which walks every row of the capped ones first. In
- * a measured drain with every subscription at its cap most of the time, the second walked the whole
- * backlog on every claim: 6.8 ms a claim at 20,000 pending on SQLite, 0.2 ms for the window.
+ * a drain with every subscription at its cap most of the time, the second walked the whole backlog on
+ * every claim, and a claim that walks the whole backlog costs more the deeper it is; the window's cost
+ * does not grow with the backlog (figures: docs/performance.md#design-measurements).
  * On PostgreSQL the rows are locked with SKIP LOCKED and re-checked, so concurrent claimers split
  * the work; SQLite runs the statement under its single write lock. The claim sets only unindexed
  * columns, which makes it a HOT update on PostgreSQL (migration 0011).
@@ -34,10 +35,9 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
   const { owner, now, leaseMs, limit, perSubscription } = options;
   const pastCapped = (options.reach ?? 'past-capped') === 'past-capped';
   // The window is four rows per row wanted: enough to reach past a few capped subscriptions, and what
-  // a claim costs grows with it (ranking and sorting the window). Measured with bench/db-costs.ts,
-  // claims of 15: eight rows per row wanted, at least 256, cost SQLite 1.16 ms and PostgreSQL 2.9 ms
-  // a claim; four, at least 128, 0.73-0.83 and 2.4 ms. Claims of 40 gain less (SQLite 1.0-1.5 →
-  // 0.9-1.2 ms, PostgreSQL within noise).
+  // a claim costs grows with it (ranking and sorting the window). Measured with bench/db-costs.ts: eight
+  // rows per row wanted cost both engines more a claim than four, and larger claims gain less from the
+  // smaller window (figures: docs/performance.md#design-measurements).
   const scan = pastCapped ? Math.max(limit * 4, 64) : Math.max(limit * 4, 128);
   const skipCapped = pastCapped
     ? sql`and subscription_id not in (select subscription_id from busy where n >= ${perSubscription})`
@@ -45,18 +45,17 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
   const lane: RawBuilder<unknown> = options.lane === 'first' ? sql`attempt_count = 0` : sql`attempt_count > 0`;
   const lock = engine === 'postgres' ? sql`for update skip locked` : sql``;
   // The re-check looks the few ranked ids up by key; on SQLite a bare `status = 'pending'` made the
-  // planner walk every pending row through the status index instead (2 ms a claim at 5,000 pending;
-  // a unary plus keeps a column out of SQLite's index choice).
+  // planner walk every pending row through the status index instead, a claim costing more the deeper
+  // the backlog (a unary plus keeps a column out of SQLite's index choice).
   const pending = engine === 'postgres' ? sql`status = 'pending'` : sql`+status = 'pending'`;
   // PostgreSQL: `= some(array(...))` makes the picked ids an init plan looked up by key; as `in (...)`
-  // the generic plan hash-joined them against a scan of the whole table (0.5 ms at 5,000 rows).
+  // the generic plan hash-joined them against a scan of the whole table, which grows with the table.
   const [open, close] = engine === 'postgres' ? [sql`= some(array(`, sql`))`] : [sql`in (`, sql`)`];
   // Rows due at the same time go in insertion order on SQLite, whose due indexes end with the rowid
   // (migration 0012): a fan-out's deliveries share their due time and millisecond, and in id order a
-  // claim picked rows all over it, each on a page of its own that the commit then wrote. Measured with
-  // bench/db-costs.ts (a file, 1,000 deliveries a transaction, CLAIM=64 GROUP=20 CAP=16; 6 runs each,
-  // alternating): WAL pages a claim 25 → 5, a group commit 20 → 11; a claim 1.79 → 1.37 ms, a commit
-  // 0.47 → 0.33 ms, CPU a delivery 67 → 55 µs (medians).
+  // claim picked rows all over it, each on a page of its own that the commit then wrote. Side by side,
+  // a claim and a group commit write fewer WAL pages and take less time and CPU a delivery (measured
+  // with bench/db-costs.ts; figures: docs/performance.md#design-measurements).
   const seq = engine === 'postgres' ? sql`id` : sql`rowid`;
   return sql`
     update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
@@ -92,8 +91,8 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
 function busy(engine: Engine, held: ReadonlyMap<string, number> = new Map()): RawBuilder<unknown> {
   if (engine === 'postgres')
     return sql`busy as (select * from unnest(${[...held.keys()]}::text[], ${[...held.values()]}::integer[]) as busy (subscription_id, n))`;
-  // Materialised: otherwise SQLite parses the JSON again for every due row it joins (bench/db-costs.ts,
-  // claims of 64 with 10 subscriptions' leases held: 1.32 ms, 0.91 ms materialised).
+  // Materialised: otherwise SQLite parses the JSON again for every due row it joins, so a claim costs
+  // more the more leases are held (bench/db-costs.ts; figures: docs/performance.md#design-measurements).
   return sql`busy as materialized (select value ->> 0 as subscription_id, value ->> 1 as n from json_each(${JSON.stringify([...held])}))`;
 }
 

@@ -115,8 +115,8 @@ export async function onPostgres(
  * parameter read with `jsonb_each`, so each statement's text is the same for every batch size and
  * stays prepared (the connection's statement cache, db/database.ts), and Kysely compiles a single
  * parameter instead of one per column and row. `jsonb_each` hands each row's array over already
- * parsed: with `json_each` every `->>` parsed the row's text again (18 rows of 7 columns: 34 µs
- * a batch, 22 µs with `jsonb_each`).
+ * parsed: with `json_each` every `->>` parsed the row's text again, once per column of every row
+ * (figures: docs/performance.md#design-measurements).
  */
 async function onSqlite(
   db: Executor,
