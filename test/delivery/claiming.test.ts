@@ -75,27 +75,21 @@ describeEachEngine('claiming deliveries', (engine) => {
       errorMessage: null,
       responseBody: '',
     };
-    const late = await store.complete({
-      id: taken[0]!.id,
-      owner: 'A',
-      subscriptionId: taken[0]!.subscription_id,
-      now: h.clock.now(),
-      attempt,
-      status: 'succeeded',
-      nextAttemptAt: h.clock.now(),
-      failingCutoff: 0,
-    });
+    // The first delivery's success, recorded by `owner`.
+    const complete = (owner: string) =>
+      store.complete({
+        id: taken[0]!.id,
+        owner,
+        subscriptionId: taken[0]!.subscription_id,
+        now: h.clock.now(),
+        attempt,
+        status: 'succeeded',
+        nextAttemptAt: h.clock.now(),
+        failingCutoff: 0,
+      });
+    const late = await complete('A');
     expect(late).toEqual({ recorded: false, failed: 0, subscriptionDisabled: false });
-    const own = await store.complete({
-      id: taken[0]!.id,
-      owner: 'C',
-      subscriptionId: taken[0]!.subscription_id,
-      now: h.clock.now(),
-      attempt,
-      status: 'succeeded',
-      nextAttemptAt: h.clock.now(),
-      failingCutoff: 0,
-    });
+    const own = await complete('C');
     expect(own.recorded).toBe(true);
     expect(await h.database.db.kysely.selectFrom('delivery_attempts').selectAll().execute()).toHaveLength(1);
   });

@@ -7,11 +7,14 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { Updateable } from 'kysely';
 import type { Db } from '../../src/db/database.js';
+import type { Database } from '../../src/db/schema.js';
 import type { DomainEvent } from '../../src/events/catalogue.js';
 import { completeMany } from '../../src/delivery/queue/complete.js';
-import { recordEvents } from '../../src/events/outbox.js';
+import { recordEventFor, recordEvents } from '../../src/events/outbox.js';
 import { ids } from '../../src/ids.js';
+import type { Harness } from '../support/harness.js';
 
 export interface Received {
   url: string;
@@ -145,6 +148,37 @@ export async function emit(db: Db, now: number, count = 1): Promise<DomainEvent[
   const events = Array.from({ length: count }, listUpdated);
   await db.kysely.transaction().execute((trx) => recordEvents(trx, now, events));
   return events;
+}
+
+/**
+ * One list.updated event for `subscriptionId` alone, its delivery ended as failed at `at` (with the
+ * columns of `set` besides, e.g. its attempt count): the delivery's id.
+ */
+export async function addFailedDelivery(
+  db: Db,
+  subscriptionId: string,
+  at: number,
+  set: Updateable<Database['deliveries']> = {},
+): Promise<string> {
+  await db.kysely.transaction().execute((trx) => recordEventFor(trx, at, listUpdated(), [subscriptionId]));
+  const row = await db.kysely
+    .updateTable('deliveries')
+    .set({ status: 'failed', completed_at: at, ...set })
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** One pass of a delivery worker (jitter fixed at the middle), stopped afterwards: how many it claimed. */
+export async function deliverOnce(h: Harness): Promise<number> {
+  const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
+  try {
+    return await worker.runOnce();
+  } finally {
+    await worker.stop();
+  }
 }
 
 /** Each delivery's id with the payload of its event (what every attempt of it must carry). */

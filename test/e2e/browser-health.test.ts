@@ -7,9 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordEventFor } from '../../src/events/outbox.js';
-import { ids } from '../../src/ids.js';
-import { addSubscription, startReceiver, type Receiver } from '../delivery/support.js';
+import { addFailedDelivery, addSubscription, startReceiver, type Receiver } from '../delivery/support.js';
 import { launchChromium, skipBrowser, type BrowserSession } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
@@ -35,24 +33,8 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
     db().selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   /** One event delivered to `subscriptionId` whose attempts all failed; returns the delivery id. */
-  async function failedDeliveryOf(subscriptionId: string, at: number): Promise<string> {
-    const event = {
-      name: 'list.updated',
-      type: 'updated',
-      resource: 'list',
-      identifier: ids.resourceIdentifier(),
-    } as const;
-    await db()
-      .transaction()
-      .execute((trx) => recordEventFor(trx, at, event, [subscriptionId]));
-    const row = await db()
-      .updateTable('deliveries')
-      .set({ status: 'failed', attempt_count: 3, last_status_code: 410, completed_at: at, updated_at: at })
-      .where('subscription_id', '=', subscriptionId)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const failedDeliveryOf = (subscriptionId: string, at: number): Promise<string> =>
+    addFailedDelivery(h.database.db, subscriptionId, at, { attempt_count: 3, last_status_code: 410, updated_at: at });
 
   beforeAll(async () => {
     h = await createHarness(engine, { webhookAllowPrivate: true });

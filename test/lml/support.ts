@@ -61,14 +61,12 @@ export async function createList(
   school: string,
   body: Record<string, unknown> = {},
 ): Promise<{ identifier: string; slug: string; name: string }> {
-  const response = await h
-    .asAdmin()
-    .post('/api/admin/v1/lists', {
-      school,
-      name: 'Propedeuse ICT',
-      items: [{ ean: EANS[0], title: 'Basisboek ICT' }],
-      ...body,
-    });
+  const response = await h.asAdmin().post('/api/admin/v1/lists', {
+    school,
+    name: 'Propedeuse ICT',
+    items: [{ ean: EANS[0], title: 'Basisboek ICT' }],
+    ...body,
+  });
   if (response.statusCode !== 201) throw new Error(`list creation failed: ${response.body}`);
   return response.json();
 }

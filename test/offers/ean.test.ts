@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../src/errors.js';
 import { assertEan, eanCheckDigit, isValidEan, MAX_EANS_PER_QUERY, parseEanList, validateEan } from '../../src/ean.js';
+import { eanOf } from '../support/ean.js';
 
 function problemOf(run: () => unknown): Problem {
   try {
@@ -92,10 +93,7 @@ describe('parseEanList', () => {
   });
 
   it(`accepts ${MAX_EANS_PER_QUERY} distinct codes and refuses one more`, () => {
-    const codes = Array.from({ length: MAX_EANS_PER_QUERY + 1 }, (_, i) => {
-      const body = `978${String(i).padStart(9, '0')}`;
-      return body + eanCheckDigit(body);
-    });
+    const codes = Array.from({ length: MAX_EANS_PER_QUERY + 1 }, (_, i) => eanOf(i));
     expect(parseEanList(codes.slice(0, MAX_EANS_PER_QUERY).join(','))).toHaveLength(MAX_EANS_PER_QUERY);
     const problem = problemOf(() => parseEanList(codes.join(',')));
     expect(problem.code).toBe('validation-failed');

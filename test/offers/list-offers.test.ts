@@ -9,10 +9,10 @@ import type { ListItemInput } from '../../src/lml/items.js';
 import type { ListStatus } from '../../src/lml/status.js';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { seedDemoOffers } from '../../src/offers/demo-offers.js';
-import { eanCheckDigit } from '../../src/ean.js';
 import { OFFER_CONDITIONS, type OfferCondition, type OfferStatus } from '../../src/offers/model.js';
 import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
+import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
@@ -216,10 +216,7 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
       fc.asyncProperty(fc.array(offerArb, { maxLength: 14 }), itemsArb, queryArb, async (offers, items, query) => {
         run++;
         // Fresh EANs per run, so earlier runs' offers never join in.
-        const ean = (n: number) => {
-          const body = `978${String(run * 10 + n).padStart(9, '0')}`;
-          return body + eanCheckDigit(body);
-        };
+        const ean = (n: number) => eanOf(run * 10 + n);
         const written: AdminOffer[] = [];
         for (const o of offers) {
           written.push(

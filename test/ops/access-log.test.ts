@@ -1,11 +1,11 @@
 /** LOG_REQUESTS: every request (default), only 4xx/5xx answers, or none; never the headers. */
-import { PassThrough } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig, type LogRequests } from '../../src/config.js';
 import { freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
+import { logLines } from '../support/log-lines.js';
 
 let app: App | undefined;
 let database: TestDatabase | undefined;
@@ -16,24 +16,14 @@ afterEach(async () => {
 
 async function linesFor(mode: LogRequests): Promise<Record<string, unknown>[]> {
   database = await freshDatabase('sqlite');
-  const stream = new PassThrough();
-  const lines: Record<string, unknown>[] = [];
-  stream.on('data', (chunk: Buffer) =>
-    lines.push(
-      ...chunk
-        .toString()
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-    ),
-  );
+  const raw: string[] = [];
   app = await buildApp(
     {
       config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info', logRequests: mode }),
       db: database.db,
       clock: new ManualClock(),
     },
-    { logStream: stream },
+    { logStream: logLines(raw) },
   );
   await app.inject({
     method: 'GET',
@@ -41,6 +31,7 @@ async function linesFor(mode: LogRequests): Promise<Record<string, unknown>[]> {
     headers: { 'x-request-id': 'ok-1', authorization: 'Bearer secret-value' },
   });
   await app.inject({ method: 'GET', url: '/nowhere?x=1', headers: { 'x-request-id': 'missing-1' } });
+  const lines = raw.map((line) => JSON.parse(line) as Record<string, unknown>);
   return lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
 }
 

@@ -1,10 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
+import { logLines } from '../support/log-lines.js';
 
 // Log lines carry request ids, never credentials and never whole stack traces.
 describeEachEngine('structured logs', (engine) => {
@@ -14,16 +14,8 @@ describeEachEngine('structured logs', (engine) => {
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
-    const stream = new PassThrough();
     lines = [];
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(
-        ...chunk
-          .toString()
-          .split('\n')
-          .filter((line) => line !== ''),
-      ),
-    );
+    const stream = logLines(lines);
     app = await buildApp(
       { config: testConfig({ adminToken: ADMIN_TOKEN, logLevel: 'info' }), db: database.db, clock: new ManualClock() },
       { logStream: stream },

@@ -282,16 +282,13 @@ describeEachEngine('partner portal', (engine) => {
     ).toHaveLength(1);
   });
 
+  /** The shop's subscription to list.updated on port 9 of loopback: an attempt fails (blocked or refused) without leaving the machine. */
+  const mySubscription = () =>
+    addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/mine', h.clock.now(), 'list.updated');
+
   it('filters the delivery log by time range and shows attempts with masked signatures, retries one', async () => {
     const session = await signIn(h.client.id);
-    // Port 9 on loopback: the attempt fails (blocked or refused) without leaving the machine.
-    const mine = await addSubscription(
-      h.database.db,
-      h.client.id,
-      'http://127.0.0.1:9/mine',
-      h.clock.now(),
-      'list.updated',
-    );
+    const mine = await mySubscription();
     await emit(h.database.db, h.clock.now());
     h.clock.advance(20 * 60_000);
     await emit(h.database.db, h.clock.now());
@@ -344,13 +341,7 @@ describeEachEngine('partner portal', (engine) => {
   });
   it('send-now moves the next scheduled attempt of a waiting delivery to now, same id; refuses other states', async () => {
     const session = await signIn(h.client.id);
-    const mine = await addSubscription(
-      h.database.db,
-      h.client.id,
-      'http://127.0.0.1:9/mine',
-      h.clock.now(),
-      'list.updated',
-    );
+    const mine = await mySubscription();
     await emit(h.database.db, h.clock.now());
     const [delivery] = (await as(session, { method: 'GET', url: '/portal/api/deliveries' })).json<{
       data: { id: string }[];

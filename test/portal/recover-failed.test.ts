@@ -5,9 +5,7 @@
  * schedule before it began — and nothing older.
  */
 import { beforeEach, expect, it } from 'vitest';
-import { recordEventFor } from '../../src/events/outbox.js';
-import { ids } from '../../src/ids.js';
-import { addSubscription } from '../delivery/support.js';
+import { addFailedDelivery, addSubscription } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
@@ -27,24 +25,7 @@ describeEachEngine('re-enable and recover what failed', (engine) => {
   const db = () => h.database.db.kysely;
 
   /** A failed delivery of the subscription, created at `at`. */
-  async function failedAt(at: number): Promise<string> {
-    const event = {
-      name: 'list.updated',
-      type: 'updated',
-      resource: 'list',
-      identifier: ids.resourceIdentifier(),
-    } as const;
-    await db()
-      .transaction()
-      .execute((trx) => recordEventFor(trx, at, event, [subscription]));
-    const [row] = await db()
-      .updateTable('deliveries')
-      .set({ status: 'failed', completed_at: at })
-      .where('status', '=', 'pending')
-      .returning('id')
-      .execute();
-    return row?.id ?? '';
-  }
+  const failedAt = (at: number): Promise<string> => addFailedDelivery(h.database.db, subscription, at);
 
   beforeEach(async () => {
     other = await createClientWithToken(h, 'Other shop');

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
-import { addSubscription, attemptRows, emit, type Receiver, startReceiver } from '../delivery/support.js';
+import { addSubscription, attemptRows, deliverOnce, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { routeCatalog } from '../../src/ops/instrument.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
@@ -217,12 +217,7 @@ describeEachEngine('SSRF', (engine) => {
     expect((await register('https://hooks.shop.example/h')).statusCode).toBe(201);
     dns['hooks.shop.example'] = ['127.0.0.1'];
     await emit(h.database.db, h.clock.now());
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
-    try {
-      expect(await worker.runOnce()).toBe(1);
-    } finally {
-      await worker.stop();
-    }
+    expect(await deliverOnce(h)).toBe(1);
     const attempts = await attemptRows(h.database.db);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ status_code: null, error_class: 'blocked' });
@@ -251,12 +246,7 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
     const shop = await client(h);
     await addSubscription(h.database.db, shop.id, receiver.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
-    const worker = h.services.createDeliveryWorker({ random: () => 0.5, onError: () => undefined });
-    try {
-      expect(await worker.runOnce()).toBe(1);
-    } finally {
-      await worker.stop();
-    }
+    expect(await deliverOnce(h)).toBe(1);
     expect(receiver.received).toHaveLength(1);
     const attempts = await attemptRows(h.database.db);
     expect(attempts).toHaveLength(1);

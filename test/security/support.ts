@@ -3,11 +3,11 @@
  * most verbose level) into one capture, so the suite can assert at the end that no secret it handled
  * ever appeared in any log line.
  */
-import { PassThrough } from 'node:stream';
 import type { Config } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.js';
+import { logLines } from '../support/log-lines.js';
 
 /** Every log line written by any instance of the suite. */
 export const capturedLogLines: string[] = [];
@@ -23,18 +23,9 @@ export async function securityHarness(
   overrides: Partial<Config> = {},
   dnsLookup?: LookupFn,
 ): Promise<Harness> {
-  const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) =>
-    capturedLogLines.push(
-      ...chunk
-        .toString()
-        .split('\n')
-        .filter((line) => line !== ''),
-    ),
-  );
   return createHarness(
     engine,
     { logLevel: 'trace', ...overrides },
-    { logStream: stream, ...(dnsLookup === undefined ? {} : { deps: { dnsLookup } }) },
+    { logStream: logLines(capturedLogLines), ...(dnsLookup === undefined ? {} : { deps: { dnsLookup } }) },
   );
 }
