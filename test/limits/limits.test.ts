@@ -11,7 +11,7 @@ import { isDatabaseUnavailable } from '../../src/limits/db-unavailable.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { basic, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { basic, createClientWithToken, createHarness } from '../support/harness.js';
 import { createDnsHarness, subscribe, type TestClient } from '../subscriptions/support.js';
 import { problem } from '../support/problem.js';
 
@@ -175,7 +175,13 @@ describe('per-client request rate limit', () => {
 });
 
 describe('brute-force limit of the token endpoint', () => {
-  let h: Harness;
+  const h = useHarness('sqlite', {
+    config: {
+      authFailuresPerClientAddress: 3,
+      authFailuresPerAddress: 5,
+      authFailureWindowSeconds: 60,
+    },
+  });
   let shop: TestClient;
   const ATTACKER = '203.0.113.66';
   const SHOP_ADDRESS = '198.51.100.7';
@@ -189,11 +195,6 @@ describe('brute-force limit of the token endpoint', () => {
     });
 
   beforeEach(async () => {
-    h = await createHarness('sqlite', {
-      authFailuresPerClientAddress: 3,
-      authFailuresPerAddress: 5,
-      authFailureWindowSeconds: 60,
-    });
     shop = await createClientWithToken(h, 'Shop');
   });
 
@@ -243,10 +244,9 @@ describe('brute-force limit of the token endpoint', () => {
 });
 
 describe('size caps', () => {
-  let h: Harness;
+  const h = useHarness('sqlite', { config: { bodyLimitBytes: 2048, maxHeaderBytes: 4096, maxUrlLength: 1024 } });
   let base: string;
   beforeEach(async () => {
-    h = await createHarness('sqlite', { bodyLimitBytes: 2048, maxHeaderBytes: 4096, maxUrlLength: 1024 });
     base = await h.listen();
   });
 
@@ -301,10 +301,9 @@ describe('size caps', () => {
 });
 
 describeEachEngine('subscriptions per client cap', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { create: (e) => createDnsHarness(e, { maxSubscriptionsPerClient: 2 }) });
   let shop: TestClient;
   beforeEach(async () => {
-    h = await createDnsHarness(engine, { maxSubscriptionsPerClient: 2 });
     shop = await createClientWithToken(h, 'Shop');
   });
 

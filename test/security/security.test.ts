@@ -147,12 +147,11 @@ const lookupFrom =
   };
 
 describeEachEngine('SSRF', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { create: (e) => securityHarness(e, {}, lookupFrom(dns)) });
   let shop: Client;
   const dns: Record<string, string[]> = { ...FAKE_DNS };
   beforeEach(async () => {
     Object.assign(dns, FAKE_DNS);
-    h = await securityHarness(engine, {}, lookupFrom(dns));
     shop = await client(h);
   });
 
@@ -226,11 +225,12 @@ describeEachEngine('SSRF', (engine) => {
 });
 
 describeEachEngine('SSRF: redirects are not followed', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, {
+    create: (e) => securityHarness(e, { webhookAllowPrivate: true, webhookRetryScheduleSeconds: [60] }),
+  });
   let receiver: Receiver;
   beforeEach(async () => {
     // Private receivers allowed only so the test receiver on 127.0.0.1 can be reached at all.
-    h = await securityHarness(engine, { webhookAllowPrivate: true, webhookRetryScheduleSeconds: [60] });
     h.clock.set(Date.now());
     receiver = await startReceiver(() => ({
       status: 302,
@@ -239,7 +239,6 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
   });
   afterEach(async () => {
     await receiver.close();
-    await h.close();
   });
 
   it('a 302 to the metadata address is a failed attempt, and the Location is never requested', async () => {
@@ -257,12 +256,11 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
 });
 
 describeEachEngine('cross-client access', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { create: (e) => securityHarness(e, { webhookAllowPrivate: true }) });
   let owner: Client;
   let intruder: Client;
   let subscriptionId: string;
   beforeEach(async () => {
-    h = await securityHarness(engine, { webhookAllowPrivate: true });
     owner = await client(h, 'Owner');
     intruder = await client(h, 'Intruder');
     subscriptionId = await addSubscription(h.database.db, owner.id, 'http://127.0.0.1:9/h', h.clock.now());
@@ -314,10 +312,9 @@ const GUARDED_GROUPS: { name: string; prefix: string; wrongCredentials: Record<s
 ];
 
 describeEachEngine('credential-guarded route groups', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { create: securityHarness });
   let shop: Client;
   beforeEach(async () => {
-    h = await securityHarness(engine);
     shop = await client(h);
   });
 
@@ -353,10 +350,7 @@ describeEachEngine('credential-guarded route groups', (engine) => {
 });
 
 describeEachEngine('partner portal sessions', (engine) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await securityHarness(engine);
-  });
+  const h = useHarness(engine, { create: securityHarness });
 
   it('every portal API route refuses a missing or forged session, an admin token or a bearer token with 401; the sign-in link works once and never reaches a log line', async () => {
     const shop = await client(h);
@@ -433,10 +427,11 @@ describe('console sign-in brute force', () => {
 });
 
 describe('brute force over a real socket', () => {
-  let h: Harness;
+  const h = useHarness('sqlite', {
+    create: (e) => securityHarness(e, { authFailuresPerClientAddress: 5, authFailuresPerAddress: 50 }),
+  });
   let base: string;
   beforeEach(async () => {
-    h = await securityHarness('sqlite', { authFailuresPerClientAddress: 5, authFailuresPerAddress: 50 });
     base = await h.listen();
   });
 
@@ -455,10 +450,7 @@ describe('brute force over a real socket', () => {
 });
 
 describe('security headers on every HTML page', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await securityHarness('sqlite');
-  });
+  const h = useHarness('sqlite', { create: securityHarness });
 
   it('the dashboard, the API reference and every problem page carry CSP, nosniff, frame and referrer policies', async () => {
     const spec = (await h.anonymous().get('/openapi.json')).json<{
