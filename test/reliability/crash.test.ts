@@ -14,7 +14,8 @@ import {
   startReceiver,
 } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { createClientWithToken } from '../support/harness.js';
 import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
 import { SCALE } from './scale.js';
@@ -24,19 +25,17 @@ const CONCURRENCY = 8;
 const BACKLOG = 8;
 
 describeEachEngine(`crash: ${SCALE.crashKills} SIGKILLs during a fan-out of ${TOTAL} deliveries`, (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { options: { file: true } });
   let receiver: Receiver;
   const servers: ServerProcess[] = [];
 
   beforeEach(async () => {
     ensureBuilt();
-    h = await createHarness(engine, {}, { file: true });
     receiver = await startReceiver(() => ({ delayMs: 5 }));
   }, 120_000);
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.kill();
     await receiver.close();
-    await h.close();
   });
 
   it('every delivery arrives; duplicates carry the same webhook-id and body', async () => {

@@ -13,28 +13,27 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addSubscription, type Receiver, startReceiver } from '../delivery/support.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
+import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 import { ensureBuilt, ROOT, type ServerProcess, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
 
 const ROWS = 10_000;
 
 describeEachEngine('crash: an offer import killed between its batches and their delivery', (engine) => {
-  let h: Harness;
+  const h = useHarness(engine, { options: { file: true } });
   let receiver: Receiver;
   let dir: string;
   let worker: ServerProcess | undefined;
 
   beforeEach(async () => {
     ensureBuilt();
-    h = await createHarness(engine, {}, { file: true });
     receiver = await startReceiver();
     dir = await mkdtemp(join(tmpdir(), 'shelfmark-import-crash-'));
   }, 120_000);
   afterEach(async () => {
     await worker?.kill();
     await receiver.close();
-    await h.close();
     await rm(dir, { recursive: true, force: true });
   });
 
