@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../support/engines.js';
-import { runCli } from '../../src/cli.js';
+import { cli } from '../support/cli.js';
 
 let root: string;
 let url: string;
@@ -38,11 +38,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function shelfmark(args: string[], env: Record<string, string>) {
   const saved = { ...process.env };
   Object.assign(process.env, { LOG_LEVEL: 'silent', SEED: 'none' }, env);
-  let stdout = '';
-  let stderr = '';
   try {
-    const code = await runCli(args, { out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) });
-    return { code, stdout, stderr };
+    return await cli(args);
   } finally {
     process.env = saved;
   }

@@ -6,16 +6,10 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../../src/cli.js';
 import { ean13 } from '../support/ean.js';
+import { cli } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
-
-interface Captured {
-  code: number | 'running';
-  stdout: string;
-  stderr: string;
-}
 
 describeEachEngine('CLI bulk import', (engine) => {
   let h: Harness;
@@ -33,19 +27,6 @@ describeEachEngine('CLI bulk import', (engine) => {
     process.env = saved;
     await h.close();
   });
-
-  async function cli(args: string[], tty = false): Promise<Captured> {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      out: (line) => (stdout += `${line}\n`),
-      err: (line) => (stderr += `${line}\n`),
-      errWrite: (text) => (stderr += text),
-      outTty: tty,
-      errTty: tty,
-    });
-    return { code, stdout, stderr };
-  }
 
   const file = async (name: string, content: string): Promise<string> => {
     const path = join(dir, `shelfmark-${engine}-${process.pid}-${name}`);

@@ -5,17 +5,11 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { runCli } from '../../src/cli.js';
 import { LEASE_MS, LEASE_SETTING } from '../../src/retention/lock.js';
+import { cli } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { column, DAY, History } from './support.js';
-
-interface Captured {
-  code: number | 'running';
-  stdout: string;
-  stderr: string;
-}
 
 describeEachEngine('retention: shelfmark prune', (engine) => {
   let h: Harness;
@@ -51,18 +45,6 @@ describeEachEngine('retention: shelfmark prune', (engine) => {
   beforeEach(async () => {
     await h.database.db.kysely.deleteFrom('settings').where('key', '=', LEASE_SETTING).execute();
   });
-
-  async function cli(args: string[], tty = false): Promise<Captured> {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      out: (line) => (stdout += `${line}\n`),
-      err: (line) => (stderr += `${line}\n`),
-      outTty: tty,
-      errTty: tty,
-    });
-    return { code, stdout, stderr };
-  }
 
   const expectedItems = (deliveries: [number, number, number, number], events: number) => [
     { table: 'deliveries', reason: 'succeeded, completed more than 30 days ago', rows: deliveries[0] },
