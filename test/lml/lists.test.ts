@@ -2,7 +2,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { EANS, HEX32, createList, createSchool, payload, takeEvents } from './support.js';
+import { EANS, HEX32, createList, createSchool, eventRow, takeEvents } from './support.js';
 
 describeEachEngine('admin lists', (engine) => {
   const h = useHarness(engine);
@@ -91,18 +91,8 @@ describeEachEngine('admin lists', (engine) => {
       },
     ]);
     expect(await takeEvents(h)).toEqual([
-      {
-        name: 'list.created',
-        resource: 'list',
-        identifier: body.identifier,
-        payload: payload('created', 'list', body.identifier),
-      },
-      {
-        name: 'list.status',
-        resource: 'list',
-        identifier: body.identifier,
-        payload: payload('created', 'list', body.identifier),
-      },
+      eventRow('list.created', 'created', body.identifier),
+      eventRow('list.status', 'created', body.identifier),
     ]);
     const fetched = await h.asAdmin().get(`/api/admin/v1/lists/${body.identifier}`);
     expect(fetched.body).toBe(JSON.stringify(expected));
@@ -284,14 +274,7 @@ describeEachEngine('admin lists', (engine) => {
       comment: 'Nieuw',
       updated_at: h.clock.now(),
     });
-    expect(await takeEvents(h)).toEqual([
-      {
-        name: 'list.updated',
-        resource: 'list',
-        identifier: list.identifier,
-        payload: payload('updated', 'list', list.identifier),
-      },
-    ]);
+    expect(await takeEvents(h)).toEqual([eventRow('list.updated', 'updated', list.identifier)]);
   });
 
   it('a PATCH that changes nothing answers 200 unchanged and emits nothing', async () => {

@@ -9,7 +9,7 @@ import { SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
-import { EANS, createList, createSchool, events, payload, setStatus, takeEvents } from './support.js';
+import { EANS, createList, createSchool, events, eventRow, payload, setStatus, takeEvents } from './support.js';
 
 describeEachEngine('LML events through the outbox', (engine) => {
   const h = useHarness(engine);
@@ -148,38 +148,16 @@ describeEachEngine('LML events through the outbox', (engine) => {
     for (const response of responses) expect([200, 409]).toContain(response.statusCode);
     expect(responses.some((response) => response.statusCode === 200)).toBe(true);
     expect(await takeEvents(h)).toEqual([
-      {
-        name: 'list.published',
-        resource: 'list',
-        identifier: list.identifier,
-        payload: payload('published', 'list', list.identifier),
-      },
-      {
-        name: 'list.status',
-        resource: 'list',
-        identifier: list.identifier,
-        payload: payload('published', 'list', list.identifier),
-      },
+      eventRow('list.published', 'published', list.identifier),
+      eventRow('list.status', 'published', list.identifier),
     ]);
   });
 
   it('the full story of a list is told by exactly these events', async () => {
     const school = await createSchool(h);
-    expect(await takeEvents(h)).toEqual([
-      {
-        name: 'school.created',
-        resource: 'school',
-        identifier: school.identifier,
-        payload: payload('created', 'school', school.identifier),
-      },
-    ]);
+    expect(await takeEvents(h)).toEqual([eventRow('school.created', 'created', school.identifier)]);
     const list = await createList(h, school.identifier);
-    const listEvent = (name: string, type: string) => ({
-      name,
-      resource: 'list',
-      identifier: list.identifier,
-      payload: payload(type, 'list', list.identifier),
-    });
+    const listEvent = (name: string, type: string) => eventRow(name, type, list.identifier);
     expect(await takeEvents(h)).toEqual([listEvent('list.created', 'created'), listEvent('list.status', 'created')]);
     await h
       .asAdmin()
@@ -195,13 +173,6 @@ describeEachEngine('LML events through the outbox', (engine) => {
     await setStatus(h, list.identifier, 'archived');
     expect(await takeEvents(h)).toEqual([listEvent('list.status', 'archived')]);
     await h.asAdmin().patch(`/api/admin/v1/schools/${school.identifier}`, { location: 'Utrecht' });
-    expect(await takeEvents(h)).toEqual([
-      {
-        name: 'school.modified',
-        resource: 'school',
-        identifier: school.identifier,
-        payload: payload('modified', 'school', school.identifier),
-      },
-    ]);
+    expect(await takeEvents(h)).toEqual([eventRow('school.modified', 'modified', school.identifier)]);
   });
 });

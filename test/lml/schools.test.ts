@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { HEX32, createSchool, payload, takeEvents } from './support.js';
+import { HEX32, createSchool, eventRow, takeEvents } from './support.js';
 
 describeEachEngine('admin schools', (engine) => {
   const h = useHarness(engine);
@@ -42,14 +42,7 @@ describeEachEngine('admin schools', (engine) => {
         updated_at: h.clock.now(),
       },
     ]);
-    expect(await takeEvents(h)).toEqual([
-      {
-        name: 'school.created',
-        resource: 'school',
-        identifier: body.identifier,
-        payload: payload('created', 'school', body.identifier),
-      },
-    ]);
+    expect(await takeEvents(h)).toEqual([eventRow('school.created', 'created', body.identifier)]);
   });
 
   it('optional fields default to null', async () => {
@@ -97,14 +90,7 @@ describeEachEngine('admin schools', (engine) => {
       brin: '30GB',
       updated_at: h.clock.now(),
     });
-    expect(await takeEvents(h)).toEqual([
-      {
-        name: 'school.modified',
-        resource: 'school',
-        identifier: school.identifier,
-        payload: payload('modified', 'school', school.identifier),
-      },
-    ]);
+    expect(await takeEvents(h)).toEqual([eventRow('school.modified', 'modified', school.identifier)]);
   });
 
   it('an identical PATCH answers 200 unchanged and emits nothing', async () => {

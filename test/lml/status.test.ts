@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { createList, createSchool, payload, setStatus, takeEvents } from './support.js';
+import { createList, createSchool, eventRow, setStatus, takeEvents } from './support.js';
 
 describeEachEngine('list status', (engine) => {
   const h = useHarness(engine);
@@ -18,18 +18,8 @@ describeEachEngine('list status', (engine) => {
       .select(['status', 'updated_at'])
       .where('identifier', '=', list.identifier)
       .executeTakeFirstOrThrow();
-  const statusEvent = (type: string) => ({
-    name: 'list.status',
-    resource: 'list',
-    identifier: list.identifier,
-    payload: payload(type, 'list', list.identifier),
-  });
-  const publishedEvent = () => ({
-    name: 'list.published',
-    resource: 'list',
-    identifier: list.identifier,
-    payload: payload('published', 'list', list.identifier),
-  });
+  const statusEvent = (type: string) => eventRow('list.status', type, list.identifier);
+  const publishedEvent = () => eventRow('list.published', 'published', list.identifier);
 
   it('publish → 200 with the list, the row changes, list.status + list.published are recorded', async () => {
     h.clock.advance(5000);

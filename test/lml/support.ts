@@ -23,6 +23,12 @@ export interface EventRowView {
 export const payload = (type: string, resource: string, identifier: string): string =>
   JSON.stringify({ type, resource, identifier });
 
+/** The row `events()` reads for the event `name` about `identifier`, its payload's type word `type`. */
+export const eventRow = (name: string, type: string, identifier: string): EventRowView => {
+  const resource = name.split('.')[0] ?? '';
+  return { name, resource, identifier, payload: payload(type, resource, identifier) };
+};
+
 /**
  * The events table. Events of one transaction share created_at and have random ids, and delivery
  * never promises an order, so rows are compared sorted by (created_at, name, payload).

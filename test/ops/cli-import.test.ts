@@ -7,24 +7,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ean13 } from '../support/ean.js';
-import { cli } from '../support/cli.js';
+import { cli, cliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 describeEachEngine('CLI bulk import', (engine) => {
   let h: Harness;
-  const saved = { ...process.env };
+  let restoreEnvironment = (): void => undefined;
   const dir = tmpdir();
 
   beforeAll(async () => {
     h = await createHarness(engine, {}, { file: true });
-    process.env.DATABASE_URL = h.database.url;
-    process.env.LOG_LEVEL = 'silent';
-    process.env.SEED = 'none';
-    process.env.ADMIN_TOKEN = 'cli-import-admin-token-0123';
+    restoreEnvironment = cliEnvironment(h, 'cli-import-admin-token-0123');
   }, 60_000);
   afterAll(async () => {
-    process.env = saved;
+    restoreEnvironment();
     await h.close();
   });
 

@@ -6,22 +6,18 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { LEASE_MS, LEASE_SETTING } from '../../src/retention/lock.js';
-import { cli } from '../support/cli.js';
+import { cli, cliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { column, DAY, History } from './support.js';
 
 describeEachEngine('retention: shelfmark prune', (engine) => {
   let h: Harness;
-  const saved = { ...process.env };
+  let restoreEnvironment = (): void => undefined;
 
   beforeAll(async () => {
     h = await createHarness(engine, {}, { file: true });
-    process.env.DATABASE_URL = h.database.url;
-    process.env.LOG_LEVEL = 'silent';
-    process.env.SEED = 'none';
-    process.env.ADMIN_TOKEN = 'cli-prune-admin-token-0123';
-    process.env.PRUNE_PAUSE_MS = '0';
+    restoreEnvironment = cliEnvironment(h, 'cli-prune-admin-token-0123', { PRUNE_PAUSE_MS: '0' });
     // The history below is written against the wall clock, which the CLI's prune reads.
     const now = Date.now();
     const history = await new History(h.database.db, now).setUp();
@@ -39,7 +35,7 @@ describeEachEngine('retention: shelfmark prune', (engine) => {
     });
   }, 60_000);
   afterAll(async () => {
-    process.env = saved;
+    restoreEnvironment();
     await h.close();
   });
   beforeEach(async () => {

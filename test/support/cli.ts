@@ -1,4 +1,5 @@
 import { runCli } from '../../src/cli.js';
+import type { Harness } from './harness.js';
 
 export interface Captured {
   code: number | 'running';
@@ -18,4 +19,20 @@ export async function cli(args: string[], tty = false): Promise<Captured> {
     errTty: tty,
   });
   return { code, stdout, stderr };
+}
+
+/**
+ * Points the environment the CLI reads at the harness's database (quiet logs, no demo seed, this admin
+ * token, and `extra`); the function returned puts the previous environment back.
+ */
+export function cliEnvironment(h: Harness, adminToken: string, extra: Record<string, string> = {}): () => void {
+  const saved = { ...process.env };
+  Object.assign(
+    process.env,
+    { DATABASE_URL: h.database.url, LOG_LEVEL: 'silent', SEED: 'none', ADMIN_TOKEN: adminToken },
+    extra,
+  );
+  return () => {
+    process.env = saved;
+  };
 }
