@@ -17,6 +17,7 @@ import { createServices, type Services } from '../../src/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { openTransaction } from '../support/open-transaction.js';
+import { requester } from '../support/requests.js';
 
 const EANS = ['9789001891442', '9780194837125', '9781108740623', '96385074'];
 const ALL = EANS.join(',');
@@ -147,11 +148,9 @@ describeEachEngine('offers read model', (engine) => {
     await offers.update(String(offer.id), { status: 'withdrawn' });
     await racing;
     expect(await offers.findPublishedJson(EANS[0])).toBe('[]');
-    const response = await node.app.inject({
-      method: 'GET',
-      url: `/api/admin/v1/offers/${offer.id}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
+    const response = await requester(node.app, { authorization: `Bearer ${ADMIN_TOKEN}` }).get(
+      `/api/admin/v1/offers/${offer.id}`,
+    );
     expect(response.json<{ status: string }>().status).toBe('withdrawn');
   });
 

@@ -5,6 +5,7 @@ import { testConfig } from '../../src/config.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
 import { logLines } from '../support/log-lines.js';
+import { bearerHeaders, requester } from '../support/requests.js';
 
 // Log lines carry request ids, never credentials and never whole stack traces.
 describeEachEngine('structured logs', (engine) => {
@@ -27,24 +28,17 @@ describeEachEngine('structured logs', (engine) => {
     await database.drop().catch(() => undefined);
   });
 
+  const asAdmin = () => requester(app, { authorization: `Bearer ${ADMIN_TOKEN}` });
+
   it('never writes credentials or secrets, and every request line has its request id', async () => {
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      payload: { name: 'Shop' },
-    });
+    const created = await asAdmin().post('/api/admin/v1/clients', { name: 'Shop' });
     const client = created.json<{ clientId: string; clientSecret: string; webhookSecret: string }>();
-    const token = await app.inject({
-      method: 'GET',
-      url: '/api/auth/token',
+    const token = await requester(app, {}).get('/api/auth/token', {
       headers: { authorization: basic(client.clientId, client.clientSecret), 'x-request-id': 'req-abc' },
     });
-    await app.inject({
-      method: 'GET',
-      url: '/api/v1/offers?eans=9789001891442',
-      headers: { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}` },
-    });
+    await requester(app, bearerHeaders(token.json<{ access_token: string }>().access_token)).get(
+      '/api/v1/offers?eans=9789001891442',
+    );
     const text = lines.join('\n');
     expect(lines.length).toBeGreaterThan(4);
     for (const secret of [
@@ -63,11 +57,7 @@ describeEachEngine('structured logs', (engine) => {
 
   it('a server error is logged with its class and message but without a stack trace', async () => {
     await database.db.close();
-    const response = await app.inject({
-      method: 'GET',
-      url: '/api/admin/v1/clients',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
+    const response = await asAdmin().get('/api/admin/v1/clients');
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
     const errorLine = lines

@@ -12,6 +12,7 @@ import { Metrics } from '../../src/ops/metrics.js';
 import { createServices, type Services } from '../../src/services.js';
 import { addSubscription, emit, startReceiver, type Receiver } from '../delivery/support.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
+import { requester } from '../support/requests.js';
 
 interface Family {
   type: string;
@@ -68,7 +69,7 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
   });
 
   const scrape = async () => {
-    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    const response = await requester(app, {}).get('/metrics');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     return parseExposition(response.body);
@@ -124,12 +125,10 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
 
   it('queue depth, oldest-pending age and the end-to-end latency histogram follow real deliveries', async () => {
     receiver = await startReceiver();
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/admin/v1/clients',
-      headers: { authorization: 'Bearer test-admin-token-0123456789' },
-      payload: { name: 'Shop' },
-    });
+    const created = await requester(app, { authorization: 'Bearer test-admin-token-0123456789' }).post(
+      '/api/admin/v1/clients',
+      { name: 'Shop' },
+    );
     await addSubscription(database.db, created.json<{ id: string }>().id, receiver.url, clock.now());
     await emit(database.db, clock.now(), 2);
     clock.advance(90_000);
