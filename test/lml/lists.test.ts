@@ -16,6 +16,7 @@ describeEachEngine('admin lists', (engine) => {
   const listsTable = () => h.database.db.kysely.selectFrom('lists').selectAll().execute();
 
   it('POST /lists → 201 with the exact body, the row, and list.created + list.status events', async () => {
+    const basisboek = { ean: EANS[0], title: 'Basisboek ICT', author: 'J. de Vries', publisher: 'Noordhoff' };
     const response = await h.asAdmin().post('/api/admin/v1/lists', {
       school: school.identifier,
       name: 'Propedeuse HBO-ICT',
@@ -25,13 +26,7 @@ describeEachEngine('admin lists', (engine) => {
       tags: ['Utrecht', '2026-2027', 'Academie ICT'],
       imported: true,
       items: [
-        {
-          ean: EANS[0],
-          title: 'Basisboek ICT',
-          author: 'J. de Vries',
-          publisher: 'Noordhoff',
-          remarks: 'Nieuwste druk',
-        },
+        { ...basisboek, remarks: 'Nieuwste druk' },
         { ean: ` ${EANS[1]} `, title: 'Programmeren in Python', mandatory: false },
       ],
     });
@@ -51,14 +46,7 @@ describeEachEngine('admin lists', (engine) => {
       status: 'created',
       imported: true,
       items: [
-        {
-          ean: EANS[0],
-          title: 'Basisboek ICT',
-          author: 'J. de Vries',
-          publisher: 'Noordhoff',
-          mandatory: true,
-          remarks: 'Nieuwste druk',
-        },
+        { ...basisboek, mandatory: true, remarks: 'Nieuwste druk' },
         {
           ean: EANS[1],
           title: 'Programmeren in Python',
