@@ -5,8 +5,9 @@
  * claim and per commit. CPU time rather than a rate, so a noisy machine still compares two SQL
  * variants: `npx tsx bench/db-costs.ts` (E=sqlite,postgres N=12000 CLAIM=40 GROUP=15 CAP=8).
  */
-import type { Completion, SendContext } from '../src/delivery/queue/types.js';
+
 import { LeaseTally } from '../src/delivery/lease-tally.js';
+import type { Completion, SendContext } from '../src/delivery/queue/types.js';
 import { DeliveryStore } from '../src/delivery/store.js';
 import { addSubscription, emit } from '../test/delivery/support.js';
 import { createClientWithToken, createHarness } from '../test/support/harness.js';

@@ -2,6 +2,6 @@
  * The one place that reads the environment (through config/load.ts). The configuration is one TypeBox
  * schema (config/schema.ts): the type, the defaults, the validation and the docs table all come from it.
  */
-export { type ConfigIssue, ConfigError, configDefaults, loadConfig, testConfig } from './config/load.js';
+export { ConfigError, type ConfigIssue, configDefaults, loadConfig, testConfig } from './config/load.js';
 export { ConfigSchema } from './config/schema.js';
 export type { Config, LogRequests, Role, SeedMode } from './config/types.js';

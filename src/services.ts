@@ -5,7 +5,7 @@
  * signatures and every one of them shares the same rules. A worker-only process builds just the
  * worker's part of it (createWorkerServices).
  */
-import { ChangeLogStore } from './db/change-log.js';
+
 import { type AdminToken, bootstrapAdminToken } from './admin/admin-token.js';
 import { ClientService } from './auth/client-service.js';
 import { ClientStates } from './auth/client-states.js';
@@ -16,35 +16,36 @@ import { TokenEndpoint } from './auth/token-endpoint.js';
 import { TokenService } from './auth/token-service.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { ChangeLogStore } from './db/change-log.js';
 import type { Db } from './db/database.js';
 import { getOrCreateSetting } from './db/settings.js';
-import { Outbox } from './events/outbox.js';
-import { ListService } from './lml/list-service.js';
-import { SchoolService } from './lml/school-service.js';
-import { StructureService } from './lml/structure.js';
-import { secrets } from './ids.js';
-import { Metrics } from './ops/metrics.js';
-import { installQueueGauges } from './delivery/queue-gauges.js';
-import { OfferService } from './offers/service.js';
-import { OfferReadModel } from './offers/read-model.js';
-import { OfferStore } from './offers/store.js';
-import { PricedListService } from './offers/priced-list.js';
-import { ListStore } from './lml/list-store.js';
-import type { LookupFn } from './delivery/ssrf.js';
-import type { WebhookSender } from './delivery/sender.js';
 import { DeliveryQueryStore } from './delivery/query-store.js';
+import { installQueueGauges } from './delivery/queue-gauges.js';
+import type { WebhookSender } from './delivery/sender.js';
 import { DeliveryService } from './delivery/service.js';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/setup.js';
-import { SubscriptionService } from './subscriptions/service.js';
-import { SubscriptionStore } from './subscriptions/store.js';
+import type { LookupFn } from './delivery/ssrf.js';
+import { Outbox } from './events/outbox.js';
+import { secrets } from './ids.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
 import { RequestRateLimit } from './limits/request-limit.js';
+import { ListService } from './lml/list-service.js';
+import { ListStore } from './lml/list-store.js';
+import { SchoolService } from './lml/school-service.js';
+import { StructureService } from './lml/structure.js';
+import { PricedListService } from './offers/priced-list.js';
+import { OfferReadModel } from './offers/read-model.js';
+import { OfferService } from './offers/service.js';
+import { OfferStore } from './offers/store.js';
+import { Metrics } from './ops/metrics.js';
+import { OverviewService } from './ops/overview.js';
+import { PortalService } from './portal/service.js';
+import { createRetention, type RetentionServices } from './retention/setup.js';
+import { SubscriptionRecovery } from './subscriptions/recovery.js';
+import { SubscriptionService } from './subscriptions/service.js';
+import { SubscriptionStore } from './subscriptions/store.js';
 import { WebSessions } from './web-sessions/sessions.js';
 import { WebSessionStore } from './web-sessions/store.js';
-import { PortalService } from './portal/service.js';
-import { SubscriptionRecovery } from './subscriptions/recovery.js';
-import { OverviewService } from './ops/overview.js';
-import { createRetention, type RetentionServices } from './retention/setup.js';
 
 export interface Deps {
   config: Config;

@@ -4,7 +4,7 @@
  * through a resource indicator so the access token is a self-contained JWT like Shelfmark's.
  * Token endpoint: POST /token. Argument: JSON {port, clientId, clientSecret}.
  */
-import { generateKeyPair, exportJWK } from 'jose';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
 const args = JSON.parse(process.argv[2] ?? '{}') as { port: number; clientId: string; clientSecret: string };

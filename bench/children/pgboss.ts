@@ -7,8 +7,8 @@
  * batchSize, workers, concurrency}.
  */
 import { randomUUID } from 'node:crypto';
-import PgBoss from 'pg-boss';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { Agent, request } from 'undici';
 import { signedHeaders } from '../../src/delivery/signer.js';
 import { webhookPayload } from '../../src/events/catalogue.js';

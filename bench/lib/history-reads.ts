@@ -3,7 +3,7 @@
  * process, each call's whole answer read.
  */
 import type { ReadSetup } from './history-setup.js';
-import { spread, type Spread } from './measure.js';
+import { type Spread, spread } from './measure.js';
 import { ADMIN_TOKEN, accessToken, type Server } from './shelfmark.js';
 
 export interface Read {

@@ -5,7 +5,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Spread } from './measure.js';
 import { ROOT } from './proc.js';
-import { round, type Row, type Target } from './types.js';
+import { type Row, round, type Target } from './types.js';
 
 export function machine(): Record<string, string | number> {
   const cpu = cpus();

@@ -6,6 +6,8 @@
  * bare loop of signed undici POSTs (no database), pg-boss and graphile-worker on the same PostgreSQL
  * doing the same signed POST per job, each in its own process.
  */
+
+import { randomBytes } from 'node:crypto';
 import {
   type DrainPlan,
   planTotal,
@@ -24,12 +26,11 @@ import {
   dropSchema,
   type Engine,
   freshDatabase,
-  pool,
   POSTGRES_URL,
+  pool,
   startServer,
 } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
-import { randomBytes } from 'node:crypto';
 
 const SUBSCRIPTIONS = 10;
 export const CONCURRENCY = 32;

@@ -12,7 +12,7 @@
  * sent to the first arrival gives commit → first attempt p50/p99.
  * The prune's start and end are set against those windows: how much of them it overlapped is reported.
  */
-import { CONCURRENCY } from './delivery.js';
+
 import { withRunner } from '../lib/history-db.js';
 import { startPrune } from '../lib/history-prune.js';
 import { type HistoryDatabase, NO_PRUNER } from '../lib/history-setup.js';
@@ -29,6 +29,7 @@ import {
 import { type Child, sleep } from '../lib/proc.js';
 import { admin, type Database, type Engine, pool, startServer } from '../lib/shelfmark.js';
 import type { Settings } from '../lib/types.js';
+import { CONCURRENCY } from './delivery.js';
 
 export type Mode = 'without' | 'with';
 

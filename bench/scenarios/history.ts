@@ -13,8 +13,8 @@
  */
 import { databaseBytes, HISTORY_TABLES, mb, rowCounts, withRunner } from '../lib/history-db.js';
 import {
-  pendingChanged,
   type PruneCall,
+  pendingChanged,
   pruneAvailable,
   RETENTION_DEFAULT_DAYS,
   retentionLeftovers,

@@ -4,7 +4,7 @@
  * offers call for 10 EANs against the same server, so the ratio says what pricing a whole list costs.
  * Target (issue 16): p99 ≤ 10 ms for the list.
  */
-import { load, type LoadResult, ratios, spread } from '../lib/measure.js';
+import { type LoadResult, load, ratios, spread } from '../lib/measure.js';
 import { accessToken, admin, createClient, freshDatabase, pool, type Server, startServer } from '../lib/shelfmark.js';
 import { type ScenarioResult, type Settings, target } from '../lib/types.js';
 import { isbn, offersPath, seedOffers } from './offers.js';

@@ -7,8 +7,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, type LoadResult, ratios, sampleRss, spread } from '../lib/measure.js';
-import { assertRunning, childPids, freePort, sleep, spawnChild, type Child } from '../lib/proc.js';
+import { loadRows } from '../lib/load-rows.js';
+import { type LoadResult, load, ratios, sampleRss, spread } from '../lib/measure.js';
+import { assertRunning, type Child, childPids, freePort, sleep, spawnChild } from '../lib/proc.js';
 import {
   accessToken,
   admin,
@@ -21,7 +22,6 @@ import {
   type Server,
   startServer,
 } from '../lib/shelfmark.js';
-import { loadRows } from '../lib/load-rows.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
 /** An ISBN-13 (EAN-13) with a correct check digit, from a serial. */

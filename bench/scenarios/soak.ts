@@ -18,9 +18,9 @@ import { epochNow, spread, startReceiver } from '../lib/measure.js';
 import { assertRunning, ROOT, rssMiB, sleep, spawnChild } from '../lib/proc.js';
 import {
   ADMIN_TOKEN,
+  accessToken,
   call,
   createClient,
-  accessToken,
   type Engine,
   freshDatabase,
   type Server,

@@ -3,10 +3,11 @@
  * interleaved with a bare Fastify hello-world and with node-oidc-provider's token endpoint doing the
  * client_credentials grant (client_secret_basic, ES256 JWT access tokens), each in its own process.
  */
-import { load, type LoadArgs, type LoadResult, ratios, spread } from '../lib/measure.js';
+
+import { loadRows } from '../lib/load-rows.js';
+import { type LoadArgs, type LoadResult, load, ratios, spread } from '../lib/measure.js';
 import { assertRunning, type Child, freePort, spawnChild } from '../lib/proc.js';
 import { createClient, freshDatabase, type Server, startServer } from '../lib/shelfmark.js';
-import { loadRows } from '../lib/load-rows.js';
 import { type Row, type ScenarioResult, type Settings, target } from '../lib/types.js';
 
 interface Party {

@@ -1,8 +1,8 @@
 /** Admin: API clients and their credentials. Secrets appear only in the responses that mint them. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ClientService } from '../auth/client-service.js';
 import { ClientViewSchema, CreatedClientSchema, RotatedWebhookSecret, ScopeSchema } from '../auth/client-schemas.js';
+import type { ClientService } from '../auth/client-service.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 

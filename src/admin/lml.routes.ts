@@ -1,5 +1,7 @@
 /** Admin: curating schools and learning-material lists. Every change is announced through the outbox. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ListService } from '../lml/list-service.js';
+import { lmlReadRoutes } from '../lml/read.routes.js';
 import {
   IdentifierParams,
   ListCreateBody,
@@ -10,8 +12,6 @@ import {
   SchoolSchema,
   StatusBody,
 } from '../lml/schemas.js';
-import { lmlReadRoutes } from '../lml/read.routes.js';
-import type { ListService } from '../lml/list-service.js';
 import type { SchoolService } from '../lml/school-service.js';
 
 export interface AdminLmlRoutesOptions {

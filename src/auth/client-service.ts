@@ -2,16 +2,17 @@
  * Rules for API clients: minting credentials (shown once), resetting the secret (old secret and
  * every token issued with it stop working), rotating the webhook secret with an overlap, revoking.
  */
-import type { ClientStates } from './client-states.js';
+
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
+import type { ClientRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
 import { ids, secrets } from '../ids.js';
-import type { ClientRow } from '../db/schema.js';
 import type { ClientView, CreatedClient } from './client-schemas.js';
+import type { ClientStates } from './client-states.js';
 import type { ClientStore } from './client-store.js';
-import { SCOPES, isScope, parseScopes } from './scopes.js';
+import { isScope, parseScopes, SCOPES } from './scopes.js';
 import type { SecretHasher } from './secret-hash.js';
 
 export interface CreateClientInput {

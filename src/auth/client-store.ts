@@ -1,7 +1,8 @@
 /** SQL for API clients (credentials, scopes, webhook secrets). */
+
+import type { Updateable } from 'kysely';
 import { compiledQuery, type Executor } from '../db/database.js';
 import type { ClientRow, ClientsTable } from '../db/schema.js';
-import type { Updateable } from 'kysely';
 
 export class ClientStore {
   /**

@@ -4,17 +4,18 @@
  * state (revoked? secret reset?) is re-read at most every CLIENT_STATE_TTL_MS and at once after a
  * local change.
  */
-import type { ClientState, ClientStates } from './client-states.js';
+
 import { randomUUID, sign } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { ClientRow } from '../db/schema.js';
 import type { ClientService } from './client-service.js';
+import type { ClientState, ClientStates } from './client-states.js';
 import { InvalidScope } from './oauth-errors.js';
-import { tokenProblems } from './token-problems.js';
 import { parseScopes, type Scope } from './scopes.js';
 import { type SigningKeys, TOKEN_ALG } from './signing-keys.js';
+import { tokenProblems } from './token-problems.js';
 
 export const TOKEN_AUDIENCE = 'shelfmark-api';
 const CACHE_LIMIT = 10_000;

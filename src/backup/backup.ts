@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Clock, isoTime } from '../clock.js';
-import { copySqlite, verifySqlite } from './sqlite.js';
 import { describePostgres, dumpPostgres, verifyPostgres } from './postgres.js';
+import { copySqlite, verifySqlite } from './sqlite.js';
 import { BackupError, discardTarget, prepareTarget, publishTarget, type Snapshot, type Target } from './target.js';
 
 export { BackupError } from './target.js';

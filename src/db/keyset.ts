@@ -3,7 +3,7 @@
  * `created >= c AND (created > c OR (created = c AND id > i))` — or `<` for newest-first pages. Stable
  * under concurrent inserts, unlike OFFSET, and served by the (created_at, id) indexes.
  */
-import { type ExpressionBuilder, type Expression, type SqlBool, type StringReference, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, type StringReference, sql } from 'kysely';
 
 export interface Cursor {
   created: number;

@@ -10,8 +10,8 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
-  SqliteDialect,
   type SqliteDatabase,
+  SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';

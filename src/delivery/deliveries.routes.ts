@@ -5,8 +5,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../auth/guard.js';
-import type { DeliveryService } from './service.js';
 import { DeliveryPageSchema, DeliveryQuerySchema, IdParams } from './schemas.js';
+import type { DeliveryService } from './service.js';
 
 const BASE = '/api/lml/v1/subscriptions/:id';
 

@@ -4,9 +4,9 @@
  * by a steady stream of new events.
  */
 import type { Clock } from '../clock.js';
-import type { DeliveryQueue } from './store.js';
 import type { LeaseTally } from './lease-tally.js';
 import type { ClaimedBatch } from './queue/types.js';
+import type { DeliveryQueue } from './store.js';
 
 export interface LaneOptions {
   owner: string;

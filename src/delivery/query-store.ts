@@ -1,9 +1,9 @@
 /** SQL behind the delivery log and its controls: listing, detail, re-queueing and pings. */
 import { type SqlBool, sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
+import { afterCursor } from '../db/keyset.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
 import { recordDirectEvent } from '../events/outbox.js';
-import { afterCursor } from '../db/keyset.js';
 import { DELIVERY_STATUSES } from './model.js';
 import { recountConsecutiveFailures, uncountFinished } from './stats.js';
 

@@ -5,10 +5,9 @@
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { notFound, Problem } from '../errors.js';
-import { type Page, toPage } from '../paging.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import { ids } from '../ids.js';
-import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
+import { type Page, toPage } from '../paging.js';
 import {
   DEFAULT_DELIVERY_PAGE,
   DELIVERY_STATUSES,
@@ -16,6 +15,7 @@ import {
   ERROR_CLASSES,
   type ErrorClass,
 } from './model.js';
+import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
 import type { AttemptView, DeliveryView, WebhookPayload } from './schemas.js';
 
 const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';

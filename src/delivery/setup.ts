@@ -8,9 +8,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { DELIVERIES_CHANNEL } from '../events/outbox.js';
 import type { Metrics } from '../ops/metrics.js';
-import { type WebhookSender, UndiciSender } from './sender.js';
-import type { LookupFn } from './ssrf.js';
 import { ThreadedDeliveryQueue } from './queue-thread/client.js';
+import { UndiciSender, type WebhookSender } from './sender.js';
+import type { LookupFn } from './ssrf.js';
 import { type DeliveryQueue, DeliveryStore } from './store.js';
 import { DeliveryWorker, type WorkerDeps, type WorkerOptions } from './worker.js';
 

@@ -10,9 +10,9 @@
  */
 import type { Clock } from '../clock.js';
 import type { Metrics } from '../ops/metrics.js';
+import type { AttemptSettings } from './attempt.js';
 import { LaneClaimer } from './lanes.js';
 import { LeaseTally } from './lease-tally.js';
-import type { AttemptSettings } from './attempt.js';
 import { AttemptPipeline } from './pipeline.js';
 import type { SendContext } from './queue/types.js';
 import type { WebhookSender } from './sender.js';

@@ -4,9 +4,10 @@
  * smaller output; 11 would cost far more time per answer (figures: docs/performance.md#design-measurements).
  * Requests without Accept-Encoding pay one header look-up.
  */
+
+import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
-import { constants } from 'node:zlib';
 import type { Config } from '../config.js';
 
 export async function registerCompression(app: FastifyInstance, config: Config): Promise<void> {

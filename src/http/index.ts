@@ -4,11 +4,11 @@
  * Order matters for onSend: ETag and Idempotency-Key see the uncompressed body, compression runs after them.
  */
 import type { FastifyInstance } from 'fastify';
-import { IdempotencyService } from '../idempotency/service.js';
-import { IdempotencyStore } from '../idempotency/store.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { IdempotencyService } from '../idempotency/service.js';
+import { IdempotencyStore } from '../idempotency/store.js';
 import { registerCompression } from './compression.js';
 import { registerCors } from './cors.js';
 import { registerEtagEncodingSuffix } from './etag.js';

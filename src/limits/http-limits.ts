@@ -6,7 +6,7 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { PROBLEMS, problemType, type ProblemCode } from '../errors.js';
+import { PROBLEMS, type ProblemCode, problemType } from '../errors.js';
 
 interface RawAnswer {
   full: string;

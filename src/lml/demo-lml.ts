@@ -5,9 +5,9 @@
  * the same rules as the operator and its events are in the outbox like any other change.
  */
 import { DEMO_BOOKS } from './demo-books.js';
+import type { ListItemInput } from './items.js';
 import type { ListService } from './list-service.js';
 import type { SchoolService } from './school-service.js';
-import type { ListItemInput } from './items.js';
 import type { ListStatus } from './status.js';
 
 const book = (ean: string): ListItemInput => {

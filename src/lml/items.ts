@@ -2,8 +2,9 @@
  * Normalisation of a list's items and tags. Items are stored with every key present in a fixed
  * order, so the stored JSON is canonical and "did the content change?" is a string comparison.
  */
-import { Problem } from '../errors.js';
+
 import { validateEan } from '../ean.js';
+import { Problem } from '../errors.js';
 import { fieldProblem, optionalText, requiredText } from './input.js';
 import { MAX_ITEMS, MAX_TAGS } from './model.js';
 import type { ListItem } from './schemas.js';

@@ -9,21 +9,21 @@ import { notFound, Problem } from '../errors.js';
 import { events } from '../events/emitters.js';
 import type { Emit, Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
+import { type Page, toPage } from '../paging.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { type ListItemInput, normaliseItems, normaliseTags } from './items.js';
 import { isSlugCollision, ListStore } from './list-store.js';
-import { type Page, toPage } from '../paging.js';
 import type { PageQuery } from './paging.js';
+import type { ListView } from './schemas.js';
 import { SchoolStore } from './school-store.js';
 import {
-  LIST_STATUSES,
-  LIST_STATUS_INPUTS,
-  type ListStatus,
   assertTransition,
   canonicalStatus,
   isListStatus,
+  LIST_STATUS_INPUTS,
+  LIST_STATUSES,
+  type ListStatus,
 } from './status.js';
-import type { ListView } from './schemas.js';
 import { type ListWithSchool, listView, parseItems, parseTags } from './views.js';
 
 export interface ListInput {

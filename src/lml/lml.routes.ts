@@ -5,10 +5,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ListService } from './list-service.js';
-import type { SchoolService } from './school-service.js';
-import type { StructureService } from './structure.js';
 import { lmlReadRoutes } from './read.routes.js';
 import { StructureNodeSchema } from './schemas.js';
+import type { SchoolService } from './school-service.js';
+import type { StructureService } from './structure.js';
 
 export interface LmlRoutesOptions {
   schools: SchoolService;

@@ -6,8 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteAuth } from '../http/route-config.js';
 import type { ListService } from './list-service.js';
+import { IdentifierParams, ListQuerySchema, ListSchema, LmlPageQuerySchema, pageOf, SchoolSchema } from './schemas.js';
 import type { SchoolService } from './school-service.js';
-import { IdentifierParams, ListQuerySchema, ListSchema, LmlPageQuerySchema, SchoolSchema, pageOf } from './schemas.js';
 
 export interface ReadAccess {
   schoolTags: string[];

@@ -3,9 +3,9 @@
  * key order), and the OpenAPI document. Shared by the admin routes and the LML read routes.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from './paging.js';
-import { LIST_STATUSES, LIST_STATUS_INPUTS } from './status.js';
 import { MAX_ITEMS, MAX_TAGS, SCHOOL_TYPES } from './model.js';
+import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from './paging.js';
+import { LIST_STATUS_INPUTS, LIST_STATUSES } from './status.js';
 
 /**
  * `type: [T, "null"]` rather than anyOf: with coerceTypes the validator would otherwise turn a null

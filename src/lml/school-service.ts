@@ -3,19 +3,19 @@
  * school.created / school.modified event commit together or not at all.
  */
 import type { Clock } from '../clock.js';
+import { ChangeLogStore } from '../db/change-log.js';
 import type { Db } from '../db/database.js';
 import type { SchoolRow } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { events } from '../events/emitters.js';
 import type { Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
-import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { type Page, toPage } from '../paging.js';
-import type { PageQuery } from './paging.js';
-import { ChangeLogStore } from '../db/change-log.js';
-import { SchoolStore } from './school-store.js';
+import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { SCHOOL_TYPES } from './model.js';
+import type { PageQuery } from './paging.js';
 import type { SchoolView } from './schemas.js';
+import { SchoolStore } from './school-store.js';
 import { schoolView } from './views.js';
 
 export interface SchoolInput {

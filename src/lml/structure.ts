@@ -5,11 +5,11 @@
  * non-archived list carries that path, and the embedded school keeps a lookup to one school's lists.
  */
 import { createHash } from 'node:crypto';
+import { ChangeLogStore } from '../db/change-log.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { isResourceIdentifier } from '../ids.js';
 import { type ListNodeRow, ListStore } from './list-store.js';
-import { ChangeLogStore } from '../db/change-log.js';
 import { SchoolDirectory } from './school-directory.js';
 import { SchoolStore } from './school-store.js';
 import { parseTags } from './views.js';

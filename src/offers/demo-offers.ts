@@ -4,8 +4,7 @@
  * them; Geschiedeniswerkplaats has no published offer at all.
  */
 import { DEMO_BOOKS } from '../lml/demo-books.js';
-import type { OfferService } from './service.js';
-import type { CreateOfferInput } from './service.js';
+import type { CreateOfferInput, OfferService } from './service.js';
 
 export const DEMO_EANS: readonly string[] = DEMO_BOOKS.map((book) => book.ean);
 

@@ -9,8 +9,8 @@
 import { KindGuard, type Static, type TSchema, Type } from '@sinclair/typebox';
 import { isoTime } from '../clock.js';
 import type { OfferRow } from '../db/schema.js';
-import { Problem } from '../errors.js';
 import { assertEan, validateEan } from '../ean.js';
+import { Problem } from '../errors.js';
 import {
   cleanText,
   DEFAULT_OFFER_STATUS,

@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { OfferService } from './service.js';
 import { MAX_EANS_PER_QUERY } from '../ean.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
+import type { OfferService } from './service.js';
 
 /**
  * Sends JSON text that is already serialised. The type provider only knows the schema's object

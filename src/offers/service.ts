@@ -7,21 +7,21 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { OfferRow } from '../db/schema.js';
+import { assertEan, parseEanList } from '../ean.js';
 import { notFound, Problem } from '../errors.js';
 import type { Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
 import { contentFromCreate, contentFromUpdate, UPDATABLE_FIELDS } from './content.js';
-import { assertEan, parseEanList } from '../ean.js';
 import { offerEvents, publishedAt } from './events.js';
 import { type OfferStatus, parseOfferId } from './model.js';
-import type { AdminOffer, PublicOffer } from './schemas.js';
 import type { OfferReadModel, PublishedOffers } from './read-model.js';
+import type { AdminOffer, PublicOffer } from './schemas.js';
 import { adminOffer, type CreateOfferInput, publicOffer, type UpdateOfferInput } from './schemas.js';
 import { OfferStore } from './store.js';
 
-export type { CreateOfferInput, UpdateOfferInput };
 export { DEFAULT_OFFER_STATUS, toCents } from './model.js';
+export type { CreateOfferInput, UpdateOfferInput };
 
 export interface OfferListQuery {
   ean?: string | undefined;

@@ -4,7 +4,7 @@
  * headers, which cost more than answering the offers call itself; this controller is Fastify's own
  * extension point for changing them.
  */
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { LogRequests } from '../config.js';
 
 /**

@@ -2,7 +2,7 @@
  * Prometheus metrics, one registry per app instance (tests build many apps in one process).
  * Capabilities record into the named instruments here; /metrics renders the registry.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export class Metrics {
   readonly registry = new Registry();

@@ -3,8 +3,9 @@
  * the oauth2 client-credentials scheme ("Try it" in /docs fetches its own token) and the 3.1
  * `webhooks`. Each route's own part comes from its declarations (openapi-routes.ts).
  */
-import { TOKEN_AUDIENCE } from '../auth/token-service.js';
+
 import { SCOPES } from '../auth/scopes.js';
+import { TOKEN_AUDIENCE } from '../auth/token-service.js';
 import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {

@@ -6,7 +6,7 @@
  * the URL, and no description is parsed back.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { type ProblemCode, PROBLEMS } from '../errors.js';
+import { PROBLEMS, type ProblemCode } from '../errors.js';
 import { changesState, hasEtag, isBearer, type RouteAuth, takesIdempotencyKey } from '../http/route-config.js';
 import { problemResponse } from './openapi-problems.js';
 

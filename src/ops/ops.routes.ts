@@ -5,8 +5,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../db/database.js';
-import type { Metrics } from './metrics.js';
 import { docsRoutes } from './docs.routes.js';
+import type { Metrics } from './metrics.js';
 
 export interface OpsRoutesOptions {
   metrics: Metrics;

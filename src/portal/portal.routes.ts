@@ -8,11 +8,11 @@ import { Type } from '@sinclair/typebox';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
-import type { PortalService } from './service.js';
 import { CreateSubscriptionBody, SubscriptionPageQuerySchema } from '../subscriptions/schemas.js';
 import { portalClientOf, setSessionCookie } from '../web-sessions/guard.js';
 import { PORTAL_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { PORTAL_HTML } from './page.js';
+import type { PortalService } from './service.js';
 
 const API = '/portal/api';
 

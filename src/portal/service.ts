@@ -6,9 +6,9 @@
  */
 import type { ClientView } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
-import { signedHeaders } from '../delivery/signer.js';
 import type { AttemptView, DeliveryView } from '../delivery/schemas.js';
 import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';
+import { signedHeaders } from '../delivery/signer.js';
 import type { Page } from '../paging.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
 import type { SubscriptionView } from '../subscriptions/schemas.js';

@@ -3,8 +3,9 @@
  * (docs/operating/retention.md lists them). A cutoff is the instant before which a row may go;
  * undefined keeps the rows forever (a setting of 0).
  */
-import { CHANGES_KEPT_MS } from '../db/change-log.js';
+
 import type { Config } from '../config.js';
+import { CHANGES_KEPT_MS } from '../db/change-log.js';
 
 /** The settings retention reads: how long each table is kept, and how pruning is paced. */
 export type RetentionConfig = Pick<
@@ -19,6 +20,7 @@ export type RetentionConfig = Pick<
   | 'prunePauseMs'
   | 'sessionIdleSeconds'
 >;
+
 import type { Engine } from '../db/database.js';
 import { DELIVERY_STATUSES } from '../delivery/model.js';
 

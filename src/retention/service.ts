@@ -3,19 +3,20 @@
  * the record of the last prune, and SQLite's freed space. The SQL is in store.ts, the batches in
  * run.ts, the rules in policy.ts.
  */
-import type { RetentionConfig } from './policy.js';
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import { type PruneLock, pruneLock } from './lock.js';
+import type { RetentionConfig } from './policy.js';
 import {
   type Cutoffs,
   cutoffs,
   FAILED_STATUSES,
   PRUNE_TARGETS,
-  pauseAfter,
   type PruneTarget,
+  pauseAfter,
   type RetentionSettings,
   retentionSettings,
 } from './policy.js';

@@ -2,12 +2,12 @@
  * Builds retention for the service container: the prune and its dry run, the storage view, the
  * metrics, and the pruner that the worker role starts (server.ts).
  */
-import type { RetentionConfig } from './policy.js';
+
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { Metrics } from '../ops/metrics.js';
 import { installRetentionMetrics } from './metrics.js';
-import type { PruneTarget } from './policy.js';
+import type { PruneTarget, RetentionConfig } from './policy.js';
 import { type PrunerOptions, type StartedPruner, startPruner } from './pruner.js';
 import { RetentionService } from './service.js';
 import { StorageService } from './storage.js';

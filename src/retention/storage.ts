@@ -3,10 +3,11 @@
  * in force and the last prune. Every figure is cheap to read (storage-store.ts says how), so the console can
  * show it on demand.
  */
-import type { RetentionConfig } from './policy.js';
-import { isoTime } from '../clock.js';
+
 import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
+import type { RetentionConfig } from './policy.js';
 import { BOUNDED_TABLES, bounds, FAILED_STATUSES } from './policy.js';
 import type { StorageView } from './schemas.js';
 import type { RetentionService } from './service.js';

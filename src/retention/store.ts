@@ -10,8 +10,8 @@
  * skipping again over the rows it kept; the cursor's `created_at >= c` is the index range.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { Engine, Executor } from '../db/database.js';
 import type { ChangeLogName } from '../db/change-log.js';
+import type { Engine, Executor } from '../db/database.js';
 import type { BoundedTable } from './policy.js';
 
 export interface Cursor {

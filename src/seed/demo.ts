@@ -2,11 +2,12 @@
  * Demo data for a first start on an empty database, so the README's curl examples work verbatim.
  * The demo client's credentials are fixed and public: never seed demo data in production (SEED=none).
  */
-import { seedDemoLml } from '../lml/demo-lml.js';
-import { seedDemoOffers } from '../offers/demo-offers.js';
+
 import type { ClientService } from '../auth/client-service.js';
+import { seedDemoLml } from '../lml/demo-lml.js';
 import type { ListService } from '../lml/list-service.js';
 import type { SchoolService } from '../lml/school-service.js';
+import { seedDemoOffers } from '../offers/demo-offers.js';
 import type { OfferService } from '../offers/service.js';
 
 export { DEMO_EANS, DEMO_QUERY_EANS } from '../offers/demo-offers.js';

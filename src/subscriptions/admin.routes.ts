@@ -2,8 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SubscriptionRecovery } from './recovery.js';
+import { AdminSubscriptionSchema, pageOf, SubscriptionIdParams, SubscriptionPageQuerySchema } from './schemas.js';
 import type { SubscriptionService } from './service.js';
-import { AdminSubscriptionSchema, SubscriptionPageQuerySchema, pageOf, SubscriptionIdParams } from './schemas.js';
 
 const AdminListQuery = Type.Composite([
   SubscriptionPageQuerySchema,

@@ -13,8 +13,8 @@ import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
 import { checkFilter, filterView } from './filter.js';
 import type { SubscriptionFilter } from './filter-schema.js';
-import type { AdminSubscriptionView, SubscriptionView } from './schemas.js';
 import { parseNotificationUrl } from './notification-url.js';
+import type { AdminSubscriptionView, SubscriptionView } from './schemas.js';
 import { type AdminFilter, type Cursor, SubscriptionStore, type SubscriptionWithClient } from './store.js';
 
 export interface PageRequest {

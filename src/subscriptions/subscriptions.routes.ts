@@ -4,17 +4,17 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../auth/guard.js';
-import type { SubscriptionService } from './service.js';
 import { RotatedWebhookSecret } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
+import { principalOf } from '../auth/guard.js';
 import {
   CreateSubscriptionBody,
-  SubscriptionPageQuerySchema,
   pageOf,
   SubscriptionIdParams,
+  SubscriptionPageQuerySchema,
   SubscriptionSchema,
 } from './schemas.js';
+import type { SubscriptionService } from './service.js';
 
 const BASE = '/api/lml/v1/subscriptions';
 

@@ -3,8 +3,9 @@
  * change: unsafe methods must echo the session's CSRF token in X-CSRF-Token (SameSite=Strict is the
  * second line of defence, not the only one).
  */
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+
 import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Problem } from '../errors.js';
 import { CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 

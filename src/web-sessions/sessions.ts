@@ -5,11 +5,11 @@
  * Every session carries its own CSRF token, which state-changing requests echo in a header.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import { Problem } from '../errors.js';
-import type { ClientService } from '../auth/client-service.js';
 import type { WebSessionStore } from './store.js';
 
 /** The rule: a sign-in link is good for 15 minutes and one use. */

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { basic } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('admin: clients', (engine) => {
   const h = useHarness(engine);

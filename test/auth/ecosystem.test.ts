@@ -11,8 +11,8 @@ import * as client from 'openid-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { describeEachEngine } from '../support/engines.js';
-import { freshHarness, useHarness } from '../support/use-harness.js';
 import { basic } from '../support/harness.js';
+import { freshHarness, useHarness } from '../support/use-harness.js';
 
 interface Metadata {
   issuer: string;

@@ -1,8 +1,8 @@
 import { base64url, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { basic, createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 const EAN = '9789001891442';
 const URL = `/api/v1/offers?eans=${EAN}`;

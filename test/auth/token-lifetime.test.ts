@@ -7,8 +7,8 @@ import { SignJWT } from 'jose';
 import { expect, it } from 'vitest';
 import { InvalidScope } from '../../src/auth/oauth-errors.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 const URL = '/api/v1/offers?eans=9789001891442';
 

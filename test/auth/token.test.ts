@@ -1,8 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { basic } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('token endpoint', (engine) => {
   const h = useHarness(engine);

@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { freshDatabase, postgresAvailable, type TestDatabase } from '../support/engines.js';
 import { cli } from '../support/cli.js';
+import { freshDatabase, postgresAvailable, type TestDatabase } from '../support/engines.js';
 
 let root: string;
 let url: string;

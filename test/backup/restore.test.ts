@@ -21,7 +21,7 @@ import { freshDatabase, postgresAvailable, TEST_DATABASE_URL } from '../support/
 import { basic } from '../support/harness.js';
 import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
-import { type Acked, admin, onPath, shelfmark, runProgram, startWriteLoad } from './support.js';
+import { type Acked, admin, onPath, runProgram, shelfmark, startWriteLoad } from './support.js';
 
 const WRITERS = 4;
 /** Acknowledged writes before the backup is taken. */

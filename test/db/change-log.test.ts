@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeLogStore, LATE_COMMIT_WINDOW_MS, LogPosition, MAX_MISSING } from '../../src/db/change-log.js';
-import { openTransaction } from '../support/open-transaction.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
+import { openTransaction } from '../support/open-transaction.js';
 
 describe('LogPosition', () => {
   it('on SQLite, whose entries appear in id order, is only the newest id', () => {

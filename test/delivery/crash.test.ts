@@ -8,10 +8,10 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
 import { ensureBuilt, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
+import { useHarness } from '../support/use-harness.js';
 import {
   addSubscription,
   countDeliveries,

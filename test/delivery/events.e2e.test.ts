@@ -4,11 +4,11 @@
  * payloads of its event, with the right type, resource and identifier, signed both ways.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ACCEPTED_EVENT_SPELLINGS as ALL_SPELLINGS, canonicalEvent, EVENTS } from '../../src/events/catalogue.js';
 import type { DeliveryWorker } from '../../src/delivery/worker.js';
+import { ACCEPTED_EVENT_SPELLINGS as ALL_SPELLINGS, canonicalEvent, EVENTS } from '../../src/events/catalogue.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { type Receiver, startReceiver, verifyWebhook } from './support.js';
 
 /**

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ids } from '../../src/ids.js';
 import { createList, createSchool, setStatus } from '../lml/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { deliveryRows, type Receiver, startReceiver, verifyWebhook } from './support.js';
 
 const SUBSCRIBERS = 2000;

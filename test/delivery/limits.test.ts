@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { UndiciSender } from '../../src/delivery/sender.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createHarness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { addSubscription, deliveryRows, emit } from './support.js';
 
 /** A receiver that answers 204 after `delayMs` and records the most requests it held at once. */

@@ -9,9 +9,9 @@ import { type Completion, type CompletionResult, DeliveryStore } from '../../src
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
 import { until } from '../support/until.js';
+import { useHarness } from '../support/use-harness.js';
 import { addSubscription, deliveryRows, emit } from './support.js';
 
 /** Answers 204 at once and counts what it sent. */

@@ -2,16 +2,17 @@
  * Test helpers for the delivery engine: a real node:http receiver on 127.0.0.1 that records every
  * request with its raw body, and direct writers for subscriptions and events.
  */
-import { expect } from 'vitest';
+
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import type { Updateable } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
-import type { DomainEvent } from '../../src/events/catalogue.js';
 import { completeMany } from '../../src/delivery/queue/complete.js';
+import type { DomainEvent } from '../../src/events/catalogue.js';
 import { recordEventFor, recordEvents } from '../../src/events/outbox.js';
 import { ids } from '../../src/ids.js';
 import type { Harness } from '../support/harness.js';

@@ -10,8 +10,8 @@ import { DeliveryStore } from '../../src/delivery/store.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { addSubscription, countDeliveries, emit, type Receiver, startReceiver } from './support.js';
 
 const SUBSCRIPTIONS = 10;

@@ -7,8 +7,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addFailedDelivery, addSubscription, startReceiver, type Receiver } from '../delivery/support.js';
-import { launchChromium, skipBrowser, type BrowserSession } from '../support/browser.js';
+import { addFailedDelivery, addSubscription, type Receiver, startReceiver } from '../delivery/support.js';
+import { type BrowserSession, launchChromium, skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 

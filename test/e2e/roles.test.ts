@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
+import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { until } from '../support/until.js';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -8,8 +8,8 @@ import { abandon } from '../../src/delivery/queue/abandon.js';
 import { HOUR_MS, hourStart, STATS_SHARD, STATS_SHARDS } from '../../src/delivery/stats.js';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('history counters', (engine) => {
   const h = useHarness(engine);

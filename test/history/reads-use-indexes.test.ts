@@ -14,8 +14,8 @@ import { OverviewStore } from '../../src/ops/overview-store.js';
 import { SubscriptionStore } from '../../src/subscriptions/store.js';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 /** The delivery log reads subscriptions through their own store, as services.ts wires it. */
 const subscriptionsIn = (executor: Executor) => new SubscriptionStore(executor);

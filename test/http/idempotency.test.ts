@@ -2,8 +2,8 @@
 import { expect, it } from 'vitest';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS } from '../../src/idempotency/service.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken, type TestClient } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 const MATH = '9789001891442';
 

@@ -6,8 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('malformed requests', (engine) => {
   const h = useHarness(engine);

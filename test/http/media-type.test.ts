@@ -1,8 +1,8 @@
 /** Every JSON route answers 415 with a clear sentence for another content type (curl -d sends a form). */
 import { expect, it } from 'vitest';
+import { createDnsHarness, SUBSCRIPTIONS } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { createDnsHarness, SUBSCRIPTIONS } from '../subscriptions/support.js';
 
 const BODY = JSON.stringify({ notificationUrl: 'https://hooks.shop.example/shelfmark', event: 'list-published' });
 

@@ -1,8 +1,8 @@
 /** Numbers in query strings must be finite: "1e999" is a 400 naming the parameter, never a 500 (found by the fuzzer). */
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('non-finite query numbers', (engine) => {
   const h = useHarness(engine);

@@ -3,8 +3,9 @@
  * repeating it is safe. The behaviour and the OpenAPI document come from those declarations; a route
  * that declares nothing is refused when it is registered.
  */
-import type { OpenAPIV3_1 } from 'openapi-types';
+
 import Fastify from 'fastify';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEMS, type ProblemCode } from '../../src/errors.js';
 import { declarationProblem, registerRouteBehaviour } from '../../src/http/route-behaviour.js';

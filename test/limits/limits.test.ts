@@ -9,11 +9,11 @@ import { ManualClock } from '../../src/clock.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { isDatabaseUnavailable } from '../../src/limits/db-unavailable.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
-import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
-import { basic, createClientWithToken, createHarness } from '../support/harness.js';
 import { createDnsHarness, subscribe, type TestClient } from '../subscriptions/support.js';
+import { describeEachEngine } from '../support/engines.js';
+import { basic, createClientWithToken, createHarness } from '../support/harness.js';
 import { problem } from '../support/problem.js';
+import { useHarness } from '../support/use-harness.js';
 
 const OFFERS = '/api/v1/offers?eans=9780194837125';
 

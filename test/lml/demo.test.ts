@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('LML demo data', (engine) => {
   const h = useHarness(engine);

@@ -2,7 +2,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { EANS, HEX32, createList, createSchool, eventRow, takeEvents } from './support.js';
+import { createList, createSchool, EANS, eventRow, HEX32, takeEvents } from './support.js';
 
 describeEachEngine('admin lists', (engine) => {
   const h = useHarness(engine);

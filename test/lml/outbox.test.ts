@@ -7,9 +7,9 @@ import { expect, it } from 'vitest';
 import { ListStore } from '../../src/lml/list-store.js';
 import { SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
-import { EANS, createList, createSchool, events, eventRow, payload, setStatus, takeEvents } from './support.js';
+import { useHarness } from '../support/use-harness.js';
+import { createList, createSchool, EANS, eventRow, events, payload, setStatus, takeEvents } from './support.js';
 
 describeEachEngine('LML events through the outbox', (engine) => {
   const h = useHarness(engine);

@@ -3,8 +3,8 @@ import { ChangeLogStore } from '../../src/db/change-log.js';
 import { SchoolDirectory } from '../../src/lml/school-directory.js';
 import { type DirectoryEntry, SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { openTransaction } from '../support/open-transaction.js';
+import { useHarness } from '../support/use-harness.js';
 import { createSchool } from './support.js';
 
 const byName = (a: DirectoryEntry, b: DirectoryEntry): number => a.name.localeCompare(b.name, 'nl');

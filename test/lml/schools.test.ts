@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
-import { HEX32, createSchool, eventRow, takeEvents } from './support.js';
+import { createSchool, eventRow, HEX32, takeEvents } from './support.js';
 
 describeEachEngine('admin schools', (engine) => {
   const h = useHarness(engine);

@@ -3,12 +3,13 @@
  * many distinct keys, and drops what it no longer needs. Time is a ManualClock (no sleeps); the offers
  * read model runs on a fake store, so only its own memory is under test.
  */
-import { type ChangeLogStore, LogPosition } from '../../src/db/change-log.js';
+
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import { type ChangeLogStore, LogPosition } from '../../src/db/change-log.js';
+import { parseEanList } from '../../src/ean.js';
 import { AuthFailureLimit } from '../../src/limits/auth-failures.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
-import { parseEanList } from '../../src/ean.js';
 import { NO_OFFERS } from '../../src/offers/fragment.js';
 import { ownedKey } from '../../src/offers/fragment-memory.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';

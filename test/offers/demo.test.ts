@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { validateEan } from '../../src/ean.js';
 import { DEMO_BOOKS } from '../../src/lml/demo-books.js';
 import { DEMO_EANS, DEMO_OFFERS, DEMO_QUERY_EANS, seedDemoOffers } from '../../src/offers/demo-offers.js';
-import { validateEan } from '../../src/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describe('demo offer data', () => {
   it('uses ten valid 978/979 ISBN-13s, each with offers', () => {

@@ -9,9 +9,9 @@ import type { DeliveryWorker } from '../../src/delivery/worker.js';
 import { OfferImporter, parseOffersCsv } from '../../src/offers/import.js';
 import { type Receiver, startReceiver, verifyWebhook } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 import { problem } from '../support/problem.js';
+import { useHarness } from '../support/use-harness.js';
 
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';

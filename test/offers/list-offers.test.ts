@@ -5,17 +5,17 @@
  */
 import fc from 'fast-check';
 import { beforeEach, expect, it } from 'vitest';
+import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import type { ListItemInput } from '../../src/lml/items.js';
 import type { ListStatus } from '../../src/lml/status.js';
-import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { seedDemoOffers } from '../../src/offers/demo-offers.js';
 import { OFFER_CONDITIONS, type OfferCondition, type OfferStatus } from '../../src/offers/model.js';
 import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 const _ROUTE = '/api/v1/lists/:identifier/offers';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';

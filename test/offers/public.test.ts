@@ -3,8 +3,8 @@ import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { freshHarness, useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
+import { freshHarness, useHarness } from '../support/use-harness.js';
 
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
+import { type App, buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { ChangeLogStore } from '../../src/db/change-log.js';

@@ -6,8 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ean13 } from '../support/ean.js';
 import { cli, cliEnvironment } from '../support/cli.js';
+import { ean13 } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

@@ -5,8 +5,8 @@
 import { expect, it } from 'vitest';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('operator console', (engine) => {
   const h = useHarness(engine);

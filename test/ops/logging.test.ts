@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
+import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';

@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
+import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { createServices, type Services } from '../../src/services.js';
-import { addSubscription, emit, startReceiver, type Receiver } from '../delivery/support.js';
+import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { requester } from '../support/requests.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Metrics } from '../../src/ops/metrics.js';
+import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
-import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 
 describeEachEngine('Prometheus metrics', (engine) => {
   let h: Harness;

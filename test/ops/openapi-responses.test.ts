@@ -9,9 +9,9 @@ import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { routeCatalog } from '../../src/ops/instrument.js';
+import { createDnsHarness } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createClientWithToken, type Harness } from '../support/harness.js';
-import { createDnsHarness } from '../subscriptions/support.js';
 
 type Schema = Record<string, unknown>;
 interface ResponseSpec {

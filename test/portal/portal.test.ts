@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, expect, it } from 'vitest';
 import { addSubscription, emit } from '../delivery/support.js';
-import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
-import { basic, createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
+import { describeEachEngine } from '../support/engines.js';
+import { basic, createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 interface Call {

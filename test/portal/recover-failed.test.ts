@@ -6,10 +6,10 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import { addFailedDelivery, addSubscription } from '../delivery/support.js';
-import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
-import { createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
+import { describeEachEngine } from '../support/engines.js';
+import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 const HOUR = 3_600_000;
 /** The retry schedule below, in milliseconds: 660 s. */

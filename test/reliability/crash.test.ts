@@ -14,10 +14,10 @@ import {
   startReceiver,
 } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
 import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
+import { useHarness } from '../support/use-harness.js';
 import { SCALE } from './scale.js';
 
 const TOTAL = SCALE.crashSubscriptions * SCALE.crashEvents;

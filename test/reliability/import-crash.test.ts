@@ -13,10 +13,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addSubscription, type Receiver, startReceiver } from '../delivery/support.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 import { ensureBuilt, ROOT, type ServerProcess, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
+import { useHarness } from '../support/use-harness.js';
 
 const ROWS = 10_000;
 

@@ -5,10 +5,10 @@
  * reset, exactly the last secret valid, the previous webhook secret one that a caller was given).
  */
 import { expect, it } from 'vitest';
-import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
-import { basic, createClientWithToken } from '../support/harness.js';
 import { createDnsHarness, subscribe } from '../subscriptions/support.js';
+import { describeEachEngine } from '../support/engines.js';
+import { basic, createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 const N = 20;
 

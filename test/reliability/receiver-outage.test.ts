@@ -7,9 +7,9 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addSubscription, attemptRows, deliveryRows, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
-import { createClientWithToken } from '../support/harness.js';
 import { freePort } from '../support/free-port.js';
+import { createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 // Four subscriptions of ten events each: a claim takes at most 16 rows per subscription.
 const SUBSCRIPTIONS = 4;

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, skipBrowser, type BrowserSession } from '../support/browser.js';
+import { type BrowserSession, launchChromium, skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.js';
 import { DAY, History } from './support.js';

@@ -5,8 +5,8 @@
 import { beforeEach, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { DAY, History } from './support.js';
 
 describeEachEngine('retention: the storage view', (engine) => {

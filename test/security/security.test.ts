@@ -8,11 +8,11 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
-import { addSubscription, attemptRows, deliverOnce, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { routeCatalog } from '../../src/ops/instrument.js';
+import { addSubscription, attemptRows, deliverOnce, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { ADMIN_TOKEN, basic, createClientWithToken, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 import { capturedLogLines, rememberSecrets, secretsSeen, securityHarness } from './support.js';
 
 type Client = Awaited<ReturnType<typeof createClientWithToken>>;

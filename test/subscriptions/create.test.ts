@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from '../../src/events/catalogue.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';
-import { createDnsHarness, subscribe, SUBSCRIPTIONS } from './support.js';
 import { problem } from '../support/problem.js';
+import { useHarness } from '../support/use-harness.js';
+import { createDnsHarness, SUBSCRIPTIONS, subscribe } from './support.js';
 
 const URL_OK = 'https://hooks.shop.example/shelfmark';
 const rows = (h: Harness) =>

@@ -1,8 +1,8 @@
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
 import { createClientWithToken } from '../support/harness.js';
-import { createDnsHarness, subscribe, SUBSCRIPTIONS, type TestClient } from './support.js';
+import { useHarness } from '../support/use-harness.js';
+import { createDnsHarness, SUBSCRIPTIONS, subscribe, type TestClient } from './support.js';
 
 interface Sub {
   id: string;

@@ -2,8 +2,9 @@
  * Subscription tests need host names that resolve (or not) without the internet: a fake DNS table,
  * handed to the app as Deps.dnsLookup. Names not in the table fail like getaddrinfo does (ENOTFOUND).
  */
-import type { Engine } from '../../src/db/database.js';
+
 import type { Config } from '../../src/config.js';
+import type { Engine } from '../../src/db/database.js';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
 import { createHarness, type Harness, type TestClient } from '../support/harness.js';
 

@@ -2,10 +2,11 @@
  * A whole Shelfmark instance for a test: a fresh database, a manual clock, the app built in-process
  * (inject) and, on request, listening on a free loopback port.
  */
-import type { Engine } from '../../src/db/database.js';
-import { buildApp, type App } from '../../src/app.js';
+
+import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
-import { testConfig, type Config } from '../../src/config.js';
+import { type Config, testConfig } from '../../src/config.js';
+import type { Engine } from '../../src/db/database.js';
 import { createServices, type Deps, type Services } from '../../src/services.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
 import { type Bearer, bearerHeaders, type Requester, requester } from './requests.js';

@@ -4,10 +4,10 @@
  * never see one.
  */
 import { chunk, MAX_EANS_PER_QUERY, normaliseEans } from './ean.js';
-import { resolveEndpoints, type EnvironmentOptions, type ResolvedEndpoints } from './environments.js';
+import { type EnvironmentOptions, type ResolvedEndpoints, resolveEndpoints } from './environments.js';
 import { ApiError, ConfigurationError, InvalidEanError, NetworkError, ShelfmarkError, TimeoutError } from './errors.js';
 import { TokenSource } from './tokens.js';
-import { Transport, type CallOptions, type Exchange, type TransportOptions } from './transport.js';
+import { type CallOptions, type Exchange, Transport, type TransportOptions } from './transport.js';
 import type {
   CreateSubscription,
   Delivery,

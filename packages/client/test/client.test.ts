@@ -5,8 +5,8 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
-import { ApiError, AuthenticationError, InvalidEanError, ShelfmarkClient, type Offer } from '../src/index.js';
-import { ean13, serve, type Served } from './support.js';
+import { ApiError, AuthenticationError, InvalidEanError, type Offer, ShelfmarkClient } from '../src/index.js';
+import { ean13, type Served, serve } from './support.js';
 
 describeEachEngine('ShelfmarkClient against the real service', (engine) => {
   let s: Served;

@@ -6,14 +6,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type { DeliveryWorker } from '../../../src/delivery/worker.js';
-import { DEMO_CLIENT, seedDemo } from '../../../src/seed/demo.js';
-import { describeEachEngine } from '../../../test/support/engines.js';
 import { clientFromEnv, DEMO_WEBHOOK_SECRET } from '../../../examples/env.js';
 import { listOffers } from '../../../examples/list-offers.js';
 import { startReceiver } from '../../../examples/receiver.js';
 import { setUpSubscription } from '../../../examples/subscribe.js';
-import { serve, type Served } from './support.js';
+import type { DeliveryWorker } from '../../../src/delivery/worker.js';
+import { DEMO_CLIENT, seedDemo } from '../../../src/seed/demo.js';
+import { describeEachEngine } from '../../../test/support/engines.js';
+import { type Served, serve } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

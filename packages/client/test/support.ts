@@ -3,8 +3,8 @@
  * request counted at the server's socket, and a client made through the admin API.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Engine } from '../../../src/db/database.js';
 import type { Config } from '../../../src/config.js';
+import type { Engine } from '../../../src/db/database.js';
 import { createHarness, type Harness } from '../../../test/support/harness.js';
 
 export interface Served {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { ApiError, NetworkError, ShelfmarkClient, TimeoutError } from '../src/index.js';
 import { retryAfterMs } from '../src/transport.js';
-import { serve, type Served } from './support.js';
+import { type Served, serve } from './support.js';
 
 type Fault = { status: number; headers?: Record<string, string>; body?: string } | 'drop' | 'hang' | undefined;
 

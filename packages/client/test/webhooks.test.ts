@@ -20,7 +20,7 @@ import {
   type WebhookHandlerOptions,
   WebhookVerificationError,
 } from '../src/index.js';
-import { serve, type Served } from './support.js';
+import { type Served, serve } from './support.js';
 
 interface Captured {
   headers: IncomingHttpHeaders;

@@ -1,6 +1,6 @@
 /** Loading what a claimed delivery needs to be sent: its event, subscription and client. */
 import { ClientStore } from '../../auth/client-store.js';
-import type { SendContext, Executor } from './types.js';
+import type { Executor, SendContext } from './types.js';
 
 /** Loads the event, subscription and client of claimed deliveries in two queries. */
 export async function loadContexts(db: Executor, deliveryIds: readonly string[]): Promise<SendContext[]> {

@@ -1,6 +1,6 @@
 /** API clients: create one (its secrets shown once), portal links, secret resets, revocation. */
 import type { ClientView, CreatedClient } from '../../auth/client-schemas.js';
-import { problemText, rowsOf, type Page } from '../common/api.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import { byId, h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { badge, button, confirmThen, empty, field, inlineForm, secretBox, table } from '../common/widgets.js';

@@ -1,7 +1,7 @@
 /** The delivery log across all clients: filter, open the attempts, retry a finished delivery. */
-import { problemText, rowsOf, type Page } from '../common/api.js';
-import { h } from '../common/dom.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import { type Attempt, attemptsTable, type Delivery, eventName, outcome, STATUS_FILTER } from '../common/deliveries.js';
+import { h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';

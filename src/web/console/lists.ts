@@ -4,10 +4,11 @@
  * are left out of the API's default listing; a toggle fetches them too and shows them greyed, with
  * their way back (archived → created).
  */
-import { type ListStatus, TRANSITIONS } from '../../lml/status.js';
+
 import { SCHOOL_TYPES } from '../../lml/model.js';
 import type { ListView, SchoolView } from '../../lml/schemas.js';
-import { problemText, rowsOf, type Page } from '../common/api.js';
+import { type ListStatus, TRANSITIONS } from '../../lml/status.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { badge, confirmThen, empty, field, inlineForm, select } from '../common/widgets.js';

@@ -1,7 +1,7 @@
 /** Offers: search by EAN, create, change status or price. Conditions and statuses come from offers/model.ts. */
 import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../offers/model.js';
 import type { AdminOffer } from '../../offers/schemas.js';
-import { problemText, rowsOf, type Page } from '../common/api.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { badge, empty, field, inlineForm, select, table } from '../common/widgets.js';

@@ -1,9 +1,9 @@
 /** Every client's webhook subscriptions with their health; re-enable a disabled one. */
 import type { SubscriptionHealth } from '../../ops/overview-schemas.js';
 import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
-import { problemText, rowsOf, type Page } from '../common/api.js';
-import { h, notice } from '../common/dom.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
+import { h, notice } from '../common/dom.js';
 import { healthBanner, RECOVER_LABEL } from '../common/health.js';
 import { when } from '../common/time.js';
 import { badge, empty, table } from '../common/widgets.js';

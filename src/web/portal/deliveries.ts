@@ -5,8 +5,7 @@
  * delivery's attempts open.
  */
 import { EVENT_LABELS } from '../../events/catalogue.js';
-import { problemText, rowsOf, type Page } from '../common/api.js';
-import { h, sleep } from '../common/dom.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import {
   type Attempt,
   attemptsTable,
@@ -17,6 +16,7 @@ import {
   outcomeWithNext,
   STATUS_FILTER,
 } from '../common/deliveries.js';
+import { h, sleep } from '../common/dom.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';

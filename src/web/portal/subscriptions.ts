@@ -1,9 +1,9 @@
 /** The client's webhook subscriptions: subscribe, test ping, re-enable, recover, delete. */
 import { EVENT_NAMES } from '../../events/catalogue.js';
 import type { SubscriptionView } from '../../subscriptions/schemas.js';
-import { problemText, rowsOf, type Page } from '../common/api.js';
-import { h, notice, sleep } from '../common/dom.js';
+import { type Page, problemText, rowsOf } from '../common/api.js';
 import { type Attempt, attemptResult, eventName } from '../common/deliveries.js';
+import { h, notice, sleep } from '../common/dom.js';
 import { healthBanner, RECOVER_LABEL } from '../common/health.js';
 import { ms, when } from '../common/time.js';
 import { badge, confirmThen, empty, field, inlineForm, select, table } from '../common/widgets.js';

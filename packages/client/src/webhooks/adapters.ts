@@ -8,8 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookDeduplicator } from './dedupe.js';
 import {
   type HeaderBag,
-  verifyWebhook,
   type VerifyWebhookOptions,
+  verifyWebhook,
   type WebhookEvent,
   WebhookVerificationError,
 } from './verify.js';
