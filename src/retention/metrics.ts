@@ -43,7 +43,7 @@ export function installRetentionMetrics(
     });
     new Gauge({
       name: 'shelfmark_database_size_bytes',
-      help: 'Size of the database: SQLite page_count × page_size, PostgreSQL pg_database_size()',
+      help: "Size of the database: SQLite page_count × page_size, PostgreSQL its schema's tables with indexes and TOAST",
       registers,
       async collect() {
         // Unreadable (the database briefly away): the last value stands.

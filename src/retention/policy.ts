@@ -140,20 +140,22 @@ export function bounds(settings: RetentionSettings, config: RetentionConfig): Re
   };
 }
 
-/** On SQLite the pause after a batch is at least this many times the batch's own duration. */
-export const SQLITE_PACE = 100;
+/** The pause after a batch is at least this many times the batch's own duration, per engine. */
+export const PACE: Readonly<Record<Engine, number>> = { sqlite: 100, postgres: 10 };
 
 /**
- * The pause (ms) after a batch that held its transaction `heldMs`: PRUNE_PAUSE_MS, and on SQLite at
- * least SQLITE_PACE times the batch; `0` = none at all (a maintenance window). On SQLite every write
- * transaction holds the database's one write lock, and a writer on another connection that meets it
- * waits in SQLite's busy-handler steps (1, 2, 5, 10 ms...): each meeting costs the delivery path at
- * least one such sleep, however short the batch. Paced at SQLITE_PACE times, the prune holds the lock
- * about 1 % of the time, whatever the machine's speed: against a steady writer in another process, a
- * fixed short pause raised the writer's p99 many times over, a slower pace less, this one hardly at all,
- * the prune taking several times longer (figures: docs/performance.md#design-measurements).
+ * The pause (ms) after a batch that held its transaction `heldMs`: PRUNE_PAUSE_MS, and at least PACE
+ * times the batch; `0` = none at all (a maintenance window). On SQLite every write transaction holds the
+ * database's one write lock, and a writer on another connection that meets it waits in SQLite's
+ * busy-handler steps (1, 2, 5, 10 ms...): each meeting costs the delivery path at least one such sleep,
+ * however short the batch. Paced at 100 times, the prune holds the lock about 1 % of the time, whatever
+ * the machine's speed: against a steady writer in another process, a fixed short pause raised the
+ * writer's p99 many times over, a slower pace less, this one hardly at all, the prune taking several
+ * times longer. On PostgreSQL nothing waits on the prune's locks (it skips locked rows), but its deletes
+ * take CPU and WAL from the same machine as the deliveries: at 10 times it takes about a tenth of a
+ * core's time (figures: docs/performance.md#design-measurements).
  */
 export function pauseAfter(engine: Engine, pauseMs: number, heldMs: number): number {
   if (pauseMs === 0) return 0;
-  return Math.max(pauseMs, engine === 'sqlite' ? Math.round(heldMs * SQLITE_PACE) : 0);
+  return Math.max(pauseMs, Math.round(heldMs * PACE[engine]));
 }

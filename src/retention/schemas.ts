@@ -41,7 +41,8 @@ export const StorageSchema = Type.Object(
     engine: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
     databaseBytes: Type.Integer({
       minimum: 0,
-      description: 'SQLite: page_count × page_size (the WAL file apart); PostgreSQL: pg_database_size()',
+      description:
+        "SQLite: page_count × page_size (the WAL file apart); PostgreSQL: the schema's tables with their indexes and TOAST",
     }),
     freeBytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
       description: 'SQLite: free pages inside the file, reused by new rows; null on PostgreSQL',

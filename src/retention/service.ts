@@ -5,6 +5,7 @@
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
@@ -108,9 +109,14 @@ export class RetentionService {
     const { config, clock } = this.deps;
     const pause =
       this.deps.pause ??
-      ((heldMs: number) => {
+      (async (heldMs: number) => {
         const ms = pauseAfter(this.deps.db.engine, config.prunePauseMs, heldMs);
-        return ms === 0 ? Promise.resolve() : sleep(ms);
+        if (ms === 0) return;
+        // SQLite: the batch's deletes are checkpointed here, by the prune, in its own pause; left to the
+        // WAL's automatic checkpoint they would be copied back by whichever commit crossed the threshold
+        // next, most often the delivery path's. PASSIVE: it never waits for, nor blocks, a writer.
+        if (this.deps.db.engine === 'sqlite') await sql`pragma wal_checkpoint(passive)`.execute(this.deps.db.kysely);
+        await sleep(ms);
       });
     const stopped = options.stopped ?? (() => false);
     const outcome = await this.lock.withLock(async (held) => {
