@@ -5,15 +5,14 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import type { ManualClock } from '../../src/clock.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { LEASE_MS, LEASE_SETTING } from '../../src/retention/lock.js';
 import { startPruner } from '../../src/retention/pruner.js';
 import { type PruneOutcome, RetentionService } from '../../src/retention/service.js';
-import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
-import { DAY, History, rowCount } from './support.js';
+import { describeEachEngine, type TestDatabase } from '../support/engines.js';
+import { DAY, type History, historyFixture, NOW, rowCount } from './support.js';
 
-const NOW = Date.UTC(2026, 8, 1, 12, 0, 0);
 const OLD = 100 * DAY;
 
 describeEachEngine('retention: batches and the one-node lock', (engine) => {
@@ -22,9 +21,7 @@ describeEachEngine('retention: batches and the one-node lock', (engine) => {
   let history: History;
 
   beforeEach(async () => {
-    database = await freshDatabase(engine);
-    clock = new ManualClock(NOW);
-    history = await new History(database.db, NOW).setUp();
+    ({ database, clock, history } = await historyFixture(engine));
   });
   afterEach(async () => database.drop());
 

@@ -4,14 +4,12 @@
  * pending and retrying deliveries never, `0` = forever; and the bounds of the small tables.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import type { ManualClock } from '../../src/clock.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { CHANGES_KEPT_MS } from '../../src/db/change-log.js';
 import { RetentionService } from '../../src/retention/service.js';
-import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
-import { column, DAY, History } from './support.js';
-
-const NOW = Date.UTC(2026, 8, 1, 12, 0, 0);
+import { describeEachEngine, type TestDatabase } from '../support/engines.js';
+import { column, DAY, type History, historyFixture, NOW, PRUNED_WITH_DEFAULTS } from './support.js';
 
 describeEachEngine('retention: what a prune keeps', (engine) => {
   let database: TestDatabase;
@@ -19,9 +17,7 @@ describeEachEngine('retention: what a prune keeps', (engine) => {
   let history: History;
 
   beforeEach(async () => {
-    database = await freshDatabase(engine);
-    clock = new ManualClock(NOW);
-    history = await new History(database.db, NOW).setUp();
+    ({ database, clock, history } = await historyFixture(engine));
   });
   afterEach(async () => database.drop());
 
@@ -123,14 +119,7 @@ describeEachEngine('retention: what a prune keeps', (engine) => {
         school_changes: 0,
       },
     });
-    expect(outcome.items.filter((item) => item.rows > 0)).toEqual([
-      { table: 'deliveries', reason: 'succeeded, completed more than 30 days ago', rows: 1 },
-      { table: 'delivery_attempts', reason: 'of succeeded deliveries completed more than 30 days ago', rows: 1 },
-      { table: 'deliveries', reason: 'failed, completed more than 90 days ago', rows: 1 },
-      { table: 'delivery_attempts', reason: 'of failed deliveries completed more than 90 days ago', rows: 5 },
-      { table: 'events', reason: 'no delivery left, created more than 90 days ago', rows: 2 },
-      { table: 'response_bodies', reason: 'cleared on attempts started more than 7 days ago', rows: 15 },
-    ]);
+    expect(outcome.items.filter((item) => item.rows > 0)).toEqual(PRUNED_WITH_DEFAULTS);
     // A second prune finds nothing more.
     const again = await service().prune();
     expect(again.status === 'pruned' && again.items.every((item) => item.rows === 0)).toBe(true);
@@ -309,14 +298,7 @@ describeEachEngine('retention: what a prune keeps', (engine) => {
     const before = await snapshot();
     const items = await service().dryRun();
     expect(await snapshot()).toEqual(before);
-    expect(items.filter((item) => item.rows > 0)).toEqual([
-      { table: 'deliveries', reason: 'succeeded, completed more than 30 days ago', rows: 1 },
-      { table: 'delivery_attempts', reason: 'of succeeded deliveries completed more than 30 days ago', rows: 1 },
-      { table: 'deliveries', reason: 'failed, completed more than 90 days ago', rows: 1 },
-      { table: 'delivery_attempts', reason: 'of failed deliveries completed more than 90 days ago', rows: 5 },
-      { table: 'events', reason: 'no delivery left, created more than 90 days ago', rows: 2 },
-      { table: 'response_bodies', reason: 'cleared on attempts started more than 7 days ago', rows: 15 },
-    ]);
+    expect(items.filter((item) => item.rows > 0)).toEqual(PRUNED_WITH_DEFAULTS);
     const pruned = await service().prune();
     expect(pruned.status === 'pruned' ? pruned.items : []).toEqual(items);
   });

@@ -4,9 +4,31 @@
  * any status with their attempts, and the small tables' rows.
  */
 import { sql } from 'kysely';
-import type { Db } from '../../src/db/database.js';
+import { ManualClock } from '../../src/clock.js';
+import type { Db, Engine } from '../../src/db/database.js';
+import { freshDatabase, type TestDatabase } from '../support/engines.js';
 
 export const DAY = 86_400_000;
+/** The tests' now: the history is laid out backwards from it. */
+export const NOW = Date.UTC(2026, 8, 1, 12, 0, 0);
+
+/** A fresh database with the client and subscription the history hangs on, and a clock at NOW. */
+export async function historyFixture(
+  engine: Engine,
+): Promise<{ database: TestDatabase; clock: ManualClock; history: History }> {
+  const database = await freshDatabase(engine);
+  return { database, clock: new ManualClock(NOW), history: await new History(database.db, NOW).setUp() };
+}
+
+/** What a prune with the defaults takes from the standard history of the prune tests (rows > 0 only). */
+export const PRUNED_WITH_DEFAULTS = [
+  { table: 'deliveries', reason: 'succeeded, completed more than 30 days ago', rows: 1 },
+  { table: 'delivery_attempts', reason: 'of succeeded deliveries completed more than 30 days ago', rows: 1 },
+  { table: 'deliveries', reason: 'failed, completed more than 90 days ago', rows: 1 },
+  { table: 'delivery_attempts', reason: 'of failed deliveries completed more than 90 days ago', rows: 5 },
+  { table: 'events', reason: 'no delivery left, created more than 90 days ago', rows: 2 },
+  { table: 'response_bodies', reason: 'cleared on attempts started more than 7 days ago', rows: 15 },
+];
 
 export interface DeliverySpec {
   id: string;
