@@ -9517,7 +9517,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         engine: "sqlite" | "postgres";
-                        /** @description SQLite: page_count × page_size (the WAL file apart); PostgreSQL: pg_database_size() */
+                        /** @description SQLite: page_count × page_size (the WAL file apart); PostgreSQL: the schema's tables with their indexes and TOAST */
                         databaseBytes: number;
                         /** @description SQLite: free pages inside the file, reused by new rows; null on PostgreSQL */
                         freeBytes: number | null;
