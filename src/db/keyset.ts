@@ -3,7 +3,14 @@
  * `created >= c AND (created > c OR (created = c AND id > i))` — or `<` for newest-first pages. Stable
  * under concurrent inserts, unlike OFFSET, and served by the (created_at, id) indexes.
  */
-import { type Expression, type ExpressionBuilder, type SqlBool, type StringReference, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SqlBool,
+  type StringReference,
+  sql,
+} from 'kysely';
 
 export interface Cursor {
   created: number;
@@ -16,6 +23,15 @@ export function afterCursor<DB, TB extends keyof DB>(
   after: Cursor,
   direction: '>' | '<' = '>',
 ): Expression<SqlBool> {
+  return keysetCondition(columns, after, direction);
+}
+
+/** The same condition for raw SQL, on columns named as text (the pruner's walks). */
+export function keysetCondition(
+  columns: { created: string; id: string },
+  after: Cursor,
+  direction: '>' | '<' = '>',
+): RawBuilder<SqlBool> {
   const created = sql.ref(columns.created);
   const id = sql.ref(columns.id);
   const op = sql.raw(direction);

@@ -4,6 +4,7 @@
  * runs unchanged on SQLite and PostgreSQL.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryStatsTable, EventsTable } from './delivery-tables.js';
 
 export interface SettingsTable {
   key: string;
@@ -134,62 +135,6 @@ export interface SubscriptionNoticesTable {
   subscription_id: string;
   failing_since: number;
   noticed_at: number;
-}
-
-export interface EventsTable {
-  id: string;
-  /** Canonical event name, e.g. list.status. */
-  name: string;
-  resource: string;
-  identifier: string;
-  /** The exact JSON body sent to receivers. */
-  payload: string;
-  created_at: number;
-}
-
-export interface DeliveriesTable {
-  id: string;
-  event_id: string;
-  subscription_id: string;
-  status: string;
-  attempt_count: number;
-  next_attempt_at: number;
-  lease_owner: string | null;
-  lease_until: number | null;
-  last_status_code: number | null;
-  last_error_class: string | null;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
-}
-
-export interface DeliveryAttemptsTable {
-  id: string;
-  delivery_id: string;
-  attempt_no: number;
-  started_at: number;
-  duration_ms: number;
-  status_code: number | null;
-  error_class: string | null;
-  error_message: string | null;
-  response_body: string | null;
-}
-
-/**
- * Completions and attempts counted per hour where they are recorded (migration 0013): the overview
- * and the /metrics totals read these rows instead of the history. Rows of one hour are summed over
- * `shard`, which spreads concurrent writers.
- */
-export interface DeliveryStatsTable {
-  /** Start of the hour, epoch ms. */
-  hour: number;
-  shard: number;
-  /** Attempts answered 2xx / not. */
-  attempts_ok: Generated<number>;
-  attempts_failed: Generated<number>;
-  /** Deliveries that completed succeeded / failed for good. */
-  succeeded: Generated<number>;
-  failed: Generated<number>;
 }
 
 /** A remembered answer to a POST that carried an Idempotency-Key, per owner (a client or the operator). */

@@ -1,11 +1,11 @@
 /** SQL behind the delivery log and its controls: listing, detail, re-queueing and pings. */
-import { type SqlBool, sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
-import { afterCursor } from '../db/keyset.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
 import { recordDirectEvent } from '../events/outbox.js';
-import { DELIVERY_STATUSES } from './model.js';
+import { type DeliveryFilter, pageKeys } from './log-page.js';
 import { recountConsecutiveFailures, uncountFinished } from './stats.js';
+
+export type { DeliveryFilter };
 
 export interface DeliveryListRow {
   id: string;
@@ -21,17 +21,6 @@ export interface DeliveryListRow {
   completed_at: number | null;
 }
 
-export interface DeliveryFilter {
-  status?: string | undefined;
-  subscriptionId?: string | undefined;
-  event?: string | undefined;
-  /** Restrict to one client's subscriptions. */
-  clientRef?: string | undefined;
-  /** Created at or after / before these instants (epoch ms). */
-  createdFrom?: number | undefined;
-  createdBefore?: number | undefined;
-}
-
 /** A delivery made due now again: pending, unleased, not completed (requeue and recover). */
 const dueNow = (now: number) =>
   ({
@@ -42,18 +31,6 @@ const dueNow = (now: number) =>
     completed_at: null,
     updated_at: now,
   }) as const;
-
-/** Up to this many subscriptions, a filtered page walks each one's index range; beyond, one walk per status. */
-const MERGE_SUBSCRIPTIONS = 32;
-
-/** The due lanes split the queue the way its partial indexes do (migration 0009). */
-type Lane = 'first' | 'retry' | undefined;
-
-interface Walk {
-  status: string;
-  lane: Lane;
-  subscriptions: readonly string[] | undefined;
-}
 
 /**
  * What the delivery log reads and changes of the subscriptions table: the subscriptions capability's
@@ -99,11 +76,8 @@ export class DeliveryQueryStore {
 
   /**
    * Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more
-   * exist. The history is never walked: the page is merged from bounded walks, one per status (and per
-   * subscription when the filter names at most MERGE_SUBSCRIPTIONS of them), each reading at most
-   * limit + 1 keys down an index in (created_at, id) order — deliveries_finished for a finished status,
-   * deliveries_subscription per subscription, the due indexes for the queue (pending rows are the queue,
-   * bounded by the backlog). Only the page's rows are then read and joined to their events.
+   * exist. The page's keys come from bounded index walks (log-page.ts); only the page's rows are then
+   * read and joined to their events.
    */
   async list(
     filter: DeliveryFilter,
@@ -112,74 +86,9 @@ export class DeliveryQueryStore {
   ): Promise<DeliveryListRow[]> {
     const subscriptions = await this.subscriptionsOf(filter);
     if (subscriptions !== undefined && subscriptions.length === 0) return [];
-    const statuses = filter.status === undefined ? DELIVERY_STATUSES : [filter.status];
-    const perSubscription = subscriptions !== undefined && subscriptions.length <= MERGE_SUBSCRIPTIONS;
-    const walks: Walk[] = [];
-    for (const status of statuses) {
-      const lanes: Lane[] = status === 'pending' && !perSubscription ? ['first', 'retry'] : [undefined];
-      for (const lane of lanes) {
-        if (perSubscription) for (const id of subscriptions) walks.push({ status, lane, subscriptions: [id] });
-        else walks.push({ status, lane, subscriptions });
-      }
-    }
-    const k = this.db.kysely;
-    const branches = walks.map((walk, index) =>
-      k.selectFrom(this.walk(walk, filter, limit + 1, after).as(`w${index}`)).selectAll(),
-    );
-    const [first, ...rest] = branches;
-    if (first === undefined) return [];
-    const merged = rest.reduce((union, branch) => union.unionAll(branch), first);
-    const keys = await k
-      .selectFrom(merged.as('m'))
-      .select('m.id')
-      .orderBy('m.created_at', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(limit + 1)
-      .execute();
+    const keys = await pageKeys(this.db, filter, subscriptions, limit, after);
     if (keys.length === 0) return [];
-    return this.base()
-      .where(
-        'd.id',
-        'in',
-        keys.map((key) => key.id),
-      )
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .execute();
-  }
-
-  /** One bounded walk: the newest `take` keys of one status (and lane or subscriptions) after the cursor. */
-  private walk(walk: Walk, filter: DeliveryFilter, take: number, after?: { id: string; created_at: number }) {
-    let query = this.db.kysely
-      .selectFrom('deliveries as d')
-      .select(['d.id', 'd.created_at'])
-      .where('d.status', '=', walk.status);
-    // The literal terms each partial index is defined by, which SQLite needs to see to use the index.
-    if (walk.status !== 'pending') query = query.where(sql<SqlBool>`d.status <> 'pending'`);
-    else if (walk.lane === 'first') query = query.where(sql<SqlBool>`d.attempt_count = 0`);
-    else if (walk.lane === 'retry') query = query.where(sql<SqlBool>`d.attempt_count > 0`);
-    const ids = walk.subscriptions;
-    if (ids !== undefined) {
-      const [only] = ids;
-      query =
-        ids.length === 1 && only !== undefined
-          ? query.where('d.subscription_id', '=', only)
-          : query.where('d.subscription_id', 'in', ids);
-    }
-    const event = filter.event;
-    if (event !== undefined)
-      query = query.where((eb) =>
-        eb.exists(
-          eb.selectFrom('events as e').select('e.id').whereRef('e.id', '=', 'd.event_id').where('e.name', '=', event),
-        ),
-      );
-    if (filter.createdFrom !== undefined) query = query.where('d.created_at', '>=', filter.createdFrom);
-    if (filter.createdBefore !== undefined) query = query.where('d.created_at', '<', filter.createdBefore);
-    if (after !== undefined) {
-      const cursor = { created: after.created_at, id: after.id };
-      query = query.where((eb) => afterCursor(eb, { created: 'd.created_at', id: 'd.id' }, cursor, '<'));
-    }
-    return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(take);
+    return this.base().where('d.id', 'in', keys).orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').execute();
   }
 
   /**

@@ -6,16 +6,18 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { Metrics } from '../ops/metrics.js';
+import { type Metrics, sharedWhileRunning } from '../ops/metrics.js';
 import { OverviewStore } from '../ops/overview-store.js';
 import { DELIVERY_STATUSES } from './model.js';
 import { HOUR_MS, hourStart } from './stats.js';
 
 export function installQueueGauges(metrics: Metrics, db: Db, clock: Clock): void {
   const store = new OverviewStore(db);
+  // Both sources below report the queue: one read of it serves a scrape.
+  const readQueue = sharedWhileRunning(() => store.queue());
   metrics.deliveryCounts = async () => {
     const firstHour = hourStart(clock.now()) - 23 * HOUR_MS;
-    const [queue, hours] = await Promise.all([store.queue(), store.hours(firstHour)]);
+    const [queue, hours] = await Promise.all([readQueue(), store.hours(firstHour)]);
     const counts = new Map<string, number>(DELIVERY_STATUSES.map((status) => [status, 0]));
     counts.set('pending', queue.pending);
     for (const hour of hours) {
@@ -26,7 +28,7 @@ export function installQueueGauges(metrics: Metrics, db: Db, clock: Clock): void
   };
 
   metrics.queueState = async () => {
-    const queue = await store.queue();
+    const queue = await readQueue();
     return { pending: queue.pending, oldestCreatedAt: queue.oldestCreatedAt, now: clock.now() };
   };
 }

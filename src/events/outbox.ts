@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db, Engine, Executor } from '../db/database.js';
-import type { DeliveriesTable } from '../db/schema.js';
+import type { DeliveriesTable } from '../db/delivery-tables.js';
 import { ids } from '../ids.js';
 import { type DomainEvent, webhookPayload } from './catalogue.js';
 import { matchingSubscriptions } from './fan-out.js';

@@ -137,19 +137,27 @@ export class Metrics {
 }
 
 /**
+ * Shares one run of `read` among every caller that asks while it runs, and forgets it when it settles:
+ * collects of one scrape start together (prom-client gathers every metric at once), so they share a
+ * single query, and the next scrape reads afresh.
+ */
+export function sharedWhileRunning<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= read().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+}
+
+/**
  * Wraps a scrape-time database read so that every collect of one scrape shares a single query; errors
  * read as undefined (the gauge then reports nothing rather than failing the scrape).
  */
 function oncePerScrape<T>(source: () => (() => Promise<T>) | undefined): () => Promise<T | undefined> {
-  let pending: Promise<T | undefined> | undefined;
-  return () => {
+  return sharedWhileRunning(async () => {
     const read = source();
-    if (read === undefined) return Promise.resolve(undefined);
-    pending ??= read()
-      .catch(() => undefined)
-      // Collects of one scrape start together (prom-client gathers every metric at once), so the
-      // read is shared while it runs and forgotten when it settles: the next scrape reads afresh.
-      .finally(() => (pending = undefined));
-    return pending;
-  };
+    return read === undefined ? undefined : read().catch(() => undefined);
+  });
 }

@@ -5,10 +5,11 @@
  * the events no delivery refers to any more, then the response bodies and the small tables.
  */
 import type { Executor } from '../db/database.js';
+import type { Cursor } from '../db/keyset.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import type { Held } from './lock.js';
 import { type Cutoffs, FAILED_STATUSES, type PruneTarget } from './policy.js';
-import type { Batch, Cursor, RetentionStore } from './store.js';
+import type { Batch, RetentionStore } from './store.js';
 
 /** Attempts up to this id have had their response bodies cleared (ids sort in their order of recording). */
 export const BODIES_SETTING = 'retention.bodies_after';

@@ -12,12 +12,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ChangeLogName } from '../db/change-log.js';
 import type { Engine, Executor } from '../db/database.js';
+import { type Cursor, keysetCondition } from '../db/keyset.js';
 import type { BoundedTable } from './policy.js';
-
-export interface Cursor {
-  created: number;
-  id: string;
-}
 
 export interface Batch {
   ids: string[];
@@ -30,9 +26,7 @@ const finishedBefore = (alias: string, cutoff: number): RawBuilder<unknown> =>
   sql`(${sql.ref(`${alias}.completed_at`)} < ${cutoff} or (${sql.ref(`${alias}.completed_at`)} is null and ${sql.ref(`${alias}.updated_at`)} < ${cutoff}))`;
 
 const afterCursor = (after: Cursor | undefined): RawBuilder<unknown> =>
-  after === undefined
-    ? sql``
-    : sql` and created_at >= ${after.created} and (created_at > ${after.created} or id > ${after.id})`;
+  after === undefined ? sql`` : sql` and ${keysetCondition({ created: 'created_at', id: 'id' }, after)}`;
 
 const count = (rows: readonly { n: number | string | bigint }[]): number => Number(rows[0]?.n ?? 0);
 
