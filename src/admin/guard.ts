@@ -6,6 +6,7 @@ import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fast
 import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
+import { ADMIN_TOKEN_ACTOR, attachActor } from '../operators/actor.js';
 import { admitResolved } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 
@@ -67,8 +68,11 @@ export const adminOrConsole =
       const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
       if (session !== undefined) {
         admitResolved(request, session);
+        // Today a console session is opened with the admin token, so it acts as the admin token.
+        attachActor(request, ADMIN_TOKEN_ACTOR);
         return;
       }
     }
     await adminAuth.guard.call(request.server, request, reply);
+    attachActor(request, ADMIN_TOKEN_ACTOR);
   };

@@ -7,6 +7,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Problem } from '../errors.js';
+import { attachActor } from '../operators/actor.js';
 import { CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -49,6 +50,8 @@ export function admitResolved(request: FastifyRequest, session: WebSession): Web
     throw new Problem('csrf-rejected', `send the session's CSRF token in ${CSRF_HEADER}`);
   }
   attached.set(request, session);
+  if (session.kind === 'portal' && session.clientRef !== null)
+    attachActor(request, { type: 'partner', id: session.clientRef, name: null, role: null });
   return session;
 }
 
