@@ -8,6 +8,7 @@
  * ```
  */
 import type { ProblemCode } from '../errors.js';
+import type { Role } from '../operators/actor.js';
 
 /**
  * Who may call the route:
@@ -36,6 +37,12 @@ export interface RouteBehaviour {
   rateLimit?: boolean;
   /** A public document any web origin may read (Access-Control-Allow-Origin: *, no credentials). */
   anyOrigin?: boolean;
+  /**
+   * `admin` routes: the least operator role that may call it (src/operators/actor.ts): `viewer` reads
+   * everything but secrets, `support` also retries, recovers, re-enables and mints portal links, `admin`
+   * does everything.
+   */
+  role?: Role;
 }
 
 declare module 'fastify' {
