@@ -66,6 +66,8 @@ export const ids = {
   delivery: () => timeOrdered('dlv_'),
   event: () => timeOrdered('evt_'),
   attempt: () => timeOrdered('att_'),
+  /** Audit records (src/audit/). */
+  audit: () => timeOrdered('aud_'),
   signingKey: () => prefixed('key_'),
   /** School and list identifiers: 32 lower-case hex characters, as the webhook payload carries. */
   resourceIdentifier: () => randomBytes(16).toString('hex'),

@@ -4,6 +4,7 @@
  * runs unchanged on SQLite and PostgreSQL.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { AuditChainTable, AuditRecordsTable } from '../audit/tables.js';
 import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryStatsTable, EventsTable } from './delivery-tables.js';
 
 export interface SettingsTable {
@@ -199,6 +200,8 @@ export interface Database {
   web_sessions: WebSessionsTable;
   offer_import_keys: OfferImportKeysTable;
   subscription_filter_eans: SubscriptionFilterEansTable;
+  audit_records: AuditRecordsTable;
+  audit_chain: AuditChainTable;
 }
 
 export type ClientRow = Selectable<ClientsTable>;

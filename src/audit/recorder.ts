@@ -1,0 +1,107 @@
+/**
+ * Writing the audit log: `record` appends one record to the hash chain inside the caller's
+ * transaction, so the change and its record commit together or not at all. It locks the chain's head
+ * row (PostgreSQL: FOR UPDATE; SQLite: the write transaction already excludes every other writer), so
+ * records from any number of nodes form one serial chain. Call it after the change's own writes: the
+ * head lock is then held only until the commit, and a transaction that holds it waits for nothing else.
+ */
+import type { Clock } from '../clock.js';
+import { isoTime } from '../clock.js';
+import type { Db, Engine, Executor } from '../db/database.js';
+import { ids } from '../ids.js';
+import { type AuditContent, type AuditRecord, type Changes, chainHash, type JsonValue } from './canonical.js';
+import { type AuditAction, targetTypeOf } from './catalogue.js';
+import type { Initiator } from './initiator.js';
+import { toRow } from './rows.js';
+
+/** The one value a secret's field may carry. */
+export const ROTATED = 'rotated';
+
+/** A field for a value that was set or removed: `{ [field]: { before, after } }` over several fields. */
+export function changed(before: Record<string, JsonValue> | null, after: Record<string, JsonValue> | null): Changes {
+  const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const changes: Record<string, { before: JsonValue; after: JsonValue }> = {};
+  for (const field of fields) {
+    const was = before?.[field] ?? null;
+    const is = after?.[field] ?? null;
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[field] = { before: was, after: is };
+  }
+  return changes;
+}
+
+/** Fields named after a secret (clientSecret, webhookSecret, token) may only say that it rotated. */
+const SECRET_FIELD = /(secret|hash|password|token)$/i;
+/** Secrets as ids.ts mints them: a client secret, the admin token, a webhook secret. */
+const SECRET_VALUE = /"(sms_|sma_|whsec_)/;
+
+/** Refuses a record that would carry a secret: a programming error, failing the change with it. */
+function assertNoSecrets(changes: Changes): void {
+  for (const [field, { before, after }] of Object.entries(changes))
+    for (const value of [before, after])
+      if (SECRET_FIELD.test(field) && value !== null && value !== ROTATED)
+        throw new Error(`audit: field ${field} may only record "${ROTATED}"`);
+  if (SECRET_VALUE.test(JSON.stringify(changes))) throw new Error('audit: a change carries a secret');
+}
+
+export async function appendRecord(
+  trx: Executor,
+  engine: Engine,
+  at: number,
+  by: Initiator,
+  action: AuditAction,
+  targetId: string,
+  changes: Changes = {},
+): Promise<AuditRecord> {
+  assertNoSecrets(changes);
+  let head = trx.selectFrom('audit_chain').select(['last_seq', 'last_hash']).where('id', '=', 1);
+  if (engine === 'postgres') head = head.forUpdate();
+  const { last_seq: lastSeq, last_hash: prevHash } = await head.executeTakeFirstOrThrow();
+  const content: AuditContent = {
+    id: ids.audit(),
+    at: isoTime(at),
+    requestId: by.origin.requestId,
+    actor: { type: by.actor.type, id: by.actor.id, name: by.actor.name },
+    role: by.actor.role,
+    ip: by.origin.ip,
+    userAgent: by.origin.userAgent,
+    action,
+    target: { type: targetTypeOf(action), id: targetId },
+    changes,
+  };
+  const record: AuditRecord = { ...content, prevHash, hash: chainHash(prevHash, content) };
+  const seq = Number(lastSeq) + 1;
+  await trx
+    .insertInto('audit_records')
+    .values(toRow(seq, at, record))
+    .execute();
+  await trx.updateTable('audit_chain').set({ last_seq: seq, last_hash: record.hash }).where('id', '=', 1).execute();
+  return record;
+}
+
+/** The audit log as services use it: their transactions, and a record in each. */
+export class AuditLog {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  get engine(): Engine {
+    return this.db.engine;
+  }
+
+  /** A transaction for a change and its record (services without one of their own). */
+  transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    return this.db.kysely.transaction().execute(work);
+  }
+
+  /** Appends the record of a change made in `trx` (see the file's comment: after the change's writes). */
+  record(
+    trx: Executor,
+    by: Initiator,
+    action: AuditAction,
+    targetId: string,
+    changes: Changes = {},
+  ): Promise<AuditRecord> {
+    return appendRecord(trx, this.db.engine, this.clock.now(), by, action, targetId, changes);
+  }
+}
