@@ -5,6 +5,7 @@
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { AuditChainTable, AuditRecordsTable } from '../audit/tables.js';
+import type { OidcSignInsTable, OperatorsTable } from '../operators/tables.js';
 import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryStatsTable, EventsTable } from './delivery-tables.js';
 
 export interface SettingsTable {
@@ -115,7 +116,7 @@ export interface SubscriptionsTable {
   failing_since: number | null;
   /** The last success recorded, to the minute (refreshed at most once a minute; migration 0013). */
   last_success_at: number | null;
-  /** Failed deliveries since the last success, kept by the completions. */
+  /** Failed attempts in a row since the last success (reset by one), kept by the completions. */
   consecutive_failures: Generated<number>;
   /** Offer events only: the filter as echoed, JSON {"eans":[…]} or {"list":"…"}; null for every event. */
   filter: string | null;
@@ -172,6 +173,14 @@ export interface WebSessionsTable {
   csrf_token: string;
   created_at: number;
   last_seen_at: number;
+  /** The console session's operator (migration 0015); null when it was opened with the admin token. */
+  operator_issuer?: string | null;
+  operator_sub?: string | null;
+  operator_email?: string | null;
+  operator_name?: string | null;
+  operator_role?: string | null;
+  /** The provider's ID token, the hint its logout endpoint takes. */
+  id_token?: string | null;
 }
 
 /** Set by `offers import`: a row's stable key, so a second run updates instead of duplicating. */
@@ -200,6 +209,8 @@ export interface Database {
   web_sessions: WebSessionsTable;
   offer_import_keys: OfferImportKeysTable;
   subscription_filter_eans: SubscriptionFilterEansTable;
+  operators: OperatorsTable;
+  oidc_sign_ins: OidcSignInsTable;
   audit_records: AuditRecordsTable;
   audit_chain: AuditChainTable;
 }

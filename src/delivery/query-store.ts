@@ -3,7 +3,7 @@ import type { Db, Executor } from '../db/database.js';
 import type { DeliveryAttemptRow } from '../db/schema.js';
 import { recordDirectEvent } from '../events/outbox.js';
 import { type DeliveryFilter, pageKeys } from './log-page.js';
-import { recountConsecutiveFailures, uncountFinished } from './stats.js';
+import { uncountFinished } from './stats.js';
 
 export type { DeliveryFilter };
 
@@ -136,8 +136,8 @@ export class DeliveryQueryStore {
         .where('status', '=', finished.status)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
+      // The subscription's run of failed attempts is unchanged: those attempts did fail.
       await uncountFinished(trx, [finished]);
-      if (finished.status === 'failed') await recountConsecutiveFailures(trx, finished.subscription_id);
       return true;
     });
   }
@@ -179,7 +179,12 @@ export class DeliveryQueryStore {
         .where('created_at', '>=', since)
         .executeTakeFirst();
       await uncountFinished(trx, failed);
-      await recountConsecutiveFailures(trx, subscriptionId);
+      // Re-enabled, it is no longer failing (enable cleared failing_since): its run of failed attempts starts again.
+      await trx
+        .updateTable('subscriptions')
+        .set({ consecutive_failures: 0 })
+        .where('id', '=', subscriptionId)
+        .execute();
       return Number(result.numUpdatedRows);
     });
   }

@@ -45,7 +45,7 @@ export async function addStats(db: Executor, now: number, delta: StatsDelta): Pr
     .execute();
 }
 
-/** Counts deliveries of a subscription that failed for good since its last success. */
+/** Counts failed attempts of a subscription since its last success (column consecutive_failures). */
 export async function addConsecutiveFailures(db: Executor, subscriptionId: string, failed: number): Promise<void> {
   if (failed <= 0) return;
   await db
@@ -83,25 +83,4 @@ export async function uncountFinished(
       db,
     );
   }
-}
-
-/** Counts a subscription's failed deliveries since its last success again (after some were queued again). */
-export async function recountConsecutiveFailures(db: Executor, subscriptionId: string): Promise<void> {
-  await db
-    .updateTable('subscriptions')
-    .set((eb) => ({
-      consecutive_failures: eb
-        .selectFrom('deliveries as d')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('d.subscription_id', '=', 'subscriptions.id')
-        .where('d.status', '=', 'failed')
-        .where((inner) =>
-          inner.or([
-            inner('subscriptions.last_success_at', 'is', null),
-            inner('d.completed_at', '>', inner.ref('subscriptions.last_success_at')),
-          ]),
-        ),
-    }))
-    .where('id', '=', subscriptionId)
-    .execute();
 }

@@ -11,8 +11,17 @@ export const OverviewSchema = Type.Object(
     publishedLists: Type.Integer(),
     publishedOffers: Type.Integer(),
     queueDepth: Type.Integer({ description: 'Pending deliveries' }),
+    failedAttempts24h: Type.Integer({
+      description:
+        'Attempts not answered 2xx in the hours of attemptsPerHour (the sum of its `failed`); a delivery waiting to retry counts here',
+    }),
+    failedDeliveries24h: Type.Integer({
+      description:
+        'Deliveries that failed for good (every retry used, or ended unsent) in the hours of attemptsPerHour and are still failed',
+    }),
     failedLast24h: Type.Integer({
-      description: 'Deliveries that failed for good (every retry used) in the hours of attemptsPerHour',
+      description: 'Deprecated: the same number as failedDeliveries24h',
+      deprecated: true,
     }),
     p95DeliveryLatencyMs: Type.Union([Type.Number(), Type.Null()], {
       description: 'Commit to successful delivery, over the newest 5,000 successes created in the last 24 h',
@@ -35,7 +44,17 @@ export const SubscriptionHealthSchema = Type.Object({
   lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'The last successful delivery, to the minute',
   }),
-  consecutiveFailures: Type.Integer({ description: 'Deliveries that failed for good since the last success' }),
+  consecutiveFailedAttempts: Type.Integer({
+    description:
+      'Attempts that failed in a row, counted from the first failed one; a successful attempt resets it to 0',
+  }),
+  consecutiveFailures: Type.Integer({
+    description: 'Deprecated: the same number as consecutiveFailedAttempts',
+    deprecated: true,
+  }),
+  failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the first of those failed attempts happened; null when the last attempt succeeded',
+  }),
 });
 
 export const HealthPageSchema = Type.Object({ data: Type.Array(SubscriptionHealthSchema) });

@@ -120,18 +120,26 @@ export class OverviewStore {
     return rows.map((row) => Number(row.completed_at) - Number(row.created_at));
   }
 
-  /** Per subscription with any outcome: the last success and the deliveries failed since, as its row keeps them. */
-  async health(): Promise<{ subscriptionId: string; lastSuccessAt: number | null; consecutiveFailures: number }[]> {
+  /** Per subscription with any outcome: the last success and the attempts failed in a row since, as its row keeps them. */
+  async health(): Promise<
+    {
+      subscriptionId: string;
+      lastSuccessAt: number | null;
+      consecutiveFailedAttempts: number;
+      failingSince: number | null;
+    }[]
+  > {
     const rows = await this.db.kysely
       .selectFrom('subscriptions')
-      .select(['id', 'last_success_at', 'consecutive_failures'])
+      .select(['id', 'last_success_at', 'consecutive_failures', 'failing_since'])
       .where((eb) => eb.or([eb('last_success_at', 'is not', null), eb('consecutive_failures', '>', 0)]))
       .orderBy('id')
       .execute();
     return rows.map((row) => ({
       subscriptionId: row.id,
       lastSuccessAt: row.last_success_at === null ? null : Number(row.last_success_at),
-      consecutiveFailures: Number(row.consecutive_failures),
+      consecutiveFailedAttempts: Number(row.consecutive_failures),
+      failingSince: row.failing_since === null ? null : Number(row.failing_since),
     }));
   }
 }

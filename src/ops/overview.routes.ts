@@ -29,7 +29,7 @@ export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesO
       schema: {
         operationId: 'getAdminSubscriptionHealth',
         tags,
-        summary: 'Per subscription: last successful delivery and failures since',
+        summary: 'Per subscription: last successful delivery, and attempts failed in a row since',
         response: { 200: HealthPageSchema },
       },
     },

@@ -43,17 +43,21 @@ export class OverviewService {
       succeeded: 0,
       failed: 0,
     }));
-    let failedLast24h = 0;
+    let failedAttempts24h = 0;
+    let failedDeliveries24h = 0;
     for (const row of hours) {
       const bucket = buckets[Math.round((row.hour - firstHour) / HOUR)];
       if (bucket === undefined) continue;
       bucket.succeeded += row.attemptsOk;
       bucket.failed += row.attemptsFailed;
-      failedLast24h += row.failed;
+      failedAttempts24h += row.attemptsFailed;
+      failedDeliveries24h += row.failed;
     }
     return {
       ...counts,
-      failedLast24h,
+      failedAttempts24h,
+      failedDeliveries24h,
+      failedLast24h: failedDeliveries24h,
       p95DeliveryLatencyMs: percentile(latencies, 95),
       attemptsPerHour: buckets,
       generatedAt: isoTime(now),
@@ -62,8 +66,11 @@ export class OverviewService {
 
   async health(): Promise<SubscriptionHealth[]> {
     return (await this.store.health()).map((row) => ({
-      ...row,
+      subscriptionId: row.subscriptionId,
       lastSuccessAt: row.lastSuccessAt === null ? null : isoTime(row.lastSuccessAt),
+      consecutiveFailedAttempts: row.consecutiveFailedAttempts,
+      consecutiveFailures: row.consecutiveFailedAttempts,
+      failingSince: row.failingSince === null ? null : isoTime(row.failingSince),
     }));
   }
 }

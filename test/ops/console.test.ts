@@ -103,6 +103,8 @@ describeEachEngine('operator console', (engine) => {
       publishedLists: 0,
       publishedOffers: 0,
       queueDepth: 1,
+      failedAttempts24h: 2,
+      failedDeliveries24h: 1,
       failedLast24h: 1,
       p95DeliveryLatencyMs: 2000,
     });
@@ -115,7 +117,15 @@ describeEachEngine('operator console', (engine) => {
 
     const health = await h.asAdmin().get('/api/admin/v1/subscription-health');
     expect(health.json()).toEqual({
-      data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 1 }],
+      data: [
+        {
+          subscriptionId: sub,
+          lastSuccessAt: '2026-09-01T08:00:02.000Z',
+          consecutiveFailedAttempts: 1,
+          consecutiveFailures: 1,
+          failingSince: '2026-09-01T08:00:04.000Z',
+        },
+      ],
     });
 
     // An hour on, the same figures sit one bucket further back: the window follows the clock.
@@ -129,17 +139,18 @@ describeEachEngine('operator console', (engine) => {
     expect(later.attemptsPerHour.at(-2)).toEqual({ hour: '2026-09-01T08:00:00.000Z', succeeded: 1, failed: 1 });
     expect(later.attemptsPerHour.at(-3)).toEqual({ hour: '2026-09-01T07:00:00.000Z', succeeded: 0, failed: 1 });
 
-    // Retried by hand, the failed delivery is pending again: no longer counted as failed, nor in a row.
+    // Retried by hand, the failed delivery is pending again: no longer counted as a failed delivery;
+    // its failed attempts happened, so they still count (in the hour and in a row).
     const retry = await h.asAdmin().post(`/api/admin/v1/deliveries/${b.id}/retry`);
     expect(retry.statusCode).toBe(202);
     const retried = (await h.asAdmin().get('/api/admin/v1/overview')).json<{
       failedLast24h: number;
       queueDepth: number;
     }>();
-    expect(retried).toMatchObject({ failedLast24h: 0, queueDepth: 2 });
+    expect(retried).toMatchObject({ failedDeliveries24h: 0, failedAttempts24h: 2, failedLast24h: 0, queueDepth: 2 });
     const healthAfter = await h.asAdmin().get('/api/admin/v1/subscription-health');
-    expect(healthAfter.json()).toEqual({
-      data: [{ subscriptionId: sub, lastSuccessAt: '2026-09-01T08:00:02.000Z', consecutiveFailures: 0 }],
-    });
+    expect(healthAfter.json<{ data: unknown[] }>().data).toEqual([
+      expect.objectContaining({ subscriptionId: sub, consecutiveFailedAttempts: 1, consecutiveFailures: 1 }),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 /** Ending a claimed delivery without sending it. */
-import { addConsecutiveFailures, addStats } from '../stats.js';
+import { addStats } from '../stats.js';
 import type { Executor } from './types.js';
 
 /** Marks a claimed delivery failed unsent (its subscription is no longer active); false when the lease was lost. */
@@ -14,8 +14,8 @@ export async function abandon(db: Executor, id: string, owner: string, now: numb
       .returning('subscription_id')
       .executeTakeFirst();
     if (row === undefined) return false;
+    // A failed delivery, but no attempt: the subscription's run of failed attempts is unchanged.
     await addStats(trx, now, { failed: 1 });
-    await addConsecutiveFailures(trx, row.subscription_id, 1);
     return true;
   });
 }

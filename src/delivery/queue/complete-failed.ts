@@ -49,7 +49,8 @@ export async function completeFailed(trx: Executor, input: Completion): Promise<
   const disabled = Number((await disable.executeTakeFirst()).numUpdatedRows) > 0;
   if (disabled) failed += await failPendingOf(trx, input.subscriptionId, now);
   await addStats(trx, now, { attemptsFailed: 1, failed });
-  await addConsecutiveFailures(trx, input.subscriptionId, failed);
+  // The subscription's health counts failed attempts from the first one (a success resets it).
+  await addConsecutiveFailures(trx, input.subscriptionId, 1);
   const { subscriptionId, noticeCutoff } = input;
   await announceHealth(trx, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
   return { recorded: true, failed, subscriptionDisabled: disabled };
