@@ -1,4 +1,4 @@
-/** Admin: the webhook delivery log, one-off re-sends and bulk recovery of a subscription's failures. */
+/** Admin: the webhook delivery log, one-off re-sends, sending a waiting retry now, and bulk recovery of a subscription's failures. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
@@ -22,7 +22,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.get(
     '/deliveries',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminListDeliveries',
         tags,
@@ -36,7 +36,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.get(
     '/deliveries/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminGetDelivery',
         tags,
@@ -50,7 +50,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/retry',
     {
-      config: { auth: 'admin', idempotent: true, problems: ['conflict'] },
+      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'] },
       schema: {
         operationId: 'adminRetryDelivery',
         tags,
@@ -68,9 +68,30 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
     },
   );
   app.post(
+    '/deliveries/:id/send-now',
+    {
+      config: { auth: 'admin', role: 'admin', role: 'support', idempotent: true, problems: ['conflict'] },
+      schema: {
+        operationId: 'adminSendDeliveryNow',
+        tags,
+        summary: 'Send a delivery that waits for its next scheduled retry now',
+        description:
+          'Makes the waiting attempt due at once (same webhook-id). 409 when the delivery is finished (retry it ' +
+          'instead), due or being attempted already.',
+        params: IdParams,
+        response: { 202: DeliverySchema },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await deliveries.sendNow(request.params.id);
+      void reply.code(202);
+      return delivery;
+    },
+  );
+  app.post(
     '/subscriptions/:id/recover',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true },
       schema: {
         operationId: 'adminRecoverSubscription',
         tags,

@@ -1,8 +1,17 @@
-/** Admin: every client's webhook subscriptions, and re-enabling (and recovering) one that delivery disabled. */
+/**
+ * Admin: every client's webhook subscriptions, registering one for a client, and re-enabling (and
+ * recovering) one that delivery disabled.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SubscriptionRecovery } from './recovery.js';
-import { AdminSubscriptionSchema, pageOf, SubscriptionIdParams, SubscriptionPageQuerySchema } from './schemas.js';
+import {
+  AdminCreateSubscriptionBody,
+  AdminSubscriptionSchema,
+  pageOf,
+  SubscriptionIdParams,
+  SubscriptionPageQuerySchema,
+} from './schemas.js';
 import type { SubscriptionService } from './service.js';
 
 const AdminListQuery = Type.Composite([
@@ -29,7 +38,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.get(
     '/subscriptions',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminListSubscriptions',
         tags,
@@ -44,10 +53,46 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
     },
   );
 
+  app.post(
+    '/subscriptions',
+    {
+      config: {
+        auth: 'admin',
+        role: 'admin',
+        idempotent: true,
+        problems: [
+          'not-found',
+          'invalid-ean',
+          'conflict',
+          'blocked-address',
+          'unresolvable-host',
+          'subscription-limit',
+        ],
+      },
+      schema: {
+        operationId: 'adminCreateSubscription',
+        tags,
+        summary: 'Register a webhook subscription for a client',
+        description:
+          "The client's own registration (POST /api/lml/v1/subscriptions) made by the operator: the same validation, " +
+          'address policy, per-client cap and filter rules; 201 when created, 200 with the existing one when the client ' +
+          'already has this notificationUrl and event. 404 for an unknown client, 409 for a revoked one.',
+        body: AdminCreateSubscriptionBody,
+        response: { 200: AdminSubscriptionSchema, 201: AdminSubscriptionSchema },
+      },
+    },
+    async (request, reply) => {
+      const { clientId, ...input } = request.body;
+      const { subscription, created } = await subscriptions.adminCreate(clientId, input);
+      void reply.code(created ? 201 : 200).header('location', `/api/admin/v1/subscriptions/${subscription.id}`);
+      return subscription;
+    },
+  );
+
   app.get(
     '/subscriptions/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminGetSubscription',
         tags,
@@ -62,7 +107,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/enable',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true },
       schema: {
         operationId: 'adminEnableSubscription',
         tags,
@@ -80,7 +125,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/recover-failed',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true },
       schema: {
         operationId: 'adminRecoverFailedSubscription',
         tags,

@@ -61,6 +61,20 @@ export const CreateSubscriptionBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The operator's registration: the same fields, for the client it names. */
+export const AdminCreateSubscriptionBody = Type.Object(
+  {
+    clientId: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The client it is for: its id (cli_...) or its public clientId (smc_...)',
+      examples: ['smc_7bq2mXc8LrP0aZ1b'],
+    }),
+    ...CreateSubscriptionBody.properties,
+  },
+  { additionalProperties: false },
+);
+
 export const SubscriptionPageQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_SUBSCRIPTION_PAGE, default: DEFAULT_SUBSCRIPTION_PAGE }),
   starting_after: Type.Optional(

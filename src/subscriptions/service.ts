@@ -155,6 +155,22 @@ export class SubscriptionService {
     return new SubscriptionStore(executor).disable(id, reason, this.clock.now());
   }
 
+  /**
+   * The operator registers a subscription for a client (named by cli_... or smc_...), with the client's
+   * own rules: the same validation, address policy, cap and idempotent repeat. A revoked client gets none.
+   */
+  async adminCreate(
+    client: string,
+    input: { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined },
+  ): Promise<{ subscription: AdminSubscriptionView; created: boolean }> {
+    const owner = await this.store.findClient(client);
+    if (owner === undefined) throw notFound(`client ${client.slice(0, 64)}`);
+    if (owner.revoked_at !== null)
+      throw new Problem('conflict', `client ${owner.name} is revoked; it cannot receive webhooks`);
+    const { subscription, created } = await this.create(owner.id, input);
+    return { subscription: await this.adminGet(subscription.id), created };
+  }
+
   async adminGet(id: string): Promise<AdminSubscriptionView> {
     const row = await this.store.findWithClient(id);
     if (row === undefined) throw notFound(`subscription ${id}`);

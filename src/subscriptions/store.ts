@@ -149,6 +149,15 @@ export class SubscriptionStore {
     return result.numUpdatedRows > 0n;
   }
 
+  /** The client an operator names by its id (cli_...) or its public client_id (smc_...). */
+  findClient(client: string): Promise<{ id: string; name: string; revoked_at: number | null } | undefined> {
+    return this.db
+      .selectFrom('clients')
+      .select(['id', 'name', 'revoked_at'])
+      .where((eb) => eb.or([eb('id', '=', client), eb('client_id', '=', client)]))
+      .executeTakeFirst();
+  }
+
   /** Only an active subscription is disabled, so the first reason (e.g. 410 Gone) is the one kept. */
   async disable(id: string, reason: string, now: number): Promise<boolean> {
     const result = await this.db

@@ -341,6 +341,19 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       { headers: admin, payload: { since: '2026-09-01T00:00:00Z' } },
     );
     await call('POST', '/api/admin/v1/subscriptions/:id/recover-failed', { id: subscription.id }, { headers: admin });
+    const forClient = {
+      clientId: client.clientId,
+      notificationUrl: 'https://hooks.shop.example/admin',
+      event: 'list.published',
+    };
+    await call('POST', '/api/admin/v1/subscriptions', {}, { headers: admin, payload: forClient });
+    await call('POST', '/api/admin/v1/subscriptions', {}, { headers: admin, payload: forClient });
+    await call(
+      'POST',
+      '/api/admin/v1/subscriptions',
+      {},
+      { headers: admin, payload: { ...forClient, clientId: 'smc_missing' } },
+    );
     const deliveries = (await call('GET', '/api/admin/v1/deliveries', {}, { headers: admin })).json<{
       data: { id: string }[];
     }>();
@@ -354,6 +367,14 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       .where('id', '=', delivery)
       .execute();
     await call('POST', '/api/admin/v1/deliveries/:id/retry', { id: delivery }, { headers: admin });
+    // Due now after the retry: send-now refuses it (409); waiting for its next attempt, it is sent now (202).
+    await call('POST', '/api/admin/v1/deliveries/:id/send-now', { id: delivery }, { headers: admin });
+    await h.database.db.kysely
+      .updateTable('deliveries')
+      .set({ attempt_count: 1, next_attempt_at: h.clock.now() + 60_000 })
+      .where('id', '=', delivery)
+      .execute();
+    await call('POST', '/api/admin/v1/deliveries/:id/send-now', { id: delivery }, { headers: admin });
     const other = (
       await call(
         'POST',

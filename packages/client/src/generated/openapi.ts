@@ -526,6 +526,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/deliveries/{id}/send-now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery that waits for its next scheduled retry now
+         * @description Makes the waiting attempt due at once (same webhook-id). 409 when the delivery is finished (retry it instead), due or being attempted already.
+         */
+        post: operations["adminSendDeliveryNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/subscriptions/{id}/recover": {
         parameters: {
             query?: never;
@@ -679,7 +699,11 @@ export interface paths {
         /** Subscriptions across all clients, oldest first, with their client */
         get: operations["adminListSubscriptions"];
         put?: never;
-        post?: never;
+        /**
+         * Register a webhook subscription for a client
+         * @description The client's own registration (POST /api/lml/v1/subscriptions) made by the operator: the same validation, address policy, per-client cap and filter rules; 201 when created, 200 with the existing one when the client already has this notificationUrl and event. 404 for an unknown client, 409 for a revoked one.
+         */
+        post: operations["adminCreateSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -781,7 +805,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per subscription: last successful delivery and failures since */
+        /** Per subscription: last successful delivery, and attempts failed in a row since */
         get: operations["getAdminSubscriptionHealth"];
         put?: never;
         post?: never;
@@ -5811,6 +5835,205 @@ export interface operations {
             };
         };
     };
+    adminSendDeliveryNow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Also sent as the webhook-id header; stable across retries
+                         * @example dlv_7Qm2kX9pLr4TzB0cW8nVa1y
+                         */
+                        id: string;
+                        subscriptionId: string;
+                        /**
+                         * @description Canonical event name (ping for test pings)
+                         * @example list.published
+                         */
+                        event: string;
+                        /** @description The exact body sent, parsed */
+                        payload: {
+                            type: string;
+                            resource: string;
+                            identifier: string;
+                        };
+                        status: "pending" | "succeeded" | "failed";
+                        attemptCount: number;
+                        /** @description Only while pending */
+                        nextAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastErrorClass: ("timeout" | "dns" | "connect" | "tls" | "http" | "blocked") | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     adminRecoverSubscription: {
         parameters: {
             query?: never;
@@ -8639,6 +8862,320 @@ export interface operations {
             };
         };
     };
+    adminCreateSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The client it is for: its id (cli_...) or its public clientId (smc_...)
+                     * @example smc_7bq2mXc8LrP0aZ1b
+                     */
+                    clientId: string;
+                    /**
+                     * @description Absolute http:// or https:// URL without credentials or fragment; it must reach a public address
+                     * @example https://shop.example/webhooks/shelfmark
+                     */
+                    notificationUrl: string;
+                    /**
+                     * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published, offer.published, offer-published, offer.updated, offer-updated, offer.status, offer-status, subscription.failing, subscription-failing, subscription.disabled, subscription-disabled
+                     * @example list-published
+                     */
+                    event: string;
+                    filter?: components["schemas"]["SubscriptionFilter"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @example list.published */
+                        canonicalEvent: string;
+                        client: {
+                            id: string;
+                            clientId: string;
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description The URL as stored (WHATWG-normalised) and called
+                         */
+                        notificationUrl: string;
+                        /**
+                         * @description The event name exactly as it was given at registration
+                         * @example list-published
+                         */
+                        event: string;
+                        status: "active" | "disabled";
+                        /**
+                         * @description Present only while disabled
+                         * @example receiver answered 410 Gone
+                         */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Present only while deliveries are failing
+                         */
+                        failingSince?: string;
+                        filter?: components["schemas"]["SubscriptionFilter"];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @example list.published */
+                        canonicalEvent: string;
+                        client: {
+                            id: string;
+                            clientId: string;
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state; subscription-limit: The client has reached its subscription limit */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; blocked-address: The notification URL points to a forbidden address; unresolvable-host: The notification URL host does not resolve */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     adminGetSubscription: {
         parameters: {
             query?: never;
@@ -9368,7 +9905,14 @@ export interface operations {
                         publishedOffers: number;
                         /** @description Pending deliveries */
                         queueDepth: number;
-                        /** @description Deliveries that failed for good (every retry used) in the hours of attemptsPerHour */
+                        /** @description Attempts not answered 2xx in the hours of attemptsPerHour (the sum of its `failed`); a delivery waiting to retry counts here */
+                        failedAttempts24h: number;
+                        /** @description Deliveries that failed for good (every retry used, or ended unsent) in the hours of attemptsPerHour and are still failed */
+                        failedDeliveries24h: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated: the same number as failedDeliveries24h
+                         */
                         failedLast24h: number;
                         /** @description Commit to successful delivery, over the newest 5,000 successes created in the last 24 h */
                         p95DeliveryLatencyMs: number | null;
@@ -9450,8 +9994,15 @@ export interface operations {
                             subscriptionId: string;
                             /** @description The last successful delivery, to the minute */
                             lastSuccessAt: string | null;
-                            /** @description Deliveries that failed for good since the last success */
+                            /** @description Attempts that failed in a row, counted from the first failed one; a successful attempt resets it to 0 */
+                            consecutiveFailedAttempts: number;
+                            /**
+                             * @deprecated
+                             * @description Deprecated: the same number as consecutiveFailedAttempts
+                             */
                             consecutiveFailures: number;
+                            /** @description When the first of those failed attempts happened; null when the last attempt succeeded */
+                            failingSince: string | null;
                         }[];
                     };
                 };
