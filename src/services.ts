@@ -40,6 +40,7 @@ import { OfferStore } from './offers/store.js';
 import { Metrics } from './ops/metrics.js';
 import { OverviewService } from './ops/overview.js';
 import { PortalService } from './portal/service.js';
+import { PortalSubjects } from './portal/subjects.js';
 import { createRetention, type RetentionServices } from './retention/setup.js';
 import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { SubscriptionService } from './subscriptions/service.js';
@@ -164,7 +165,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config);
   const overview = new OverviewService(db, clock);
   const recovery = new SubscriptionRecovery(subscriptions, deliveries, clock, config.webhookRetryScheduleSeconds);
-  const portal = new PortalService(clients, subscriptions, deliveries, recovery);
+  const portal = new PortalService(clients, subscriptions, deliveries, recovery, new PortalSubjects(lists, schools));
 
   return {
     clients,

@@ -134,6 +134,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
       (request) => portal.recoverFailed(portalClientOf(request), request.params.id),
     );
 
+    // The lists a subscription filter may follow (the form's picker): names of public data, read-only.
+    guarded.get(`${API}/lists`, { config: { auth: 'portal' }, schema }, () => portal.listChoices());
+
     guarded.get(
       `${API}/deliveries`,
       {

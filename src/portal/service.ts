@@ -10,9 +10,11 @@ import type { AttemptView, DeliveryView } from '../delivery/schemas.js';
 import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';
 import { signedHeaders } from '../delivery/signer.js';
 import type { Page } from '../paging.js';
+import type { SubscriptionFilter } from '../subscriptions/filter-schema.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
 import type { SubscriptionView } from '../subscriptions/schemas.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
+import type { ListChoice, PortalSubjects, SubjectName } from './subjects.js';
 
 const MASK = '•••••••• (masked)';
 const SIGNATURE_HEADERS = new Set(['x-hook-signature', 'webhook-signature']);
@@ -20,6 +22,14 @@ const SIGNATURE_HEADERS = new Set(['x-hook-signature', 'webhook-signature']);
 export interface PortalAttempt extends AttemptView {
   /** The headers the request carried, signatures masked (the signing secret is never shown). */
   requestHeaders: Record<string, string>;
+  /** The exact body the request carried. */
+  requestBody: string;
+}
+
+/** A delivery with its attempts, and what it was about by name (null: a test ping, or gone). */
+export interface PortalDelivery extends DeliveryView {
+  attempts: PortalAttempt[];
+  subject: SubjectName | null;
 }
 
 export class PortalService {
@@ -28,6 +38,7 @@ export class PortalService {
     private readonly subscriptions: SubscriptionService,
     private readonly deliveries: DeliveryService,
     private readonly recovery: SubscriptionRecovery,
+    private readonly subjects: PortalSubjects,
   ) {}
 
   me(clientRef: string): Promise<ClientView> {
@@ -47,8 +58,16 @@ export class PortalService {
     return this.subscriptions.list(clientRef, { limit, startingAfter });
   }
 
-  createSubscription(clientRef: string, input: { notificationUrl: string; event: string }) {
+  createSubscription(
+    clientRef: string,
+    input: { notificationUrl: string; event: string; filter?: SubscriptionFilter },
+  ) {
     return this.subscriptions.create(clientRef, input);
+  }
+
+  /** The lists a subscription filter may follow, for the form's picker. */
+  listChoices(): Promise<{ data: ListChoice[] }> {
+    return this.subjects.listChoices();
   }
 
   deleteSubscription(clientRef: string, id: string): Promise<void> {
@@ -76,11 +95,13 @@ export class PortalService {
     return this.deliveries.list(query, clientRef);
   }
 
-  async delivery(clientRef: string, id: string): Promise<DeliveryView & { attempts: PortalAttempt[] }> {
+  async delivery(clientRef: string, id: string): Promise<PortalDelivery> {
     const delivery = await this.deliveries.getOwn(id, clientRef);
+    // The body as the worker serialises it for the request (the payload is stored and sent as this JSON).
     const body = JSON.stringify(delivery.payload);
     return {
       ...delivery,
+      subject: await this.subjects.name(delivery.payload),
       attempts: delivery.attempts.map((attempt) => {
         const headers = signedHeaders({
           deliveryId: delivery.id,
@@ -90,7 +111,7 @@ export class PortalService {
           secrets: { current: 'whsec_', previous: undefined },
         });
         for (const name of SIGNATURE_HEADERS) if (name in headers) headers[name] = MASK;
-        return { ...attempt, requestHeaders: headers };
+        return { ...attempt, requestHeaders: headers, requestBody: body };
       }),
     };
   }

@@ -5,8 +5,9 @@
 import type { AttemptView, DeliveryView } from '../../delivery/schemas.js';
 import { EVENT_LABELS } from '../../events/catalogue.js';
 import { type Child, h } from './dom.js';
+import { stateOptions, stateText } from './states.js';
 import { ms, nextAttempt, when } from './time.js';
-import { badge, table } from './widgets.js';
+import { badge, type Column, table } from './widgets.js';
 
 /** A delivery as the API sends it (the server's schema is the one source of the shape). */
 export type Delivery = DeliveryView;
@@ -14,6 +15,8 @@ export type Delivery = DeliveryView;
 export interface Attempt extends AttemptView {
   /** Portal only: the headers the request carried, signatures masked. */
   requestHeaders?: Record<string, string>;
+  /** Portal only: the exact body the request carried. */
+  requestBody?: string;
 }
 
 export const eventName = (event: string): string => EVENT_LABELS[event] ?? event;
@@ -22,18 +25,36 @@ export const eventName = (event: string): string => EVENT_LABELS[event] ?? event
 export const isScheduled = (delivery: Delivery): boolean =>
   delivery.status === 'pending' && delivery.attemptCount > 0 && delivery.nextAttemptAt !== null;
 
+/**
+ * Why an attempt or a delivery failed, in words: "HTTP 500" for an answer that was not 2xx, else what
+ * went wrong on the way ("timed out", "connection refused", …).
+ */
+export function failureText(errorClass: string | null, statusCode: number | null): string {
+  if (errorClass === null || errorClass === 'http') return statusCode === null ? 'no answer' : `HTTP ${statusCode}`;
+  const what = FAILURE_WORDS[errorClass] ?? errorClass;
+  return statusCode === null ? what : `${what}, HTTP ${statusCode}`;
+}
+
+const FAILURE_WORDS: Readonly<Record<string, string>> = {
+  timeout: 'timed out',
+  dns: 'host name not found',
+  connect: 'connection refused',
+  tls: 'TLS handshake failed',
+  blocked: 'blocked: private address',
+};
+
+/** The delivery's state in the API's word with its label: "succeeded · delivered", "failed · not delivered (HTTP 500)". */
+export function outcomeText(delivery: Delivery): string {
+  if (delivery.status === 'failed')
+    return `${stateText('delivery', 'failed')} (${failureText(delivery.lastErrorClass, delivery.lastStatusCode)})`;
+  if (delivery.status === 'pending' && delivery.attemptCount > 0) return stateText('retrying', 'pending');
+  return stateText('delivery', delivery.status);
+}
+
 export function outcome(delivery: Delivery): HTMLElement {
-  if (delivery.status === 'succeeded') return badge('delivered', 'succeeded');
-  if (delivery.status === 'failed') {
-    const code = delivery.lastStatusCode;
-    const why = delivery.lastErrorClass
-      ? ` (${delivery.lastErrorClass}${code ? ` ${code}` : ''})`
-      : code
-        ? ` (HTTP ${code})`
-        : '';
-    return badge(`failed${why}`, 'failed');
-  }
-  return badge(delivery.attemptCount > 0 ? 'retrying' : 'pending', 'pending');
+  const node = badge(outcomeText(delivery), delivery.status);
+  node.dataset.state = delivery.status;
+  return node;
 }
 
 /** The outcome plus, while it waits for a retry, "· next attempt in 4 s" (exact time on hover). */
@@ -42,17 +63,41 @@ export function outcomeWithNext(delivery: Delivery): Child {
   return [outcome(delivery), ' · ', nextAttempt(delivery.nextAttemptAt)];
 }
 
-export function attemptResult(attempt: Attempt): HTMLElement {
-  if (attempt.errorClass === null && attempt.statusCode !== null && attempt.statusCode < 300)
-    return badge(`HTTP ${attempt.statusCode}`, 'succeeded');
-  const text = attempt.errorClass
-    ? attempt.errorClass + (attempt.statusCode ? ` (HTTP ${attempt.statusCode})` : '')
-    : `HTTP ${attempt.statusCode}`;
-  return badge(text, 'failed');
+/** An attempt succeeded only on a 2xx answer. */
+export const attemptSucceeded = (attempt: AttemptView): boolean =>
+  attempt.errorClass === null && attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+
+/** "succeeded · HTTP 200" or "failed · HTTP 500", "failed · timed out". */
+export function attemptText(attempt: AttemptView): string {
+  return attemptSucceeded(attempt)
+    ? `succeeded · HTTP ${attempt.statusCode}`
+    : `failed · ${failureText(attempt.errorClass, attempt.statusCode)}`;
 }
 
-export function attemptsTable(attempts: readonly Attempt[]): HTMLElement {
-  const withHeaders = attempts[0]?.requestHeaders !== undefined;
+export function attemptResult(attempt: AttemptView): HTMLElement {
+  const word = attemptSucceeded(attempt) ? 'succeeded' : 'failed';
+  const node = badge(attemptText(attempt), word);
+  node.dataset.state = word;
+  return node;
+}
+
+/** What an attempt sent: its body and, where the page has them, its headers (signatures masked). */
+function requestOf(attempt: Attempt, payload: Delivery['payload'] | undefined): Child {
+  const body = attempt.requestBody ?? (payload === undefined ? undefined : JSON.stringify(payload));
+  const headers = Object.entries(attempt.requestHeaders ?? {}).map(([name, value]) => `${name}: ${value}`);
+  return [
+    headers.length > 0 ? h('pre', { className: 'headers' }, headers.join('\n')) : null,
+    body === undefined ? null : h('pre', { className: 'request-body' }, body),
+  ];
+}
+
+/**
+ * The attempts of one delivery. The request column shows what each attempt sent: the headers and
+ * body the portal's detail carries, or the delivery's `payload` (the exact body sent) when given.
+ */
+export function attemptsTable(attempts: readonly Attempt[], payload?: Delivery['payload']): HTMLElement {
+  const withRequest = payload !== undefined || attempts.some((a) => a.requestBody !== undefined);
+  const request: Column<Attempt>[] = withRequest ? [['Request', (a) => requestOf(a, payload), 'request']] : [];
   return table<Attempt>(
     attempts,
     [
@@ -65,30 +110,11 @@ export function attemptsTable(attempts: readonly Attempt[]): HTMLElement {
         (a) =>
           a.responseBody ? h('code', { className: 'excerpt' }, a.responseBody.slice(0, 300)) : a.errorMessage || '—',
       ],
-      ...(withHeaders
-        ? ([
-            [
-              'Request headers',
-              (a: Attempt) =>
-                h(
-                  'pre',
-                  { className: 'headers' },
-                  Object.entries(a.requestHeaders ?? {})
-                    .map(([name, value]) => `${name}: ${value}`)
-                    .join('\n'),
-                ),
-            ],
-          ] as const)
-        : []),
+      ...request,
     ],
     'No attempt yet: the worker sends it within seconds.',
   );
 }
 
-/** The delivery-status filter both logs offer. */
-export const STATUS_FILTER = [
-  ['', 'any status'],
-  ['pending', 'pending'],
-  ['succeeded', 'delivered'],
-  ['failed', 'failed'],
-] as const;
+/** The delivery-status filter both logs offer: the API's words, each with its label. */
+export const STATUS_FILTER = stateOptions('delivery', 'any status');

@@ -51,10 +51,14 @@ export const main = byId('main');
 export const nav = byId('nav');
 const noticeBox = byId('notice');
 
-/** The status bar under the header: a short success line, or an error in red. */
-export function notice(text = '', isError = false): void {
+/** How a notice reads: done (green), refused or failed (red), or under way (neutral, e.g. waiting for a result). */
+export type NoticeKind = 'ok' | 'error' | 'info';
+
+/** The status bar under the header: a short success line, an error in red, or a neutral line. */
+export function notice(text = '', kind: boolean | NoticeKind = 'ok'): void {
+  const resolved = kind === true ? 'error' : kind === false ? 'ok' : kind;
   noticeBox.textContent = text;
-  noticeBox.className = isError ? 'error' : text ? 'ok' : '';
+  noticeBox.className = text ? resolved : '';
 }
 
 export function setActive(name: string): void {

@@ -1,10 +1,12 @@
 /**
  * The banner on a failing or disabled subscription (portal and console alike): why deliveries fail or
- * stopped, and the one click that re-enables it and re-sends what failed in the current failing period.
+ * stopped, and the one click that recovers what failed in the current failing period — re-enabling
+ * the subscription first when it is disabled. An active subscription is never offered "Re-enable".
  */
 import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { h } from './dom.js';
 import { when } from './time.js';
+import { plural } from './widgets.js';
 
 /** What the banner reads of a subscription, client's or operator's view alike. */
 export type BannerSubject = Pick<
@@ -12,21 +14,41 @@ export type BannerSubject = Pick<
   'id' | 'notificationUrl' | 'status' | 'disabledReason' | 'failingSince'
 >;
 
+/** The click on a disabled subscription. */
 export const RECOVER_LABEL = 'Re-enable and recover what failed';
+/** The click on an active subscription whose attempts fail. */
+export const RESEND_LABEL = 'Send again what failed';
 
-/** Null for a healthy subscription. `recover` performs the click (the caller's API and refresh). */
-export function healthBanner(s: BannerSubject, recover: () => Promise<unknown>): HTMLElement | null {
+export const recoverLabel = (s: BannerSubject): string => (s.status === 'disabled' ? RECOVER_LABEL : RESEND_LABEL);
+
+/** The notice after the click: "Re-enabled; 1 failed delivery queued again." */
+export function recoveredText(s: BannerSubject, requeued: number): string {
+  const queued = `${plural(requeued, 'failed delivery', 'failed deliveries')} queued again.`;
+  return s.status === 'disabled' ? `Re-enabled; ${queued}` : queued.charAt(0).toUpperCase() + queued.slice(1);
+}
+
+/**
+ * Null for a healthy subscription. `failedAttempts` is the count of attempts failed in a row, where the
+ * page knows it; `recover` performs the click (the caller's API and refresh).
+ */
+export function healthBanner(
+  s: BannerSubject,
+  recover: () => Promise<unknown>,
+  failedAttempts?: number,
+): HTMLElement | null {
   const disabled = s.status === 'disabled';
   if (!disabled && !s.failingSince) return null;
+  const inARow =
+    failedAttempts === undefined ? '' : ` (${plural(failedAttempts, 'failed attempt', 'failed attempts')} in a row)`;
   const reason = disabled
     ? [h('strong', {}, 'Disabled: '), `${s.disabledReason ?? 'disabled'}. Nothing is sent to it any more.`]
     : [
         h('strong', {}, 'Failing: '),
-        'every delivery has failed since ',
+        'every attempt has failed since ',
         when(s.failingSince),
-        '. After 5 days of failures the subscription is disabled.',
+        `${inARow}. After 5 days of failures the subscription is disabled.`,
       ];
-  const button = h('button', { type: 'button' }, RECOVER_LABEL);
+  const button = h('button', { type: 'button' }, recoverLabel(s));
   button.onclick = async () => {
     button.disabled = true;
     try {

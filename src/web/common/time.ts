@@ -29,6 +29,17 @@ export function when(iso: string | null | undefined): HTMLElement {
   return h('time', { datetime: iso, title: exact(iso), tabindex: '0' }, relative(iso));
 }
 
+/**
+ * A moment in an "until …" sentence: the exact local time as text ("until 27/11/2026, 10:00:00"), the
+ * relative time and UTC on hover — a relative time reads wrong there ("until in 24 hours").
+ */
+export function untilText(iso: string): HTMLElement {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return h('span', {}, iso);
+  const text = at.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  return h('time', { datetime: iso, title: `${relative(iso)} (${iso})`, tabindex: '0' }, text);
+}
+
 /** How long until `iso`, short: "in 4 s", "in 3 min", "in 2 h", "in 1 d"; "now" once it is due. */
 export function countdown(iso: string): string {
   const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000);

@@ -101,3 +101,7 @@ export function inlineForm(fields: readonly Child[], label: string, submit: () =
 
 export const button = (label: string, onclick: () => unknown, className = 'secondary', disabled = false) =>
   h('button', { type: 'button', className, disabled, onclick: () => void onclick() }, label);
+
+/** "1 failed delivery", "2 failed deliveries": the count with the noun it counts, in the right number. */
+export const plural = (count: number, one: string, many: string): string =>
+  `${count.toLocaleString()} ${count === 1 ? one : many}`;

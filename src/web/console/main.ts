@@ -49,6 +49,19 @@ function signIn(message = ''): void {
       ),
       error,
       h('form', { onsubmit: submit }, [input, h('button', { type: 'submit' }, 'Sign in')]),
+      h('h2', {}, 'Where is the admin token?'),
+      h('p', { id: 'token-source' }, [
+        "It is the server's ",
+        h('code', {}, 'ADMIN_TOKEN'),
+        ' setting. When that is not set, the server made one on its first start and printed it once in its output, on the line starting "Admin token (generated on first start, shown once…)".',
+      ]),
+      h('p', { id: 'token-reset' }, [
+        'Lost it? On the server, run ',
+        h('code', {}, 'npx shelfmark admin-token --reset'),
+        ': it prints a new token, and every server refuses the old one within 5 seconds. When ',
+        h('code', {}, 'ADMIN_TOKEN'),
+        ' is set, change it there instead.',
+      ]),
     ]),
   );
   input.focus();

@@ -65,7 +65,8 @@ export async function refreshMe(): Promise<boolean> {
   if (!result.ok || !result.data.signedIn || !result.data.client || !result.data.csrfToken) return false;
   state.me = result.data.client;
   state.csrfToken = result.data.csrfToken;
-  who.textContent = `· ${state.me.name}`;
+  // The name alone: the stylesheet puts the "·" before it only where it shares the line (page.css).
+  who.textContent = state.me.name;
   return true;
 }
 

@@ -3,15 +3,26 @@
  * right under the button that made it, and a reset refreshes the "tokens minted before" line.
  */
 import { h } from '../common/dom.js';
-import { when } from '../common/time.js';
-import { badge, confirmThen, secretBox } from '../common/widgets.js';
+import { stateBadge } from '../common/states.js';
+import { untilText, when } from '../common/time.js';
+import { confirmThen, secretBox } from '../common/widgets.js';
 import { act, refreshMe, state } from './app.js';
 
+/** A new client's cut-off is its creation time: its secret was never reset, so no token is refused for age. */
 function tokensLine(): HTMLElement {
+  const me = state.me;
+  const cutOff = me?.tokensValidAfter;
+  const neverReset = me === null || cutOff === undefined || Date.parse(cutOff) <= Date.parse(me.createdAt);
+  if (neverReset)
+    return h(
+      'p',
+      { className: 'muted', id: 'tokens-valid-after' },
+      'The client secret has not been reset since the client was created: every token minted with it is valid until it expires.',
+    );
   return h('p', { className: 'muted', id: 'tokens-valid-after' }, [
-    'Tokens minted before ',
-    when(state.me?.tokensValidAfter),
-    ' are refused.',
+    'The client secret was last reset ',
+    when(cutOff),
+    ': tokens minted before then are refused.',
   ]);
 }
 
@@ -26,7 +37,7 @@ export async function credentials(root: HTMLElement): Promise<void> {
         h('strong', {}, 'Client ID: '),
         h('code', { className: 'secret-value', id: 'client-id' }, me.clientId),
       ]),
-      h('p', {}, ['Status: ', badge(me.status), ' · scopes: ', me.scopes.join(', ')]),
+      h('p', {}, ['Status: ', stateBadge('client', me.status), ' · scopes: ', me.scopes.join(', ')]),
       tokens,
     ]),
   );
@@ -75,11 +86,9 @@ export async function credentials(root: HTMLElement): Promise<void> {
     if (!result.ok) return;
     const until = result.data.previousSecretValidUntil;
     const note = h('p', {}, [
-      'The old secret still signs until ',
-      when(until),
-      ' (',
-      new Date(until).toLocaleString(),
-      ').',
+      'The old secret keeps signing as well until ',
+      untilText(until),
+      ', so receivers can switch without losing a delivery.',
     ]);
     webhookOut.replaceChildren(secretBox('New webhook secret', result.data.webhookSecret, note));
   };

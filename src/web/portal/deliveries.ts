@@ -23,21 +23,31 @@ import { act, api, show, state } from './app.js';
 
 interface DeliveryDetail extends Delivery {
   attempts: Attempt[];
+  /** What it was about, by name (null: a test ping, or a list or school that is gone). */
+  subject: { name: string; school?: string } | null;
 }
 
-async function showDelivery(id: string, target: HTMLElement): Promise<void> {
+/** "ICT jaar 1 (Erasmus Lyceum)"; a test ping or a deleted subject by its kind and the start of its identifier. */
+export function subjectText(d: DeliveryDetail): string {
+  if (d.subject !== null)
+    return d.subject.school === undefined ? d.subject.name : `${d.subject.name} (${d.subject.school})`;
+  if (d.event === 'ping') return 'test ping';
+  return `${d.payload.resource} ${d.payload.identifier.slice(0, 8)}… (deleted)`;
+}
+
+async function showDelivery(id: string, target: HTMLElement, receiver: string | undefined): Promise<void> {
   const result = await api<DeliveryDetail>('GET', `/deliveries/${encodeURIComponent(id)}`);
   if (!result.ok) {
     target.replaceChildren(empty(problemText(result)));
     return;
   }
   const d = result.data;
-  const subject = `${d.payload.resource} ${d.payload.identifier}`;
   target.replaceChildren(
     h('div', { className: 'panel' }, [
-      h('h2', { title: subject }, `${eventName(d.event)}: ${d.payload.resource} ${d.payload.identifier.slice(0, 8)}…`),
+      h('h2', { title: `${d.payload.resource} ${d.payload.identifier}` }, `${eventName(d.event)}: ${subjectText(d)}`),
       h('p', {}, [
         outcome(d),
+        receiver === undefined ? null : [' · to ', h('span', { className: 'url' }, receiver)],
         ' · created ',
         when(d.createdAt),
         ' · delivery id ',
@@ -139,7 +149,11 @@ export async function deliveries(root: HTMLElement): Promise<void> {
           (d) => [
             h(
               'button',
-              { type: 'button', className: 'secondary', onclick: () => showDelivery(d.id, detail) },
+              {
+                type: 'button',
+                className: 'secondary',
+                onclick: () => showDelivery(d.id, detail, urls.get(d.subscriptionId)),
+              },
               'Attempts',
             ),
             retryButton(d),
@@ -169,6 +183,6 @@ export async function deliveries(root: HTMLElement): Promise<void> {
   if (state.openDelivery) {
     const id = state.openDelivery;
     state.openDelivery = '';
-    await showDelivery(id, detail);
+    await showDelivery(id, detail, urls.get(rows.find((d) => d.id === id)?.subscriptionId ?? ''));
   }
 }

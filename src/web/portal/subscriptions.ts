@@ -1,66 +1,53 @@
-/** The client's webhook subscriptions: subscribe, test ping, re-enable, recover, delete. */
-import { EVENT_NAMES } from '../../events/catalogue.js';
+/** The client's webhook subscriptions: subscribe (with the offer filter), test ping, re-enable, recover, delete. */
 import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
-import { type Attempt, attemptResult, eventName } from '../common/deliveries.js';
-import { h, notice, sleep } from '../common/dom.js';
-import { healthBanner, RECOVER_LABEL } from '../common/health.js';
-import { ms, when } from '../common/time.js';
-import { badge, confirmThen, empty, field, inlineForm, select, table } from '../common/widgets.js';
+import { eventName } from '../common/deliveries.js';
+import { h, notice } from '../common/dom.js';
+import { healthBanner, recoveredText, recoverLabel } from '../common/health.js';
+import { stateBadge } from '../common/states.js';
+import { type ListChoice, subscriptionForm } from '../common/subscription-form.js';
+import { when } from '../common/time.js';
+import { confirmThen, empty, field, plural, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
+import { ping } from './ping.js';
 
 type Subscription = SubscriptionView;
 
-async function ping(subscription: Subscription, out: HTMLElement): Promise<void> {
-  const result = await act<{ deliveryId: string }>(
-    'Send test ping',
-    'POST',
-    `/subscriptions/${encodeURIComponent(subscription.id)}/ping`,
-  );
-  if (!result.ok) return;
-  const id = result.data.deliveryId;
-  out.replaceChildren(
-    h('div', { className: 'panel' }, `Test ping sent to ${subscription.notificationUrl}; waiting for the result…`),
-  );
-  for (let i = 0; i < 20; i++) {
-    await sleep(500);
-    const detail = await api<{ attempts: Attempt[] }>('GET', `/deliveries/${encodeURIComponent(id)}`);
-    const a = detail.ok ? detail.data.attempts.at(-1) : undefined;
-    if (a !== undefined) {
-      const line = [
-        h('strong', {}, 'Test ping result: '),
-        attemptResult(a),
-        ' in ',
-        ms(a.durationMs),
-        ' ',
-        when(a.startedAt),
-      ];
-      out.replaceChildren(h('div', { className: 'panel' }, line));
-      return;
-    }
-  }
-  out.replaceChildren(
-    h('div', { className: 'panel' }, 'The test ping has not been attempted yet; see Deliveries for its result.'),
-  );
-}
-
 function statusOf(s: Subscription) {
-  if (s.status !== 'active') return [badge('disabled'), ' ', s.disabledReason ?? ''];
-  return s.failingSince ? [badge('failing', 'failed'), ' since ', when(s.failingSince)] : badge('active');
+  if (s.status !== 'active') return [stateBadge('subscription', 'disabled'), ' ', s.disabledReason ?? ''];
+  if (!s.failingSince) return stateBadge('subscription', 'active');
+  return [
+    stateBadge('subscription', 'active'),
+    ' ',
+    h('span', { className: 'failing' }, 'failing'),
+    ' since ',
+    when(s.failingSince),
+  ];
 }
 
-/** The banner's click: re-enable, re-send what failed in the failing period, and show the result. */
+/** The event and, for a filtered offer event, which offers it is limited to. */
+function eventOf(s: Subscription, lists: ReadonlyMap<string, ListChoice>) {
+  const filter = s.filter;
+  if (filter === undefined) return eventName(s.event);
+  const only =
+    'eans' in filter
+      ? `only ${plural(filter.eans.length, 'EAN', 'EANs')}: ${filter.eans.slice(0, 3).join(', ')}${filter.eans.length > 3 ? ', …' : ''}`
+      : `only the items of ${lists.get(filter.list)?.name ?? `list ${filter.list.slice(0, 8)}…`}`;
+  return [eventName(s.event), h('br'), h('span', { className: 'muted' }, only)];
+}
+
+/** The banner's click: (re-enable and) re-send what failed in the failing period, and show the result. */
 async function recoverFailed(s: Subscription): Promise<void> {
   const path = `/subscriptions/${encodeURIComponent(s.id)}/recover-failed`;
-  const result = await act<{ requeued: number }>(RECOVER_LABEL, 'POST', path);
+  const result = await act<{ requeued: number }>(recoverLabel(s), 'POST', path);
   if (!result.ok) return;
   await show('subscriptions', true);
-  notice(`${RECOVER_LABEL}: re-enabled; ${result.data.requeued} failed delivery(ies) queued again.`);
+  notice(`${recoverLabel(s)}: ${recoveredText(s, result.data.requeued)}`);
 }
 
 function actions(s: Subscription, pingOut: HTMLElement) {
   const base = `/subscriptions/${encodeURIComponent(s.id)}`;
-  const since = h('input', { type: 'datetime-local', 'aria-label': 'Recover failed since' });
+  const since = h('input', { type: 'datetime-local', name: 'recover-since' });
   const recover = async () => {
     if (!since.value) {
       notice('Choose the date and time to recover from.', true);
@@ -68,7 +55,7 @@ function actions(s: Subscription, pingOut: HTMLElement) {
     }
     const body = { since: new Date(since.value).toISOString() };
     const r = await act<{ requeued: number }>('Recover failed deliveries', 'POST', `${base}/recover`, body);
-    if (r.ok) notice(`Recover failed deliveries: ${r.data.requeued} delivery(ies) queued again.`);
+    if (r.ok) notice(`Recover failed deliveries: ${plural(r.data.requeued, 'delivery', 'deliveries')} queued again.`);
   };
   const reenable = async () => {
     if ((await act('Re-enable subscription', 'POST', `${base}/enable`)).ok) await show('subscriptions', true);
@@ -88,9 +75,9 @@ function actions(s: Subscription, pingOut: HTMLElement) {
     ),
     h('button', { type: 'button', className: 'secondary', onclick: deliveries }, 'Deliveries'),
     s.status === 'disabled' ? h('button', { type: 'button', onclick: reenable }, 'Re-enable') : null,
-    h('span', { className: 'row' }, [
-      since,
-      h('button', { type: 'button', className: 'secondary', onclick: recover }, 'Recover failed since…'),
+    h('span', { className: 'row recover' }, [
+      field('Recover failed deliveries since', since),
+      h('button', { type: 'button', className: 'secondary', onclick: recover }, 'Recover'),
     ]),
     h(
       'button',
@@ -109,34 +96,32 @@ function actions(s: Subscription, pingOut: HTMLElement) {
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, 'Subscriptions'));
-  const url = h('input', {
-    type: 'url',
-    name: 'notificationUrl',
-    placeholder: 'your receiver URL (https)',
-    required: true,
-    size: 40,
-    maxlength: 2048,
+  const [result, listsResult] = await Promise.all([
+    api<Page<Subscription>>('GET', '/subscriptions?limit=100'),
+    api<Page<ListChoice>>('GET', '/lists'),
+  ]);
+  const lists = rowsOf(listsResult);
+  const form = subscriptionForm({
+    lists,
+    submit: async (body) => {
+      const created = await api('POST', '/subscriptions', body);
+      if (!created.ok) {
+        // The reason is shown under the field it is about; the notice only points there.
+        notice('Subscription not created: see the form.', true);
+        return created;
+      }
+      await show('subscriptions', true);
+      notice(`Subscribed ${body.notificationUrl} to ${eventName(body.event)}.`);
+      return null;
+    },
   });
-  const event = select(
-    EVENT_NAMES.map((e) => [e, `${eventName(e)} (${e})`] as const),
-    'list.published',
-    'Event',
-  );
-  const formError = h('p', { className: 'error-text', role: 'alert' });
-  const subscribe = async () => {
-    formError.textContent = '';
-    const body = { notificationUrl: url.value.trim(), event: event.value };
-    const result = await act('Create subscription', 'POST', '/subscriptions', body);
-    if (!result.ok) formError.textContent = problemText(result);
-    else await show('subscriptions', true);
-  };
-  root.append(inlineForm([field('Receiver URL', url), field('Event', event)], 'Subscribe', subscribe), formError);
+  root.append(form);
   const pingOut = h('div', { id: 'ping-result' });
-  const result = await api<Page<Subscription>>('GET', '/subscriptions?limit=100');
   if (!result.ok) {
     root.append(empty(`Could not load: ${problemText(result)}`));
     return;
   }
+  const byList = new Map(lists.map((l) => [l.identifier, l]));
   const banners = rowsOf(result).map((s) => healthBanner(s, () => recoverFailed(s)));
   root.append(
     ...banners.filter((banner) => banner !== null),
@@ -145,7 +130,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
       rowsOf(result),
       [
         ['Receiver', (s) => h('span', { className: 'url' }, s.notificationUrl)],
-        ['Event', (s) => eventName(s.event)],
+        ['Event', (s) => eventOf(s, byList)],
         ['Status', statusOf],
         ['Created', (s) => when(s.createdAt)],
         ['Actions', (s) => actions(s, pingOut), 'actions'],

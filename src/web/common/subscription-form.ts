@@ -1,0 +1,182 @@
+/**
+ * The form that subscribes a receiver (portal, and the console on a client's behalf): receiver URL,
+ * event and, for offer events, the filter the API accepts — `{ eans }` (only these EANs) or `{ list }`
+ * (only the offers for a list's current items). A refusal is shown under the field it is about, named
+ * by the field's label ("Receiver URL must use http or https, not ftp"), never by the API's field name.
+ */
+
+import { EVENT_NAMES } from '../../events/catalogue.js';
+import type { SubscriptionFilter } from '../../subscriptions/filter-schema.js';
+import { FILTERABLE } from '../../subscriptions/filter-schema.js';
+import type { Failure } from './api.js';
+import { eventName } from './deliveries.js';
+import { h } from './dom.js';
+import { field, select } from './widgets.js';
+
+export interface SubscriptionInput {
+  notificationUrl: string;
+  event: string;
+  filter?: SubscriptionFilter;
+}
+
+/** A list the filter may follow, as the picker offers it. */
+export interface ListChoice {
+  identifier: string;
+  name: string;
+  school: string;
+}
+
+export interface SubscriptionFormOptions {
+  /** Sends the input; a refusal comes back to be shown under its field. */
+  submit: (input: SubscriptionInput) => Promise<Failure | null>;
+  /** Lists offered in the list picker (the identifier can always be typed). */
+  lists?: readonly ListChoice[];
+  /** The submit button's text. */
+  label?: string;
+}
+
+type FieldName = 'url' | 'event' | 'eans' | 'list' | 'form';
+
+/** The API's names in messages, and the labels the form shows for them. */
+const LABELS: readonly (readonly [RegExp, string, FieldName])[] = [
+  [/notificationUrl/g, 'Receiver URL', 'url'],
+  [/filter\.eans|\beans\b/g, 'EANs', 'eans'],
+  [/filter\.list/g, 'List', 'list'],
+  [/\bevent\b/g, 'Event', 'event'],
+];
+
+const PATHS: Readonly<Record<string, FieldName>> = {
+  '/notificationUrl': 'url',
+  '/event': 'event',
+  '/filter/eans': 'eans',
+  '/filter/list': 'list',
+  '/filter': 'eans',
+};
+
+/** Which field a refusal is about, and its sentence with the field's label instead of the API's name. */
+export function placeRefusal(result: Failure): { field: FieldName; text: string } {
+  const data = typeof result.data === 'object' && result.data !== null ? result.data : {};
+  const raw = data.detail ?? data.title ?? `HTTP ${result.status}`;
+  const path = data.errors?.find((error) => error.path !== undefined && PATHS[error.path] !== undefined)?.path;
+  let where: FieldName = path === undefined ? 'form' : (PATHS[path] ?? 'form');
+  if ('invalidEans' in data) where = 'eans';
+  let text = raw;
+  for (const [pattern, label, name] of LABELS) {
+    if (where === 'form' && pattern.test(raw)) where = name;
+    pattern.lastIndex = 0;
+    text = text.replace(pattern, label);
+  }
+  if (where === 'form' && /public address/.test(raw)) where = 'url';
+  return { field: where, text: text.charAt(0).toUpperCase() + text.slice(1) };
+}
+
+/** EANs as typed: separated by commas, spaces or new lines; blanks dropped. */
+const eanList = (text: string): string[] =>
+  text
+    .split(/[\s,;]+/)
+    .map((ean) => ean.trim())
+    .filter(Boolean);
+
+export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElement {
+  const url = h('input', {
+    type: 'url',
+    name: 'notificationUrl',
+    placeholder: 'https://your-shop.example/webhooks',
+    required: true,
+    size: 40,
+    maxlength: 2048,
+  });
+  const event = select(
+    EVENT_NAMES.map((e) => [e, `${eventName(e)} (${e})`] as const),
+    'list.published',
+    'Event',
+  );
+  const which = select(
+    [
+      ['', 'every offer'],
+      ['eans', 'only these EANs'],
+      ['list', "only a list's items"],
+    ],
+    '',
+    'Which offers',
+  );
+  const eans = h('textarea', {
+    name: 'eans',
+    rows: 2,
+    cols: 30,
+    placeholder: '9789001891442, 9780194837125',
+  });
+  const datalist = h(
+    'datalist',
+    { id: 'filter-lists' },
+    (options.lists ?? []).map((l) => h('option', { value: l.identifier }, `${l.name} (${l.school})`)),
+  );
+  const list = h('input', {
+    name: 'list',
+    list: 'filter-lists',
+    size: 34,
+    maxlength: 64,
+    placeholder: 'a list identifier: type or pick',
+  });
+  const errors: Record<FieldName, HTMLElement> = {
+    url: h('span', { className: 'field-error', id: 'error-url' }),
+    event: h('span', { className: 'field-error', id: 'error-event' }),
+    eans: h('span', { className: 'field-error', id: 'error-eans' }),
+    list: h('span', { className: 'field-error', id: 'error-list' }),
+    form: h('p', { className: 'field-error form-error', id: 'error-form' }),
+  };
+  const inputs: Partial<Record<FieldName, HTMLElement>> = { url, event, eans, list };
+  for (const [name, input] of Object.entries(inputs)) input?.setAttribute('aria-describedby', `error-${name}`);
+
+  const withError = (label: string, input: HTMLElement, name: FieldName): HTMLElement => {
+    const wrap = field(label, input);
+    wrap.append(errors[name]);
+    return wrap;
+  };
+  const eansField = withError('EANs (comma-separated)', eans, 'eans');
+  const listField = withError('List', list, 'list');
+  const whichField = field('Which offers', which);
+  const filterFields = h('div', { className: 'filter-fields' }, [whichField, eansField, listField, datalist]);
+  const sync = () => {
+    const filterable = (FILTERABLE as readonly string[]).includes(event.value);
+    filterFields.hidden = !filterable;
+    eansField.hidden = which.value !== 'eans';
+    listField.hidden = which.value !== 'list';
+  };
+  event.addEventListener('change', sync);
+  which.addEventListener('change', sync);
+  sync();
+
+  const clear = () => {
+    for (const [name, node] of Object.entries(errors)) {
+      node.textContent = '';
+      inputs[name as FieldName]?.removeAttribute('aria-invalid');
+    }
+  };
+  const submit = h('button', { type: 'submit' }, options.label ?? 'Subscribe');
+  const form = h(
+    'form',
+    {
+      className: 'inline subscription-form',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        clear();
+        const input: SubscriptionInput = { notificationUrl: url.value.trim(), event: event.value };
+        if (!filterFields.hidden && which.value === 'eans') input.filter = { eans: eanList(eans.value) };
+        if (!filterFields.hidden && which.value === 'list') input.filter = { list: list.value.trim() };
+        submit.disabled = true;
+        try {
+          const refused = await options.submit(input);
+          if (refused === null) return;
+          const placed = placeRefusal(refused);
+          errors[placed.field].textContent = placed.text;
+          inputs[placed.field]?.setAttribute('aria-invalid', 'true');
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    [withError('Receiver URL', url, 'url'), withError('Event', event, 'event'), filterFields, submit, errors.form],
+  );
+  return form;
+}
