@@ -86,6 +86,7 @@ function settingsFromEnv(postgres: boolean): Settings {
     warmupSeconds: quick ? 0 : 1,
     deliveries: envNumber('BENCH_DELIVERIES', quick ? 500 : 5000),
     deliveryRounds: envNumber('BENCH_DELIVERY_ROUNDS', quick ? 1 : 5),
+    deliveryWarm: envNumber('BENCH_DELIVERY_WARM', quick ? 1000 : 20_000),
     fanout: envNumber('BENCH_FANOUT', quick ? 1000 : 10_000),
     latencySeconds: quick ? 2 : 5,
     latencyRate: envNumber('BENCH_LATENCY_RATE', 200),

@@ -124,10 +124,12 @@ export interface DrainPlan {
   warmup: number;
   size: number;
   windows: number;
+  /** A last window of this many after the `windows` of `size` (the delivery scenario's long warm one). */
+  tail?: number;
 }
 
 /** Deliveries a drain of this plan sends in all. */
-export const planTotal = (plan: DrainPlan): number => plan.warmup + plan.size * plan.windows;
+export const planTotal = (plan: DrainPlan): number => plan.warmup + plan.size * plan.windows + (plan.tail ?? 0);
 
 /** The rate of each window of the plan, from the receiver's arrival times once the drain is complete. */
 export async function windowRates(receiver: Receiver, plan: DrainPlan): Promise<number[]> {
@@ -135,6 +137,11 @@ export async function windowRates(receiver: Receiver, plan: DrainPlan): Promise<
   for (let window = 0; window < plan.windows; window++) {
     const from = plan.warmup + window * plan.size;
     const to = from + plan.size;
+    rates.push(arrivalRate(await receiver.waitFor(to, 0, from), to, from));
+  }
+  if (plan.tail !== undefined && plan.tail > 0) {
+    const from = plan.warmup + plan.windows * plan.size;
+    const to = from + plan.tail;
     rates.push(arrivalRate(await receiver.waitFor(to, 0, from), to, from));
   }
   return rates;

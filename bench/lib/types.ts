@@ -15,6 +15,8 @@ export interface Settings {
    * with whatever else the machine did in that second, and it takes more rounds for a steady median.
    */
   deliveryRounds: number;
+  /** The delivery scenario's third window, timed after the first two: the rate a warm process keeps. */
+  deliveryWarm: number;
   /** Subscriptions in the fan-out run. */
   fanout: number;
   latencySeconds: number;
