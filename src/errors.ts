@@ -14,6 +14,7 @@ export const PROBLEMS = {
   'token-expired': { status: 403, title: 'The access token has expired' },
   'insufficient-scope': { status: 403, title: 'The access token lacks the required scope' },
   'csrf-rejected': { status: 403, title: 'The CSRF token is missing or wrong' },
+  forbidden: { status: 403, title: 'Your operator role does not allow this' },
   'not-found': { status: 404, title: 'Resource not found' },
   'route-not-found': { status: 404, title: 'No such endpoint' },
   'request-timeout': { status: 408, title: 'The request was not received in time' },

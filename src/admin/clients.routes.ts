@@ -15,7 +15,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminCreateClient',
         tags,
@@ -38,7 +38,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.get(
     '/clients',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminListClients',
         tags,
@@ -53,7 +53,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.get(
     '/clients/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminGetClient',
         tags,
@@ -67,7 +67,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients/:id/secret',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminResetClientSecret',
         tags,
@@ -84,7 +84,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients/:id/webhook-secret',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminRotateClientWebhookSecret',
         tags,
@@ -101,7 +101,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.delete(
     '/clients/:id',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminRevokeClient',
         tags,

@@ -73,7 +73,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
   // The operator's session (or token), CSRF-checked: a cross-site page cannot sign the operator out.
   app.post(
     '/dashboard/api/sign-out',
-    { config: { auth: 'admin', idempotent: true }, schema },
+    { config: { auth: 'admin', role: 'viewer', idempotent: true }, schema },
     async (request, reply) => {
       await webSessions.end(request.cookies[CONSOLE_COOKIE]);
       void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });

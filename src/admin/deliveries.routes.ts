@@ -70,7 +70,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/send-now',
     {
-      config: { auth: 'admin', role: 'admin', role: 'support', idempotent: true, problems: ['conflict'] },
+      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'] },
       schema: {
         operationId: 'adminSendDeliveryNow',
         tags,

@@ -68,8 +68,15 @@ export const adminOrConsole =
       const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
       if (session !== undefined) {
         admitResolved(request, session);
-        // Today a console session is opened with the admin token, so it acts as the admin token.
-        attachActor(request, ADMIN_TOKEN_ACTOR);
+        // A session opened through the provider acts as its operator, with the role of their sign-in;
+        // one opened with the admin token acts as the admin token.
+        const { operator } = session;
+        attachActor(
+          request,
+          operator === null
+            ? ADMIN_TOKEN_ACTOR
+            : { type: 'operator', id: operator.sub, name: operator.email ?? operator.name, role: operator.role },
+        );
         return;
       }
     }

@@ -28,6 +28,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
     schoolTags,
     listTags,
     auth: 'admin',
+    role: 'viewer',
     operationIds: {
       listSchools: 'adminListSchools',
       getSchool: 'adminGetSchool',
@@ -39,7 +40,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/schools',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminCreateSchool',
         tags: schoolTags,
@@ -57,7 +58,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.patch(
     '/schools/:identifier',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminUpdateSchool',
         tags: schoolTags,
@@ -73,7 +74,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/lists',
     {
-      config: { auth: 'admin', idempotent: true, problems: ['invalid-ean', 'conflict'] },
+      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['invalid-ean', 'conflict'] },
       schema: {
         operationId: 'adminCreateList',
         tags: listTags,
@@ -91,7 +92,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.patch(
     '/lists/:identifier',
     {
-      config: { auth: 'admin', idempotent: true, problems: ['invalid-ean'] },
+      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminUpdateList',
         tags: listTags,
@@ -106,7 +107,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/lists/:identifier/status',
     {
-      config: { auth: 'admin', idempotent: true, problems: ['illegal-transition', 'conflict'] },
+      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['illegal-transition', 'conflict'] },
       schema: {
         operationId: 'adminSetListStatus',
         tags: listTags,

@@ -30,7 +30,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.post(
     '/offers',
     {
-      config: { auth: 'admin', idempotent: true, problems: ['invalid-ean'] },
+      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminCreateOffer',
         tags,
@@ -49,7 +49,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.get(
     '/offers',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminListOffers',
         tags,
@@ -70,7 +70,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.get(
     '/offers/:id',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'adminGetOffer',
         tags,
@@ -85,7 +85,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.patch(
     '/offers/:id',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminUpdateOffer',
         tags,
@@ -101,7 +101,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.delete(
     '/offers/:id',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true },
       schema: {
         operationId: 'adminDeleteOffer',
         tags,

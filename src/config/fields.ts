@@ -12,7 +12,10 @@ export type ParseKind =
   | 'httpUrl'
   | 'proxyList'
   | 'originList'
-  | 'workers';
+  | 'workers'
+  | 'issuerUrl'
+  | 'roleMap'
+  | 'emailList';
 
 /** What every property of the schema carries besides its JSON Schema keywords. */
 export interface EnvMeta {

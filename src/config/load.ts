@@ -7,6 +7,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import ipaddr from 'ipaddr.js';
 import type { EnvMeta, ParseKind } from './fields.js';
+import { oidcIssues } from './oidc-fields.js';
 import { ConfigSchema } from './schema.js';
 import type { Config, ConfigKey } from './types.js';
 
@@ -122,6 +123,29 @@ const PARSERS: Record<ParseKind, (raw: string, meta: EnvMeta & Record<string, un
     }
     return entries.map((entry) => entry.replace(/\/$/, ''));
   },
+  issuerUrl: (raw) => {
+    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    // Plain http only where nothing crosses a network: a local or test provider needs no certificate.
+    const loopback = url !== undefined && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+    if (url === undefined || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)))
+      throw new Invalid(`expected an https:// URL (http:// only on localhost or 127.x.x.x), got "${raw}"`);
+    return raw.replace(/\/$/, '');
+  },
+  roleMap: (raw) =>
+    commaList(raw).map((pair) => {
+      const [value, role, ...rest] = pair.split('=').map((part) => part.trim());
+      if (!value || rest.length > 0 || !['viewer', 'support', 'admin'].includes(role ?? ''))
+        throw new Invalid(
+          `expected value=role pairs (roles viewer, support, admin) separated by commas, got "${pair}"`,
+        );
+      return { value, role };
+    }),
+  emailList: (raw) =>
+    commaList(raw).map((entry) => {
+      if (!/^[^@\s]+@[^@\s]+$/.test(entry))
+        throw new Invalid(`expected e-mail addresses separated by commas, got "${entry}"`);
+      return entry.toLowerCase();
+    }),
   workers: (raw, meta) => (raw.toLowerCase() === 'auto' ? Math.max(1, availableParallelism()) : integer(raw, meta)),
 };
 
@@ -172,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
       variable: 'MAX_URL_LENGTH',
       message: `must be below MAX_HEADER_BYTES (${String(maxHeaderBytes)}), got ${String(maxUrlLength)}`,
     });
+  for (const [variable, message] of oidcIssues(config)) issues.push({ variable, message });
   const [first, ...others] = issues;
   if (first !== undefined) throw new ConfigError(first.variable, first.message, others);
   // The parsers above produce the schema's shapes; a mismatch here is a bug in this file, not a bad variable.

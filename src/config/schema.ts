@@ -6,6 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { choice, flag, int, list, optionalText } from './fields.js';
+import { OIDC_FIELDS } from './oidc-fields.js';
 import { RETENTION_FIELDS } from './retention-fields.js';
 
 export const ConfigSchema = Type.Object({
@@ -243,4 +244,5 @@ export const ConfigSchema = Type.Object({
     'browser sessions (partner portal, operator console) end after this long without a request',
   ),
   ...RETENTION_FIELDS,
+  ...OIDC_FIELDS,
 });

@@ -5,6 +5,7 @@
  * Documentation reads the same declarations (ops/openapi-routes.ts).
  */
 import type { FastifyInstance, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type { Role } from '../operators/actor.js';
 import { appendHook, prependHook } from './append-hook.js';
 import { tagBody } from './etag.js';
 import type { IdempotencyHooks } from './idempotency.js';
@@ -18,8 +19,11 @@ export interface Guard {
   preHandler?: preHandlerHookHandler;
 }
 
-/** Builds the guard of each declared auth (the composition root knows the services behind them). */
-export type GuardFactory = (auth: RouteAuth, options: { rateLimit: boolean }) => Guard;
+/**
+ * Builds the guard of each declared auth (the composition root knows the services behind them). An
+ * admin route's guard also holds the caller to the route's role: the one place roles are enforced.
+ */
+export type GuardFactory = (auth: RouteAuth, options: { rateLimit: boolean; role?: Role }) => Guard;
 
 /** Why a route may not be registered as declared; undefined when it may. */
 export function declarationProblem(
@@ -28,6 +32,10 @@ export function declarationProblem(
   const config = route.config ?? {};
   const name = `${methodsOf(route).join(',')} ${route.url}`;
   if (config.auth === undefined) return `${name} declares no auth (config.auth)`;
+  if (config.auth === 'admin' && config.role === undefined)
+    return `${name} is an admin route but declares no operator role (config.role: viewer, support or admin)`;
+  if (config.auth !== 'admin' && config.role !== undefined)
+    return `${name} declares an operator role but its auth is not admin`;
   if (changesState(route) && config.idempotent === undefined)
     return `${name} changes state but does not declare whether it is idempotent (config.idempotent)`;
   // HEAD: Fastify's twin of a GET, with the GET's declarations.
@@ -53,7 +61,7 @@ export function registerRouteBehaviour(
     const problem = declarationProblem(route);
     if (problem !== undefined) throw new Error(problem);
     const config = route.config ?? {};
-    const guard = guardFor(config.auth ?? 'public', { rateLimit: config.rateLimit ?? true });
+    const guard = guardFor(config.auth ?? 'public', { rateLimit: config.rateLimit ?? true, role: config.role });
     if (guard.onRequest !== undefined) prependHook(route, 'onRequest', guard.onRequest);
     if (guard.preHandler !== undefined) prependHook(route, 'preHandler', guard.preHandler);
     if (takesIdempotencyKey(route)) {

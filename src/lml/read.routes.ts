@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteAuth } from '../http/route-config.js';
+import type { Role } from '../operators/actor.js';
 import type { ListService } from './list-service.js';
 import { IdentifierParams, ListQuerySchema, ListSchema, LmlPageQuerySchema, pageOf, SchoolSchema } from './schemas.js';
 import type { SchoolService } from './school-service.js';
@@ -14,6 +15,8 @@ export interface ReadAccess {
   listTags: string[];
   /** Who may read under this registration. */
   auth: RouteAuth;
+  /** Under the admin API: the operator role that may read (viewer). */
+  role?: Role;
   /** The OpenAPI operationIds (the SDK's method names) under this registration. */
   operationIds: { listSchools: string; getSchool: string; listLists: string; getList: string };
 }
@@ -24,8 +27,8 @@ export interface LmlReadRoutesOptions extends ReadAccess {
 }
 
 export const lmlReadRoutes: FastifyPluginAsyncTypebox<LmlReadRoutesOptions> = async (app, options) => {
-  const { schools, lists, schoolTags, listTags, auth, operationIds } = options;
-  const config = { auth, etag: true };
+  const { schools, lists, schoolTags, listTags, auth, role, operationIds } = options;
+  const config = { auth, etag: true, ...(role === undefined ? {} : { role }) };
 
   app.get(
     '/schools',

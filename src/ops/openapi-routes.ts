@@ -52,6 +52,8 @@ export function problemsOf(schema: FastifySchema, route: DocumentedRoute): Probl
     if (changesState(route)) codes.push('csrf-rejected');
   }
   if (schema.params !== undefined) codes.push('not-found');
+  // Below the route's role; no operator has less than viewer.
+  if (auth === 'admin' && route.config?.role !== undefined && route.config.role !== 'viewer') codes.push('forbidden');
   if (takesIdempotencyKey(route)) codes.push('validation-failed', 'idempotency-key-in-use', 'idempotency-key-reused');
   codes.push(...(route.config?.problems ?? []));
   if (auth !== 'public' && auth !== undefined) codes.push('internal');
@@ -100,5 +102,7 @@ export function documentRoute(schema: FastifySchema | undefined, route: Document
     ...withHeaders,
     security: securityOf(route.config?.auth),
     response: responses,
+    // The least operator role that may call an admin operation (the console and tools read it).
+    ...(route.config?.role === undefined ? {} : { 'x-operator-role': route.config.role }),
   } as FastifySchema;
 }

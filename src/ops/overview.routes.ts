@@ -12,7 +12,7 @@ export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesO
   app.get(
     '/overview',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'getAdminOverview',
         tags,
@@ -25,7 +25,7 @@ export const adminOverviewRoutes: FastifyPluginAsyncTypebox<AdminOverviewRoutesO
   app.get(
     '/subscription-health',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'getAdminSubscriptionHealth',
         tags,

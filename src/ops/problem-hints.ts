@@ -21,6 +21,8 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
     'The token was issued without the scope this endpoint requires. Request a token with that scope.',
   'csrf-rejected':
     'A browser session (portal or console) sent a state change without its CSRF token. Reload the page and try again.',
+  forbidden:
+    'The operator role you signed in with (or of your credential) is below the role this operation needs; the role member names it. Ask an admin, or have the role changed at the identity provider and sign in again.',
   'not-found': 'The resource does not exist, is not visible to your client, or is not published.',
   'route-not-found': 'No endpoint answers this method and path. See /docs for the reference.',
   conflict: 'The request conflicts with the current state of the resource; fetch it again and retry.',

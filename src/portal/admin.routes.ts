@@ -28,7 +28,7 @@ export const adminPortalRoutes: FastifyPluginAsyncTypebox<AdminPortalRoutesOptio
   app.post(
     '/clients/:id/portal-link',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true },
       schema: {
         operationId: 'createAdminClientsPortalLink',
         tags: ['admin: clients'],

@@ -11,7 +11,7 @@ export const adminStorageRoutes: FastifyPluginAsyncTypebox<AdminStorageRoutesOpt
   app.get(
     '/storage',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', role: 'viewer' },
       schema: {
         operationId: 'getAdminStorage',
         tags: ['admin: operations'],

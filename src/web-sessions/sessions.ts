@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import { Problem } from '../errors.js';
+import { ROLES, type Role } from '../operators/actor.js';
 import type { WebSessionStore } from './store.js';
 
 /** The rule: a sign-in link is good for 15 minutes and one use. */
@@ -20,12 +21,25 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 export type SessionKind = 'portal' | 'console';
 
+/** The person behind a console session opened through the OpenID Connect provider. */
+export interface SessionOperator {
+  issuer: string;
+  sub: string;
+  email: string | null;
+  name: string | null;
+  role: Role;
+}
+
 export interface WebSession {
   kind: SessionKind;
   /** The client's internal id for a portal session; null for the operator console. */
   clientRef: string | null;
   csrfToken: string;
+  /** Console sessions opened through the provider; null for the admin token's and portal sessions. */
+  operator: SessionOperator | null;
 }
+
+const isRole = (value: string | null | undefined): value is Role => (ROLES as readonly string[]).includes(value ?? '');
 
 export interface PortalLink {
   clientId: string;
@@ -81,9 +95,20 @@ export class WebSessions {
     return this.start('portal', clientRef);
   }
 
-  /** Exchanges the admin token (checked by the caller) for a console session. */
-  startConsole(): Promise<{ sessionId: string; session: WebSession }> {
-    return this.start('console', null);
+  /**
+   * A console session: for the admin token (checked by the caller) without an operator, or for an
+   * operator the provider identified (with the ID token its logout takes as a hint).
+   */
+  startConsole(
+    operator: SessionOperator | null = null,
+    idToken: string | null = null,
+  ): Promise<{ sessionId: string; session: WebSession }> {
+    return this.start('console', null, operator, idToken);
+  }
+
+  /** Ends every session of an operator at once: each node reads sessions per request. */
+  endOperatorSessions(issuer: string, sub: string): Promise<number> {
+    return this.store.deleteOperatorSessions(issuer, sub);
   }
 
   /**
@@ -106,11 +131,23 @@ export class WebSessions {
     }
     // Writing on every request would be wasteful; a minute of precision is plenty for an idle timeout.
     if (now - Number(row.last_seen_at) > 60_000) await this.store.touch(idHash, now);
-    return { kind, clientRef: row.client_ref, csrfToken: row.csrf_token };
+    const operator: SessionOperator | null =
+      row.operator_sub != null && row.operator_issuer != null && isRole(row.operator_role)
+        ? {
+            issuer: row.operator_issuer,
+            sub: row.operator_sub,
+            email: row.operator_email ?? null,
+            name: row.operator_name ?? null,
+            role: row.operator_role,
+          }
+        : null;
+    return { kind, clientRef: row.client_ref, csrfToken: row.csrf_token, operator };
   }
 
-  async end(sessionId: string | undefined): Promise<void> {
-    if (sessionId !== undefined && sessionId !== '') await this.store.deleteSession(sha256(sessionId));
+  /** Ends the session; answers the provider's ID token of an operator's session (the logout's hint). */
+  async end(sessionId: string | undefined): Promise<{ idToken: string | null }> {
+    if (sessionId === undefined || sessionId === '') return { idToken: null };
+    return { idToken: (await this.store.deleteSession(sha256(sessionId))) ?? null };
   }
 
   /** Constant-time comparison of the header a request sent with its session's CSRF token. */
@@ -124,6 +161,8 @@ export class WebSessions {
   private async start(
     kind: SessionKind,
     clientRef: string | null,
+    operator: SessionOperator | null = null,
+    idToken: string | null = null,
   ): Promise<{ sessionId: string; session: WebSession }> {
     const sessionId = random();
     const csrfToken = random();
@@ -135,7 +174,13 @@ export class WebSessions {
       csrf_token: csrfToken,
       created_at: now,
       last_seen_at: now,
+      operator_issuer: operator?.issuer ?? null,
+      operator_sub: operator?.sub ?? null,
+      operator_email: operator?.email ?? null,
+      operator_name: operator?.name ?? null,
+      operator_role: operator?.role ?? null,
+      id_token: idToken,
     });
-    return { sessionId, session: { kind, clientRef, csrfToken } };
+    return { sessionId, session: { kind, clientRef, csrfToken, operator } };
   }
 }

@@ -45,8 +45,24 @@ export class WebSessionStore {
     await this.db.updateTable('web_sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
   }
 
-  async deleteSession(idHash: string): Promise<void> {
-    await this.db.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
+  /** Deletes the session and answers its ID token (null: none; undefined: no such session). */
+  async deleteSession(idHash: string): Promise<string | null | undefined> {
+    const row = await this.db
+      .deleteFrom('web_sessions')
+      .where('id_hash', '=', idHash)
+      .returning('id_token')
+      .executeTakeFirst();
+    return row === undefined ? undefined : (row.id_token ?? null);
+  }
+
+  /** Every session of one operator; answers how many there were. */
+  async deleteOperatorSessions(issuer: string, sub: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('web_sessions')
+      .where('operator_sub', '=', sub)
+      .where('operator_issuer', '=', issuer)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Housekeeping: idle sessions and expired links are useless; removing them keeps the tables small. */

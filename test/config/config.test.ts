@@ -55,6 +55,16 @@ describe('config', () => {
       pruneIntervalSeconds: 3600,
       pruneBatchSize: 1000,
       prunePauseMs: 100,
+      // Operator sign-in (issue 31): off until OIDC_ISSUER is set.
+      oidcIssuer: undefined,
+      oidcClientId: undefined,
+      oidcClientSecret: undefined,
+      oidcScopes: 'openid email profile',
+      oidcRedirectUri: undefined,
+      oidcRoleClaim: undefined,
+      oidcRoleMap: [],
+      operatorAdmins: [],
+      oidcDefaultRole: 'none',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -61,15 +61,18 @@ describe('route declarations', () => {
 
   it('a route that declares nothing, or changes state without saying whether it is idempotent, is refused', async () => {
     expect(declarationProblem({ method: 'GET', url: '/x', config: {} })).toBe('GET /x declares no auth (config.auth)');
-    expect(declarationProblem({ method: 'POST', url: '/x', config: { auth: 'admin' } })).toBe(
+    expect(declarationProblem({ method: 'POST', url: '/x', config: { auth: 'admin', role: 'admin' } })).toBe(
       'POST /x changes state but does not declare whether it is idempotent (config.idempotent)',
+    );
+    expect(declarationProblem({ method: 'GET', url: '/x', config: { auth: 'admin' } })).toBe(
+      'GET /x is an admin route but declares no operator role (config.role: viewer, support or admin)',
     );
     expect(
       declarationProblem({ method: 'POST', url: '/x', config: { auth: 'public', etag: true, idempotent: true } }),
     ).toBe('POST /x declares an ETag but is not a GET');
-    expect(declarationProblem({ method: 'DELETE', url: '/x', config: { auth: 'admin', idempotent: true } })).toBe(
-      undefined,
-    );
+    expect(
+      declarationProblem({ method: 'DELETE', url: '/x', config: { auth: 'admin', role: 'admin', idempotent: true } }),
+    ).toBe(undefined);
 
     const app = Fastify();
     registerRouteBehaviour(app, {

@@ -19,6 +19,7 @@ import { deliveryLeasesUnindexed } from './0011_delivery_leases_unindexed.js';
 import { sqliteDueInInsertionOrder } from './0012_sqlite_due_in_insertion_order.js';
 import { history } from './0013_history.js';
 import { audit } from './0014_audit.js';
+import { operators } from './0015_operators.js';
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
@@ -37,5 +38,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0012_sqlite_due_in_insertion_order', sqliteDueInInsertionOrder(engine)],
     ['0013_history', history],
     ['0014_audit', audit],
+    ['0015_operators', operators],
   ];
 }
