@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, ConsoleMessage, Dialog, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Config } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
 import { addStats, uncountFinished } from '../../src/delivery/stats.js';
 import { type Receiver, startReceiver } from '../delivery/support.js';
@@ -46,8 +47,9 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function openWorld(engine: Engine, browser: Browser): Promise<World> {
-  const h = await createHarness(engine, { webhookAllowPrivate: true, webhookRetryScheduleSeconds: [] });
+/** `config` overrides the test configuration (e.g. a retry schedule; by default a failed delivery is final at once). */
+export async function openWorld(engine: Engine, browser: Browser, config: Partial<Config> = {}): Promise<World> {
+  const h = await createHarness(engine, { webhookAllowPrivate: true, webhookRetryScheduleSeconds: [], ...config });
   const world: World = {
     engine,
     h,

@@ -4,7 +4,8 @@
  * the subscription first when it is disabled. An active subscription is never offered "Re-enable".
  */
 import type { SubscriptionView } from '../../subscriptions/schemas.js';
-import { h } from './dom.js';
+import { type Child, h } from './dom.js';
+import { stateBadge } from './states.js';
 import { when } from './time.js';
 import { plural } from './widgets.js';
 
@@ -25,6 +26,21 @@ export const recoverLabel = (s: BannerSubject): string => (s.status === 'disable
 export function recoveredText(s: BannerSubject, requeued: number): string {
   const queued = `${plural(requeued, 'failed delivery', 'failed deliveries')} queued again.`;
   return s.status === 'disabled' ? `Re-enabled; ${queued}` : queued.charAt(0).toUpperCase() + queued.slice(1);
+}
+
+/**
+ * A subscription's state in a table cell: "active · receiving", "active · receiving · failing since 2
+ * minutes ago" (from the first failed attempt), "disabled · nothing is sent — the receiver answered 410".
+ */
+export function healthState(s: BannerSubject): Child {
+  if (s.status === 'disabled')
+    return [stateBadge('subscription', 'disabled'), s.disabledReason ? ` — ${s.disabledReason}` : ''];
+  if (!s.failingSince) return stateBadge('subscription', 'active');
+  return [
+    stateBadge('subscription', 'active'),
+    ' · ',
+    h('span', { className: 'failing' }, ['failing since ', when(s.failingSince)]),
+  ];
 }
 
 /**

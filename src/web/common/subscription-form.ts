@@ -128,11 +128,9 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
   const inputs: Partial<Record<FieldName, HTMLElement>> = { url, event, eans, list };
   for (const [name, input] of Object.entries(inputs)) input?.setAttribute('aria-describedby', `error-${name}`);
 
-  const withError = (label: string, input: HTMLElement, name: FieldName): HTMLElement => {
-    const wrap = field(label, input);
-    wrap.append(errors[name]);
-    return wrap;
-  };
+  // The error sits beside the label, not in it: the field's accessible name stays its label.
+  const withError = (label: string, input: HTMLElement, name: FieldName): HTMLElement =>
+    h('div', { className: 'field-with-error' }, [field(label, input), errors[name]]);
   const eansField = withError('EANs (comma-separated)', eans, 'eans');
   const listField = withError('List', list, 'list');
   const whichField = field('Which offers', which);

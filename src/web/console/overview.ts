@@ -3,7 +3,7 @@ import type { Overview } from '../../ops/overview-schemas.js';
 import { problemText } from '../common/api.js';
 import { h, main, s } from '../common/dom.js';
 import { ms, when } from '../common/time.js';
-import { empty } from '../common/widgets.js';
+import { empty, plural } from '../common/widgets.js';
 import { api } from './app.js';
 
 type Bucket = Overview['attemptsPerHour'][number];
@@ -11,25 +11,37 @@ type Bucket = Overview['attemptsPerHour'][number];
 const hourOf = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 const GREY = '#5f6b7a';
 
+/** The chart's drawing width: the figure's inner width, so one SVG unit is one pixel and its text stays at its size. */
+function chartWidth(): number {
+  const style = getComputedStyle(main);
+  const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+  // The figure's own padding (0.75rem on each side) and border (1px on each side).
+  const figure = 2 * Number.parseFloat(getComputedStyle(document.documentElement).fontSize) * 0.75 + 2;
+  return Math.max(280, Math.floor(main.clientWidth - padding - figure));
+}
+
+/** Axis text, a little smaller than the body text (15px), never larger. */
+const AXIS_FONT = 12;
+
 function chart(buckets: readonly Bucket[]): HTMLElement {
-  // Drawn at the size it is shown (clamped), so its text stays legible on a phone as on a desktop.
-  const width = Math.max(320, Math.min(720, main.clientWidth - 60));
+  const width = chartWidth();
   const height = width < 500 ? 180 : 220;
   const [left, bottom, top] = [30, 28, 10];
-  const labelEvery = width < 500 ? 6 : 4;
+  const labelEvery = width < 500 ? 6 : 3;
   const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
   const step = (width - left - 8) / buckets.length;
   const y = (value: number): number => top + (height - top - bottom) * (1 - value / max);
   const parts: SVGElement[] = [];
   for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
     parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
-    const label = { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': 11, fill: GREY };
+    const label = { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': AXIS_FONT, fill: GREY };
     parts.push(s('text', label, String(tick)));
   }
   buckets.forEach((b, i) => {
     const x = left + i * step + 2;
     const w = Math.max(2, step - 4);
-    const group = s('g', {}, [s('title', {}, `${hourOf(b.hour)}: ${b.succeeded} succeeded, ${b.failed} failed`)]);
+    const title = `${hourOf(b.hour)}: ${plural(b.succeeded, 'attempt', 'attempts')} succeeded, ${b.failed} failed`;
+    const group = s('g', {}, [s('title', {}, title)]);
     if (b.succeeded > 0)
       group.append(s('rect', { x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
     if (b.failed > 0) {
@@ -38,7 +50,7 @@ function chart(buckets: readonly Bucket[]): HTMLElement {
     }
     parts.push(group);
     if (i % labelEvery === 0) {
-      const label = { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': 11, fill: GREY };
+      const label = { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': AXIS_FONT, fill: GREY };
       parts.push(s('text', label, hourOf(b.hour)));
     }
   });
@@ -47,15 +59,21 @@ function chart(buckets: readonly Bucket[]): HTMLElement {
   return h('figure', { className: 'chart' }, [
     s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': aria }, parts),
     h('figcaption', { className: 'legend' }, [
-      h('span', {}, [h('span', { className: 'swatch ok' }), 'succeeded']),
-      h('span', {}, [h('span', { className: 'swatch fail' }), 'failed']),
-      h('span', {}, total === 0 ? 'No attempts in the last 24 hours.' : `${total} attempts in the last 24 hours`),
+      h('span', {}, [h('span', { className: 'swatch ok' }), 'succeeded attempts']),
+      h('span', {}, [h('span', { className: 'swatch fail' }), 'failed attempts']),
+      h(
+        'span',
+        {},
+        total === 0
+          ? 'No attempts in the last 24 hours.'
+          : `${plural(total, 'attempt', 'attempts')} in the last 24 hours`,
+      ),
     ]),
   ]);
 }
 
 function card(label: string, value: string | number, bad = false): HTMLElement {
-  return h('div', { className: `card${bad ? ' bad' : ''}` }, [
+  return h('div', { className: `card${bad ? ' bad' : ''}`, 'data-tile': label }, [
     h('div', { className: 'value' }, String(value)),
     h('div', { className: 'label' }, label),
   ]);
@@ -70,13 +88,16 @@ export async function overview(root: HTMLElement): Promise<void> {
   }
   const o = result.data;
   root.append(
-    h('div', { className: 'cards' }, [
+    // Eight tiles: two full rows of four on a wide screen, four rows of two on a phone. Each count says
+    // what it counts; the failed attempts are the red bars of the chart below, so the two agree.
+    h('div', { className: 'cards four' }, [
       card('active clients', o.clients),
       card('subscriptions', o.subscriptions),
       card('published lists', o.publishedLists),
       card('published offers', o.publishedOffers),
       card('deliveries queued', o.queueDepth),
-      card('failed in last 24 h', o.failedLast24h, o.failedLast24h > 0),
+      card('failed attempts, last 24 h', o.failedAttempts24h, o.failedAttempts24h > 0),
+      card('deliveries failed for good, last 24 h', o.failedDeliveries24h, o.failedDeliveries24h > 0),
       card('p95 commit → delivery (24 h)', ms(o.p95DeliveryLatencyMs)),
     ]),
   );

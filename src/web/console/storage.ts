@@ -46,8 +46,13 @@ export async function storage(root: HTMLElement): Promise<void> {
   const r = view.retention;
   const last = view.lastPrune;
   root.append(
-    h('div', { className: 'cards' }, [
+    // Six tiles: two full rows of three on a wide screen, three rows of two on a phone (none alone on a row).
+    h('div', { className: 'cards three' }, [
       card(`database (${view.engine})`, bytes(view.databaseBytes)),
+      card(
+        'automatic prune',
+        r.pruneIntervalSeconds === 0 ? 'off' : `every ${Math.round(r.pruneIntervalSeconds / 60)} min`,
+      ),
       card('succeeded deliveries kept', days(r.deliveryDays)),
       card('failed deliveries kept', days(r.failedDeliveryDays)),
       card('events kept', days(r.eventDays)),

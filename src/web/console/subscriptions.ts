@@ -4,18 +4,12 @@ import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
-import { healthBanner, RECOVER_LABEL } from '../common/health.js';
+import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
 import { when } from '../common/time.js';
-import { badge, empty, table } from '../common/widgets.js';
+import { empty, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 
 export type AdminSubscription = AdminSubscriptionView;
-
-function healthOf(x: AdminSubscription) {
-  if (x.status === 'disabled') return [badge('disabled'), ' ', x.disabledReason ?? ''];
-  if (x.failingSince) return [badge('failing', 'failed'), ' since ', when(x.failingSince)];
-  return badge('active');
-}
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, 'Webhook subscriptions'));
@@ -34,12 +28,14 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
   };
   const recoverFailed = async (x: AdminSubscription): Promise<void> => {
     const path = `/subscriptions/${encodeURIComponent(x.id)}/recover-failed`;
-    const r = await act<{ requeued: number }>(RECOVER_LABEL, 'POST', path);
+    const r = await act<{ requeued: number }>(recoverLabel(x), 'POST', path);
     if (!r.ok) return;
     await show('subscriptions', true);
-    notice(`${RECOVER_LABEL} (${x.client.name}): re-enabled; ${r.data.requeued} failed delivery(ies) queued again.`);
+    notice(`${recoverLabel(x)} (${x.client.name}): ${recoveredText(x, r.data.requeued)}`);
   };
-  const banners = rowsOf(result).map((x) => healthBanner(x, () => recoverFailed(x)));
+  // Failed attempts in a row, counted from the first one (issue 34.1): the same count on the banner and in the table.
+  const failedAttempts = (x: AdminSubscription): number => byId.get(x.id)?.consecutiveFailedAttempts ?? 0;
+  const banners = rowsOf(result).map((x) => healthBanner(x, () => recoverFailed(x), failedAttempts(x)));
   root.append(
     ...banners.filter((banner) => banner !== null),
     table<AdminSubscription>(
@@ -48,9 +44,9 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
         ['Client', (x) => h('strong', {}, x.client.name)],
         ['Receiver', (x) => x.notificationUrl],
         ['Event', (x) => eventName(x.canonicalEvent)],
-        ['Health', healthOf],
+        ['Health', healthState],
         ['Last success', (x) => when(byId.get(x.id)?.lastSuccessAt)],
-        ['Failures in a row', (x) => String(byId.get(x.id)?.consecutiveFailures ?? 0)],
+        ['Failed attempts in a row', (x) => String(failedAttempts(x))],
         [
           'Actions',
           (x) => [

@@ -3,8 +3,7 @@ import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
-import { healthBanner, recoveredText, recoverLabel } from '../common/health.js';
-import { stateBadge } from '../common/states.js';
+import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
 import { type ListChoice, subscriptionForm } from '../common/subscription-form.js';
 import { when } from '../common/time.js';
 import { confirmThen, empty, field, plural, table } from '../common/widgets.js';
@@ -12,18 +11,6 @@ import { act, api, show, state } from './app.js';
 import { ping } from './ping.js';
 
 type Subscription = SubscriptionView;
-
-function statusOf(s: Subscription) {
-  if (s.status !== 'active') return [stateBadge('subscription', 'disabled'), ' ', s.disabledReason ?? ''];
-  if (!s.failingSince) return stateBadge('subscription', 'active');
-  return [
-    stateBadge('subscription', 'active'),
-    ' ',
-    h('span', { className: 'failing' }, 'failing'),
-    ' since ',
-    when(s.failingSince),
-  ];
-}
 
 /** The event and, for a filtered offer event, which offers it is limited to. */
 function eventOf(s: Subscription, lists: ReadonlyMap<string, ListChoice>) {
@@ -131,7 +118,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
       [
         ['Receiver', (s) => h('span', { className: 'url' }, s.notificationUrl)],
         ['Event', (s) => eventOf(s, byList)],
-        ['Status', statusOf],
+        ['Status', healthState],
         ['Created', (s) => when(s.createdAt)],
         ['Actions', (s) => actions(s, pingOut), 'actions'],
       ],
