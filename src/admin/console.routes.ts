@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Problem } from '../errors.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
+import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import { setSessionCookie } from '../web-sessions/guard.js';
@@ -32,6 +33,12 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
     { url: '/dashboard/app.js', type: JS, body: web.consoleJs },
     { url: '/dashboard/app.css', type: CSS, body: web.css },
   ]);
+  // /dashboard/deliveries, /dashboard/lists/<identifier>, …: the page, which draws the section its address names.
+  serveAppPaths(app, {
+    base: '/dashboard',
+    sections: ['overview', 'clients', 'lists', 'offers', 'subscriptions', 'deliveries', 'storage'],
+    html: DASHBOARD_HTML,
+  });
   const schema = { hide: true } as const;
 
   app.post(

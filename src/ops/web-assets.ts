@@ -3,7 +3,7 @@
  * strict security headers on every one, and an ETag so browsers revalidate cheaply.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_HEADERS } from './html.js';
 
 /** No inline script or style anywhere, no framing, nothing loaded from another origin. */
@@ -31,17 +31,21 @@ export const CSS = 'text/css; charset=utf-8';
 
 const etag = (body: string): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 
+/** Answers with an asset: the page headers, its ETag, 304 when the browser holds it already. */
+export function assetHandler(asset: Omit<Asset, 'url'>) {
+  const tag = etag(asset.body);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    void reply
+      .headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', etag: tag })
+      .type(asset.type);
+    if (request.headers['if-none-match'] === tag) return reply.code(304).send();
+    return asset.body;
+  };
+}
+
 export function serveAssets(app: FastifyInstance, assets: Asset[]): void {
-  for (const asset of assets) {
-    const tag = etag(asset.body);
-    app.get(asset.url, { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
-      void reply
-        .headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', etag: tag })
-        .type(asset.type);
-      if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-      return asset.body;
-    });
-  }
+  for (const asset of assets)
+    app.get(asset.url, { config: { auth: 'public' }, schema: { hide: true } }, assetHandler(asset));
 }
 
 export interface PageShell {

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
+import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import { CreateSubscriptionBody, SubscriptionPageQuerySchema } from '../subscriptions/schemas.js';
@@ -34,6 +35,8 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
     { url: '/portal/app.js', type: JS, body: web.portalJs },
     { url: '/portal/app.css', type: CSS, body: web.css },
   ]);
+  // /portal/subscriptions, /portal/deliveries/<id>: the page, which draws the section its address names.
+  serveAppPaths(app, { base: '/portal', sections: ['credentials', 'subscriptions', 'deliveries'], html: PORTAL_HTML });
   const schema = { hide: true } as const;
 
   app.post(

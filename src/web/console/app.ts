@@ -1,21 +1,37 @@
 /**
- * The console's state and its two moves: `act` (a state change, reported in the notice bar) and
- * `show` (draw a section). The admin token is exchanged for an HttpOnly session cookie at sign-in;
- * this script keeps only the session's CSRF token, in memory.
+ * The console's state and its moves: `act` (a state change, reported in the notice bar), `go` (open a
+ * place: a section, an item in it, the section's filters — recorded in the history, so every place has
+ * its address) and `show` (draw the current place again). The admin token is exchanged for an HttpOnly
+ * session cookie at sign-in; this script keeps only the session's CSRF token, in memory.
  */
 import { makeApi, problemText } from '../common/api.js';
 import { drawSection, notice } from '../common/dom.js';
+import { createRouter, linkTo, type Place } from '../common/router.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 
 export const state = {
   csrfToken: '',
   current: 'overview',
-  filters: { ean: '', status: '', subscriptionId: '', showArchived: false },
+  /** The item the section shows in detail (a delivery id, a list identifier); '' for the section itself. */
+  detail: '',
+  /** The section's filters, as its address carries them. */
+  query: {} as Readonly<Record<string, string>>,
 };
 
 /** Filled by main.ts: every section by its data-section name. */
 export const sections: Record<string, Section> = {};
+
+/** Section names and the words of their addresses: /dashboard/lists is the "lml" section. */
+export const router = createRouter('/dashboard', [
+  ['overview', 'overview'],
+  ['clients', 'clients'],
+  ['lml', 'lists'],
+  ['offers', 'offers'],
+  ['subscriptions', 'subscriptions'],
+  ['deliveries', 'deliveries'],
+  ['storage', 'storage'],
+]);
 
 /** Set by main.ts: what to do when the session has ended. */
 export const hooks = { signIn: (_message?: string): void => undefined };
@@ -54,9 +70,47 @@ export async function act<T = unknown>(
   return result;
 }
 
-export async function show(name: string, keepNotice = false): Promise<void> {
-  state.current = name;
-  await drawSection(sections[name], name, keepNotice, () => state.csrfToken !== '');
+/** Each drawing's number: a slower, older drawing never replaces a newer one (quick Back and Forward). */
+let drawing = 0;
+
+async function draw(keepNotice: boolean): Promise<void> {
+  const mine = ++drawing;
+  await drawSection(
+    sections[state.current],
+    state.current,
+    keepNotice,
+    () => state.csrfToken !== '' && mine === drawing,
+  );
 }
+
+export interface GoOptions {
+  keepNotice?: boolean;
+  /** Replace the current history entry instead of adding one (a filter change, a redirect). */
+  replace?: boolean;
+  /** Arrived by Back/Forward or at start: the address is already right. */
+  arrived?: boolean;
+}
+
+/** Opens a place of the console and records it in the history. */
+export async function go(place: Partial<Place> & { section: string }, options: GoOptions = {}): Promise<void> {
+  state.current = place.section;
+  state.detail = place.id ?? '';
+  state.query = place.query ?? {};
+  if (!options.arrived) router.record({ ...place, id: state.detail, query: state.query }, options.replace);
+  await draw(options.keepNotice ?? false);
+}
+
+/**
+ * Draws a section: the current place again (same item and filters) when it is the section shown, else
+ * the section from its start (its own address).
+ */
+export async function show(name: string, keepNotice = false): Promise<void> {
+  if (name === state.current) await draw(keepNotice);
+  else await go({ section: name }, { keepNotice });
+}
+
+/** A link to a place of the console (a real address; a plain click stays in the page). */
+export const link = (place: Partial<Place> & { section: string }, text: string, className?: string) =>
+  linkTo(router, place, (target) => go(target), text, className);
 
 export const path = (...parts: string[]): string => parts.map((part) => encodeURIComponent(part)).join('/');

@@ -6,61 +6,27 @@
  */
 
 import { SCHOOL_TYPES } from '../../lml/model.js';
-import type { ListView, SchoolView } from '../../lml/schemas.js';
-import { type ListStatus, TRANSITIONS } from '../../lml/status.js';
+import type { SchoolView } from '../../lml/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { h } from '../common/dom.js';
+import { stateBadge } from '../common/states.js';
 import { when } from '../common/time.js';
-import { badge, confirmThen, empty, field, inlineForm, select } from '../common/widgets.js';
-import { act, api, show, state } from './app.js';
+import { empty, field, inlineForm, plural, select } from '../common/widgets.js';
+import { act, api, go, link, state } from './app.js';
+import { listDetail } from './list-detail.js';
+import { type List, moveButtons, renameButton } from './list-moves.js';
 
 type School = SchoolView;
-/** The API leaves the status set open, as the specification does; Shelfmark stores only these four. */
-type List = Omit<ListView, 'status'> & { status: ListStatus };
-
-function listEvents(from: ListStatus, to: ListStatus): string {
-  if (from === to) return '';
-  return to === 'published' ? 'list.status, list.published' : 'list.status';
-}
-
-function transitionLabel(from: ListStatus, to: ListStatus): string {
-  if (to === 'published') return 'Publish';
-  if (to === 'validated') return 'Mark validated';
-  if (to === 'archived') return 'Archive';
-  return from === 'archived' ? 'Restore as draft' : 'Back to draft';
-}
 
 function listNode(list: List): HTMLElement {
-  const base = `/lists/${encodeURIComponent(list.identifier)}`;
-  const rename = () => {
-    const value = window.prompt(`New name for ${list.name}`, list.name);
-    if (value !== null && value.trim() !== '' && value.trim() !== list.name)
-      void act('Rename list', 'PATCH', base, { name: value.trim() }, { events: () => 'list.updated' });
-  };
-  const moves = (TRANSITIONS[list.status] ?? []).map((to) => {
-    const run = () =>
-      act(
-        `List ${list.name} is now ${to}`,
-        'POST',
-        `${base}/status`,
-        { status: to },
-        {
-          events: () => listEvents(list.status, to),
-        },
-      );
-    const onclick =
-      to === 'archived' ? confirmThen(`Archive ${list.name}? It disappears from the public lists.`, run) : run;
-    const className = to === 'archived' ? 'danger' : 'secondary';
-    return h('button', { type: 'button', className, onclick: () => void onclick() }, transitionLabel(list.status, to));
-  });
-  const items = `${list.items ? list.items.length : 0} items · updated `;
+  const items = `${plural(list.items.length, 'item', 'items')} · updated `;
   return h('span', { className: list.status === 'archived' ? 'row archived' : 'row' }, [
-    h('span', {}, list.name),
-    badge(list.status),
+    link({ section: 'lml', id: list.identifier }, list.name, 'list-name'),
+    stateBadge('list', list.status),
     h('span', { className: 'muted' }, items),
     when(list.updatedAt),
-    h('button', { type: 'button', className: 'secondary', onclick: rename }, 'Rename'),
-    moves,
+    renameButton(list),
+    moveButtons(list),
   ]);
 }
 
@@ -133,8 +99,12 @@ function createForms(root: HTMLElement, schools: readonly School[]): void {
 }
 
 export async function lml(root: HTMLElement): Promise<void> {
+  if (state.detail) {
+    await listDetail(root, state.detail);
+    return;
+  }
   root.append(h('h1', {}, 'Schools & lists'));
-  const showArchived = state.filters.showArchived;
+  const showArchived = state.query.archived === '1';
   const [schoolsResult, listsResult, archivedResult] = await Promise.all([
     api<Page<School>>('GET', '/schools?limit=200'),
     api<Page<List>>('GET', '/lists?limit=200'),
@@ -148,14 +118,12 @@ export async function lml(root: HTMLElement): Promise<void> {
   const schools = rowsOf(schoolsResult);
   const lists = [...rowsOf(listsResult), ...(archivedResult ? rowsOf(archivedResult) : [])];
   createForms(root, schools);
-  const toggle = h('input', {
+  const toggle: HTMLInputElement = h('input', {
     type: 'checkbox',
     id: 'show-archived',
     checked: showArchived,
-    onchange: () => {
-      state.filters.showArchived = toggle.checked;
-      void show('lml', true);
-    },
+    onchange: (): Promise<void> =>
+      go({ section: 'lml', query: { archived: toggle.checked ? '1' : '' } }, { keepNotice: true }),
   });
   root.append(
     h('div', { className: 'row tree-head' }, [

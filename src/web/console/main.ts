@@ -4,7 +4,7 @@
  */
 import { problemText } from '../common/api.js';
 import { byId, h, main, nav, notice, onSections } from '../common/dom.js';
-import { hooks, sections, session, show, state } from './app.js';
+import { go, hooks, router, sections, session, state } from './app.js';
 import { clients } from './clients.js';
 import { deliveries } from './deliveries.js';
 import { lml } from './lists.js';
@@ -37,7 +37,8 @@ function signIn(message = ''): void {
     state.csrfToken = result.data.csrfToken;
     notice('');
     nav.hidden = false;
-    void show(state.current);
+    // The section the address names: a bookmarked or reloaded address opens where it pointed.
+    void go(router.current(), { arrived: true });
   };
   main.replaceChildren(
     h('div', { className: 'signin' }, [
@@ -68,7 +69,9 @@ function signIn(message = ''): void {
 }
 hooks.signIn = signIn;
 
-onSections((name) => show(name));
+onSections((name) => go({ section: name }));
+// Back and Forward: draw the place the browser moved to (its address is already in the bar).
+router.onMove((place) => (state.csrfToken === '' ? undefined : go(place, { arrived: true })));
 byId('sign-out').addEventListener('click', async () => {
   await session('POST', '/sign-out');
   notice('Signed out.');
@@ -80,6 +83,6 @@ void (async function start() {
   if (result.ok && result.data.signedIn && result.data.csrfToken) {
     state.csrfToken = result.data.csrfToken;
     nav.hidden = false;
-    void show(state.current);
+    void go(router.current(), { arrived: true });
   } else signIn();
 })();

@@ -1,4 +1,4 @@
-/** Every client's webhook subscriptions with their health; re-enable a disabled one. */
+/** Every client's webhook subscriptions with their health; subscribe a client (new-subscription.ts); re-enable a disabled one. */
 import type { SubscriptionHealth } from '../../ops/overview-schemas.js';
 import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
@@ -7,25 +7,25 @@ import { h, notice } from '../common/dom.js';
 import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
-import { act, api, show, state } from './app.js';
+import { act, api, go, show } from './app.js';
+import { newSubscription } from './new-subscription.js';
 
 export type AdminSubscription = AdminSubscriptionView;
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, 'Webhook subscriptions'));
-  const [result, health] = await Promise.all([
+  const [result, health, form] = await Promise.all([
     api<Page<AdminSubscription>>('GET', '/subscriptions?limit=100'),
     api<Page<SubscriptionHealth>>('GET', '/subscription-health'),
+    newSubscription(),
   ]);
+  root.append(form);
   if (!result.ok) {
     root.append(empty(`Could not load: ${problemText(result)}`));
     return;
   }
   const byId = new Map(rowsOf(health).map((row) => [row.subscriptionId, row]));
-  const deliveriesOf = (x: AdminSubscription) => () => {
-    state.filters.subscriptionId = x.id;
-    void show('deliveries');
-  };
+  const deliveriesOf = (x: AdminSubscription) => () => go({ section: 'deliveries', query: { subscription: x.id } });
   const recoverFailed = async (x: AdminSubscription): Promise<void> => {
     const path = `/subscriptions/${encodeURIComponent(x.id)}/recover-failed`;
     const r = await act<{ requeued: number }>(recoverLabel(x), 'POST', path);

@@ -5,6 +5,7 @@
 import type { ClientView } from '../../auth/client-schemas.js';
 import { makeApi, problemText } from '../common/api.js';
 import { byId, drawSection, h, main, nav, notice } from '../common/dom.js';
+import { createRouter } from '../common/router.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
 
@@ -70,7 +71,19 @@ export async function refreshMe(): Promise<boolean> {
   return true;
 }
 
-export async function show(name: string, keepNotice = false): Promise<void> {
+/** Each section's address (issue 34.8): /portal/subscriptions, /portal/deliveries/<id>; /portal is the first. */
+export const router = createRouter('/portal', [
+  ['credentials', 'credentials'],
+  ['subscriptions', 'subscriptions'],
+  ['deliveries', 'deliveries'],
+]);
+
+/**
+ * Draws a section and records its address in the history (the delivery about to be opened included),
+ * unless `arrived`: the browser is there already (start, Back, Forward).
+ */
+export async function show(name: string, keepNotice = false, arrived = false): Promise<void> {
   state.current = name;
+  if (!arrived) router.record({ section: name, id: name === 'deliveries' ? state.openDelivery : '' });
   await drawSection(sections[name], name, keepNotice);
 }

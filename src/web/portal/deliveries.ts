@@ -11,15 +11,15 @@ import {
   attemptsTable,
   type Delivery,
   eventName,
-  isScheduled,
   outcome,
   outcomeWithNext,
   STATUS_FILTER,
 } from '../common/deliveries.js';
 import { h, sleep } from '../common/dom.js';
+import { type RetryAction, retryControl } from '../common/retry.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
-import { act, api, show, state } from './app.js';
+import { act, api, router, show, state } from './app.js';
 
 interface DeliveryDetail extends Delivery {
   attempts: Attempt[];
@@ -58,22 +58,16 @@ async function showDelivery(id: string, target: HTMLElement, receiver: string | 
   );
 }
 
-function retryButton(d: Delivery): HTMLElement {
-  const scheduled = isScheduled(d);
-  const run = async () => {
-    const action = scheduled ? 'send-now' : 'retry';
+/** The shared Retry / Retry now control (common/retry.ts); after either, the log again with this delivery open. */
+function retryButton(d: Delivery, subscriptionDisabled: boolean): HTMLElement {
+  const run = async (action: RetryAction) => {
     if (!(await act('Retry delivery', 'POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`)).ok) return;
     // Give the worker a moment to make the attempt, then draw the log again with this delivery open.
     await sleep(1500);
     state.openDelivery = d.id;
     await show('deliveries', true);
   };
-  const disabled = d.status === 'pending' && !scheduled;
-  return h(
-    'button',
-    { type: 'button', className: 'secondary', disabled, onclick: run },
-    scheduled ? 'Retry now' : 'Retry',
-  );
+  return retryControl(d, run, { subscriptionDisabled });
 }
 
 function filterForm(root: HTMLElement): void {
@@ -124,13 +118,18 @@ export async function deliveries(root: HTMLElement): Promise<void> {
   if (after) query.set('starting_after', after);
   const [result, subs] = await Promise.all([
     api<Page<Delivery>>('GET', `/deliveries?${query.toString()}`),
-    api<Page<{ id: string; notificationUrl: string }>>('GET', '/subscriptions?limit=100'),
+    api<Page<{ id: string; notificationUrl: string; status: string }>>('GET', '/subscriptions?limit=100'),
   ]);
   if (!result.ok) {
     root.append(empty(`Could not load: ${problemText(result)}`));
     return;
   }
   const urls = new Map(rowsOf(subs).map((s) => [s.id, s.notificationUrl]));
+  const disabled = new Set(
+    rowsOf(subs)
+      .filter((s) => s.status === 'disabled')
+      .map((s) => s.id),
+  );
   let rows = rowsOf(result);
   if (f.subscriptionId) rows = rows.filter((d) => d.subscriptionId === f.subscriptionId);
   const detail = h('div', { id: 'delivery-detail' });
@@ -152,11 +151,15 @@ export async function deliveries(root: HTMLElement): Promise<void> {
               {
                 type: 'button',
                 className: 'secondary',
-                onclick: () => showDelivery(d.id, detail, urls.get(d.subscriptionId)),
+                onclick: () => {
+                  // The opened delivery has its own address (/portal/deliveries/<id>): Back closes it again.
+                  router.record({ section: 'deliveries', id: d.id });
+                  return showDelivery(d.id, detail, urls.get(d.subscriptionId));
+                },
               },
               'Attempts',
             ),
-            retryButton(d),
+            retryButton(d, disabled.has(d.subscriptionId)),
           ],
           'actions',
         ],

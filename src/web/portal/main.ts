@@ -3,7 +3,7 @@
  * Entry point: the sections, sign-in by one-time link, sign-out, start.
  */
 import { byId, nav, onSections } from '../common/dom.js';
-import { api, refreshMe, sections, show, signedOut, state } from './app.js';
+import { api, refreshMe, router, sections, show, signedOut, state } from './app.js';
 import { credentials } from './credentials.js';
 import { deliveries } from './deliveries.js';
 import { subscriptions } from './subscriptions.js';
@@ -11,6 +11,12 @@ import { subscriptions } from './subscriptions.js';
 Object.assign(sections, { credentials, subscriptions, deliveries });
 
 onSections((name) => show(name));
+/** Arrives at a place named by the address (start, Back, Forward): a delivery's address opens its attempts. */
+const arrive = (place: { section: string; id: string }) => {
+  state.openDelivery = place.section === 'deliveries' ? place.id : '';
+  return show(place.section, false, true);
+};
+router.onMove((place) => (state.csrfToken === '' ? undefined : arrive(place)));
 byId('sign-out').addEventListener('click', async () => {
   await api('POST', '/sign-out');
   state.csrfToken = '';
@@ -38,6 +44,6 @@ async function start(): Promise<void> {
     return;
   }
   nav.hidden = false;
-  await show(state.current, true);
+  await arrive(router.current());
 }
 void start();

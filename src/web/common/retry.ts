@@ -1,0 +1,70 @@
+/**
+ * Retry, for the console and the portal alike (issue 34.5): one control that knows what a delivery in
+ * each state allows. A finished delivery is sent once more (…/retry); one waiting for its next
+ * scheduled attempt is sent now instead (…/send-now), same webhook-id. When neither is possible the
+ * button is disabled and the reason is written beside it (and tied to it for screen readers), never
+ * a greyed button alone.
+ */
+import type { Delivery } from './deliveries.js';
+import { h } from './dom.js';
+import { countdown } from './time.js';
+
+export type RetryAction = 'retry' | 'send-now';
+
+/** What the control offers for a delivery: the action, or why there is none. */
+export type RetryChoice = { action: RetryAction; label: string } | { action: null; label: string; reason: string };
+
+export interface RetryContext {
+  /** The delivery's subscription is disabled: nothing is sent to it until it is re-enabled. */
+  subscriptionDisabled?: boolean;
+}
+
+export function retryChoice(d: Delivery, context: RetryContext = {}): RetryChoice {
+  if (context.subscriptionDisabled)
+    return {
+      action: null,
+      label: d.status === 'pending' ? 'Retry now' : 'Retry',
+      reason: 'the subscription is disabled: re-enable it first',
+    };
+  if (d.status !== 'pending') return { action: 'retry', label: 'Retry' };
+  if (d.attemptCount === 0) return { action: null, label: 'Retry now', reason: 'first attempt under way' };
+  if (d.nextAttemptAt === null || countdown(d.nextAttemptAt) === 'now')
+    return { action: null, label: 'Retry now', reason: 'next attempt under way' };
+  return { action: 'send-now', label: 'Retry now' };
+}
+
+let reasons = 0;
+
+/**
+ * The button (and its reason when disabled). `run` performs the action through the page's own API and
+ * redraws; the button stays disabled while it runs, so a double click sends once.
+ */
+export function retryControl(
+  d: Delivery,
+  run: (action: RetryAction) => Promise<unknown>,
+  context: RetryContext = {},
+): HTMLElement {
+  const choice = retryChoice(d, context);
+  if (choice.action === null) {
+    const id = `retry-reason-${++reasons}`;
+    return h('span', { className: 'retry' }, [
+      h(
+        'button',
+        { type: 'button', className: 'secondary', disabled: true, 'aria-describedby': id, title: choice.reason },
+        choice.label,
+      ),
+      h('span', { className: 'reason muted', id }, choice.reason),
+    ]);
+  }
+  const action = choice.action;
+  const button = h('button', { type: 'button', className: 'secondary' }, choice.label);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await run(action);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('span', { className: 'retry' }, button);
+}

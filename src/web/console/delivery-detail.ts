@@ -1,0 +1,97 @@
+/**
+ * One delivery on a page of its own (/dashboard/deliveries/<id>): who it went to, what it was about,
+ * its outcome with the next attempt, Retry (or Retry now), and every attempt with the body it sent.
+ * While the delivery is due (just retried), the page looks again shortly, so the new attempt appears
+ * without a reload.
+ */
+import { type Page, problemText, rowsOf } from '../common/api.js';
+import { type Attempt, attemptsTable, type Delivery, eventName, outcomeWithNext } from '../common/deliveries.js';
+import { h } from '../common/dom.js';
+import { type RetryAction, retryControl } from '../common/retry.js';
+import { countdown, when } from '../common/time.js';
+import { empty } from '../common/widgets.js';
+import { act, api, go, link, show, state } from './app.js';
+import { subjectLabels, subjectOf } from './subjects.js';
+import type { AdminSubscription } from './subscriptions.js';
+
+interface DeliveryDetail extends Delivery {
+  attempts: Attempt[];
+}
+
+/**
+ * Retry or Retry now, then the delivery's own page, where its new attempt shows once the worker has
+ * made it (that page follows a delivery that is due).
+ */
+export const retryAndOpen = (d: Delivery) => async (action: RetryAction) => {
+  const result = await act('Retry delivery', 'POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`, undefined, {
+    stay: true,
+  });
+  if (!result.ok) return;
+  const here = state.current === 'deliveries' && state.detail === d.id;
+  await go({ section: 'deliveries', id: d.id }, { keepNotice: true, replace: here });
+};
+
+/** The subscriptions by id: the log names each delivery's client and receiver, and knows a disabled one. */
+export async function subscriptionsById(): Promise<Map<string, AdminSubscription>> {
+  const subs = await api<Page<AdminSubscription>>('GET', '/subscriptions?limit=100');
+  return new Map(rowsOf(subs).map((x) => [x.id, x]));
+}
+
+/** How often the page looks again while the delivery is due, and for how long at most. */
+const FOLLOW_MS = 700;
+const FOLLOW_TIMES = 20;
+let followed = { id: '', times: 0 };
+
+function follow(d: Delivery): void {
+  const due = d.status === 'pending' && (d.nextAttemptAt === null || countdown(d.nextAttemptAt) === 'now');
+  if (followed.id !== d.id) followed = { id: d.id, times: 0 };
+  if (!due || followed.times >= FOLLOW_TIMES) return;
+  followed.times++;
+  setTimeout(() => {
+    if (state.current === 'deliveries' && state.detail === d.id) void show('deliveries', true);
+  }, FOLLOW_MS);
+}
+
+export async function deliveryDetail(root: HTMLElement, id: string): Promise<void> {
+  const back = h('p', {}, link({ section: 'deliveries' }, '← Delivery log'));
+  const [result, subscriptions] = await Promise.all([
+    api<DeliveryDetail>('GET', `/deliveries/${encodeURIComponent(id)}`),
+    subscriptionsById(),
+  ]);
+  if (!result.ok) {
+    root.append(back, h('h1', {}, 'Delivery'), empty(`Could not load delivery ${id}: ${problemText(result)}`));
+    return;
+  }
+  const d = result.data;
+  const subscription = subscriptions.get(d.subscriptionId);
+  const about = subjectOf(await subjectLabels([d]), d);
+  root.append(
+    back,
+    h('h1', {}, `${eventName(d.event)}: ${about}`),
+    h('dl', { className: 'facts panel' }, [
+      h('dt', {}, 'Client'),
+      h('dd', {}, subscription?.client.name ?? 'deleted subscription'),
+      h('dt', {}, 'Receiver'),
+      h('dd', {}, h('span', { className: 'url' }, subscription?.notificationUrl ?? '—')),
+      h('dt', {}, 'Outcome'),
+      h('dd', { className: 'outcome' }, outcomeWithNext(d)),
+      h('dt', {}, 'Created'),
+      h('dd', {}, when(d.createdAt)),
+      h('dt', {}, 'Delivery id'),
+      h('dd', {}, h('span', { className: 'id' }, d.id)),
+      h('dt', {}, 'Actions'),
+      h('dd', {}, [
+        retryControl(d, retryAndOpen(d), { subscriptionDisabled: subscription?.status === 'disabled' }),
+        subscription === undefined
+          ? null
+          : [
+              ' ',
+              link({ section: 'deliveries', query: { subscription: subscription.id } }, 'All of this subscription'),
+            ],
+      ]),
+    ]),
+    h('h2', {}, `Attempts (${d.attempts.length})`),
+    attemptsTable(d.attempts, d.payload),
+  );
+  follow(d);
+}

@@ -1,0 +1,173 @@
+/**
+ * A list's items on its page: add one, remove one, move one up or down, mark it mandatory or optional.
+ * Every change sends the whole item list to the list's own endpoint (PATCH /lists/{identifier}), so the
+ * server's validation of a list (EAN check digits, each EAN once, a title) is the only one; its
+ * refusals are shown beside the item or the field they are about, never only in the notice bar.
+ */
+import type { ListItem } from '../../lml/schemas.js';
+import type { Failure } from '../common/api.js';
+import { h, notice } from '../common/dom.js';
+import { button, confirmThen, field, table } from '../common/widgets.js';
+import { api, show } from './app.js';
+import type { List } from './list-moves.js';
+
+type ItemField = 'ean' | 'title' | 'author' | 'publisher' | 'remarks';
+
+/** A refusal, split by the item (index) and field each error is about; `form` keeps the rest. */
+interface Placed {
+  items: Map<number, string[]>;
+  form: string[];
+}
+
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+  ean: 'EAN',
+  title: 'Title',
+  author: 'Author',
+  publisher: 'Publisher',
+  remarks: 'Remarks',
+  mandatory: 'Mandatory',
+};
+
+function place(refusal: Failure): Placed {
+  const placed: Placed = { items: new Map(), form: [] };
+  const data = typeof refusal.data === 'object' && refusal.data !== null ? refusal.data : {};
+  for (const error of data.errors ?? []) {
+    const match = /^\/items\/(\d+)(?:\/(\w+))?/.exec(error.path ?? '');
+    const message = error.message ?? '';
+    if (match === null) {
+      placed.form.push(message);
+      continue;
+    }
+    const index = Number(match[1]);
+    const label = FIELD_LABELS[match[2] ?? ''] ?? 'Item';
+    const text = `${label} ${message}`.replace(/\bitem (\d+)\b/g, (_, n: string) => `item ${Number(n) + 1}`);
+    placed.items.set(index, [...(placed.items.get(index) ?? []), text]);
+  }
+  if (placed.items.size === 0 && placed.form.length === 0)
+    placed.form.push(data.detail ?? data.title ?? `HTTP ${refusal.status}`);
+  return placed;
+}
+
+const errorLine = (lines: readonly string[]) =>
+  lines.length === 0 ? null : h('p', { className: 'field-error', role: 'alert' }, lines.join('; '));
+
+/** The item as the API takes it back (every field, so nothing is lost on a save). */
+const input = (item: ListItem) => ({
+  ean: item.ean,
+  title: item.title,
+  author: item.author,
+  publisher: item.publisher,
+  mandatory: item.mandatory,
+  remarks: item.remarks,
+});
+
+export function listItems(list: List): HTMLElement {
+  const holder = h('div', { className: 'list-items' });
+  const items = list.items;
+  /** Sends the new items; on a refusal draws the page part again with the errors in place. */
+  const save = async (next: ListItem[], what: string, addDraft?: ListItem): Promise<void> => {
+    const result = await api('PATCH', `/lists/${encodeURIComponent(list.identifier)}`, { items: next.map(input) });
+    if (result.ok) {
+      await show('lml', true);
+      notice(`${what}: done. Events emitted: list.updated.`);
+      return;
+    }
+    notice(`${what}: not saved, see the items.`, true);
+    draw(place(result), addDraft, items.length);
+  };
+  const move = (from: number, to: number) => () => {
+    const next = [...items];
+    const [item] = next.splice(from, 1);
+    if (item === undefined) return;
+    next.splice(to, 0, item);
+    return save(next, `Move ${item.title} ${to < from ? 'up' : 'down'}`);
+  };
+  const draw = (placed: Placed = { items: new Map(), form: [] }, draft?: ListItem, newIndex = -1): void => {
+    const rows = items.map((item, index) => ({ item, index }));
+    const mandatory = (item: ListItem, index: number) =>
+      h('input', {
+        type: 'checkbox',
+        checked: item.mandatory,
+        'aria-label': `Mandatory: ${item.title}`,
+        onchange: () =>
+          save(
+            items.map((x, i) => (i === index ? { ...x, mandatory: !x.mandatory } : x)),
+            `${item.title}: ${item.mandatory ? 'optional' : 'mandatory'}`,
+          ),
+      });
+    holder.replaceChildren(
+      table(
+        rows,
+        [
+          ['#', ({ index }) => String(index + 1)],
+          ['EAN', ({ item }) => h('span', { className: 'id' }, item.ean)],
+          ['Title', ({ item, index }) => [h('strong', {}, item.title), errorLine(placed.items.get(index) ?? [])]],
+          ['Author', ({ item }) => item.author ?? '—'],
+          ['Publisher', ({ item }) => item.publisher ?? '—'],
+          [
+            'Mandatory',
+            ({ item, index }) => h('label', { className: 'toggle' }, [mandatory(item, index), ' mandatory']),
+          ],
+          ['Remarks', ({ item }) => item.remarks ?? '—'],
+          [
+            'Actions',
+            ({ item, index }) => [
+              index > 0 ? button('↑ Up', move(index, index - 1)) : null,
+              index < items.length - 1 ? button('↓ Down', move(index, index + 1)) : null,
+              button(
+                'Remove',
+                confirmThen(`Remove ${item.title} (${item.ean}) from ${list.name}?`, () =>
+                  save(
+                    items.filter((_, i) => i !== index),
+                    `Remove ${item.title}`,
+                  ),
+                ),
+                'danger',
+              ),
+            ],
+            'actions',
+          ],
+        ],
+        'No items yet: add the first book below.',
+      ),
+      addForm(placed, draft, newIndex),
+    );
+  };
+  const addForm = (placed: Placed, draft: ListItem | undefined, newIndex: number): HTMLElement => {
+    const text = (name: ItemField, extra: Record<string, string | number | boolean> = {}) =>
+      h('input', { name, value: draft?.[name] ?? '', ...extra });
+    const ean = text('ean', { required: true, inputmode: 'numeric', size: 15, placeholder: '9789001891442' });
+    const title = text('title', { required: true, maxlength: 500, placeholder: 'e.g. Getal & Ruimte 4 vwo' });
+    const author = text('author', { maxlength: 300 });
+    const publisher = text('publisher', { maxlength: 300 });
+    const remarks = text('remarks', { maxlength: 1000 });
+    const mandatory = h('input', { type: 'checkbox', name: 'mandatory', checked: draft?.mandatory ?? true });
+    const orNull = (node: HTMLInputElement) => node.value.trim() || null;
+    const submit = (event: Event) => {
+      event.preventDefault();
+      const item: ListItem = {
+        ean: ean.value.trim(),
+        title: title.value.trim(),
+        author: orNull(author),
+        publisher: orNull(publisher),
+        mandatory: mandatory.checked,
+        remarks: orNull(remarks),
+      };
+      return save([...items, item], `Add ${item.title}`, item);
+    };
+    const errors = [...(placed.items.get(newIndex) ?? []), ...placed.form];
+    return h('form', { className: 'inline add-item', onsubmit: (event) => void submit(event) }, [
+      h('h3', {}, 'Add an item'),
+      field('EAN/ISBN', ean),
+      field('Title', title),
+      field('Author (optional)', author),
+      field('Publisher (optional)', publisher),
+      field('Remarks (optional)', remarks),
+      h('label', { className: 'toggle' }, [mandatory, ' Mandatory']),
+      h('button', { type: 'submit' }, 'Add item'),
+      errorLine(errors),
+    ]);
+  };
+  draw();
+  return holder;
+}
