@@ -2,8 +2,9 @@
 import type { ClientView, CreatedClient } from '../../auth/client-schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { byId, h } from '../common/dom.js';
-import { when } from '../common/time.js';
-import { badge, button, confirmThen, empty, field, inlineForm, secretBox, table } from '../common/widgets.js';
+import { stateBadge } from '../common/states.js';
+import { untilText, when } from '../common/time.js';
+import { button, confirmThen, empty, field, inlineForm, secretBox, table } from '../common/widgets.js';
 import { act, api, show } from './app.js';
 
 type Client = ClientView;
@@ -30,7 +31,7 @@ function actions(c: Client) {
         if (r.ok) {
           const note = h('p', {}, [
             'Works once, until ',
-            when(r.data.expiresAt),
+            untilText(r.data.expiresAt),
             '. Send it to the partner over a channel you trust.',
           ]);
           output(secretBox(`Portal sign-in link for ${c.name}`, r.data.url, note));
@@ -67,7 +68,11 @@ function actions(c: Client) {
           { stay: true },
         );
         if (r.ok) {
-          const note = h('p', {}, ['The old secret still signs until ', when(r.data.previousSecretValidUntil), '.']);
+          const note = h('p', {}, [
+            'The old secret keeps signing as well until ',
+            untilText(r.data.previousSecretValidUntil),
+            ', so receivers can switch without losing a delivery.',
+          ]);
           output(secretBox(`New webhook secret of ${c.name}`, r.data.webhookSecret, note));
         }
       }),
@@ -110,7 +115,7 @@ export async function clients(root: HTMLElement): Promise<void> {
         ['Name', (c) => h('strong', {}, c.name)],
         ['Client ID', (c) => h('span', { className: 'id' }, c.clientId)],
         ['Scopes', (c) => c.scopes.join(', ')],
-        ['Status', (c) => badge(c.status)],
+        ['Status', (c) => stateBadge('client', c.status)],
         ['Created', (c) => when(c.createdAt)],
         ['Actions', actions, 'actions'],
       ],
