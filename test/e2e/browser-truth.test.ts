@@ -156,7 +156,7 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
   );
 
   it.skipIf(skipBrowser)(
-    '34.1 the overview tiles fill whole rows and the axis text is not larger than the body text, at 1280 and 390 px',
+    '34.15 (and 34.1) no overview tile sits alone on a row and the axis text is not larger than the body text, at 1280 and 390 px',
     async () => {
       const w = await world();
       await subscribeReceivers(w, await shop(w));

@@ -198,7 +198,7 @@ describeEachEngine('browser end to end', (engine) => {
     await expectingRefusals(w, async () => {
       await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
       await pt.getByRole('button', { name: 'Subscribe' }).click();
-      await pt.locator('.error-text', { hasText: /http/ }).waitFor();
+      await pt.locator('.field-error', { hasText: /http/ }).waitFor();
     });
     for (const url of [w.ok.url, w.flaky.url]) {
       await pt.getByLabel('Receiver URL').fill(url);
@@ -215,9 +215,10 @@ describeEachEngine('browser end to end', (engine) => {
     await expectingRefusals(w, async () => {
       await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
       await pt.getByRole('button', { name: 'Subscribe' }).click();
-      await pt.locator('.error-text', { hasText: /http/ }).waitFor();
+      await pt.locator('.field-error', { hasText: /http/ }).waitFor();
     });
-    expect(await pt.locator('.error-text').textContent()).toBe('notificationUrl must use http or https, not ftp');
+    // Issue 34.15: named by the field's label, under the field.
+    expect(await pt.locator('#error-url').textContent()).toBe('Receiver URL must use http or https, not ftp');
     await pt.getByLabel('Receiver URL').fill('');
   });
 
@@ -268,15 +269,15 @@ describeEachEngine('browser end to end', (engine) => {
           },
           { timeout: 20_000 },
         )
-        .toEqual(['delivered', 'failed (http 500)']);
+        .toEqual(['failed · not delivered (HTTP 500)', 'succeeded · delivered']);
 
       const okRow = pt.locator('tr', { hasText: w.ok.url });
       await okRow.getByRole('button', { name: 'Attempts' }).click();
       const detail = pt.locator('#delivery-detail');
-      await detail.getByText('HTTP 200').waitFor();
+      await detail.getByText('succeeded · HTTP 200').waitFor();
       expect(await detail.locator('pre.headers').textContent()).toContain('webhook-signature: •••••••• (masked)');
       expect(await detail.locator('code.excerpt').textContent()).toBe('thanks');
-      expect(await detail.locator('h2').textContent()).toMatch(/^List published: list [0-9a-f]{8}…$/);
+      expect(await detail.locator('h2').textContent()).toBe(`List published: ICT jaar 1 (${HOSTILE})`);
 
       w.flakyUp = true;
       await pt.locator('tr', { hasText: w.flaky.url }).getByRole('button', { name: 'Retry' }).click();
@@ -290,7 +291,7 @@ describeEachEngine('browser end to end', (engine) => {
           },
           { timeout: 20_000 },
         )
-        .toBe('delivered');
+        .toBe('succeeded · delivered');
       await pt.locator('tr', { hasText: w.flaky.url }).getByRole('button', { name: 'Attempts' }).click();
       await expect.poll(() => detail.locator('tbody tr').count()).toBe(2);
       await shoot(w, pt, 'portal-deliveries');
@@ -308,14 +309,14 @@ describeEachEngine('browser end to end', (engine) => {
   }
 
   it.skipIf(skipBrowser)(
-    'issue 14.1: a delivery waiting for its retry reads "retrying · next attempt in …", the exact time on hover',
+    'issue 14.1: a delivery waiting for its retry reads "pending · retrying · next attempt in …", the exact time on hover',
     async () => {
       const pt = await failedOnce();
       const next = w.h.clock.now() + 5 * 60_000;
       await setFlakyDelivery(w, { status: 'pending', nextAttemptAt: next });
       await section(pt, 'Deliveries', 'Deliveries');
       const cell = pt.locator('tr', { hasText: w.flaky.url }).locator('td[data-label="Outcome"]');
-      expect(await cell.textContent()).toMatch(/^retrying · next attempt in [45] min$/);
+      expect(await cell.textContent()).toMatch(/^pending · retrying · next attempt in [45] min$/);
       const iso = new Date(next).toISOString();
       expect(await cell.locator('time').getAttribute('datetime')).toBe(iso);
       expect(await cell.locator('time').getAttribute('title')).toContain(`(${iso})`);
@@ -345,7 +346,7 @@ describeEachEngine('browser end to end', (engine) => {
           await section(pt, 'Deliveries', 'Deliveries');
           return row().locator('td[data-label="Outcome"]').textContent();
         })
-        .toBe('delivered');
+        .toBe('succeeded · delivered');
 
       // A finished (failed) one: Retry, and again the attempts open.
       await setFlakyDelivery(w, { status: 'failed' });
