@@ -21,7 +21,10 @@ export interface DeliveriesTable {
   event_id: string;
   subscription_id: string;
   status: string;
+  /** Scheduled attempts made: the position on the retry schedule. */
   attempt_count: number;
+  /** Attempts made by hand ("Retry now", migration 0018); they take no step of the schedule. */
+  manual_attempts?: number;
   next_attempt_at: number;
   lease_owner: string | null;
   lease_until: number | null;

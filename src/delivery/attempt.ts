@@ -6,7 +6,7 @@ import { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { Completion, SendContext } from './queue/types.js';
+import type { AttemptRecord, Completion, SendContext } from './queue/types.js';
 import { DISABLE_AFTER_FAILING_MS, decide, errorClassOf } from './retry.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signer.js';
@@ -24,8 +24,20 @@ export interface AttemptDeps {
   random: () => number;
 }
 
-export async function sendAttempt(context: SendContext, deps: AttemptDeps): Promise<Completion> {
-  const { clock, config, metrics, sender } = deps;
+/** What one signed request to a receiver came to, measured. */
+export interface Sent {
+  result: SendResult;
+  startedAt: number;
+  durationMs: number;
+  errorClass: ReturnType<typeof errorClassOf>;
+}
+
+/** Signs and sends one attempt of a delivery (the worker's, a ping or "Retry now"), measured. */
+export async function signAndSend(
+  context: Pick<SendContext, 'id' | 'eventName' | 'payload' | 'notificationUrl' | 'client'>,
+  deps: Pick<AttemptDeps, 'sender' | 'clock' | 'metrics'>,
+): Promise<Sent> {
+  const { clock, metrics, sender } = deps;
   const startedAt = clock.now();
   const headers = signedHeaders({
     deliveryId: context.id,
@@ -46,7 +58,32 @@ export async function sendAttempt(context: SendContext, deps: AttemptDeps): Prom
   const errorClass = errorClassOf(result);
   metrics.deliveryAttempts.inc({ outcome: errorClass ?? 'success' });
   metrics.deliveryLatency.observe(durationMs / 1000);
+  return { result, startedAt, durationMs, errorClass };
+}
 
+/** The attempts table's record of a sent attempt. */
+export function attemptRecord(attemptNo: number, sent: Sent): AttemptRecord {
+  const { result, errorClass } = sent;
+  return {
+    attemptNo,
+    startedAt: sent.startedAt,
+    durationMs: sent.durationMs,
+    statusCode: result.kind === 'response' ? result.statusCode : null,
+    errorClass,
+    errorMessage:
+      result.kind === 'error'
+        ? result.message.slice(0, 1000)
+        : errorClass === null
+          ? null
+          : `HTTP ${result.statusCode}`,
+    responseBody: result.kind === 'response' ? result.bodySnippet : null,
+  };
+}
+
+export async function sendAttempt(context: SendContext, deps: AttemptDeps): Promise<Completion> {
+  const { clock, config } = deps;
+  const sent = await signAndSend(context, deps);
+  const { result } = sent;
   const now = clock.now();
   const attemptNo = context.attemptCount + 1;
   const decision = decide({
@@ -61,20 +98,7 @@ export async function sendAttempt(context: SendContext, deps: AttemptDeps): Prom
     owner: deps.owner,
     subscriptionId: context.subscriptionId,
     now,
-    attempt: {
-      attemptNo,
-      startedAt,
-      durationMs,
-      statusCode: result.kind === 'response' ? result.statusCode : null,
-      errorClass,
-      errorMessage:
-        result.kind === 'error'
-          ? result.message.slice(0, 1000)
-          : errorClass === null
-            ? null
-            : `HTTP ${result.statusCode}`,
-      responseBody: result.kind === 'response' ? result.bodySnippet : null,
-    },
+    attempt: attemptRecord(attemptNo, sent),
     status: decision.status,
     nextAttemptAt: decision.status === 'pending' ? decision.nextAttemptAt : now,
     disableReason: decision.status === 'failed' ? decision.disableReason : undefined,

@@ -12,6 +12,7 @@
 import type { Clock } from '../clock.js';
 import type { Metrics } from '../ops/metrics.js';
 import { type AttemptSettings, sendAttempt } from './attempt.js';
+import { logFailedAttempt } from './attempt-log.js';
 import type { LeaseTally } from './lease-tally.js';
 import { CompletionBatcher, CompletionsNotWritten } from './queue/batcher.js';
 import type { SendContext } from './queue/types.js';
@@ -123,6 +124,14 @@ export class AttemptPipeline {
       // Written with every other completion that finished meanwhile (group commit, queue/batcher.ts).
       recording = this.completions.record(completion).then((outcome) => {
         if (outcome.failed > 0) metrics.deliveriesFailed.inc(outcome.failed);
+        if (completion.status !== 'succeeded' && outcome.recorded)
+          logFailedAttempt(this.settings.logger, {
+            deliveryId: completion.id,
+            subscriptionId: completion.subscriptionId,
+            attempt: completion.attempt,
+            nextAttemptAt: completion.status === 'pending' ? completion.nextAttemptAt : null,
+            trigger: 'schedule',
+          });
         if (completion.status === 'succeeded' && outcome.recorded)
           metrics.deliveryEndToEnd.observe(Math.max(0, completion.now - context.createdAt) / 1000);
       });

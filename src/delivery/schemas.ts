@@ -26,7 +26,9 @@ export const DeliverySchema = Type.Object(
       { description: 'The exact body sent, parsed' },
     ),
     status: Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status))),
-    attemptCount: Type.Integer(),
+    attemptCount: Type.Integer({
+      description: 'Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule)',
+    }),
     nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'Only while pending',
     }),
@@ -78,3 +80,20 @@ export const AdminDeliveryQuerySchema = Type.Object({
   subscriptionId: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/** The answer to a test ping: the outcome of its one attempt. */
+export const PingOutcomeSchema = Type.Object(
+  {
+    deliveryId: Type.String({ description: "The ping's delivery (also its webhook-id)" }),
+    ok: Type.Boolean({ description: 'True only when the receiver answered 2xx' }),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], {
+      description: "The receiver's HTTP status; null when no answer came (see errorClass)",
+    }),
+    errorClass: Type.Union([ErrorClassSchema, Type.Null()], { description: 'Null when ok' }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why it failed, in words (e.g. "HTTP 500"); null when ok',
+    }),
+    durationMs: Type.Integer(),
+  },
+  { $id: 'PingOutcome' },
+);
