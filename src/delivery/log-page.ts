@@ -1,9 +1,12 @@
 /**
  * Which deliveries make one page of the delivery log, without walking the history: the page is
- * merged from bounded walks, one per status (and per subscription when the filter names at most
- * MERGE_SUBSCRIPTIONS of them), each reading at most limit + 1 keys down an index in (created_at, id)
- * order — deliveries_finished for a finished status, deliveries_subscription per subscription, the due
- * indexes for the queue (pending rows are the queue, bounded by the backlog).
+ * merged from bounded walks, each reading at most limit + 1 keys down an index in (created_at, id)
+ * order. Without a subscription filter: one walk per status, down deliveries_finished for a finished
+ * status and the due indexes for the queue (pending rows are the queue, bounded by the backlog). When
+ * the filter names at most MERGE_SUBSCRIPTIONS subscriptions: one walk per subscription down
+ * deliveries_subscription (every status, or succeeded ones), or deliveries_subscription_failed; their
+ * pending rows come from the due indexes. The per-subscription index has no status, so a completion
+ * leaves it alone (migration 0017).
  */
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -29,11 +32,15 @@ const MERGE_SUBSCRIPTIONS = 32;
 
 /** The due lanes split the queue the way its partial indexes do (migration 0009). */
 type Lane = 'first' | 'retry' | undefined;
+const LANES: Lane[] = ['first', 'retry'];
 
 interface Walk {
-  status: string;
+  /** Undefined: every status (a walk of one subscription's index). */
+  status: string | undefined;
   lane: Lane;
   subscriptions: readonly string[] | undefined;
+  /** A walk down one subscription's own index (deliveries_subscription or its failed part). */
+  bySubscription?: true;
 }
 
 /**
@@ -50,11 +57,13 @@ export async function pageKeys(
   const statuses = filter.status === undefined ? DELIVERY_STATUSES : [filter.status];
   const perSubscription = subscriptions !== undefined && subscriptions.length <= MERGE_SUBSCRIPTIONS;
   const walks: Walk[] = [];
-  for (const status of statuses) {
-    const lanes: Lane[] = status === 'pending' && !perSubscription ? ['first', 'retry'] : [undefined];
-    for (const lane of lanes) {
-      if (perSubscription) for (const id of subscriptions) walks.push({ status, lane, subscriptions: [id] });
-      else walks.push({ status, lane, subscriptions });
+  if (perSubscription && filter.status !== 'pending') {
+    for (const id of subscriptions)
+      walks.push({ status: filter.status, lane: undefined, subscriptions: [id], bySubscription: true });
+  } else {
+    for (const status of statuses) {
+      if (status === 'pending') for (const lane of LANES) walks.push({ status, lane, subscriptions });
+      else walks.push({ status, lane: undefined, subscriptions });
     }
   }
   const k = db.kysely;
@@ -76,15 +85,26 @@ export async function pageKeys(
 
 /** One bounded walk: the newest `take` keys of one status (and lane or subscriptions) after the cursor. */
 function walkOf(db: Db, walk: Walk, filter: DeliveryFilter, take: number, after?: Cursor) {
-  let query = db.kysely
-    .selectFrom('deliveries as d')
-    .select(['d.id', 'd.created_at'])
-    .where('d.status', '=', walk.status);
+  let query = db.kysely.selectFrom('deliveries as d').select(['d.id', 'd.created_at']);
+  const subscriptions = walk.subscriptions;
+  if (walk.status !== undefined) query = query.where('d.status', '=', walk.status);
   // The literal terms each partial index is defined by, which SQLite needs to see to use the index.
-  if (walk.status !== 'pending') query = query.where(sql<SqlBool>`d.status <> 'pending'`);
-  else if (walk.lane === 'first') query = query.where(sql<SqlBool>`d.attempt_count = 0`);
-  else if (walk.lane === 'retry') query = query.where(sql<SqlBool>`d.attempt_count > 0`);
-  if (walk.subscriptions !== undefined) query = query.where('d.subscription_id', 'in', walk.subscriptions);
+  if (walk.status === 'pending') {
+    query = query.where(sql<SqlBool>`d.status = 'pending'`);
+    query = query.where(walk.lane === 'first' ? sql<SqlBool>`d.attempt_count = 0` : sql<SqlBool>`d.attempt_count > 0`);
+    // The queue, walked whole: the subscriptions are matched as an expression, so neither engine
+    // walks deliveries_subscription instead, whose pending rows may sit behind the whole history.
+    if (subscriptions !== undefined)
+      query = query.where(
+        sql<SqlBool>`(d.subscription_id || '') in (${sql.join(subscriptions.map((id) => sql`${id}`))})`,
+      );
+  } else if (walk.bySubscription === true) {
+    if (walk.status === 'failed') query = query.where(sql<SqlBool>`d.status = 'failed'`);
+    query = query.where('d.subscription_id', 'in', subscriptions ?? []);
+  } else {
+    query = query.where(sql<SqlBool>`d.status <> 'pending'`);
+    if (subscriptions !== undefined) query = query.where('d.subscription_id', 'in', subscriptions);
+  }
   const event = filter.event;
   if (event !== undefined)
     query = query.where((eb) =>

@@ -128,6 +128,36 @@ describeEachEngine('history reads use indexes', (engine) => {
     }
   });
 
+  it('walks a subscription down its own index, and its pending rows down the queue', async () => {
+    const store = new DeliveryQueryStore(db, subscriptionsIn);
+    const [subscriptionId] = subscriptions;
+    // SQLite's plans are fixed by the query's shape; PostgreSQL picks among fitting indexes by its statistics.
+    const cases: [DeliveryFilter, RegExp][] =
+      engine === 'sqlite'
+        ? [
+            [{ subscriptionId }, /SEARCH d USING COVERING INDEX deliveries_subscription \(subscription_id=\?\)/],
+            [
+              { subscriptionId, status: 'failed' },
+              /COVERING INDEX deliveries_subscription_failed \(subscription_id=\?\)/,
+            ],
+            [{ subscriptionId, status: 'succeeded' }, /USING INDEX deliveries_subscription \(subscription_id=\?\)/],
+            [{ clientRef, status: 'pending' }, /SCAN d USING INDEX deliveries_due_(first|retry)/],
+          ]
+        : [
+            [{ subscriptionId }, /(using|on) deliveries_subscription\b/],
+            [{ subscriptionId, status: 'failed' }, /(using|on) deliveries_subscription_failed\b/],
+            [{ subscriptionId, status: 'succeeded' }, /(using|on) deliveries_(subscription|finished)\b/],
+            [{ clientRef, status: 'pending' }, /(using|on) deliveries_due_(first|retry)\b/],
+          ];
+    for (const [filter, walk] of cases) {
+      recorder.nodes.length = 0;
+      await store.list(filter, 50);
+      const selects = recorder.nodes.filter((node) => node.kind === 'SelectQueryNode');
+      const plans = (await Promise.all(selects.map(plan))).flat().join('\n');
+      expect(plans, JSON.stringify(filter)).toMatch(walk);
+    }
+  });
+
   it('lists the same rows as a plain newest-first query would, across pages', async () => {
     const store = new DeliveryQueryStore(h.database.db, subscriptionsIn);
     const everything = await h.database.db.kysely
@@ -141,6 +171,15 @@ describeEachEngine('history reads use indexes', (engine) => {
       [{ status: 'failed' }, (row) => row.status === 'failed'],
       [{ clientRef, status: 'pending' }, (row) => row.status === 'pending'],
       [{ subscriptionId: subscriptions[1] }, (row) => row.subscription_id === subscriptions[1]],
+      [
+        { subscriptionId: subscriptions[0], status: 'failed' },
+        (row) => row.subscription_id === subscriptions[0] && row.status === 'failed',
+      ],
+      [
+        { subscriptionId: subscriptions[1], status: 'succeeded' },
+        (row) => row.subscription_id === subscriptions[1] && row.status === 'succeeded',
+      ],
+      [{ clientRef }, () => true],
     ];
     for (const [filter, keep] of filters) {
       const seen: string[] = [];
