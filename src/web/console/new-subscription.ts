@@ -5,27 +5,36 @@
  */
 import type { ClientView } from '../../auth/client-schemas.js';
 import type { ListView } from '../../lml/schemas.js';
+import type { SubscriptionFilter } from '../../subscriptions/filter-schema.js';
 import { type Page, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
 import { type ListChoice, subscriptionForm } from '../common/subscription-form.js';
-import { field, select } from '../common/widgets.js';
+import { field, plural, select } from '../common/widgets.js';
 import { api, show, state } from './app.js';
 
+/** The lists a filter may follow, for the form's picker and for naming a filter's list. */
+export async function listChoices(): Promise<ListChoice[]> {
+  const result = await api<Page<ListView>>('GET', '/lists?limit=200');
+  return rowsOf(result).map((l) => ({ identifier: l.identifier, name: l.name, school: l.school.name }));
+}
+
+/** "only 2 EANs: …", "only the items of vwo 4 (Erasmus Lyceum)": what a filtered subscription receives. */
+export function filterText(filter: SubscriptionFilter | undefined, lists: readonly ListChoice[]): string | null {
+  if (filter === undefined) return null;
+  if ('eans' in filter) {
+    const shown = filter.eans.slice(0, 3).join(', ') + (filter.eans.length > 3 ? ', …' : '');
+    return `only ${plural(filter.eans.length, 'EAN', 'EANs')}: ${shown}`;
+  }
+  const list = lists.find((l) => l.identifier === filter.list);
+  return `only the items of ${list === undefined ? `list ${filter.list.slice(0, 8)}…` : `${list.name} (${list.school})`}`;
+}
+
 /** The form, or a line saying what to do first when no client can receive webhooks. */
-export async function newSubscription(): Promise<HTMLElement> {
-  const [clientsResult, listsResult] = await Promise.all([
-    api<Page<ClientView>>('GET', '/clients'),
-    api<Page<ListView>>('GET', '/lists?limit=200'),
-  ]);
-  const active = rowsOf(clientsResult).filter((c) => c.status === 'active');
+export async function newSubscription(lists: readonly ListChoice[]): Promise<HTMLElement> {
+  const active = rowsOf(await api<Page<ClientView>>('GET', '/clients')).filter((c) => c.status === 'active');
   if (active.length === 0)
     return h('p', { className: 'empty' }, 'No active client yet: create one under Clients, then subscribe it here.');
-  const lists: ListChoice[] = rowsOf(listsResult).map((l) => ({
-    identifier: l.identifier,
-    name: l.name,
-    school: l.school.name,
-  }));
   const wanted = state.query.client ?? '';
   const first = active.find((c) => c.id === wanted || c.clientId === wanted) ?? active[0];
   const client = select(
@@ -53,5 +62,5 @@ export async function newSubscription(): Promise<HTMLElement> {
     },
   });
   form.prepend(field('Client', client));
-  return h('div', { className: 'panel new-subscription' }, [h('h2', {}, 'New subscription'), form]);
+  return h('div', { className: 'new-subscription' }, [h('h2', {}, 'New subscription'), form]);
 }

@@ -8,18 +8,18 @@ import { healthBanner, healthState, recoveredText, recoverLabel } from '../commo
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
 import { act, api, go, show } from './app.js';
-import { newSubscription } from './new-subscription.js';
+import { filterText, listChoices, newSubscription } from './new-subscription.js';
 
 export type AdminSubscription = AdminSubscriptionView;
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, 'Webhook subscriptions'));
-  const [result, health, form] = await Promise.all([
+  const [result, health, lists] = await Promise.all([
     api<Page<AdminSubscription>>('GET', '/subscriptions?limit=100'),
     api<Page<SubscriptionHealth>>('GET', '/subscription-health'),
-    newSubscription(),
+    listChoices(),
   ]);
-  root.append(form);
+  root.append(await newSubscription(lists));
   if (!result.ok) {
     root.append(empty(`Could not load: ${problemText(result)}`));
     return;
@@ -43,7 +43,15 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
       [
         ['Client', (x) => h('strong', {}, x.client.name)],
         ['Receiver', (x) => x.notificationUrl],
-        ['Event', (x) => eventName(x.canonicalEvent)],
+        [
+          'Event',
+          (x) => {
+            const only = filterText(x.filter, lists);
+            return only === null
+              ? eventName(x.canonicalEvent)
+              : [eventName(x.canonicalEvent), h('br'), h('span', { className: 'muted' }, only)];
+          },
+        ],
         ['Health', healthState],
         ['Last success', (x) => when(byId.get(x.id)?.lastSuccessAt)],
         ['Failed attempts in a row', (x) => String(failedAttempts(x))],
@@ -66,7 +74,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
           'actions',
         ],
       ],
-      'No subscriptions yet. Partners add them in their portal (send them a portal link from Clients).',
+      'No subscriptions yet. Subscribe a client above, or send the partner a portal link (Clients) to do it in their portal.',
     ),
   );
 }

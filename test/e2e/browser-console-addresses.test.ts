@@ -1,0 +1,175 @@
+/**
+ * Issue 34.8 in a real browser: every section of the console and the portal, and the delivery or list
+ * opened in it, has its own address. Opening one records it in the history (Back and Forward move
+ * between them), a reload keeps it, and an address typed or bookmarked opens there — after sign-in
+ * when the session had ended. The server answers those paths with the page (test/ops/app-paths.test.ts).
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { launchBrowser, skipBrowser } from '../support/browser.js';
+import { describeEachEngine } from '../support/engines.js';
+import { ADMIN_TOKEN } from '../support/harness.js';
+import {
+  keepFailure,
+  openWorld,
+  operator,
+  partner,
+  publishedList,
+  section,
+  shop,
+  subscribeReceivers,
+  type World,
+} from './support.js';
+
+describeEachEngine('addresses of the sections (issue 34.8)', (engine) => {
+  let browser: Browser;
+  let w: World;
+
+  beforeAll(async () => {
+    if (!skipBrowser) browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => browser?.close());
+  beforeEach(async () => {
+    w = await openWorld(engine, browser);
+  }, 60_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
+    const problems = [...w.problems];
+    await w.close();
+    expect(problems).toEqual([]);
+  }, 30_000);
+
+  /** The heading of the section on screen, once the page has drawn the place its address names. */
+  const heading = async (page: Page, text: string): Promise<string> => {
+    await page.locator('main > section h1', { hasText: text }).waitFor();
+    return (await page.locator('main > section h1').textContent()) ?? '';
+  };
+  const path = (page: Page): string => {
+    const url = new URL(page.url());
+    return url.pathname + url.search;
+  };
+
+  /** A client whose two receivers got the list's publication (one of them failed): the list's identifier. */
+  async function deliveredList(): Promise<{ list: string; client: Awaited<ReturnType<typeof shop>> }> {
+    const client = await shop(w);
+    await subscribeReceivers(w, client);
+    const list = await publishedList(w, 'Erasmus Lyceum', 'vwo 4');
+    await w.ok.waitFor(1, 10_000);
+    await w.flaky.waitFor(1, 10_000);
+    return { list, client };
+  }
+
+  it.skipIf(skipBrowser)(
+    '34.8 console: each section has its address; Back and Forward move between them; reload keeps the section',
+    async () => {
+      await deliveredList();
+      const op = await operator(w);
+      expect(path(op)).toBe('/dashboard');
+      await section(op, 'Deliveries', 'Delivery log');
+      expect(path(op)).toBe('/dashboard/deliveries');
+      await section(op, 'Subscriptions', 'Webhook subscriptions');
+      expect(path(op)).toBe('/dashboard/subscriptions');
+      await section(op, 'Schools & lists', 'Schools & lists');
+      expect(path(op)).toBe('/dashboard/lists');
+
+      await op.goBack();
+      expect(await heading(op, 'Webhook subscriptions')).toBe('Webhook subscriptions');
+      expect(path(op)).toBe('/dashboard/subscriptions');
+      await op.goBack();
+      expect(await heading(op, 'Delivery log')).toBe('Delivery log');
+      await op.goForward();
+      expect(await heading(op, 'Webhook subscriptions')).toBe('Webhook subscriptions');
+
+      await op.reload();
+      expect(await heading(op, 'Webhook subscriptions')).toBe('Webhook subscriptions');
+      expect(path(op)).toBe('/dashboard/subscriptions');
+      // The navigation marks the section the address names.
+      expect(await op.locator('nav [aria-current="page"]').textContent()).toBe('Subscriptions');
+    },
+  );
+
+  it.skipIf(skipBrowser)(
+    "34.8 console: a delivery's and a list's page, and the log's filters, have addresses that survive a reload",
+    async () => {
+      const { list } = await deliveredList();
+      const op = await operator(w);
+      await section(op, 'Deliveries', 'Delivery log');
+      await op.getByLabel('Status').selectOption('failed');
+      await op.getByRole('button', { name: 'Filter' }).click();
+      await op.waitForURL(`${w.base}/dashboard/deliveries?status=failed`);
+      await expect.poll(() => op.locator('main tbody tr').count()).toBe(1);
+      await op.reload();
+      await heading(op, 'Delivery log');
+      expect(await op.getByLabel('Status').inputValue()).toBe('failed');
+      expect(await op.locator('main tbody tr').count()).toBe(1);
+
+      const id = await w.h.database.db.kysely
+        .selectFrom('deliveries')
+        .select('id')
+        .where('status', '=', 'failed')
+        .executeTakeFirstOrThrow();
+      await op.locator('main tr').getByRole('link', { name: 'Attempts' }).click();
+      await op.waitForURL(`${w.base}/dashboard/deliveries/${id.id}`);
+      expect(await heading(op, 'List published')).toBe('List published: vwo 4 (Erasmus Lyceum)');
+      await op.reload();
+      expect(await heading(op, 'List published')).toBe('List published: vwo 4 (Erasmus Lyceum)');
+      expect(await op.locator('main .id').first().textContent()).toBe(id.id);
+      await op.goBack();
+      await heading(op, 'Delivery log');
+      expect(path(op)).toBe('/dashboard/deliveries?status=failed');
+
+      // Typed into the address bar: the list's page opens directly.
+      await op.goto(`${w.base}/dashboard/lists/${list}`);
+      expect(await heading(op, 'vwo 4')).toBe('vwo 4');
+      expect(await op.locator('main .breadcrumb').textContent()).toBe('Erasmus Lyceum › Amsterdam › 2026-2027 › vwo 4');
+      await op.getByRole('link', { name: '← Schools & lists' }).click();
+      await heading(op, 'Schools & lists');
+      expect(path(op)).toBe('/dashboard/lists');
+    },
+  );
+
+  it.skipIf(skipBrowser)('34.8 console: a bookmarked address opens its section after sign-in', async () => {
+    const op = await w.page('operator');
+    await op.goto(`${w.base}/dashboard/storage`);
+    await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await op.getByRole('button', { name: 'Sign in' }).click();
+    expect(await heading(op, 'Storage')).toBe('Storage');
+    expect(path(op)).toBe('/dashboard/storage');
+  });
+
+  it.skipIf(skipBrowser)(
+    "34.8 portal: the sections and a delivery's attempts have addresses; Back, Forward and reload keep them",
+    async () => {
+      const { client } = await deliveredList();
+      const pt = await partner(w, client);
+      expect(path(pt)).toBe('/portal');
+      await section(pt, 'Subscriptions', 'Subscriptions');
+      expect(path(pt)).toBe('/portal/subscriptions');
+      await section(pt, 'Deliveries', 'Deliveries');
+      expect(path(pt)).toBe('/portal/deliveries');
+      const delivery = await w.h.database.db.kysely
+        .selectFrom('deliveries')
+        .innerJoin('subscriptions', 'subscriptions.id', 'deliveries.subscription_id')
+        .select('deliveries.id')
+        .where('subscriptions.notification_url', '=', w.ok.url)
+        .executeTakeFirstOrThrow();
+      await pt.locator('main tr', { hasText: w.ok.url }).getByRole('button', { name: 'Attempts' }).click();
+      await pt.locator('#delivery-detail .panel .id', { hasText: delivery.id }).waitFor();
+      expect(path(pt)).toBe(`/portal/deliveries/${delivery.id}`);
+
+      await pt.reload();
+      await pt.locator('#delivery-detail .panel .id', { hasText: delivery.id }).waitFor();
+      expect(await heading(pt, 'Deliveries')).toBe('Deliveries');
+
+      await pt.goBack();
+      await heading(pt, 'Deliveries');
+      expect(path(pt)).toBe('/portal/deliveries');
+      await expect.poll(() => pt.locator('#delivery-detail').textContent()).toBe('');
+      await pt.goBack();
+      expect(await heading(pt, 'Subscriptions')).toBe('Subscriptions');
+      await pt.goForward();
+      await heading(pt, 'Deliveries');
+      expect(path(pt)).toBe('/portal/deliveries');
+    },
+  );
+});
