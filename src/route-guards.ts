@@ -43,12 +43,14 @@ export function routeGuards(s: Pick<Services, 'tokens' | 'rateLimit' | 'webSessi
       return guard;
     }
     if (auth === 'portal') return portal;
-    if (!isScope(auth.scope))
-      throw new Error(`unknown scope ${JSON.stringify(auth.scope)} (known: ${SCOPES.join(', ')})`);
-    const key = `${auth.scope} ${rateLimit}`;
+    const scopes = [auth.scope, ...(auth.orScopes ?? [])];
+    const unknown = scopes.find((scope) => !isScope(scope));
+    if (unknown !== undefined)
+      throw new Error(`unknown scope ${JSON.stringify(unknown)} (known: ${SCOPES.join(', ')})`);
+    const key = `${scopes.join(' ')} ${rateLimit}`;
     let guard = bearer.get(key);
     if (guard === undefined) {
-      guard = { preHandler: requireScope(s.tokens, auth.scope, rateLimit ? s.rateLimit : undefined) };
+      guard = { preHandler: requireScope(s.tokens, scopes as Scope[], rateLimit ? s.rateLimit : undefined) };
       bearer.set(key, guard);
     }
     return guard;

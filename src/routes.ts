@@ -14,6 +14,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { deliveryRoutes } from './delivery/deliveries.routes.js';
+import { eventFeedRoutes } from './lml/events.routes.js';
 import { lmlRoutes } from './lml/lml.routes.js';
 import { listOfferRoutes } from './offers/list-offers.routes.js';
 import { offerRoutes } from './offers/offers.routes.js';
@@ -25,6 +26,7 @@ import { portalRoutes } from './portal/portal.routes.js';
 import { adminStorageRoutes } from './retention/admin.routes.js';
 import type { Services } from './services.js';
 import { adminSubscriptionRoutes } from './subscriptions/admin.routes.js';
+import { replayRoutes } from './subscriptions/replay.routes.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 
 export async function registerRoutes(
@@ -52,11 +54,14 @@ export async function registerRoutes(
     lists: s.lists,
     structure: s.structure,
   }); // schools, lists, structure
+  await app.register(eventFeedRoutes, { eventFeed: s.eventFeed, db }); // /api/lml/v1/events
   await app.register(deliveryRoutes, { deliveries: s.deliveries }); // /api/lml/v1/subscriptions/:id/deliveries, /ping
   await app.register(subscriptionRoutes, {
     subscriptions: s.subscriptions,
     clients: s.clients,
+    replays: s.replays,
   }); // subscriptions, webhook-secret
+  await app.register(replayRoutes, { replays: s.replays, clock: s.clock }); // /api/lml/v1/subscriptions/:id/replay
   await app.register(portalRoutes, { webSessions: s.webSessions, portal: s.portal, sessionIdleSeconds }); // /portal, /portal/api/*
 
   await app.register(

@@ -25,6 +25,7 @@ import type { WebhookSender } from './delivery/sender.js';
 import { DeliveryService } from './delivery/service.js';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/setup.js';
 import type { LookupFn } from './delivery/ssrf.js';
+import { createEventFeed, type EventFeedParts } from './events/feed-setup.js';
 import { Outbox } from './events/outbox.js';
 import { secrets } from './ids.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
@@ -42,6 +43,7 @@ import { OverviewService } from './ops/overview.js';
 import { PortalService } from './portal/service.js';
 import { PortalSubjects } from './portal/subjects.js';
 import { createRetention, type RetentionServices } from './retention/setup.js';
+import { SubscriptionReplay } from './subscriptions/replay.js';
 import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { SubscriptionService } from './subscriptions/service.js';
 import { SubscriptionStore } from './subscriptions/store.js';
@@ -111,6 +113,11 @@ export interface Services extends AdminToken, WorkerServices {
   /** Brute-force limit of the token endpoint (per node). */
   authFailures: AuthFailureLimit;
   outbox: Outbox;
+  /** The event feed (GET /api/lml/v1/events) and its long-poll waiters. */
+  eventFeed: EventFeedParts;
+  /** Replays past events into a subscription. */
+  replays: SubscriptionReplay;
+  clock: Clock;
   offers: OfferService;
   /** A whole book list priced from the offers read model. */
   pricedLists: PricedListService;
@@ -175,6 +182,9 @@ export async function createServices(deps: Deps): Promise<Services> {
     rateLimit,
     authFailures,
     outbox,
+    eventFeed: createEventFeed({ db, clock, config, outbox }),
+    replays: new SubscriptionReplay(db, clock, wakeWorkers),
+    clock,
     offers,
     pricedLists: new PricedListService(new ListStore(kysely), offers.readModel),
     subscriptions,

@@ -12,10 +12,13 @@ declare module 'fastify' {
   }
 }
 
-/** Verifies the bearer token and its scope, then spends one request of the client's rate limit (when given). */
+/**
+ * Verifies the bearer token and its scope (one of them, when several are given), then spends one
+ * request of the client's rate limit (when given).
+ */
 export function requireScope(
   tokens: TokenService,
-  scope: Scope,
+  scope: Scope | readonly Scope[],
   rateLimit: RequestRateLimit | undefined,
 ): preHandlerAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -24,7 +27,8 @@ export function requireScope(
       throw request.headers.authorization === undefined ? tokenProblems.missing() : tokenProblems.invalid();
     }
     const principal = await tokens.authenticate(token);
-    if (!principal.scopes.includes(scope)) throw tokenProblems.scope(scope);
+    const accepted: readonly Scope[] = typeof scope === 'string' ? [scope] : scope;
+    if (!accepted.some((one) => principal.scopes.includes(one))) throw tokenProblems.scope(accepted.join(' '));
     request.principal = principal;
     rateLimit?.consume(principal.clientId, reply);
   };

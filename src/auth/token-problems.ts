@@ -28,10 +28,11 @@ export const tokenProblems = {
       {},
       bearerChallenge('invalid_token', 'token expired'),
     ),
-  scope: (scope: Scope) =>
+  /** Several scopes: any one of them would do (RFC 6750 lists them space-separated). */
+  scope: (scope: Scope | string) =>
     new Problem(
       'insufficient-scope',
-      `this call needs the scope ${scope}`,
+      scope.includes(' ') ? `this call needs one of the scopes ${scope}` : `this call needs the scope ${scope}`,
       { requiredScope: scope },
       {
         'www-authenticate': `Bearer realm="shelfmark", error="insufficient_scope", scope="${scope}"`,

@@ -236,6 +236,13 @@ export const ConfigSchema = Type.Object({
     1_000_000,
     'webhook subscriptions one client may hold (409)',
   ),
+  eventsMaxWaitingPerClient: int(
+    'EVENTS_MAX_WAITING_PER_CLIENT',
+    10,
+    1,
+    100_000,
+    'long-poll requests of the event feed (`GET /api/lml/v1/events?wait=N`) one client may hold open at a time on one node; beyond it a 429',
+  ),
   sessionIdleSeconds: int(
     'SESSION_IDLE_SECONDS',
     1800,

@@ -3,7 +3,7 @@
  * events, their deliveries, each attempt, and the hourly counters the completions keep. Times are epoch
  * milliseconds, as everywhere in the schema.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface EventsTable {
   id: string;
@@ -14,6 +14,13 @@ export interface EventsTable {
   /** The exact JSON body sent to receivers. */
   payload: string;
   created_at: number;
+  /** Offer events: the offer's EAN, for a replay's filter (migration 0016); null for other events. */
+  ean?: string | null;
+  /**
+   * The event's place in the feed (migration 0016), given once it is visible: by the writer on SQLite,
+   * by the feed's sequencer after the commit on PostgreSQL (src/events/feed-sequence.ts).
+   */
+  seq?: ColumnType<number | null, number | undefined, never>;
 }
 
 export interface DeliveriesTable {

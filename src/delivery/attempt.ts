@@ -34,7 +34,7 @@ export interface Sent {
 
 /** Signs and sends one attempt of a delivery (the worker's, a ping or "Retry now"), measured. */
 export async function signAndSend(
-  context: Pick<SendContext, 'id' | 'eventName' | 'payload' | 'notificationUrl' | 'client'>,
+  context: Pick<SendContext, 'id' | 'eventName' | 'payload' | 'notificationUrl' | 'client'> & { eventId?: string },
   deps: Pick<AttemptDeps, 'sender' | 'clock' | 'metrics'>,
 ): Promise<Sent> {
   const { clock, metrics, sender } = deps;
@@ -42,6 +42,7 @@ export async function signAndSend(
   const headers = signedHeaders({
     deliveryId: context.id,
     eventName: context.eventName,
+    eventId: context.eventId,
     body: context.payload,
     now: startedAt,
     secrets: ClientService.signingSecrets(context.client, startedAt),

@@ -18,6 +18,8 @@ export interface SignInput {
   /** The delivery id: stable across retries, so receivers can de-duplicate. */
   deliveryId: string;
   eventName: string;
+  /** The event's id (x-hook-event-id): the same on every delivery of the event and in the event feed. */
+  eventId?: string | undefined;
   body: string;
   /** Milliseconds since the epoch of this attempt. */
   now: number;
@@ -51,6 +53,7 @@ export function signedHeaders(input: SignInput): Record<string, string> {
     'user-agent': USER_AGENT,
     'x-hook-signature': hookSignature(input.body, input.secrets.current),
     'x-hook-event': input.eventName,
+    ...(input.eventId === undefined ? {} : { 'x-hook-event-id': input.eventId }),
     'webhook-id': input.deliveryId,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': keys.map((key) => standardSignature(input.deliveryId, timestamp, input.body, key)).join(' '),

@@ -18,7 +18,7 @@ interface Match {
 }
 
 /** A list's item EANs as a table `j(ean)`, per engine. */
-function listItemEans(engine: Engine): { from: RawBuilder<unknown>; ean: RawBuilder<unknown> } {
+export function listItemEans(engine: Engine): { from: RawBuilder<unknown>; ean: RawBuilder<unknown> } {
   return engine === 'postgres'
     ? { from: sql`jsonb_array_elements(l.items::jsonb) as j`, ean: sql`j.value ->> 'ean'` }
     : { from: sql`json_each(l.items) as j`, ean: sql`json_extract(j.value, '$.ean')` };

@@ -10,12 +10,16 @@ import type { Db, Engine, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/delivery-tables.js';
 import { ids } from '../ids.js';
 import { type DomainEvent, webhookPayload } from './catalogue.js';
+import { DELIVERIES_CHANNEL, EVENTS_CHANNEL } from './channels.js';
 import { matchingSubscriptions } from './fan-out.js';
+import { enterFanOut } from './fan-out-fence.js';
+import { reservePositions } from './feed-sequence.js';
+import { holdForTest } from './test-hold.js';
 
 const INSERT_CHUNK = 500;
 
-/** PostgreSQL channel on which committed deliveries wake the workers of every node. */
-export const DELIVERIES_CHANNEL = 'shelfmark_deliveries';
+/** The PostgreSQL channels the outbox notifies on (channels.ts), exported here where they always were. */
+export { DELIVERIES_CHANNEL, EVENTS_CHANNEL };
 
 /** Takes an event built by a generated emitter (emitters.ts), e.g. `emit(events.listPublished(identifier))`. */
 export type Emit = (event: DomainEvent) => void;
@@ -28,6 +32,13 @@ export class Outbox {
     private readonly onDeliveriesCreated: () => void = () => undefined,
   ) {}
 
+  private readonly eventListeners: (() => void)[] = [];
+
+  /** Called after every commit that recorded events (the event feed wakes its waiters on this node). */
+  onEventsCommitted(listener: () => void): void {
+    this.eventListeners.push(listener);
+  }
+
   /** The engine the transactions run on (a caller that reads then writes a row locks it on PostgreSQL). */
   get engine(): Engine {
     return this.db.engine;
@@ -35,16 +46,20 @@ export class Outbox {
 
   async transaction<T>(work: (trx: Executor, emit: Emit) => Promise<T>): Promise<T> {
     let created = 0;
+    let recorded = 0;
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       const events: DomainEvent[] = [];
       const value = await work(trx, (event) => events.push(event));
+      recorded = events.length;
       created = await recordEvents(trx, this.clock.now(), events, this.db.engine);
       // Delivered to every listening node when (and only if) this transaction commits.
-      if (created > 0 && this.db.engine === 'postgres')
-        await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
+      if (recorded > 0 && this.db.engine === 'postgres')
+        await sql`select pg_notify(${created > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, '')`.execute(trx);
+      if (recorded > 0) await holdForTest();
       return value;
     });
     if (created > 0) this.onDeliveriesCreated();
+    if (recorded > 0) for (const listener of this.eventListeners) listener();
     return result;
   }
 }
@@ -61,19 +76,23 @@ export async function recordEvents(
   engine?: Engine,
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const rows = events.map((event) => ({
+  const first = await reservePositions(trx, events.length);
+  const rows = events.map((event, index) => ({
     id: ids.event(),
     name: event.name,
     resource: event.resource,
     identifier: event.identifier,
     payload: webhookPayload(event),
     created_at: now,
+    ean: event.ean ?? null,
+    ...(first === undefined ? {} : { seq: first + index }),
   }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK)
     await trx
       .insertInto('events')
       .values(rows.slice(i, i + INSERT_CHUNK))
       .execute();
+  await enterFanOut(trx);
   const subscriptionsOf = await matchingSubscriptions(trx, events, engine);
   const deliveries = rows.flatMap((row, index) =>
     subscriptionsOf(events[index] as DomainEvent).map((subscription) => newDelivery(row.id, subscription, now)),
@@ -144,7 +163,11 @@ export async function recordEventFor(
   const id = ids.event();
   const payload = webhookPayload(event);
   const { name, resource, identifier } = event;
-  await trx.insertInto('events').values({ id, name, resource, identifier, payload, created_at: now }).execute();
+  const seq = await reservePositions(trx, 1);
+  await trx
+    .insertInto('events')
+    .values({ id, name, resource, identifier, payload, created_at: now, ...(seq === undefined ? {} : { seq }) })
+    .execute();
   if (subscriptionIds.length === 0) return 0;
   await trx
     .insertInto('deliveries')

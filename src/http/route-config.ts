@@ -14,11 +14,17 @@ import type { Role } from '../operators/actor.js';
  * Who may call the route:
  * - `public`: anyone (pages, discovery documents, health);
  * - `{ scope }`: a bearer access token with this scope (then one request of the client's rate limit);
+ *   `{ scope, orScopes }`: with this scope or any of those (the event feed: lml:read or offers:read);
  * - `client-credentials`: the token endpoint, which authenticates the client itself (HTTP Basic or form);
  * - `admin`: the operator (ADMIN_TOKEN, or the console's session cookie with CSRF on state changes);
  * - `portal`: a partner signed in to the portal (session cookie, CSRF on state changes).
  */
-export type RouteAuth = 'public' | 'client-credentials' | 'admin' | 'portal' | { readonly scope: string };
+export type RouteAuth =
+  | 'public'
+  | 'client-credentials'
+  | 'admin'
+  | 'portal'
+  | { readonly scope: string; readonly orScopes?: readonly string[] };
 
 export interface RouteBehaviour {
   /** Required on every route (a test holds every registered route to it). */

@@ -33,6 +33,14 @@ const signatureHeaders = (event: EventName) => [
     schema: { type: 'string', enum: [event] },
   },
   {
+    name: 'x-hook-event-id',
+    in: 'header',
+    required: true,
+    description:
+      'The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it',
+    schema: { type: 'string' },
+  },
+  {
     name: 'webhook-id',
     in: 'header',
     required: true,

@@ -31,7 +31,8 @@ const SECURITY: Readonly<Record<Exclude<RouteAuth, { scope: string }>, unknown[]
 
 export function securityOf(auth: RouteAuth | undefined): unknown[] {
   if (auth === undefined) return [];
-  return isBearer(auth) ? [{ bearer: [auth.scope] }] : SECURITY[auth];
+  // Several scopes any of which admits: one security requirement each (OpenAPI's "or").
+  return isBearer(auth) ? [auth.scope, ...(auth.orScopes ?? [])].map((scope) => ({ bearer: [scope] })) : SECURITY[auth];
 }
 
 /** Every problem code the route can answer, from its declarations and its schema. */

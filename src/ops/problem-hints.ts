@@ -49,6 +49,10 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'blocked-address':
     'The notification URL resolves to a loopback, private, link-local or otherwise non-public address, which webhooks may not target.',
   'unresolvable-host': 'The host name of the notification URL does not resolve in DNS.',
+  'cursor-expired':
+    'The feed cursor is older than the event retention (EVENT_RETENTION_DAYS), so events after it may be gone. Read the feed again from its start (no after, or the start cursor in the answer) and reconcile.',
+  'replay-too-large':
+    'A replay queues at most 10,000 past events; the limit member says so. Replay from a later time or cursor, in several steps.',
   internal: 'An unexpected error on our side. It has been logged; quote the instance (request id) when reporting it.',
   unavailable: 'The service is starting, shutting down or cannot reach its database. Retry shortly.',
 };

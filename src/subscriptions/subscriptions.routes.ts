@@ -14,6 +14,8 @@ import {
   SubscriptionPageQuerySchema,
   SubscriptionSchema,
 } from './schemas.js';
+import { parseReplayStart, type SubscriptionReplay } from './replay.js';
+import { REPLAY_FROM_DESCRIPTION } from './replay.routes.js';
 import type { SubscriptionService } from './service.js';
 
 const BASE = '/api/lml/v1/subscriptions';
@@ -21,11 +23,21 @@ const BASE = '/api/lml/v1/subscriptions';
 export interface SubscriptionRoutesOptions {
   subscriptions: SubscriptionService;
   clients: ClientService;
+  replays: SubscriptionReplay;
 }
+
+/** The public registration also takes `replayFrom` (the operator's has its own replay route). */
+const CreateWithReplayBody = Type.Object(
+  {
+    ...CreateSubscriptionBody.properties,
+    replayFrom: Type.Optional(Type.String({ maxLength: 100, description: REPLAY_FROM_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
 
 export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOptions> = async (
   app,
-  { subscriptions, clients },
+  { subscriptions, clients, replays },
 ) => {
   const tags = ['subscriptions'];
 
@@ -35,7 +47,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       config: {
         auth: { scope: 'webhooks:manage' },
         idempotent: true,
-        problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host'],
+        problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host', 'replay-too-large'],
       },
       schema: {
         operationId: 'createSubscription',
@@ -48,13 +60,19 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
           'a host that does not resolve is a 422 unresolvable-host. Offer events take an optional filter, {"eans": [...]} ' +
           '(1–500 codes; a bad code is a 400 invalid-ean) or {"list": "<list identifier>"} (the list\'s current items; an ' +
           'unknown list, or a filter on another event, is a 400 validation-failed); registering the same URL and event ' +
-          'with another filter is a 409 conflict.',
-        body: CreateSubscriptionBody,
+          'with another filter is a 409 conflict. With replayFrom, the matching past events are queued as well (see replaySubscription).',
+        body: CreateWithReplayBody,
         response: { 200: SubscriptionSchema, 201: SubscriptionSchema },
       },
     },
     async (request, reply) => {
-      const { subscription, created } = await subscriptions.create(principalOf(request).clientRef, request.body);
+      const clientRef = principalOf(request).clientRef;
+      const { replayFrom, ...input } = request.body;
+      const start = replayFrom === undefined ? undefined : parseReplayStart(replayFrom, '/replayFrom');
+      if (start !== undefined) await replays.checkBound(clientRef, input, start);
+      const { subscription, created } = await subscriptions.create(clientRef, input);
+      // A repeat of the registration (200) replays nothing again: POST …/{id}/replay does that.
+      if (start !== undefined && created) await replays.replay(clientRef, subscription.id, start);
       void reply.code(created ? 201 : 200).header('location', `${BASE}/${subscription.id}`);
       return subscription;
     },

@@ -115,6 +115,7 @@ interface ClaimedRow {
   created_at: number;
   subscription_id: string;
   event_name: string | null;
+  event_id: string;
   payload: string | null;
   subscription_status: string | null;
   notification_url: string | null;
@@ -141,7 +142,7 @@ export async function claimToSend(db: Db, options: ClaimOptions): Promise<Claime
   }
   const compiled = sql`with ${busy(db.engine, options.held)},
     claimed as (${claimUpdate(db.engine, options, sql`id, event_id, subscription_id, attempt_count, created_at`)})
-    select claimed.id, claimed.attempt_count, claimed.created_at, claimed.subscription_id, e.name as event_name, e.payload,
+    select claimed.id, claimed.attempt_count, claimed.created_at, claimed.subscription_id, claimed.event_id, e.name as event_name, e.payload,
            s.status as subscription_status, s.notification_url, to_jsonb(c) as client
     from claimed
     left join events e on e.id = claimed.event_id
@@ -170,6 +171,7 @@ export async function claimToSend(db: Db, options: ClaimOptions): Promise<Claime
       id: row.id,
       attemptCount: Number(row.attempt_count),
       eventName: event_name,
+      eventId: row.event_id,
       payload,
       subscriptionId: row.subscription_id,
       subscriptionStatus: subscription_status,

@@ -19,6 +19,8 @@ export interface SendContext {
   id: string;
   attemptCount: number;
   eventName: string;
+  /** The event's id: the x-hook-event-id header, the same on every delivery of it and in the event feed. */
+  eventId: string;
   payload: string;
   subscriptionId: string;
   subscriptionStatus: string;

@@ -1,0 +1,34 @@
+/** Builds the event feed of one process (services.ts): the store, the long-poll waiters, the service. */
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { type RetentionConfig, retentionSettings } from '../retention/policy.js';
+import { EventFeed } from './feed.js';
+import { FeedStore } from './feed-store.js';
+import { FeedWaiters } from './feed-waiters.js';
+import type { Outbox } from './outbox.js';
+
+export interface EventFeedParts {
+  feed: EventFeed;
+  /** Started (LISTEN) when the app is ready, closed before it stops (the events route plugin does both). */
+  waiters: FeedWaiters;
+}
+
+export function createEventFeed(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'eventsMaxWaitingPerClient'> & RetentionConfig;
+  outbox: Outbox;
+}): EventFeedParts {
+  const { db, clock, config, outbox } = deps;
+  const store = new FeedStore(db.kysely, db.engine);
+  const waiters = new FeedWaiters(store, {
+    maxWaitingPerClient: config.eventsMaxWaitingPerClient,
+    // PostgreSQL's notifications wake waiters at once, the poll only covers a lost one; SQLite's other
+    // processes (CLUSTER_WORKERS) can only be noticed by polling (a max(seq) look-up).
+    pollMs: db.engine === 'postgres' ? 1000 : 250,
+  });
+  outbox.onEventsCommitted(() => waiters.wake());
+  const eventDays = retentionSettings(config).eventDays;
+  return { feed: new EventFeed(store, waiters, clock, () => eventDays), waiters };
+}

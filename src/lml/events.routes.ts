@@ -1,0 +1,63 @@
+/**
+ * GET /api/lml/v1/events: the event feed (src/events/feed.ts). LML events need lml:read, offer events
+ * offers:read (either admits the route; `types` asking for an event of a missing scope is a 403), and
+ * subscription.failing / .disabled are the client's own only.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../auth/guard.js';
+import type { Db } from '../db/database.js';
+import { FeedPageSchema, FeedQuerySchema } from '../events/feed-schemas.js';
+import type { EventFeedParts } from '../events/feed-setup.js';
+
+export interface EventFeedRoutesOptions {
+  eventFeed: EventFeedParts;
+  db: Pick<Db, 'listen'>;
+}
+
+export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> = async (app, { eventFeed, db }) => {
+  const { feed, waiters } = eventFeed;
+  // PostgreSQL: other nodes' commits wake this node's waiters. Before the server stops waiting for its
+  // open requests, the held ones answer (an empty page with their `next`), so shutdown is not delayed.
+  app.addHook('onReady', () => waiters.start(db.listen?.bind(db)));
+  app.addHook('preClose', () => waiters.close());
+  app.get(
+    '/api/lml/v1/events',
+    {
+      config: {
+        auth: { scope: 'lml:read', orScopes: ['offers:read'] },
+        etag: true,
+        problems: ['cursor-expired', 'insufficient-scope', 'rate-limited'],
+      },
+      schema: {
+        operationId: 'listEvents',
+        tags: ['lml'],
+        summary: 'The events you may see, oldest first in commit order (pull instead of push)',
+        description:
+          'Each item is the webhook body plus `id` (the x-hook-event-id of its deliveries), `event`, `occurredAt` and `cursor`. ' +
+          'Follow `next` page by page: the order is the order in which events committed, the same for every reader and on every node, ' +
+          'and a reader that follows `next` never misses an event nor sees one twice. With `wait=N` an empty answer is held up to N ' +
+          'seconds until an event is visible (at most EVENTS_MAX_WAITING_PER_CLIENT such requests per client and node: 429 beyond). ' +
+          'A cursor older than the event retention (EVENT_RETENTION_DAYS) answers 410 cursor-expired, naming where the feed now ' +
+          'starts; a value that is not a cursor answers 400.',
+        querystring: FeedQuerySchema,
+        response: { 200: FeedPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const gone = new AbortController();
+      const abort = (): void => gone.abort();
+      // The client went away while waiting: stop holding its place (and its count against the cap).
+      reply.raw.once('close', abort);
+      try {
+        return await feed.page(
+          { clientId: principal.clientId, clientRef: principal.clientRef, scopes: principal.scopes },
+          request.query,
+          gone.signal,
+        );
+      } finally {
+        reply.raw.off('close', abort);
+      }
+    },
+  );
+};

@@ -1,0 +1,61 @@
+/** POST /api/lml/v1/subscriptions/{id}/replay (scope webhooks:manage): replay past events into a subscription. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf } from '../auth/guard.js';
+import type { Clock } from '../clock.js';
+import { encodeCursor } from '../events/feed-cursor.js';
+import { MAX_REPLAY_EVENTS, parseReplayStart, type SubscriptionReplay } from './replay.js';
+import { SubscriptionIdParams } from './schemas.js';
+
+export const REPLAY_FROM_DESCRIPTION =
+  'Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time ' +
+  `or after this cursor of GET /api/lml/v1/events: at most ${MAX_REPLAY_EVENTS} events (422 replay-too-large beyond). ` +
+  'They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate.';
+
+export const ReplayBody = Type.Object(
+  {
+    from: Type.String({
+      maxLength: 100,
+      description: REPLAY_FROM_DESCRIPTION,
+      examples: ['2026-09-01T00:00:00Z'],
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReplayResult = Type.Object(
+  {
+    queued: Type.Integer({ description: 'Deliveries queued, one per matching past event not already pending' }),
+    until: Type.String({
+      description: 'A feed cursor: the replay covers the events up to it, later ones arrive live',
+    }),
+  },
+  { $id: 'ReplayResult', additionalProperties: false },
+);
+
+export const replayRoutes: FastifyPluginAsyncTypebox<{ replays: SubscriptionReplay; clock: Clock }> = async (
+  app,
+  { replays, clock },
+) => {
+  app.post(
+    '/api/lml/v1/subscriptions/:id/replay',
+    {
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, problems: ['replay-too-large'] },
+      schema: {
+        operationId: 'replaySubscription',
+        tags: ['subscriptions'],
+        summary: 'Queue deliveries of past events into one of your subscriptions',
+        description: `${REPLAY_FROM_DESCRIPTION} Events the subscription has pending are not queued twice.`,
+        params: SubscriptionIdParams,
+        body: ReplayBody,
+        response: { 202: ReplayResult },
+      },
+    },
+    async (request, reply) => {
+      const start = parseReplayStart(request.body.from, '/from');
+      const outcome = await replays.replay(principalOf(request).clientRef, request.params.id, start);
+      void reply.code(202);
+      return { queued: outcome.queued, until: encodeCursor({ position: outcome.upTo, asOf: clock.now() }) };
+    },
+  );
+};
