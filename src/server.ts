@@ -53,8 +53,14 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   const services = await createServices(deps);
   const app = await buildApp({ ...deps, services });
   answerConnect(app.server);
+  // The demo client's published secret opens no token where others can reach this server (auth/demo-secret.ts).
+  services.tokenEndpoint.demoSecret.bound(config.host, DEMO_CLIENT, config.demoClientPublic);
   // Said once, by the process that runs the delivery worker or alone (not by every cluster child).
   if (!child) warnIfPrivate(config, app.log);
+  if (!child && config.demoClientPublic)
+    app.log.warn(
+      `DEMO_CLIENT_PUBLIC=true: the demo client's published secret (${DEMO_CLIENT.clientId}) opens tokens on ${config.host}; anyone who can reach this server can use it (development only)`,
+    );
 
   const seed = config.seed === 'demo' && !child ? await seedDemo(services) : undefined;
 
@@ -83,7 +89,9 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
       lines.push(
         `Demo data seeded: ${seed.offers} offers, ${seed.schools} schools, ${seed.lists} lists.`,
         `Demo client: clientId=${DEMO_CLIENT.clientId} clientSecret=${DEMO_CLIENT.clientSecret}`,
-        `Try: curl -u ${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret} ${shown}/api/auth/token`,
+        services.tokenEndpoint.demoSecret.refusing
+          ? `The demo client's published secret is refused on ${config.host} (not loopback): set DEMO_CLIENT_PUBLIC=true to accept it, or create a client of your own.`
+          : `Try: curl -u ${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret} ${shown}/api/auth/token`,
       );
     }
     lines.push(`API reference: ${shown}/docs   Dashboard: ${shown}/dashboard`);

@@ -9,6 +9,7 @@
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
 import { parseBasic } from './basic.js';
 import type { ClientService } from './client-service.js';
+import { DemoSecretPolicy } from './demo-secret.js';
 import { InvalidClient, InvalidRequest, InvalidScope, TooManyAttempts, UnsupportedGrantType } from './oauth-errors.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 import type { IssuedToken, TokenService } from './token-service.js';
@@ -81,6 +82,8 @@ export class TokenEndpoint {
     private readonly clients: ClientService,
     private readonly tokens: TokenService,
     private readonly authFailures: AuthFailureLimit,
+    /** Refuses the demo client's published secret on a non-loopback bind (demo-secret.ts). */
+    readonly demoSecret: DemoSecretPolicy = new DemoSecretPolicy(),
   ) {}
 
   /** Steps: brute-force allowance → authenticate the client → check the requested scopes → issue. */
@@ -89,6 +92,7 @@ export class TokenEndpoint {
     // The brute-force limit is checked before the secret is hashed (see limits/auth-failures.ts).
     const wait = this.authFailures.retryAfter(clientId, ip);
     if (wait > 0) throw new TooManyAttempts(wait);
+    this.demoSecret.check(credentials);
     const client = await this.clients.authenticate(clientId, clientSecret);
     if (client === undefined) {
       this.authFailures.recordFailure(clientId, ip);

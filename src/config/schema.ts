@@ -11,7 +11,17 @@ import { RETENTION_FIELDS } from './retention-fields.js';
 
 export const ConfigSchema = Type.Object({
   port: int('PORT', 3000, 0, 65535, 'HTTP port'),
-  host: Type.String({ env: 'HOST', parse: 'text', default: '0.0.0.0', description: 'bind address' }),
+  host: Type.String({
+    env: 'HOST',
+    parse: 'text',
+    default: '127.0.0.1',
+    description:
+      'bind address: loopback only by default; `0.0.0.0` (every interface) in a container or on a server behind its proxy',
+  }),
+  demoClientPublic: flag(
+    'DEMO_CLIENT_PUBLIC',
+    "accept the demo client's published secret (smc_demo, README) while bound to a non-loopback address; refused there otherwise (a warning is logged at start)",
+  ),
   databaseUrl: Type.String({
     env: 'DATABASE_URL',
     parse: 'databaseUrl',

@@ -7,7 +7,8 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).toEqual({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
+      demoClientPublic: false,
       databaseUrl: 'sqlite:./data/shelfmark.sqlite',
       adminToken: undefined,
       tokenTtlSeconds: 3600,
