@@ -129,6 +129,7 @@ describeEachEngine('OpenAPI contents', (engine) => {
       expect(headers, event).toEqual([
         'x-hook-signature',
         'x-hook-event',
+        'x-hook-event-id',
         'webhook-id',
         'webhook-timestamp',
         'webhook-signature',
