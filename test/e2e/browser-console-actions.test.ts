@@ -80,6 +80,7 @@ describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
       expect(await cell.locator('time.next-attempt').getAttribute('datetime')).toBe(new Date(next).toISOString());
       const retryNow = row.getByRole('button', { name: 'Retry now' });
       expect(await retryNow.isEnabled()).toBe(true);
+      await shoot(w, op, 'console-deliveries-retry-now');
 
       w.flakyUp = true;
       await retryNow.click();
@@ -141,6 +142,7 @@ describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
       await opRow.getByRole('link', { name: 'Attempts' }).click();
       await op.waitForURL(`${w.base}/dashboard/deliveries/${id}`);
       expect(await op.locator('main dd .retry').textContent()).toBe(`Retry${why}`);
+      await shoot(w, op, 'console-delivery-retry-disabled');
 
       const pt = await partner(w, client);
       await section(pt, 'Deliveries', 'Deliveries');
