@@ -257,6 +257,17 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
       .locator('td[data-label="Outcome"] .badge')
       .evaluateAll((badges) => badges.map((b) => [(b as HTMLElement).dataset.state, b.textContent])))
       expect(state[1]?.startsWith(`${state[0]} · `)).toBe(true);
+    // On a phone the longest state wraps inside its card rather than running out of it.
+    await pt.setViewportSize(PHONE);
+    const outside = await pt.locator('td[data-label="Outcome"] .badge').evaluateAll(
+      (badges) =>
+        badges.filter((b) => {
+          const card = b.closest('tr')?.getBoundingClientRect();
+          return card === undefined || b.getBoundingClientRect().right > card.right;
+        }).length,
+    );
+    expect(outside).toBe(0);
+    await pt.setViewportSize(DESKTOP);
     await pt.locator('tr', { hasText: w.flaky.url }).getByRole('button', { name: 'Attempts' }).click();
     expect(await pt.locator('#delivery-detail td[data-label="Result"]').textContent()).toBe('failed · HTTP 500');
     await section(pt, 'Subscriptions', 'Subscriptions');

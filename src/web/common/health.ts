@@ -39,7 +39,7 @@ export function healthState(s: BannerSubject): Child {
   return [
     stateBadge('subscription', 'active'),
     ' · ',
-    h('span', { className: 'failing' }, ['failing since ', when(s.failingSince)]),
+    h('span', { className: 'failing-since' }, ['failing since ', when(s.failingSince)]),
   ];
 }
 
