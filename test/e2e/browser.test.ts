@@ -429,13 +429,13 @@ describeEachEngine('browser end to end', (engine) => {
       await op.getByLabel('Show archived lists').check();
       const row = op.locator('.tree .row.archived', { hasText: 'Old list 2025' });
       await row.waitFor();
-      expect(await row.locator('.badge').textContent()).toBe('archived');
+      expect(await row.locator('.badge').getAttribute('data-state')).toBe('archived');
       expect(await row.getByRole('button').allTextContents()).toEqual(['Rename', 'Restore as draft']);
       await shoot(w, op, 'console-lists-archived');
       await row.getByRole('button', { name: 'Restore as draft' }).click();
       await op.getByText('List Old list 2025 is now created: done. Events emitted: list.status.').waitFor();
       const restored = op.locator('.tree .row', { hasText: 'Old list 2025' });
-      expect(await restored.locator('.badge').textContent()).toBe('created');
+      expect(await restored.locator('.badge').getAttribute('data-state')).toBe('created');
       expect(await restored.getAttribute('class')).toBe('row');
       expect(await op.getByLabel('Show archived lists').isChecked()).toBe(true);
     },
