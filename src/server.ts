@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pino, { type BaseLogger } from 'pino';
 import { buildApp } from './app.js';
+import { SYSTEM } from './audit/initiator.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { connectDatabase, type Db } from './db/database.js';
@@ -62,7 +63,7 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
       `DEMO_CLIENT_PUBLIC=true: the demo client's published secret (${DEMO_CLIENT.clientId}) opens tokens on ${config.host}; anyone who can reach this server can use it (development only)`,
     );
 
-  const seed = config.seed === 'demo' && !child ? await seedDemo(services) : undefined;
+  const seed = config.seed === 'demo' && !child ? await seedDemo(services, SYSTEM) : undefined;
 
   let address = `http://${config.host}:${config.port}`;
   if (child || !clustered) address = await app.listen({ port: config.port, host: config.host });

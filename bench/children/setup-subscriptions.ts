@@ -4,6 +4,7 @@
  * (the same rules as the public API), each with its own URL on the receiver. Prints RESULT {clientId}.
  * Argument: JSON {databaseUrl, receiverUrl, count, event}.
  */
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { connectDatabase } from '../../src/db/database.js';
@@ -24,9 +25,13 @@ const services = await createServices({
   db,
   clock: systemClock,
 });
-const client = await services.clients.create({ name: 'bench fan-out', scopes: ['webhooks:manage'] });
+const client = await services.clients.create({ name: 'bench fan-out', scopes: ['webhooks:manage'] }, SYSTEM);
 for (let i = 0; i < args.count; i++) {
-  await services.subscriptions.create(client.id, { notificationUrl: `${args.receiverUrl}?s=${i}`, event: args.event });
+  await services.subscriptions.create(
+    client.id,
+    { notificationUrl: `${args.receiverUrl}?s=${i}`, event: args.event },
+    SYSTEM,
+  );
 }
 await db.close();
 process.stdout.write(`RESULT ${JSON.stringify({ clientId: client.clientId, subscriptions: args.count })}\n`);

@@ -1,6 +1,7 @@
 /** Admin: API clients and their credentials. Secrets appear only in the responses that mint them. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import { ClientViewSchema, CreatedClientSchema, RotatedWebhookSecret, ScopeSchema } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 
@@ -15,7 +16,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'client.created' },
       schema: {
         operationId: 'adminCreateClient',
         tags,
@@ -32,7 +33,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
     },
     async (request, reply) => {
       void reply.code(201).header('cache-control', 'no-store');
-      return clients.create(request.body);
+      return clients.create(request.body, initiatorOf(request));
     },
   );
   app.get(
@@ -67,7 +68,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients/:id/secret',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'client.secret.reset' },
       schema: {
         operationId: 'adminResetClientSecret',
         tags,
@@ -78,13 +79,13 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return clients.resetSecret(request.params.id);
+      return clients.resetSecret(request.params.id, initiatorOf(request));
     },
   );
   app.post(
     '/clients/:id/webhook-secret',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'client.webhook-secret.rotated' },
       schema: {
         operationId: 'adminRotateClientWebhookSecret',
         tags,
@@ -95,13 +96,13 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return clients.rotateWebhookSecret(request.params.id);
+      return clients.rotateWebhookSecret(request.params.id, initiatorOf(request));
     },
   );
   app.delete(
     '/clients/:id',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'client.revoked' },
       schema: {
         operationId: 'adminRevokeClient',
         tags,
@@ -110,7 +111,7 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
       },
     },
     async (request, reply) => {
-      await clients.revoke(request.params.id);
+      await clients.revoke(request.params.id, initiatorOf(request));
       return reply.code(204).send();
     },
   );

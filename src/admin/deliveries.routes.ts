@@ -1,6 +1,8 @@
 /** Admin: the webhook delivery log, one-off re-sends, sending a waiting retry now, and bulk recovery of a subscription's failures. */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import {
   AdminDeliveryQuerySchema,
   DeliveryDetailSchema,
@@ -50,7 +52,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/retry',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'] },
+      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'], audit: 'delivery.retried' },
       schema: {
         operationId: 'adminRetryDelivery',
         tags,
@@ -62,7 +64,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
       },
     },
     async (request, reply) => {
-      const delivery = await deliveries.retry(request.params.id);
+      const delivery = await deliveries.retry(request.params.id, initiatorOf(request));
       void reply.code(202);
       return delivery;
     },
@@ -70,7 +72,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/send-now',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'] },
+      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'], audit: 'delivery.sent-now' },
       schema: {
         operationId: 'adminSendDeliveryNow',
         tags,
@@ -83,7 +85,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
       },
     },
     async (request, reply) => {
-      const delivery = await deliveries.sendNow(request.params.id);
+      const delivery = await deliveries.sendNow(request.params.id, initiatorOf(request));
       void reply.code(202);
       return delivery;
     },
@@ -91,7 +93,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/subscriptions/:id/recover',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'subscription.recovered' },
       schema: {
         operationId: 'adminRecoverSubscription',
         tags,
@@ -104,6 +106,6 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
         response: { 200: Type.Object({ requeued: Type.Integer() }) },
       },
     },
-    (request) => deliveries.recover(request.params.id, request.body.since),
+    (request) => deliveries.recover(request.params.id, request.body.since, initiatorOf(request)),
   );
 };

@@ -1,5 +1,7 @@
 /** Admin: curating schools and learning-material lists. Every change is announced through the outbox. */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import type { ListService } from '../lml/list-service.js';
 import { lmlReadRoutes } from '../lml/read.routes.js';
 import {
@@ -40,7 +42,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/schools',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'school.created' },
       schema: {
         operationId: 'adminCreateSchool',
         tags: schoolTags,
@@ -50,7 +52,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const school = await schools.create(request.body);
+      const school = await schools.create(request.body, initiatorOf(request));
       void reply.code(201);
       return school;
     },
@@ -58,7 +60,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.patch(
     '/schools/:identifier',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'school.updated' },
       schema: {
         operationId: 'adminUpdateSchool',
         tags: schoolTags,
@@ -68,13 +70,19 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
         response: { 200: SchoolSchema },
       },
     },
-    (request) => schools.update(request.params.identifier, request.body),
+    (request) => schools.update(request.params.identifier, request.body, initiatorOf(request)),
   );
 
   app.post(
     '/lists',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['invalid-ean', 'conflict'] },
+      config: {
+        auth: 'admin',
+        role: 'admin',
+        idempotent: true,
+        audit: 'list.created',
+        problems: ['invalid-ean', 'conflict'],
+      },
       schema: {
         operationId: 'adminCreateList',
         tags: listTags,
@@ -84,7 +92,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const list = await lists.create(request.body);
+      const list = await lists.create(request.body, initiatorOf(request));
       void reply.code(201);
       return list;
     },
@@ -92,7 +100,7 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.patch(
     '/lists/:identifier',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['invalid-ean'] },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'list.updated', problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminUpdateList',
         tags: listTags,
@@ -102,12 +110,18 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
         response: { 200: ListSchema },
       },
     },
-    (request) => lists.update(request.params.identifier, request.body),
+    (request) => lists.update(request.params.identifier, request.body, initiatorOf(request)),
   );
   app.post(
     '/lists/:identifier/status',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['illegal-transition', 'conflict'] },
+      config: {
+        auth: 'admin',
+        role: 'admin',
+        idempotent: true,
+        audit: 'list.status.changed',
+        problems: ['illegal-transition', 'conflict'],
+      },
       schema: {
         operationId: 'adminSetListStatus',
         tags: listTags,
@@ -118,6 +132,6 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
         response: { 200: ListSchema },
       },
     },
-    (request) => lists.changeStatus(request.params.identifier, request.body.status),
+    (request) => lists.changeStatus(request.params.identifier, request.body.status, initiatorOf(request)),
   );
 };

@@ -1,6 +1,8 @@
 /** Admin: the operator's offers, in every status, with the seller's price beside the public one. */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import {
   AdminOfferSchema,
   CreateOfferBody,
@@ -30,7 +32,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.post(
     '/offers',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['invalid-ean'] },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'offer.created', problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminCreateOffer',
         tags,
@@ -40,7 +42,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
       },
     },
     async (request, reply) => {
-      const offer = await offers.create(request.body);
+      const offer = await offers.create(request.body, initiatorOf(request));
       void reply.code(201).header('location', `/api/admin/v1/offers/${offer.id}`);
       return offer;
     },
@@ -85,7 +87,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.patch(
     '/offers/:id',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'offer.updated' },
       schema: {
         operationId: 'adminUpdateOffer',
         tags,
@@ -95,13 +97,13 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
         response: { 200: AdminOfferSchema },
       },
     },
-    (request) => offers.update(request.params.id, request.body),
+    (request) => offers.update(request.params.id, request.body, initiatorOf(request)),
   );
 
   app.delete(
     '/offers/:id',
     {
-      config: { auth: 'admin', role: 'admin', idempotent: true },
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'offer.deleted' },
       schema: {
         operationId: 'adminDeleteOffer',
         tags,
@@ -110,7 +112,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
       },
     },
     async (request, reply) => {
-      await offers.remove(request.params.id);
+      await offers.remove(request.params.id, initiatorOf(request));
       return reply.code(204).send();
     },
   );

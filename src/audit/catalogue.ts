@@ -121,6 +121,12 @@ export const AUDIT_ACTIONS = {
     by: ['operator', 'system'],
     summary: "An operator's role changed (by an operator, or at sign-in from the provider's claims): `role`.",
   },
+  'operator.signed-in': {
+    target: 'operator',
+    by: operator,
+    summary:
+      'An operator signed in to the console through the identity provider: `email`, `name`, `role` where they changed since the last sign-in (all of them at the first).',
+  },
   'operator.disabled': { target: 'operator', by: operator, summary: 'An operator was disabled: `status`.' },
   'operator.enabled': { target: 'operator', by: operator, summary: 'A disabled operator was enabled: `status`.' },
 } as const satisfies Record<string, AuditActionSpec>;

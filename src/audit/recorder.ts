@@ -1,24 +1,33 @@
 /**
  * Writing the audit log: `record` appends one record to the hash chain inside the caller's
- * transaction, so the change and its record commit together or not at all. It locks the chain's head
- * row (PostgreSQL: FOR UPDATE; SQLite: the write transaction already excludes every other writer), so
- * records from any number of nodes form one serial chain. Call it after the change's own writes: the
+ * transaction, so the change and its record commit together or not at all. It takes the chain's head
+ * row for the rest of the transaction (appendRecord), so records from any number of nodes form one
+ * serial chain. Call it after the change's own writes: the
  * head lock is then held only until the commit, and a transaction that holds it waits for nothing else.
  */
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
-import type { Db, Engine, Executor } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { ids } from '../ids.js';
 import { type AuditContent, type AuditRecord, type Changes, chainHash, type JsonValue } from './canonical.js';
 import { type AuditAction, targetTypeOf } from './catalogue.js';
 import type { Initiator } from './initiator.js';
 import { toRow } from './rows.js';
 
+/**
+ * A store that owns its transaction takes the audit record as this callback, called inside that
+ * transaction after the change with what the change found out (the status before, a count, an id).
+ */
+export type InTransaction<Found = string> = (trx: Executor, found: Found) => Promise<unknown>;
+
 /** The one value a secret's field may carry. */
 export const ROTATED = 'rotated';
 
 /** A field for a value that was set or removed: `{ [field]: { before, after } }` over several fields. */
-export function changed(before: Record<string, JsonValue> | null, after: Record<string, JsonValue> | null): Changes {
+export function changesBetween(
+  before: Record<string, JsonValue> | null,
+  after: Record<string, JsonValue> | null,
+): Changes {
   const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   const changes: Record<string, { before: JsonValue; after: JsonValue }> = {};
   for (const field of fields) {
@@ -43,9 +52,13 @@ function assertNoSecrets(changes: Changes): void {
   if (SECRET_VALUE.test(JSON.stringify(changes))) throw new Error('audit: a change carries a secret');
 }
 
+/**
+ * Appends one record in `trx`. Taking the next link is one UPDATE of the head row: on PostgreSQL it
+ * locks that row until the commit (a concurrent writer's UPDATE waits, then sees the committed head),
+ * on SQLite the write transaction already excludes every other writer; the same SQL serves both.
+ */
 export async function appendRecord(
   trx: Executor,
-  engine: Engine,
   at: number,
   by: Initiator,
   action: AuditAction,
@@ -53,9 +66,13 @@ export async function appendRecord(
   changes: Changes = {},
 ): Promise<AuditRecord> {
   assertNoSecrets(changes);
-  let head = trx.selectFrom('audit_chain').select(['last_seq', 'last_hash']).where('id', '=', 1);
-  if (engine === 'postgres') head = head.forUpdate();
-  const { last_seq: lastSeq, last_hash: prevHash } = await head.executeTakeFirstOrThrow();
+  const head = await trx
+    .updateTable('audit_chain')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+    .where('id', '=', 1)
+    .returning(['last_seq', 'last_hash'])
+    .executeTakeFirstOrThrow();
+  const prevHash = head.last_hash;
   const content: AuditContent = {
     id: ids.audit(),
     at: isoTime(at),
@@ -69,12 +86,11 @@ export async function appendRecord(
     changes,
   };
   const record: AuditRecord = { ...content, prevHash, hash: chainHash(prevHash, content) };
-  const seq = Number(lastSeq) + 1;
   await trx
     .insertInto('audit_records')
-    .values(toRow(seq, at, record))
+    .values(toRow(Number(head.last_seq), at, record))
     .execute();
-  await trx.updateTable('audit_chain').set({ last_seq: seq, last_hash: record.hash }).where('id', '=', 1).execute();
+  await trx.updateTable('audit_chain').set({ last_hash: record.hash }).where('id', '=', 1).execute();
   return record;
 }
 
@@ -84,10 +100,6 @@ export class AuditLog {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
-
-  get engine(): Engine {
-    return this.db.engine;
-  }
 
   /** A transaction for a change and its record (services without one of their own). */
   transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
@@ -102,6 +114,6 @@ export class AuditLog {
     targetId: string,
     changes: Changes = {},
   ): Promise<AuditRecord> {
-    return appendRecord(trx, this.db.engine, this.clock.now(), by, action, targetId, changes);
+    return appendRecord(trx, this.clock.now(), by, action, targetId, changes);
   }
 }

@@ -3,6 +3,8 @@
  * every token issued with it stop working), rotating the webhook secret with an overlap, revoking.
  */
 
+import type { Initiator } from '../audit/initiator.js';
+import { type AuditLog, ROTATED } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
@@ -11,7 +13,7 @@ import { notFound, Problem } from '../errors.js';
 import { ids, secrets } from '../ids.js';
 import type { ClientView, CreatedClient } from './client-schemas.js';
 import type { ClientStates } from './client-states.js';
-import type { ClientStore } from './client-store.js';
+import { ClientStore } from './client-store.js';
 import { isScope, parseScopes, SCOPES } from './scopes.js';
 import type { SecretHasher } from './secret-hash.js';
 
@@ -36,6 +38,8 @@ export class ClientService {
     private readonly config: Pick<Config, 'webhookSecretOverlapSeconds'>,
     /** What token checks know of each client, forgotten after a reset or revocation so they see it at once. */
     private readonly clientStates: ClientStates,
+    /** Every change of a client is recorded in the same transaction (src/audit/). */
+    private readonly audit: AuditLog,
   ) {}
 
   static view(row: ClientRow): ClientView {
@@ -51,7 +55,7 @@ export class ClientService {
     };
   }
 
-  async create(input: CreateClientInput): Promise<CreatedClient> {
+  async create(input: CreateClientInput, by: Initiator): Promise<CreatedClient> {
     const name = input.name.trim();
     if (name === '' || name.length > 200) throw new Problem('validation-failed', 'name must be 1 to 200 characters');
     const scopes = input.scopes ?? [...SCOPES];
@@ -78,8 +82,16 @@ export class ClientService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insert(row);
-    return { ...ClientService.view(row), clientSecret, webhookSecret };
+    const view = ClientService.view(row);
+    await this.audit.transaction(async (trx) => {
+      await new ClientStore(trx).insert(row);
+      await this.audit.record(trx, by, 'client.created', row.id, {
+        name: { before: null, after: view.name },
+        scopes: { before: null, after: view.scopes },
+        status: { before: null, after: view.status },
+      });
+    });
+    return { ...view, clientSecret, webhookSecret };
   }
 
   async count(): Promise<number> {
@@ -107,28 +119,49 @@ export class ClientService {
     return this.store.findByClientId(clientId);
   }
 
-  async resetSecret(id: string): Promise<{ clientSecret: string }> {
+  async resetSecret(id: string, by: Initiator): Promise<{ clientSecret: string }> {
     const row = await this.require(id);
     const clientSecret = secrets.clientSecret();
     const now = this.clock.now();
-    await this.store.replaceSecret(id, this.hasher.hash(clientSecret), now);
+    await this.audit.transaction(async (trx) => {
+      await new ClientStore(trx).replaceSecret(id, this.hasher.hash(clientSecret), now);
+      await this.audit.record(trx, by, 'client.secret.reset', id, {
+        clientSecret: { before: null, after: ROTATED },
+        tokensValidAfter: { before: isoTime(row.tokens_valid_after), after: isoTime(now) },
+      });
+    });
     this.clientStates.forget(row.client_id);
     return { clientSecret };
   }
 
-  async rotateWebhookSecret(id: string): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
-    await this.require(id);
+  async rotateWebhookSecret(
+    id: string,
+    by: Initiator,
+  ): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
+    const row = await this.require(id);
     const webhookSecret = secrets.webhookSecret();
     const now = this.clock.now();
     const overlapUntil = now + this.config.webhookSecretOverlapSeconds * 1000;
-    await this.store.rotateWebhookSecret(id, webhookSecret, overlapUntil, now);
+    const before = row.previous_webhook_secret_expires_at;
+    await this.audit.transaction(async (trx) => {
+      await new ClientStore(trx).rotateWebhookSecret(id, webhookSecret, overlapUntil, now);
+      await this.audit.record(trx, by, 'client.webhook-secret.rotated', id, {
+        webhookSecret: { before: null, after: ROTATED },
+        previousSecretValidUntil: { before: before === null ? null : isoTime(before), after: isoTime(overlapUntil) },
+      });
+    });
     return { webhookSecret, previousSecretValidUntil: isoTime(overlapUntil) };
   }
 
-  async revoke(id: string): Promise<void> {
+  async revoke(id: string, by: Initiator): Promise<void> {
     const row = await this.require(id);
     const now = this.clock.now();
-    if (row.revoked_at === null) await this.store.update(id, { revoked_at: now, updated_at: now });
+    // Revoking a revoked client changes nothing, so it records nothing.
+    if (row.revoked_at === null)
+      await this.audit.transaction(async (trx) => {
+        await new ClientStore(trx).update(id, { revoked_at: now, updated_at: now });
+        await this.audit.record(trx, by, 'client.revoked', id, { status: { before: 'active', after: 'revoked' } });
+      });
     this.clientStates.forget(row.client_id);
   }
 

@@ -2,10 +2,12 @@
  * Client side of the delivery log (scope webhooks:manage): a client sees the deliveries of its own
  * subscriptions and can send a test ping. Another client's subscription answers 404.
  */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import { principalOf } from '../auth/guard.js';
-import { DeliveryPageSchema, DeliveryQuerySchema, IdParams } from './schemas.js';
+import { DeliveryPageSchema, DeliveryQuerySchema, IdParams, PingOutcomeSchema } from './schemas.js';
 import type { DeliveryService } from './service.js';
 
 const BASE = '/api/lml/v1/subscriptions/:id';
@@ -38,20 +40,27 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<DeliveryRoutesOptions> = 
   app.post(
     `${BASE}/ping`,
     {
-      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, problems: ['conflict'] },
+      config: {
+        auth: { scope: 'webhooks:manage' },
+        idempotent: true,
+        problems: ['conflict'],
+        audit: 'subscription.pinged',
+      },
       schema: {
         operationId: 'pingSubscription',
         tags,
         summary: 'Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription',
         description:
-          'Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.',
+          'Sends one attempt before answering, and answers with its outcome: `ok` only when the receiver answered 2xx. ' +
+          "A ping is never retried and never changes the subscription's health (it is not counted as a failure). " +
+          'Its delivery shows in GET .../deliveries as succeeded or failed. A disabled subscription answers 409.',
         params: IdParams,
-        response: { 202: Type.Object({ deliveryId: Type.String() }) },
+        response: { 200: PingOutcomeSchema },
       },
     },
     async (request, reply) => {
-      const result = await deliveries.ping(request.params.id, principalOf(request).clientRef);
-      void reply.code(202);
+      const result = await deliveries.ping(request.params.id, principalOf(request).clientRef, initiatorOf(request));
+      void reply.code(200);
       return result;
     },
   );

@@ -1,7 +1,9 @@
-/** SQL behind the delivery log and its controls: listing, detail, re-queueing and pings. */
+/** SQL behind the delivery log and its controls: listing, detail and re-queueing (pings and "Retry now": manual-store.ts). */
+
+import type { ExpressionBuilder } from 'kysely';
+import type { InTransaction } from '../audit/recorder.js';
 import type { Db, Executor } from '../db/database.js';
-import type { DeliveryAttemptRow } from '../db/schema.js';
-import { recordDirectEvent } from '../events/outbox.js';
+import type { Database, DeliveryAttemptRow } from '../db/schema.js';
 import { type DeliveryFilter, pageKeys } from './log-page.js';
 import { uncountFinished } from './stats.js';
 
@@ -14,12 +16,25 @@ export interface DeliveryListRow {
   payload: string;
   status: string;
   attempt_count: number;
+  manual_attempts?: number;
   next_attempt_at: number;
   last_status_code: number | null;
   last_error_class: string | null;
   created_at: number;
   completed_at: number | null;
 }
+
+/** Not a test ping's delivery: a ping is one attempt, never sent again by a recovery. */
+const notAPing = (eb: ExpressionBuilder<Database, 'deliveries'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('events')
+        .select('events.id')
+        .whereRef('events.id', '=', 'deliveries.event_id')
+        .where('events.name', '=', 'ping'),
+    ),
+  );
 
 /** A delivery made due now again: pending, unleased, not completed (requeue and recover). */
 const dueNow = (now: number) =>
@@ -66,6 +81,7 @@ export class DeliveryQueryStore {
         'e.payload',
         'd.status',
         'd.attempt_count',
+        'd.manual_attempts',
         'd.next_attempt_at',
         'd.last_status_code',
         'd.last_error_class',
@@ -111,16 +127,20 @@ export class DeliveryQueryStore {
   }
 
   attempts(deliveryId: string): Promise<DeliveryAttemptRow[]> {
-    return this.db.kysely
-      .selectFrom('delivery_attempts')
-      .selectAll()
-      .where('delivery_id', '=', deliveryId)
-      .orderBy('attempt_no')
-      .execute();
+    return (
+      this.db.kysely
+        .selectFrom('delivery_attempts')
+        .selectAll()
+        .where('delivery_id', '=', deliveryId)
+        // In the order they were made: a manual attempt ("Retry now") is numbered apart from the schedule's.
+        .orderBy('started_at')
+        .orderBy('attempt_no')
+        .execute()
+    );
   }
 
   /** Makes a finished delivery due now; false when it is pending (or gone). Its counters follow. */
-  async requeue(id: string, now: number): Promise<boolean> {
+  async requeue(id: string, now: number, audit: InTransaction): Promise<boolean> {
     return this.db.kysely.transaction().execute(async (trx) => {
       const finished = await trx
         .selectFrom('deliveries')
@@ -138,29 +158,13 @@ export class DeliveryQueryStore {
       if (Number(result.numUpdatedRows) === 0) return false;
       // The subscription's run of failed attempts is unchanged: those attempts did fail.
       await uncountFinished(trx, [finished]);
+      await audit(trx, finished.status);
       return true;
     });
   }
 
-  /**
-   * Makes a delivery that waits for its next scheduled attempt due now; false unless it is pending,
-   * was attempted already, is not due yet and no worker holds it.
-   */
-  async advance(id: string, now: number): Promise<boolean> {
-    const result = await this.db.kysely
-      .updateTable('deliveries')
-      .set({ next_attempt_at: now, updated_at: now })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('attempt_count', '>', 0)
-      .where('next_attempt_at', '>', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
   /** Re-activates the subscription and makes its failed deliveries created since `since` due now. */
-  async recover(subscriptionId: string, since: number, now: number): Promise<number> {
+  async recover(subscriptionId: string, since: number, now: number, audit: InTransaction<number>): Promise<number> {
     return this.db.kysely.transaction().execute(async (trx) => {
       await this.subscriptionsIn(trx).enable(subscriptionId, now);
       // When each failed, read before the update clears it: their hours' counters give them back.
@@ -170,6 +174,7 @@ export class DeliveryQueryStore {
         .where('subscription_id', '=', subscriptionId)
         .where('status', '=', 'failed')
         .where('created_at', '>=', since)
+        .where(notAPing)
         .execute();
       const result = await trx
         .updateTable('deliveries')
@@ -177,6 +182,7 @@ export class DeliveryQueryStore {
         .where('subscription_id', '=', subscriptionId)
         .where('status', '=', 'failed')
         .where('created_at', '>=', since)
+        .where(notAPing)
         .executeTakeFirst();
       await uncountFinished(trx, failed);
       // Re-enabled, it is no longer failing (enable cleared failing_since): its run of failed attempts starts again.
@@ -185,17 +191,9 @@ export class DeliveryQueryStore {
         .set({ consecutive_failures: 0 })
         .where('id', '=', subscriptionId)
         .execute();
+      await audit(trx, Number(result.numUpdatedRows));
       return Number(result.numUpdatedRows);
     });
-  }
-
-  /** A ping event and its one delivery, for this subscription only. */
-  createPing(subscriptionId: string, payload: string, identifier: string, now: number): Promise<string> {
-    return this.db.kysely
-      .transaction()
-      .execute((trx) =>
-        recordDirectEvent(trx, now, { name: 'ping', resource: 'subscription', identifier, payload }, subscriptionId),
-      );
   }
 
   subscription(id: string): Promise<{ id: string; client_ref: string; status: string } | undefined> {

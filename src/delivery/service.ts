@@ -2,12 +2,14 @@
  * The delivery log and its controls, for the operator (every delivery) and for clients (their own
  * subscriptions only; another client's subscription is "not found", never "forbidden").
  */
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord, type InTransaction } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { notFound, Problem } from '../errors.js';
 import { canonicalEvent } from '../events/catalogue.js';
-import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
+import type { ManualAttempts, ManualOutcome } from './manual.js';
 import {
   DEFAULT_DELIVERY_PAGE,
   DELIVERY_STATUSES,
@@ -47,7 +49,7 @@ export function toDeliveryView(row: DeliveryListRow): DeliveryView {
     event: row.event,
     payload: JSON.parse(row.payload) as WebhookPayload,
     status: asStatus(row.status),
-    attemptCount: Number(row.attempt_count),
+    attemptCount: Number(row.attempt_count) + Number(row.manual_attempts ?? 0),
     nextAttemptAt: row.status === 'pending' ? isoTime(Number(row.next_attempt_at)) : null,
     lastStatusCode: row.last_status_code,
     lastErrorClass: asErrorClass(row.last_error_class),
@@ -62,7 +64,19 @@ export class DeliveryService {
     private readonly clock: Clock,
     /** Wakes this process's delivery workers, so a delivery made due here is attempted at once. */
     private readonly wakeWorkers: () => void = () => undefined,
+    /** Attempts made by hand: test pings and "Retry now" (manual.ts). */
+    private readonly manual: ManualAttempts,
   ) {}
+
+  /** Where failed manual attempts (pings, "Retry now") are logged: the app's logger. */
+  logManualAttemptsTo(logger: Parameters<ManualAttempts['logTo']>[0]): void {
+    this.manual.logTo(logger);
+  }
+
+  /** Closes what manual attempts opened (their HTTP connections). */
+  close(): Promise<void> {
+    return this.manual.close();
+  }
 
   async list(query: DeliveryQuery, clientRef?: string): Promise<Page<DeliveryView>> {
     const limit = query.limit ?? DEFAULT_DELIVERY_PAGE;
@@ -106,8 +120,9 @@ export class DeliveryService {
     const attempts = await this.store.attempts(id);
     return {
       ...toDeliveryView(row),
-      attempts: attempts.map((attempt) => ({
-        attemptNo: attempt.attempt_no,
+      // Numbered in the order made (the rows' numbers are the schedule's; manual attempts sit between them).
+      attempts: attempts.map((attempt, index) => ({
+        attemptNo: index + 1,
         startedAt: isoTime(Number(attempt.started_at)),
         durationMs: attempt.duration_ms,
         statusCode: attempt.status_code,
@@ -119,11 +134,12 @@ export class DeliveryService {
   }
 
   /** Sends a finished delivery again now (one more attempt; a failure ends it as failed again). */
-  async retry(id: string): Promise<DeliveryView> {
+  async retry(id: string, by: Initiator): Promise<DeliveryView> {
     const row = await this.store.get(id);
     if (row === undefined) throw notFound(`delivery ${id}`);
     if (row.status === 'pending')
       throw new Problem('conflict', 'the delivery is already pending; it will be attempted when due');
+    if (row.event === 'ping') throw new Problem('conflict', 'a test ping is one attempt; send another ping instead');
     const subscription = await this.store.subscription(row.subscription_id);
     if (subscription?.status !== 'active') {
       throw new Problem(
@@ -131,8 +147,13 @@ export class DeliveryService {
         'the subscription is disabled; recover it (POST /subscriptions/{id}/recover) to re-enable it and re-send what failed',
       );
     }
-    if (!(await this.store.requeue(id, this.clock.now())))
-      throw new Problem('conflict', 'the delivery is already pending');
+    const now = this.clock.now();
+    const audit: InTransaction = (trx, before) =>
+      appendRecord(trx, now, by, 'delivery.retried', id, {
+        status: { before, after: 'pending' },
+        nextAttemptAt: { before: null, after: isoTime(now) },
+      });
+    if (!(await this.store.requeue(id, now, audit))) throw new Problem('conflict', 'the delivery is already pending');
     this.wakeWorkers();
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);
@@ -140,27 +161,37 @@ export class DeliveryService {
   }
 
   /**
-   * Sends a delivery that waits for its next scheduled retry now instead (same webhook-id, the
-   * schedule goes on from this attempt). `retry` stays for finished deliveries only.
+   * Sends a delivery that waits for its next scheduled retry now, before answering (same
+   * webhook-id). A manual attempt takes no step of the schedule: after a failure the next automatic
+   * attempt stays where it was (manual.ts). `retry` stays for finished deliveries only.
    */
-  async sendNow(id: string): Promise<DeliveryView> {
+  async sendNow(id: string, by: Initiator): Promise<DeliveryView> {
     const row = await this.store.get(id);
     if (row === undefined) throw notFound(`delivery ${id}`);
     if (row.status !== 'pending') throw new Problem('conflict', 'the delivery is finished; retry it instead');
-    if (!(await this.store.advance(id, this.clock.now())))
+    const audit: InTransaction = (trx, after) =>
+      appendRecord(trx, this.clock.now(), by, 'delivery.sent-now', id, { status: { before: 'pending', after } });
+    if ((await this.manual.retryNow(id, audit)) === undefined)
       throw new Problem('conflict', 'the delivery is due or being attempted already');
-    this.wakeWorkers();
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);
     return toDeliveryView(updated);
   }
 
   /** Re-enables a subscription and re-queues its failed deliveries created at or after `since`. */
-  async recover(subscriptionId: string, since: string): Promise<{ requeued: number }> {
+  async recover(subscriptionId: string, since: string, by: Initiator): Promise<{ requeued: number }> {
     const sinceMs = Date.parse(since);
     if (Number.isNaN(sinceMs)) throw new Problem('validation-failed', 'since must be an ISO 8601 date-time');
-    if ((await this.store.subscription(subscriptionId)) === undefined) throw notFound(`subscription ${subscriptionId}`);
-    const requeued = await this.store.recover(subscriptionId, sinceMs, this.clock.now());
+    const subscription = await this.store.subscription(subscriptionId);
+    if (subscription === undefined) throw notFound(`subscription ${subscriptionId}`);
+    const now = this.clock.now();
+    const audit: InTransaction<number> = (trx, resent) =>
+      appendRecord(trx, now, by, 'subscription.recovered', subscriptionId, {
+        status: { before: subscription.status, after: 'active' },
+        resent: { before: null, after: resent },
+        since: { before: null, after: isoTime(sinceMs) },
+      });
+    const requeued = await this.store.recover(subscriptionId, sinceMs, now, audit);
     if (requeued > 0) this.wakeWorkers();
     return { requeued };
   }
@@ -171,19 +202,24 @@ export class DeliveryService {
     return this.get(id);
   }
 
-  async retryOwn(id: string, clientRef: string): Promise<DeliveryView> {
+  async retryOwn(id: string, clientRef: string, by: Initiator): Promise<DeliveryView> {
     await this.ownDelivery(id, clientRef);
-    return this.retry(id);
+    return this.retry(id, by);
   }
 
-  async sendNowOwn(id: string, clientRef: string): Promise<DeliveryView> {
+  async sendNowOwn(id: string, clientRef: string, by: Initiator): Promise<DeliveryView> {
     await this.ownDelivery(id, clientRef);
-    return this.sendNow(id);
+    return this.sendNow(id, by);
   }
 
-  async recoverOwn(subscriptionId: string, clientRef: string, since: string): Promise<{ requeued: number }> {
+  async recoverOwn(
+    subscriptionId: string,
+    clientRef: string,
+    since: string,
+    by: Initiator,
+  ): Promise<{ requeued: number }> {
     await this.ownSubscription(subscriptionId, clientRef);
-    return this.recover(subscriptionId, since);
+    return this.recover(subscriptionId, since, by);
   }
 
   private async ownDelivery(id: string, clientRef: string): Promise<void> {
@@ -192,15 +228,21 @@ export class DeliveryService {
     if (subscription?.client_ref !== clientRef) throw notFound(`delivery ${id}`);
   }
 
-  /** Sends a `ping` event to one subscription, so an integrator can test their receiver. */
-  async ping(subscriptionId: string, clientRef: string): Promise<{ deliveryId: string }> {
+  /**
+   * Sends a `ping` event to one subscription, so an integrator can test their receiver: one attempt,
+   * made before answering, whose outcome is the answer (manual.ts). Never retried, and it leaves the
+   * subscription's health alone.
+   */
+  async ping(subscriptionId: string, clientRef: string, by: Initiator): Promise<ManualOutcome> {
     const subscription = await this.ownSubscription(subscriptionId, clientRef);
     if (subscription.status !== 'active') throw new Problem('conflict', 'the subscription is disabled');
-    const identifier = ids.resourceIdentifier();
-    const payload = JSON.stringify({ type: 'ping', resource: 'subscription', identifier });
-    const deliveryId = await this.store.createPing(subscriptionId, payload, identifier, this.clock.now());
-    this.wakeWorkers();
-    return { deliveryId };
+    const target = await this.manual.target(subscriptionId);
+    if (target === undefined) throw notFound(`subscription ${subscriptionId}`);
+    const audit: InTransaction = (trx, delivery) =>
+      appendRecord(trx, this.clock.now(), by, 'subscription.pinged', subscriptionId, {
+        delivery: { before: null, after: delivery },
+      });
+    return this.manual.ping(target, audit);
   }
 
   private async ownSubscription(subscriptionId: string, clientRef: string): Promise<{ id: string; status: string }> {

@@ -7,6 +7,7 @@
  * app.get('/api/v1/offers', { config: { auth: { scope: 'offers:read' }, etag: true }, schema }, handler)
  * ```
  */
+import type { AuditAction } from '../audit/catalogue.js';
 import type { ProblemCode } from '../errors.js';
 import type { Role } from '../operators/actor.js';
 
@@ -49,6 +50,13 @@ export interface RouteBehaviour {
    * does everything.
    */
   role?: Role;
+  /**
+   * State-changing `admin` and `portal` routes: the audit action(s) a successful call records
+   * (src/audit/catalogue.ts), in the same transaction as the change; `[]` for a route that changes no
+   * audited state (a sign-out). A call that changes nothing (revoking a revoked client) records none.
+   * test/audit/route-coverage.test.ts holds every such route to its declaration.
+   */
+  audit?: AuditAction | readonly AuditAction[];
 }
 
 declare module 'fastify' {

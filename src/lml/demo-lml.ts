@@ -4,6 +4,7 @@
  * status (one archived, hidden from the collection). Created through the services, so the seed passes
  * the same rules as the operator and its events are in the outbox like any other change.
  */
+import type { Initiator } from '../audit/initiator.js';
 import { DEMO_BOOKS } from './demo-books.js';
 import type { ListItemInput } from './items.js';
 import type { ListService } from './list-service.js';
@@ -118,21 +119,24 @@ const DEMO_LISTS: readonly DemoList[] = [
   },
 ];
 
-export async function seedDemoLml({
-  schools: schoolService,
-  lists: listService,
-}: {
-  schools: SchoolService;
-  lists: ListService;
-}): Promise<{ schools: number; lists: number }> {
+export async function seedDemoLml(
+  {
+    schools: schoolService,
+    lists: listService,
+  }: {
+    schools: SchoolService;
+    lists: ListService;
+  },
+  by: Initiator,
+): Promise<{ schools: number; lists: number }> {
   const schools = [];
-  for (const school of DEMO_SCHOOLS) schools.push(await schoolService.create(school));
+  for (const school of DEMO_SCHOOLS) schools.push(await schoolService.create(school, by));
   for (const demo of DEMO_LISTS) {
     const school = schools[demo.school];
     if (school === undefined) throw new Error(`demo school ${demo.school} is missing`);
     const { path, school: _index, ...content } = demo;
-    const list = await listService.create({ ...content, school: school.identifier });
-    for (const status of path) await listService.changeStatus(list.identifier, status);
+    const list = await listService.create({ ...content, school: school.identifier }, by);
+    for (const status of path) await listService.changeStatus(list.identifier, status, by);
   }
   return { schools: DEMO_SCHOOLS.length, lists: DEMO_LISTS.length };
 }

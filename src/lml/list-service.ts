@@ -2,6 +2,10 @@
  * Rules for learning-material lists: content, slugs and the status lifecycle. Every write runs inside
  * the transactional outbox, so the change and its list.* events commit together or not at all.
  */
+
+import { listFields } from '../audit/fields.js';
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord, changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Db, Executor } from '../db/database.js';
 import type { ListRow } from '../db/schema.js';
@@ -65,14 +69,25 @@ export class ListService {
     this.reader = new ListStore(db.kysely);
   }
 
-  async create(input: ListInput): Promise<ListView> {
+  async create(input: ListInput, by: Initiator): Promise<ListView> {
     // Validated before the first attempt, so bad input fails fast and the same way every time.
     normaliseTags(input.tags ?? []);
     normaliseItems(input.items ?? []);
     requiredText(input.name, 'name');
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.outbox.transaction((trx, emit) => this.createIn(trx, emit, input));
+        return await this.outbox.transaction(async (trx, emit) => {
+          const list = await this.createIn(trx, emit, input);
+          await appendRecord(
+            trx,
+            this.clock.now(),
+            by,
+            'list.created',
+            list.identifier,
+            changesBetween(null, listFields(list)),
+          );
+          return list;
+        });
       } catch (error) {
         // Another writer took the slug between our check and our insert: the whole transaction
         // rolled back (nothing of it is kept), so simply try again with a new slug.
@@ -113,8 +128,14 @@ export class ListService {
   }
 
   /** Applies content changes; emits list.updated only when something really changes. */
-  async update(identifier: string, patch: ListPatch): Promise<ListView> {
-    const { list } = await this.outbox.transaction((trx, emit) => this.updateIn(trx, emit, identifier, patch));
+  async update(identifier: string, patch: ListPatch, by: Initiator): Promise<ListView> {
+    const { list } = await this.outbox.transaction(async (trx, emit) => {
+      const before = await new ListStore(trx).find(identifier);
+      const update = await this.updateIn(trx, emit, identifier, patch);
+      if (update.changed && before !== undefined)
+        await appendRecord(trx, this.clock.now(), by, 'list.updated', identifier, listChanges(before, update.list));
+      return update;
+    });
     return list;
   }
 
@@ -150,10 +171,18 @@ export class ListService {
    * Moves a list to another status (see status.ts for the table). The same status again is a no-op:
    * 200 with the unchanged list and no event.
    */
-  async changeStatus(identifier: string, word: string): Promise<ListView> {
+  async changeStatus(identifier: string, word: string, by: Initiator): Promise<ListView> {
     const target = canonicalStatus(word);
     if (target === undefined) throw fieldProblem('/status', `must be one of ${LIST_STATUS_INPUTS.join(', ')}`);
-    return this.outbox.transaction((trx, emit) => this.changeStatusIn(trx, emit, identifier, target));
+    return this.outbox.transaction(async (trx, emit) => {
+      const before = await new ListStore(trx).find(identifier);
+      const list = await this.changeStatusIn(trx, emit, identifier, target);
+      if (before !== undefined && before.status !== list.status)
+        await appendRecord(trx, this.clock.now(), by, 'list.status.changed', identifier, {
+          status: { before: before.status, after: list.status },
+        });
+      return list;
+    });
   }
 
   /** changeStatus() inside a caller's outbox transaction. */
@@ -223,6 +252,11 @@ export class ListService {
 function emitStatus(emit: Emit, identifier: string, status: ListStatus): void {
   emit(events.listStatus(identifier, status));
   if (status === 'published') emit(events.listPublished(identifier));
+}
+
+/** The fields of a list that changed, its items as a count (src/audit/fields.ts). */
+function listChanges(before: ListWithSchool, after: ListView) {
+  return changesBetween(listFields(listView(before)), listFields(after));
 }
 
 async function findOr404(store: ListStore, identifier: string): Promise<ListWithSchool> {

@@ -2,6 +2,8 @@
  * Rules for schools. Every write runs inside the transactional outbox, so the change and its
  * school.created / school.modified event commit together or not at all.
  */
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord, changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { ChangeLogStore } from '../db/change-log.js';
 import type { Db } from '../db/database.js';
@@ -44,7 +46,7 @@ export class SchoolService {
     this.changes = new ChangeLogStore(db.kysely, 'school_changes');
   }
 
-  async create(input: SchoolInput): Promise<SchoolView> {
+  async create(input: SchoolInput, by: Initiator): Promise<SchoolView> {
     const now = this.clock.now();
     const row: SchoolRow = {
       identifier: ids.resourceIdentifier(),
@@ -58,6 +60,7 @@ export class SchoolService {
     await this.outbox.transaction(async (trx, emit) => {
       await new SchoolStore(trx).insert(row);
       emit(events.schoolCreated(row.identifier));
+      await appendRecord(trx, now, by, 'school.created', row.identifier, changesBetween(null, schoolFields(row)));
     });
     // Best effort, after the commit: a failed prune must not fail the create (the next one retries).
     // Wall-clock time, as the change log's triggers record it (not the injected clock).
@@ -66,7 +69,7 @@ export class SchoolService {
   }
 
   /** Applies the given fields; emits school.modified only when a value really changes. */
-  async update(identifier: string, patch: SchoolPatch): Promise<SchoolView> {
+  async update(identifier: string, patch: SchoolPatch, by: Initiator): Promise<SchoolView> {
     return this.outbox.transaction(async (trx, emit) => {
       const store = new SchoolStore(trx);
       const current = await findOr404(store, identifier);
@@ -92,6 +95,14 @@ export class SchoolService {
         updated_at: next.updated_at,
       });
       emit(events.schoolModified(identifier));
+      await appendRecord(
+        trx,
+        next.updated_at,
+        by,
+        'school.updated',
+        identifier,
+        changesBetween(schoolFields(current), schoolFields(next)),
+      );
       return schoolView(next);
     });
   }
@@ -113,6 +124,9 @@ export class SchoolService {
     return toPage(rows, query.limit, schoolView);
   }
 }
+
+/** What the audit log keeps of a school: its own fields. */
+const schoolFields = (row: SchoolRow) => ({ name: row.name, type: row.type, location: row.location, brin: row.brin });
 
 async function findOr404(store: SchoolStore, identifier: string): Promise<SchoolRow> {
   const row = isResourceIdentifier(identifier) ? await store.find(identifier) : undefined;

@@ -3,6 +3,7 @@
  * (lml/demo-books.ts). A few are draft, reserved, sold or withdrawn so the public API visibly hides
  * them; Geschiedeniswerkplaats has no published offer at all.
  */
+import type { Initiator } from '../audit/initiator.js';
 import { DEMO_BOOKS } from '../lml/demo-books.js';
 import type { CreateOfferInput, OfferService } from './service.js';
 
@@ -40,7 +41,7 @@ export const DEMO_OFFERS: readonly CreateOfferInput[] = [
 ];
 
 /** Creates the demo offers through the service, so they pass the same rules as the operator's. */
-export async function seedDemoOffers({ offers }: { offers: OfferService }): Promise<number> {
-  for (const offer of DEMO_OFFERS) await offers.create(offer);
+export async function seedDemoOffers({ offers }: { offers: OfferService }, by: Initiator): Promise<number> {
+  for (const offer of DEMO_OFFERS) await offers.create(offer, by);
   return DEMO_OFFERS.length;
 }

@@ -4,6 +4,10 @@
  * Every write runs in the transactional outbox, so the change and its offer.* events (events.ts)
  * commit together or not at all.
  */
+
+import { type Fields, scalarFields } from '../audit/fields.js';
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord, changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { OfferRow } from '../db/schema.js';
@@ -49,9 +53,9 @@ export class OfferService {
     return this.readModel.publishedJson(parseEanList(eansParameter));
   }
 
-  /** The same JSON with its entity tag, for the HTTP route. */
-  findPublishedWithTag(eansParameter: string | undefined): Promise<PublishedOffers> {
-    return this.readModel.published(parseEanList(eansParameter));
+  /** The same JSON with its entity tag, for the HTTP route; synchronous when the read model remembers it. */
+  findPublishedWithTag(eansParameter: string | undefined): PublishedOffers | Promise<PublishedOffers> {
+    return this.readModel.answer(eansParameter);
   }
 
   /** The same answer straight from the database, bypassing the read model. */
@@ -68,7 +72,7 @@ export class OfferService {
     return publicOffer(row, this.config.serviceFeeCents);
   }
 
-  async create(input: CreateOfferInput): Promise<AdminOffer> {
+  async create(input: CreateOfferInput, by: Initiator): Promise<AdminOffer> {
     const now = this.clock.now();
     const content = contentFromCreate(input);
     const row = await this.outbox.transaction(async (trx, emit) => {
@@ -80,6 +84,14 @@ export class OfferService {
         updated_at: now,
       });
       for (const event of offerEvents(undefined, inserted)) emit(event);
+      await appendRecord(
+        trx,
+        now,
+        by,
+        'offer.created',
+        String(inserted.id),
+        changesBetween(null, this.auditFields(inserted)),
+      );
       return inserted;
     });
     this.readModel.invalidate([row.ean]);
@@ -101,7 +113,7 @@ export class OfferService {
     return adminOffer(row, this.config.serviceFeeCents);
   }
 
-  async update(rawId: string, patch: UpdateOfferInput): Promise<AdminOffer> {
+  async update(rawId: string, patch: UpdateOfferInput, by: Initiator): Promise<AdminOffer> {
     // Validated before the offer is looked up, so a bad price is reported the same for every id.
     const changes = contentFromUpdate(patch);
     if (Object.keys(changes).length === 0) {
@@ -124,6 +136,8 @@ export class OfferService {
               updated_at: now,
             });
             for (const event of offerEvents(before, after)) emit(event);
+            const fields = after === undefined ? {} : changesBetween(this.auditFields(before), this.auditFields(after));
+            if (Object.keys(fields).length > 0) await appendRecord(trx, now, by, 'offer.updated', String(id), fields);
             return after;
           });
     if (row === undefined) throw notFound(`offer ${rawId}`);
@@ -131,7 +145,7 @@ export class OfferService {
     return adminOffer(row, this.config.serviceFeeCents);
   }
 
-  async remove(rawId: string): Promise<void> {
+  async remove(rawId: string, by: Initiator): Promise<void> {
     const id = parseOfferId(rawId);
     const removed =
       id === undefined
@@ -141,10 +155,18 @@ export class OfferService {
             const before = await store.findById(id, { forUpdate: this.outbox.engine === 'postgres' });
             if (before === undefined || !(await store.delete(id))) return undefined;
             for (const event of offerEvents(before, undefined)) emit(event);
+            const changes = changesBetween(this.auditFields(before), null);
+            await appendRecord(trx, this.clock.now(), by, 'offer.deleted', String(id), changes);
             return before;
           });
     if (removed === undefined) throw notFound(`offer ${rawId}`);
     this.readModel.invalidate([removed.ean]);
+  }
+
+  /** What the audit log keeps of an offer: the scalar fields of its admin view, times left out. */
+  private auditFields(row: OfferRow): Fields {
+    const { createdAt: _created, updatedAt: _updated, ...view } = adminOffer(row, this.config.serviceFeeCents);
+    return scalarFields(view, Object.keys(view) as (keyof typeof view & string)[]);
   }
 
   /** By integer id or by the public identifier (32 lower-case hex). */

@@ -1,6 +1,8 @@
 /** Admin: one-time partner-portal sign-in links (the operator hands the link to the partner). */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import type { WebSessions } from '../web-sessions/sessions.js';
 
 export const PortalLinkSchema = Type.Object(
@@ -28,7 +30,7 @@ export const adminPortalRoutes: FastifyPluginAsyncTypebox<AdminPortalRoutesOptio
   app.post(
     '/clients/:id/portal-link',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'portal.link.created' },
       schema: {
         operationId: 'createAdminClientsPortalLink',
         tags: ['admin: clients'],
@@ -40,7 +42,7 @@ export const adminPortalRoutes: FastifyPluginAsyncTypebox<AdminPortalRoutesOptio
     async (request, reply) => {
       const base = publicBaseUrl ?? `${request.protocol}://${request.host}`;
       void reply.code(201).header('cache-control', 'no-store');
-      return webSessions.createPortalLink(request.params.id, base);
+      return webSessions.createPortalLink(request.params.id, initiatorOf(request), base);
     },
   );
 };

@@ -3,8 +3,10 @@
  * /portal and guarded by the portal session cookie (plus the CSRF header on state changes). Each
  * handler is one call into PortalService, scoped to the signed-in client.
  */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
@@ -74,18 +76,22 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
 
     guarded.post(
       `${API}/sign-out`,
-      { config: { auth: 'portal', idempotent: true }, schema },
+      { config: { auth: 'portal', idempotent: true, audit: [] }, schema },
       async (request, reply) => {
         await webSessions.end(request.cookies[PORTAL_COOKIE]);
         void reply.clearCookie(PORTAL_COOKIE, { path: '/' });
         return reply.code(204).send();
       },
     );
-    guarded.post(`${API}/secret`, { config: { auth: 'portal', idempotent: false }, schema }, (request) =>
-      portal.resetSecret(portalClientOf(request)),
+    guarded.post(
+      `${API}/secret`,
+      { config: { auth: 'portal', idempotent: false, audit: 'client.secret.reset' }, schema },
+      (request) => portal.resetSecret(portalClientOf(request), initiatorOf(request)),
     );
-    guarded.post(`${API}/webhook-secret`, { config: { auth: 'portal', idempotent: false }, schema }, (request) =>
-      portal.rotateWebhookSecret(portalClientOf(request)),
+    guarded.post(
+      `${API}/webhook-secret`,
+      { config: { auth: 'portal', idempotent: false, audit: 'client.webhook-secret.rotated' }, schema },
+      (request) => portal.rotateWebhookSecret(portalClientOf(request), initiatorOf(request)),
     );
 
     guarded.get(
@@ -95,46 +101,65 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
     );
     guarded.post(
       `${API}/subscriptions`,
-      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, body: CreateSubscriptionBody } },
+      {
+        config: { auth: 'portal', idempotent: true, audit: 'subscription.created' },
+        schema: { ...schema, body: CreateSubscriptionBody },
+      },
       async (request, reply) => {
-        const { subscription, created } = await portal.createSubscription(portalClientOf(request), request.body);
+        const { subscription, created } = await portal.createSubscription(
+          portalClientOf(request),
+          request.body,
+          initiatorOf(request),
+        );
         void reply.code(created ? 201 : 200);
         return subscription;
       },
     );
     guarded.delete(
       `${API}/subscriptions/:id`,
-      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
+      {
+        config: { auth: 'portal', idempotent: true, audit: 'subscription.deleted' },
+        schema: { ...schema, params: IdParams },
+      },
       async (request, reply) => {
-        await portal.deleteSubscription(portalClientOf(request), request.params.id);
+        await portal.deleteSubscription(portalClientOf(request), request.params.id, initiatorOf(request));
         return reply.code(204).send();
       },
     );
     guarded.post(
       `${API}/subscriptions/:id/enable`,
-      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
-      (request) => portal.enableSubscription(portalClientOf(request), request.params.id),
+      {
+        config: { auth: 'portal', idempotent: true, audit: 'subscription.reenabled' },
+        schema: { ...schema, params: IdParams },
+      },
+      (request) => portal.enableSubscription(portalClientOf(request), request.params.id, initiatorOf(request)),
     );
     guarded.post(
       `${API}/subscriptions/:id/ping`,
-      { config: { auth: 'portal', idempotent: false }, schema: { ...schema, params: IdParams } },
+      {
+        config: { auth: 'portal', idempotent: false, audit: 'subscription.pinged' },
+        schema: { ...schema, params: IdParams },
+      },
       async (request, reply) => {
         void reply.code(202);
-        return portal.ping(portalClientOf(request), request.params.id);
+        return portal.ping(portalClientOf(request), request.params.id, initiatorOf(request));
       },
     );
     guarded.post(
       `${API}/subscriptions/:id/recover`,
       {
-        config: { auth: 'portal', idempotent: true },
+        config: { auth: 'portal', idempotent: true, audit: 'subscription.recovered' },
         schema: { ...schema, params: IdParams, body: Type.Object({ since: Type.String({ maxLength: 40 }) }) },
       },
-      (request) => portal.recover(portalClientOf(request), request.params.id, request.body.since),
+      (request) => portal.recover(portalClientOf(request), request.params.id, request.body.since, initiatorOf(request)),
     );
     guarded.post(
       `${API}/subscriptions/:id/recover-failed`,
-      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
-      (request) => portal.recoverFailed(portalClientOf(request), request.params.id),
+      {
+        config: { auth: 'portal', idempotent: true, audit: 'subscription.recovered' },
+        schema: { ...schema, params: IdParams },
+      },
+      (request) => portal.recoverFailed(portalClientOf(request), request.params.id, initiatorOf(request)),
     );
 
     // The lists a subscription filter may follow (the form's picker): names of public data, read-only.
@@ -164,13 +189,19 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
     );
     guarded.post(
       `${API}/deliveries/:id/retry`,
-      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
-      (request) => portal.retry(portalClientOf(request), request.params.id),
+      {
+        config: { auth: 'portal', idempotent: true, audit: 'delivery.retried' },
+        schema: { ...schema, params: IdParams },
+      },
+      (request) => portal.retry(portalClientOf(request), request.params.id, initiatorOf(request)),
     );
     guarded.post(
       `${API}/deliveries/:id/send-now`,
-      { config: { auth: 'portal', idempotent: true }, schema: { ...schema, params: IdParams } },
-      (request) => portal.sendNow(portalClientOf(request), request.params.id),
+      {
+        config: { auth: 'portal', idempotent: true, audit: 'delivery.sent-now' },
+        schema: { ...schema, params: IdParams },
+      },
+      (request) => portal.sendNow(portalClientOf(request), request.params.id, initiatorOf(request)),
     );
   };
   await app.register(guardedRoutes);

@@ -4,6 +4,7 @@
  * delivery log), so no rule exists twice; this file only adds the partner's scoping and the
  * attempt's request headers, shown with their signatures masked.
  */
+import type { Initiator } from '../audit/initiator.js';
 import type { ClientView } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import type { AttemptView, DeliveryView } from '../delivery/schemas.js';
@@ -46,12 +47,15 @@ export class PortalService {
   }
 
   /** Through the client service: the old secret and every token minted with it are refused at once. */
-  resetSecret(clientRef: string): Promise<{ clientSecret: string }> {
-    return this.clients.resetSecret(clientRef);
+  resetSecret(clientRef: string, by: Initiator): Promise<{ clientSecret: string }> {
+    return this.clients.resetSecret(clientRef, by);
   }
 
-  rotateWebhookSecret(clientRef: string): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
-    return this.clients.rotateWebhookSecret(clientRef);
+  rotateWebhookSecret(
+    clientRef: string,
+    by: Initiator,
+  ): Promise<{ webhookSecret: string; previousSecretValidUntil: string }> {
+    return this.clients.rotateWebhookSecret(clientRef, by);
   }
 
   listSubscriptions(clientRef: string, limit: number, startingAfter?: string): Promise<Page<SubscriptionView>> {
@@ -61,8 +65,9 @@ export class PortalService {
   createSubscription(
     clientRef: string,
     input: { notificationUrl: string; event: string; filter?: SubscriptionFilter },
+    by: Initiator,
   ) {
-    return this.subscriptions.create(clientRef, input);
+    return this.subscriptions.create(clientRef, input, by);
   }
 
   /** The lists a subscription filter may follow, for the form's picker. */
@@ -70,25 +75,25 @@ export class PortalService {
     return this.subjects.listChoices();
   }
 
-  deleteSubscription(clientRef: string, id: string): Promise<void> {
-    return this.subscriptions.delete(clientRef, id);
+  deleteSubscription(clientRef: string, id: string, by: Initiator): Promise<void> {
+    return this.subscriptions.delete(clientRef, id, by);
   }
 
-  enableSubscription(clientRef: string, id: string): Promise<SubscriptionView> {
-    return this.subscriptions.reenableOwn(clientRef, id);
+  enableSubscription(clientRef: string, id: string, by: Initiator): Promise<SubscriptionView> {
+    return this.subscriptions.reenableOwn(clientRef, id, by);
   }
 
-  ping(clientRef: string, subscriptionId: string): Promise<{ deliveryId: string }> {
-    return this.deliveries.ping(subscriptionId, clientRef);
+  ping(clientRef: string, subscriptionId: string, by: Initiator): Promise<{ deliveryId: string }> {
+    return this.deliveries.ping(subscriptionId, clientRef, by);
   }
 
-  recover(clientRef: string, subscriptionId: string, since: string): Promise<{ requeued: number }> {
-    return this.deliveries.recoverOwn(subscriptionId, clientRef, since);
+  recover(clientRef: string, subscriptionId: string, since: string, by: Initiator): Promise<{ requeued: number }> {
+    return this.deliveries.recoverOwn(subscriptionId, clientRef, since, by);
   }
 
   /** The banner's one click: re-enable and recover what failed in the current failing period. */
-  recoverFailed(clientRef: string, subscriptionId: string): Promise<Recovered> {
-    return this.recovery.recoverOwn(clientRef, subscriptionId);
+  recoverFailed(clientRef: string, subscriptionId: string, by: Initiator): Promise<Recovered> {
+    return this.recovery.recoverOwn(clientRef, subscriptionId, by);
   }
 
   listDeliveries(clientRef: string, query: DeliveryQuery): Promise<Page<DeliveryView>> {
@@ -116,12 +121,12 @@ export class PortalService {
     };
   }
 
-  retry(clientRef: string, id: string): Promise<DeliveryView> {
-    return this.deliveries.retryOwn(id, clientRef);
+  retry(clientRef: string, id: string, by: Initiator): Promise<DeliveryView> {
+    return this.deliveries.retryOwn(id, clientRef, by);
   }
 
   /** A delivery waiting for its next scheduled attempt is attempted now (the portal's "Retry now"). */
-  sendNow(clientRef: string, id: string): Promise<DeliveryView> {
-    return this.deliveries.sendNowOwn(id, clientRef);
+  sendNow(clientRef: string, id: string, by: Initiator): Promise<DeliveryView> {
+    return this.deliveries.sendNowOwn(id, clientRef, by);
   }
 }

@@ -3,6 +3,7 @@
  * The demo client's credentials are fixed and public: never seed demo data in production (SEED=none).
  */
 
+import type { Initiator } from '../audit/initiator.js';
 import type { ClientService } from '../auth/client-service.js';
 import { seedDemoLml } from '../lml/demo-lml.js';
 import type { ListService } from '../lml/list-service.js';
@@ -33,13 +34,13 @@ export interface DemoSeedServices {
   lists: ListService;
 }
 
-/** Seeds only when no client exists yet, so restarts and other nodes never seed twice. */
-export async function seedDemo(services: DemoSeedServices): Promise<SeedSummary> {
+/** Seeds only when no client exists yet, so restarts and other nodes never seed twice; audited as `by`. */
+export async function seedDemo(services: DemoSeedServices, by: Initiator): Promise<SeedSummary> {
   const summary: SeedSummary = { seeded: false, offers: 0, schools: 0, lists: 0 };
   if ((await services.clients.count()) > 0) return summary;
-  await services.clients.create({ name: 'Demo shop', fixedCredentials: DEMO_CLIENT });
-  summary.offers = await seedDemoOffers(services);
-  const lml = await seedDemoLml(services);
+  await services.clients.create({ name: 'Demo shop', fixedCredentials: DEMO_CLIENT }, by);
+  summary.offers = await seedDemoOffers(services, by);
+  const lml = await seedDemoLml(services, by);
   summary.schools = lml.schools;
   summary.lists = lml.lists;
   summary.seeded = true;

@@ -2,8 +2,10 @@
  * Admin: every client's webhook subscriptions, registering one for a client, and re-enabling (and
  * recovering) one that delivery disabled.
  */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import type { SubscriptionRecovery } from './recovery.js';
 import {
   AdminCreateSubscriptionBody,
@@ -60,6 +62,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
         auth: 'admin',
         role: 'admin',
         idempotent: true,
+        audit: 'subscription.created',
         problems: [
           'not-found',
           'invalid-ean',
@@ -83,7 +86,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
     },
     async (request, reply) => {
       const { clientId, ...input } = request.body;
-      const { subscription, created } = await subscriptions.adminCreate(clientId, input);
+      const { subscription, created } = await subscriptions.adminCreate(clientId, input, initiatorOf(request));
       void reply.code(created ? 201 : 200).header('location', `/api/admin/v1/subscriptions/${subscription.id}`);
       return subscription;
     },
@@ -107,7 +110,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/enable',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'subscription.reenabled' },
       schema: {
         operationId: 'adminEnableSubscription',
         tags,
@@ -117,7 +120,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
       },
     },
     async (request) => {
-      await subscriptions.reenable(request.params.id);
+      await subscriptions.reenable(request.params.id, initiatorOf(request));
       return subscriptions.adminGet(request.params.id);
     },
   );
@@ -125,7 +128,7 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/recover-failed',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true },
+      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'subscription.recovered' },
       schema: {
         operationId: 'adminRecoverFailedSubscription',
         tags,
@@ -142,6 +145,6 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
         },
       },
     },
-    (request) => recovery.recover(request.params.id),
+    (request) => recovery.recover(request.params.id, initiatorOf(request)),
   );
 };

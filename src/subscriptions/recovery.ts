@@ -5,6 +5,7 @@
  * failed within it, so recovery reaches back that far from `failingSince`. The subscription is
  * re-enabled and those deliveries are queued again, with their webhook-ids, through the delivery log.
  */
+import type { Initiator } from '../audit/initiator.js';
 import { type Clock, isoTime } from '../clock.js';
 import type { DeliveryService } from '../delivery/service.js';
 import type { SubscriptionService } from './service.js';
@@ -29,15 +30,15 @@ export class SubscriptionRecovery {
   }
 
   /** For the client's own subscription (another client's is not found). */
-  async recoverOwn(clientRef: string, id: string): Promise<Recovered> {
+  async recoverOwn(clientRef: string, id: string, by: Initiator): Promise<Recovered> {
     const since = this.since((await this.subscriptions.get(clientRef, id)).failingSince);
-    return { ...(await this.deliveries.recoverOwn(id, clientRef, since)), since };
+    return { ...(await this.deliveries.recoverOwn(id, clientRef, since, by)), since };
   }
 
   /** For the operator: the subscription of whichever client owns it. */
-  async recover(id: string): Promise<Recovered> {
+  async recover(id: string, by: Initiator): Promise<Recovered> {
     const since = this.since((await this.subscriptions.adminGet(id)).failingSince);
-    return { ...(await this.deliveries.recover(id, since)), since };
+    return { ...(await this.deliveries.recover(id, since, by)), since };
   }
 
   private since(failingSince: string | undefined): string {

@@ -2,6 +2,9 @@
  * Webhook subscriptions: registration (URL and address policy), the owner's views, and the status
  * changes the delivery worker and the operator make. No HTTP here; routes shape the answers.
  */
+import type { Changes, JsonValue } from '../audit/canonical.js';
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord, changesBetween } from '../audit/recorder.js';
 import { type Clock, isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
@@ -54,6 +57,21 @@ function sameFilter(existing: SubscriptionRow, asked: SubscriptionRow): Subscrip
   );
 }
 
+/** What the audit log keeps of a subscription (its URL, event, filter and status; no payload). */
+function auditFields(before: SubscriptionRow | null, after: SubscriptionRow | null): Changes {
+  const fields = (row: SubscriptionRow | null) =>
+    row === null
+      ? null
+      : {
+          client: row.client_ref,
+          notificationUrl: row.notification_url,
+          event: row.event,
+          filter: row.filter === null ? null : (JSON.parse(row.filter) as JsonValue),
+          status: row.status,
+        };
+  return changesBetween(fields(before), fields(after));
+}
+
 export class SubscriptionService {
   private readonly store: SubscriptionStore;
 
@@ -75,6 +93,7 @@ export class SubscriptionService {
   async create(
     clientRef: string,
     input: { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined },
+    by: Initiator,
   ): Promise<{ subscription: SubscriptionView; created: boolean }> {
     const url = parseNotificationUrl(input.notificationUrl);
     const event = canonicalEvent(input.event);
@@ -115,9 +134,11 @@ export class SubscriptionService {
         { limit: max },
       );
     }
-    const stored = await this.db
-      .transaction()
-      .execute((trx) => new SubscriptionStore(trx).insertOrGet(row, filter.eans));
+    const stored = await this.db.transaction().execute(async (trx) => {
+      const kept = await new SubscriptionStore(trx).insertOrGet(row, filter.eans);
+      if (kept.id === row.id) await appendRecord(trx, now, by, 'subscription.created', row.id, auditFields(null, row));
+      return kept;
+    });
     return { subscription: toView(sameFilter(stored, row)), created: stored.id === row.id };
   }
 
@@ -131,20 +152,34 @@ export class SubscriptionService {
     return toView(await this.own(clientRef, id));
   }
 
-  async delete(clientRef: string, id: string): Promise<void> {
-    if (!(await this.store.deleteForClient(clientRef, id))) throw notFound(`subscription ${id}`);
+  async delete(clientRef: string, id: string, by: Initiator): Promise<void> {
+    const before = await this.own(clientRef, id);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await new SubscriptionStore(trx).deleteForClient(clientRef, id))) throw notFound(`subscription ${id}`);
+      await appendRecord(trx, now, by, 'subscription.deleted', id, auditFields(before, null));
+    });
   }
 
   /** The owner turns a disabled subscription back on (after fixing the receiver). */
-  async reenableOwn(clientRef: string, id: string): Promise<SubscriptionView> {
+  async reenableOwn(clientRef: string, id: string, by: Initiator): Promise<SubscriptionView> {
     await this.own(clientRef, id);
-    await this.reenable(id);
+    await this.reenable(id, by);
     return toView(await this.own(clientRef, id));
   }
 
   /** Active again, with the failure history cleared. Throws not-found for an unknown id. */
-  async reenable(id: string): Promise<void> {
-    if (!(await this.store.enable(id, this.clock.now()))) throw notFound(`subscription ${id}`);
+  async reenable(id: string, by: Initiator): Promise<void> {
+    const before = await this.store.find(id);
+    if (before === undefined) throw notFound(`subscription ${id}`);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await new SubscriptionStore(trx).enable(id, now))) throw notFound(`subscription ${id}`);
+      await appendRecord(trx, now, by, 'subscription.reenabled', id, {
+        status: { before: before.status, after: 'active' },
+        failingSince: { before: before.failing_since === null ? null : isoTime(before.failing_since), after: null },
+      });
+    });
   }
 
   /**
@@ -162,12 +197,13 @@ export class SubscriptionService {
   async adminCreate(
     client: string,
     input: { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined },
+    by: Initiator,
   ): Promise<{ subscription: AdminSubscriptionView; created: boolean }> {
     const owner = await this.store.findClient(client);
     if (owner === undefined) throw notFound(`client ${client.slice(0, 64)}`);
     if (owner.revoked_at !== null)
       throw new Problem('conflict', `client ${owner.name} is revoked; it cannot receive webhooks`);
-    const { subscription, created } = await this.create(owner.id, input);
+    const { subscription, created } = await this.create(owner.id, input, by);
     return { subscription: await this.adminGet(subscription.id), created };
   }
 

@@ -2,11 +2,15 @@
  * Public subscription API (scope webhooks:manage): register, list, read, delete and re-enable a
  * client's own webhook subscriptions, and rotate the client's webhook secret.
  */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import { RotatedWebhookSecret } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import { principalOf } from '../auth/guard.js';
+import { parseReplayStart, type SubscriptionReplay } from './replay.js';
+import { REPLAY_FROM_DESCRIPTION } from './replay.routes.js';
 import {
   CreateSubscriptionBody,
   pageOf,
@@ -14,8 +18,6 @@ import {
   SubscriptionPageQuerySchema,
   SubscriptionSchema,
 } from './schemas.js';
-import { parseReplayStart, type SubscriptionReplay } from './replay.js';
-import { REPLAY_FROM_DESCRIPTION } from './replay.routes.js';
 import type { SubscriptionService } from './service.js';
 
 const BASE = '/api/lml/v1/subscriptions';
@@ -47,6 +49,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       config: {
         auth: { scope: 'webhooks:manage' },
         idempotent: true,
+        audit: 'subscription.created',
         problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host', 'replay-too-large'],
       },
       schema: {
@@ -70,7 +73,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       const { replayFrom, ...input } = request.body;
       const start = replayFrom === undefined ? undefined : parseReplayStart(replayFrom, '/replayFrom');
       if (start !== undefined) await replays.checkBound(clientRef, input, start);
-      const { subscription, created } = await subscriptions.create(clientRef, input);
+      const { subscription, created } = await subscriptions.create(clientRef, input, initiatorOf(request));
       // A repeat of the registration (200) replays nothing again: POST …/{id}/replay does that.
       if (start !== undefined && created) await replays.replay(clientRef, subscription.id, start);
       void reply.code(created ? 201 : 200).header('location', `${BASE}/${subscription.id}`);
@@ -118,7 +121,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.delete(
     `${BASE}/:id`,
     {
-      config: { auth: { scope: 'webhooks:manage' }, idempotent: true },
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, audit: 'subscription.deleted' },
       schema: {
         operationId: 'deleteSubscription',
         tags,
@@ -128,7 +131,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       },
     },
     async (request, reply) => {
-      await subscriptions.delete(principalOf(request).clientRef, request.params.id);
+      await subscriptions.delete(principalOf(request).clientRef, request.params.id, initiatorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -136,7 +139,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.post(
     `${BASE}/:id/enable`,
     {
-      config: { auth: { scope: 'webhooks:manage' }, idempotent: true },
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, audit: 'subscription.reenabled' },
       schema: {
         operationId: 'enableSubscription',
         tags,
@@ -146,13 +149,13 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
         response: { 200: SubscriptionSchema },
       },
     },
-    (request) => subscriptions.reenableOwn(principalOf(request).clientRef, request.params.id),
+    (request) => subscriptions.reenableOwn(principalOf(request).clientRef, request.params.id, initiatorOf(request)),
   );
 
   app.post(
     '/api/lml/v1/webhook-secret',
     {
-      config: { auth: { scope: 'webhooks:manage' }, idempotent: true },
+      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, audit: 'client.webhook-secret.rotated' },
       schema: {
         operationId: 'rotateWebhookSecret',
         tags,
@@ -165,7 +168,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return clients.rotateWebhookSecret(principalOf(request).clientRef);
+      return clients.rotateWebhookSecret(principalOf(request).clientRef, initiatorOf(request));
     },
   );
 };

@@ -4,14 +4,17 @@
  * as SHA-256 hashes: they carry 256 bits, so an unkeyed fast hash is enough and lookups stay exact.
  * Every session carries its own CSRF token, which state-changing requests echo in a header.
  */
+
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Initiator } from '../audit/initiator.js';
+import type { AuditLog } from '../audit/recorder.js';
 import type { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import { Problem } from '../errors.js';
 import { ROLES, type Role } from '../operators/actor.js';
-import type { WebSessionStore } from './store.js';
+import { WebSessionStore } from './store.js';
 
 /** The issue's rule: a sign-in link is good for 15 minutes and one use. */
 export const PORTAL_LINK_TTL_MS = 15 * 60 * 1000;
@@ -59,21 +62,27 @@ export class WebSessions {
     private readonly clients: ClientService,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'publicBaseUrl' | 'sessionIdleSeconds'>,
+    private readonly audit: AuditLog,
   ) {}
 
   /** A one-time portal sign-in link for one (active) client. */
-  async createPortalLink(clientRef: string, baseUrl?: string): Promise<PortalLink> {
+  async createPortalLink(clientRef: string, by: Initiator, baseUrl?: string): Promise<PortalLink> {
     const client = await this.clients.get(clientRef);
     if (client.status !== 'active')
       throw new Problem('conflict', 'the client is revoked; a revoked client cannot sign in');
     const token = random();
     const now = this.clock.now();
     const expiresAt = now + PORTAL_LINK_TTL_MS;
-    await this.store.insertLink({
-      token_hash: sha256(token),
-      client_ref: clientRef,
-      created_at: now,
-      expires_at: expiresAt,
+    await this.audit.transaction(async (trx) => {
+      await new WebSessionStore(trx).insertLink({
+        token_hash: sha256(token),
+        client_ref: clientRef,
+        created_at: now,
+        expires_at: expiresAt,
+      });
+      await this.audit.record(trx, by, 'portal.link.created', clientRef, {
+        expiresAt: { before: null, after: isoTime(expiresAt) },
+      });
     });
     await this.store.prune(now - this.config.sessionIdleSeconds * 1000, now);
     const path = `/portal/sign-in#${token}`;

@@ -1,5 +1,6 @@
 import { base64url, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
@@ -36,7 +37,7 @@ describeEachEngine('bearer guard', (engine) => {
   }
 
   it('a valid token → 200', async () => {
-    await h.services.offers.create({ ean: EAN, price: 10, condition: 'good' });
+    await h.services.offers.create({ ean: EAN, price: 10, condition: 'good' }, SYSTEM);
     const response = await call(h.client.bearer);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toHaveLength(1);

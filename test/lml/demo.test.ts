@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
@@ -8,7 +9,7 @@ describeEachEngine('LML demo data', (engine) => {
   const h = useHarness(engine);
 
   it('seeds 3 schools and 6 lists in every status through the services, with their events', async () => {
-    expect(await seedDemoLml(h.services)).toEqual({ schools: 3, lists: 6 });
+    expect(await seedDemoLml(h.services, SYSTEM)).toEqual({ schools: 3, lists: 6 });
     const db = h.database.db.kysely;
     expect(
       (await db.selectFrom('schools').select(['name', 'type']).orderBy('name').execute()).map(

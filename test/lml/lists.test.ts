@@ -1,4 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
@@ -105,7 +106,7 @@ describeEachEngine('admin lists', (engine) => {
     const { ListService } = await import('../../src/lml/list-service.js');
     const minted = [first.slug, first.slug, 'BLZZZZZZ'];
     const service = new ListService(h.database.db, h.services.outbox, h.clock, () => minted.shift() ?? 'BLYYYYYY');
-    const second = await service.create({ school: school.identifier, name: 'Tweede' });
+    const second = await service.create({ school: school.identifier, name: 'Tweede' }, SYSTEM);
     expect(second.slug).toBe('BLZZZZZZ');
     expect((await listsTable()).map((row) => row.slug).sort()).toEqual([first.slug, 'BLZZZZZZ'].sort());
   });

@@ -1,4 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
 import { createList, createSchool, eventRow, setStatus, takeEvents } from './support.js';
@@ -139,10 +140,10 @@ describeEachEngine('list status', (engine) => {
   });
 
   it('the service rejects an unknown word too (CLI and seed use it without HTTP)', async () => {
-    await expect(h.services.lists.changeStatus(list.identifier, 'gone')).rejects.toMatchObject({
+    await expect(h.services.lists.changeStatus(list.identifier, 'gone', SYSTEM)).rejects.toMatchObject({
       code: 'validation-failed',
     });
-    await expect(h.services.lists.changeStatus(list.identifier, ' Published ')).resolves.toMatchObject({
+    await expect(h.services.lists.changeStatus(list.identifier, ' Published ', SYSTEM)).resolves.toMatchObject({
       status: 'published',
     });
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { validateEan } from '../../src/ean.js';
 import { DEMO_BOOKS } from '../../src/lml/demo-books.js';
 import { DEMO_EANS, DEMO_OFFERS, DEMO_QUERY_EANS, seedDemoOffers } from '../../src/offers/demo-offers.js';
@@ -23,7 +24,7 @@ describeEachEngine('demo offers', (engine) => {
   const h = useHarness(engine);
 
   it('seeds them through the service; the public API hides the unpublished ones', async () => {
-    expect(await seedDemoOffers(h.services)).toBe(DEMO_OFFERS.length);
+    expect(await seedDemoOffers(h.services, SYSTEM)).toBe(DEMO_OFFERS.length);
     const rows = await h.database.db.kysely.selectFrom('offers').select(['ean', 'status']).execute();
     expect(rows).toHaveLength(DEMO_OFFERS.length);
     const hidden = rows.filter((row) => row.status !== 'published');

@@ -3,8 +3,10 @@
  * exact bodies, the condition and limit rules, exact totals (a property test against a brute-force
  * join of the offers written), 404s, the bearer guard, and 304 over a real socket.
  */
+
 import fc from 'fast-check';
 import { beforeEach, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { seedDemoLml } from '../../src/lml/demo-lml.js';
 import type { ListItemInput } from '../../src/lml/items.js';
 import type { ListStatus } from '../../src/lml/status.js';
@@ -42,16 +44,16 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
   const h = useHarness(engine, { client: true });
   let schoolId: string;
 
-  const offer = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input);
+  const offer = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input, SYSTEM);
   const get = (url: string, headers = h.client.bearer) => h.anonymous().get(url, { headers });
   async function list(items: ListItemInput[], path: ListStatus[] = ['published'], name = 'vwo 5') {
-    const created = await h.services.lists.create({ school: schoolId, name, items });
-    for (const status of path) await h.services.lists.changeStatus(created.identifier, status);
+    const created = await h.services.lists.create({ school: schoolId, name, items }, SYSTEM);
+    for (const status of path) await h.services.lists.changeStatus(created.identifier, status, SYSTEM);
     return created.identifier;
   }
 
   beforeEach(async () => {
-    schoolId = (await h.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' })).identifier;
+    schoolId = (await h.services.schools.create({ name: 'Erasmus Lyceum', type: 'VO' }, SYSTEM)).identifier;
   });
 
   it('answers the items in list order with their cheapest offers (then better condition, then id) and exact totals', async () => {
@@ -188,7 +190,7 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
 
-    await h.services.offers.update(String(math.id), { price: 4 });
+    await h.services.offers.update(String(math.id), { price: 4 }, SYSTEM);
     const changed = await fetch(url, { headers: { ...h.client.bearer, 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
@@ -278,8 +280,8 @@ describeEachEngine('a whole book list priced in one call', (engine) => {
   }, 120_000);
 
   it('prices the demo list "vwo 4": offers at several prices and conditions, one item without offers', async () => {
-    await seedDemoOffers(h.services);
-    await seedDemoLml(h.services);
+    await seedDemoOffers(h.services, SYSTEM);
+    await seedDemoLml(h.services, SYSTEM);
     const lists = (await get('/api/admin/v1/lists?limit=100', h.admin)).json().data as {
       identifier: string;
       name: string;

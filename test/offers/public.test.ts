@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import type { AdminOffer } from '../../src/offers/schemas.js';
 import type { CreateOfferInput } from '../../src/offers/service.js';
 import { eanOf } from '../support/ean.js';
@@ -18,7 +19,7 @@ const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 describeEachEngine('public offers API', (engine) => {
   const h = useHarness(engine, { client: true });
 
-  const create = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input);
+  const create = (input: CreateOfferInput): Promise<AdminOffer> => h.services.offers.create(input, SYSTEM);
   const get = (url: string) => h.as(h.client).get(url);
   /** The public shape of an admin offer under the default €1.99 fee. */
   const pub = (offer: AdminOffer, price: number) => ({
@@ -212,7 +213,7 @@ describeEachEngine('public offers API', (engine) => {
   it('prices add the configured service fee with exact cent arithmetic', async () => {
     const h = await freshHarness(engine, { serviceFeeCents: 250 });
     const shop = await createClientWithToken(h);
-    const create = (input: CreateOfferInput) => h.services.offers.create(input);
+    const create = (input: CreateOfferInput) => h.services.offers.create(input, SYSTEM);
     const get = (url: string) => h.as(shop).get(url);
     const a = await create({ ean: MATH, price: 10.01, condition: 'good' });
     const b = await create({ ean: MATH, price: 0.29, condition: 'good' });
@@ -257,7 +258,7 @@ describeEachEngine('public offers API', (engine) => {
     ]);
     const free = await freshHarness(engine, { serviceFeeCents: 0 });
     const token = await createClientWithToken(free);
-    await free.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' });
+    await free.services.offers.create({ ean: MATH, price: 3.3, condition: 'good' }, SYSTEM);
     const body = (await free.as(token).get(`/api/v1/offers?eans=${MATH}`)).json();
     expect(body).toMatchObject([{ price: 3.3, serviceFee: 0 }]);
   });

@@ -3,9 +3,11 @@
  * at once, and on another node within the documented bound (OFFERS_SYNC_INTERVAL_MS, or at commit on
  * PostgreSQL through NOTIFY).
  */
+
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { ChangeLogStore } from '../../src/db/change-log.js';
@@ -103,12 +105,15 @@ describeEachEngine('offers read model', (engine) => {
           if (step.kind === 'create') {
             ids.push(
               (
-                await offers.create({
-                  ean: EANS[step.ean] ?? '',
-                  price: step.price / 100,
-                  condition: 'good',
-                  status: step.status,
-                })
+                await offers.create(
+                  {
+                    ean: EANS[step.ean] ?? '',
+                    price: step.price / 100,
+                    condition: 'good',
+                    status: step.status,
+                  },
+                  SYSTEM,
+                )
               ).id,
             );
           } else if (
@@ -116,12 +121,16 @@ describeEachEngine('offers read model', (engine) => {
             id !== undefined &&
             (step.price !== undefined || step.status !== undefined)
           ) {
-            await offers.update(String(id), {
-              ...(step.price === undefined ? {} : { price: step.price / 100 }),
-              ...(step.status === undefined ? {} : { status: step.status }),
-            });
+            await offers.update(
+              String(id),
+              {
+                ...(step.price === undefined ? {} : { price: step.price / 100 }),
+                ...(step.status === undefined ? {} : { status: step.status }),
+              },
+              SYSTEM,
+            );
           } else if (step.kind === 'delete' && id !== undefined) {
-            await offers.remove(String(id));
+            await offers.remove(String(id), SYSTEM);
             ids.splice(ids.indexOf(id), 1);
           } else if (step.kind === 'sql' && id !== undefined) {
             // A write that bypasses the service (an operator's SQL, another process): the change log catches it.
@@ -141,11 +150,11 @@ describeEachEngine('offers read model', (engine) => {
   it('the node that withdrew an offer never serves it again, even to a read that started before', async () => {
     const node = await start(database.db);
     const { offers } = node.services;
-    const offer = await offers.create({ ean: EANS[0] ?? '', price: 10, condition: 'good' });
+    const offer = await offers.create({ ean: EANS[0] ?? '', price: 10, condition: 'good' }, SYSTEM);
     expect(JSON.parse(await offers.findPublishedJson(EANS[0]))).toHaveLength(1);
     // A read racing the write: begun before the withdrawal commits, finished after.
     const racing = offers.findPublishedJson(`${EANS[0]},${EANS[1]}`);
-    await offers.update(String(offer.id), { status: 'withdrawn' });
+    await offers.update(String(offer.id), { status: 'withdrawn' }, SYSTEM);
     await racing;
     expect(await offers.findPublishedJson(EANS[0])).toBe('[]');
     const response = await requester(node.app, { authorization: `Bearer ${ADMIN_TOKEN}` }).get(
@@ -163,12 +172,12 @@ describeEachEngine('offers read model', (engine) => {
     const ean = EANS[1] ?? '';
     expect(await b.services.offers.findPublishedJson(ean)).toBe('[]');
 
-    const created = await a.services.offers.create({ ean, price: 12.5, condition: 'excellent' });
+    const created = await a.services.offers.create({ ean, price: 12.5, condition: 'excellent' }, SYSTEM);
     const seenAfter = await until(
       async () => (await b.services.offers.findPublishedJson(ean)).includes(`"id":${created.id}`),
       syncMs * 3 + 500,
     );
-    await a.services.offers.update(String(created.id), { status: 'sold' });
+    await a.services.offers.update(String(created.id), { status: 'sold' }, SYSTEM);
     const goneAfter = await until(
       async () => (await b.services.offers.findPublishedJson(ean)) === '[]',
       syncMs * 3 + 500,
@@ -185,7 +194,7 @@ describeEachEngine('offers read model', (engine) => {
     const node = await start(database.db);
     const { offers } = node.services;
     const before = await database.db.kysely.selectFrom('offer_changes').select('ean').execute();
-    const offer = await offers.create({ ean: EANS[2] ?? '', price: 3, condition: 'good' });
+    const offer = await offers.create({ ean: EANS[2] ?? '', price: 3, condition: 'good' }, SYSTEM);
     await database.db.kysely
       .updateTable('offers')
       .set({ ean: EANS[3] ?? '' })

@@ -3,6 +3,7 @@
  * `npm start` uses), listening on 127.0.0.1. Each script is also started as its own process exactly as
  * the README says (`tsx examples/...`), with only SHELFMARK_URL pointing at the test server's port.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -10,6 +11,7 @@ import { clientFromEnv, DEMO_WEBHOOK_SECRET } from '../../../examples/env.js';
 import { listOffers } from '../../../examples/list-offers.js';
 import { startReceiver } from '../../../examples/receiver.js';
 import { setUpSubscription } from '../../../examples/subscribe.js';
+import { SYSTEM } from '../../../src/audit/initiator.js';
 import type { DeliveryWorker } from '../../../src/delivery/worker.js';
 import { DEMO_CLIENT, seedDemo } from '../../../src/seed/demo.js';
 import { describeEachEngine } from '../../../test/support/engines.js';
@@ -43,7 +45,7 @@ describeEachEngine('examples against the demo server', (engine) => {
   beforeEach(async () => {
     s = await serve(engine, { webhookAllowPrivate: true });
     s.h.clock.set(Date.now());
-    await seedDemo(s.h.services);
+    await seedDemo(s.h.services, SYSTEM);
     worker = s.h.services.createDeliveryWorker({ onError: () => undefined });
   });
   afterEach(async () => {

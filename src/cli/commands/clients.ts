@@ -2,6 +2,7 @@
  * `shelfmark clients …`: API clients. Every `<id>` is either the client id a partner sees and signs
  * in with (e.g. smc_demo) or the internal id (cli_…); both are listed by `shelfmark clients list`.
  */
+import { cliInitiator } from '../../audit/initiator.js';
 import type { Config } from '../../config.js';
 import { Problem } from '../../errors.js';
 import type { CliServices } from '../command.js';
@@ -55,7 +56,7 @@ export const createClient: Command = {
       ?.split(',')
       .map((scope) => scope.trim())
       .filter((scope) => scope !== '');
-    const created = await services.clients.create({ name, scopes });
+    const created = await services.clients.create({ name, scopes }, cliInitiator());
     io.err('client created; its secrets are shown only now');
     return json(io, created);
   },
@@ -68,7 +69,7 @@ export const resetSecret: Command = {
   details: 'Resets the client secret; the old secret and every token minted with it stop working at once.',
   needs: 'services',
   async run({ io, args, services }) {
-    return json(io, await services.clients.resetSecret(await resolveClient(services, args[0])));
+    return json(io, await services.clients.resetSecret(await resolveClient(services, args[0]), cliInitiator()));
   },
 };
 
@@ -79,7 +80,7 @@ export const rotateWebhookSecret: Command = {
   details: 'Rotates the webhook secret; the previous one keeps signing during WEBHOOK_SECRET_OVERLAP_SECONDS.',
   needs: 'services',
   async run({ io, args, services }) {
-    return json(io, await services.clients.rotateWebhookSecret(await resolveClient(services, args[0])));
+    return json(io, await services.clients.rotateWebhookSecret(await resolveClient(services, args[0]), cliInitiator()));
   },
 };
 
@@ -90,7 +91,7 @@ export const revokeClient: Command = {
   details: 'Revokes a client: its credentials, tokens and portal sessions stop working.',
   needs: 'services',
   async run({ io, args, services }) {
-    await services.clients.revoke(await resolveClient(services, args[0]));
+    await services.clients.revoke(await resolveClient(services, args[0]), cliInitiator());
     io.err(`client ${args[0] ?? ''} revoked`);
     return 0;
   },
@@ -109,6 +110,7 @@ export const portalLink: Command = {
     const { config } = deps;
     const link = await services.webSessions.createPortalLink(
       await resolveClient(services, args[0]),
+      cliInitiator(),
       serverOrigin(config),
     );
     if (values.json === true || io.outTty !== true) return json(io, link);

@@ -1,4 +1,5 @@
 /** Commands about the database itself: migrations, demo data and the generated admin token. */
+import { cliInitiator } from '../../audit/initiator.js';
 import { seedDemo } from '../../seed/demo.js';
 import { type Command, json, UsageError } from '../command.js';
 
@@ -19,7 +20,7 @@ export const seed: Command = {
   details: 'Loads the demo data into an empty database (nothing when clients exist). Prints a JSON summary.',
   needs: 'services',
   async run({ io, services }) {
-    const summary = await seedDemo(services);
+    const summary = await seedDemo(services, cliInitiator());
     io.err(summary.seeded ? 'demo data seeded' : 'the database already has clients: nothing seeded');
     return json(io, summary);
   },

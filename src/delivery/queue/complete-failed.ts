@@ -4,6 +4,8 @@
  * answered 410 Gone) is disabled with its remaining deliveries failed; the client's other
  * subscriptions hear of it (delivery/subscription-health.ts).
  */
+import { SYSTEM } from '../../audit/initiator.js';
+import { appendRecord } from '../../audit/recorder.js';
 import { addConsecutiveFailures, addStats } from '../stats.js';
 import { announceHealth } from '../subscription-health.js';
 import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_RECORDED } from './types.js';
@@ -53,6 +55,11 @@ export async function completeFailed(trx: Executor, input: Completion): Promise<
   await addConsecutiveFailures(trx, input.subscriptionId, 1);
   const { subscriptionId, noticeCutoff } = input;
   await announceHealth(trx, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
+  if (disabled)
+    await appendRecord(trx, now, SYSTEM, 'subscription.disabled', subscriptionId, {
+      status: { before: 'active', after: 'disabled' },
+      disabledReason: { before: null, after: reason },
+    });
   return { recorded: true, failed, subscriptionDisabled: disabled };
 }
 
