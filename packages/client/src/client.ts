@@ -6,6 +6,7 @@
 import { chunk, MAX_EANS_PER_QUERY, normaliseEans } from './ean.js';
 import { type EnvironmentOptions, type ResolvedEndpoints, resolveEndpoints } from './environments.js';
 import { ApiError, ConfigurationError, InvalidEanError, NetworkError, ShelfmarkError, TimeoutError } from './errors.js';
+import { eventsApi } from './events.js';
 import { TokenSource } from './tokens.js';
 import { type CallOptions, type Exchange, Transport, type TransportOptions } from './transport.js';
 import type {
@@ -20,6 +21,7 @@ import type {
   PricedList,
   PricedListQuery,
   ProblemDocument,
+  ReplayResult,
   RotatedWebhookSecret,
   School,
   SchoolQuery,
@@ -161,6 +163,14 @@ export class ShelfmarkClient {
       this.call('lml', 'GET', '/api/lml/v1/structure', { query: { parent }, ...options }),
   };
 
+  /**
+   * The event feed, pull instead of push (subscription API): `list()` a page, or `stream()` every
+   * event in commit order, long-polling and resuming from the last cursor.
+   */
+  readonly events = eventsApi((query, options) =>
+    this.call('lml', 'GET', '/api/lml/v1/events', { query: { ...query }, ...options }),
+  );
+
   /** Webhook subscriptions, their deliveries and the webhook secret (subscription API). */
   readonly subscriptions = {
     /** Registers a subscription; registering the same URL and event again answers the existing one. */
@@ -182,6 +192,12 @@ export class ShelfmarkClient {
     delete: async (id: string, options?: CallOptions): Promise<void> => {
       await this.call<null>('lml', 'DELETE', `/api/lml/v1/subscriptions/${segment(id)}`, options);
     },
+    /**
+     * Queues deliveries of the past events a subscription matches, from an ISO time or a feed cursor
+     * (at most 10,000: ApiError 422 replay-too-large beyond). Creating with `replayFrom` does the same.
+     */
+    replay: (id: string, from: string, options?: CallOptions): Promise<ReplayResult> =>
+      this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/replay`, { body: { from }, ...options }),
     /** Re-enables a subscription that was disabled after failing. */
     enable: (id: string, options?: CallOptions): Promise<Subscription> =>
       this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/enable`, options),

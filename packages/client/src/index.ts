@@ -15,6 +15,7 @@ export {
   ShelfmarkError,
   TimeoutError,
 } from './errors.js';
+export type { FeedEvent, FeedPage, FeedQuery, StreamOptions } from './events.js';
 export type { components, paths } from './generated/openapi.js';
 export type { CallOptions, RetryOptions, TransportOptions } from './transport.js';
 export type * from './types.js';

@@ -35,6 +35,8 @@ export type Subscription = ResponseBody<'/api/lml/v1/subscriptions/{id}', 'get'>
 export type CreateSubscription = RequestBody<'/api/lml/v1/subscriptions', 'post'>;
 export type Delivery = ResponseBody<'/api/lml/v1/subscriptions/{id}/deliveries', 'get'>['data'][number];
 export type PingResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/ping', 'post', 202>;
+/** What a replay queued, and the feed cursor it covers events up to. */
+export type ReplayResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/replay', 'post', 202>;
 export type RotatedWebhookSecret = ResponseBody<'/api/lml/v1/webhook-secret', 'post'>;
 /** A whole book list priced in one call: the list, its items with their cheapest offers, the totals. */
 export type PricedList = ResponseBody<'/api/v1/lists/{identifier}/offers', 'get'>;

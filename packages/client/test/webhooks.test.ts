@@ -137,6 +137,7 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
       identifier,
       event: 'school.created',
       id: delivery!.id,
+      eventId: delivery!.event_id,
     });
     expect(r.captured.map((c) => c.status)).toEqual([204]);
     expect(delivery).toMatchObject({
@@ -276,6 +277,26 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
     await vi.waitFor(() => expect(r.captured).toHaveLength(2));
     await new Promise((resolve) => setImmediate(resolve));
     expect(r.events).toHaveLength(1);
+    expect(deduplicator.size).toBe(1);
+  });
+
+  it('one deduplicator serves push and pull: an event read from the feed is skipped when its webhooks arrive', async () => {
+    const deduplicator = new WebhookDeduplicator();
+    const r = await receiver({ secret: credentials.webhookSecret, deduplicator });
+    await sdk.subscriptions.create({ notificationUrl: r.url, event: 'school-created' });
+    await sdk.subscriptions.create({ notificationUrl: `${r.url}?copy=2`, event: 'school.created' });
+    const identifier = await createSchool();
+    const page = await sdk.events.list({ types: 'school.created' });
+    expect(page.data.map((item) => [item.event, item.identifier])).toEqual([['school.created', identifier]]);
+    const pulled = page.data[0]!;
+    expect(deduplicator.isDuplicate(pulled.id)).toBe(false);
+    expect(await worker.runOnce()).toBe(2);
+    await vi.waitFor(() => expect(r.captured).toHaveLength(2));
+    // Each delivery has its own webhook-id; both carry the event's id, which the feed showed.
+    expect(r.captured.map((c) => c.headers['x-hook-event-id'])).toEqual([pulled.id, pulled.id]);
+    expect(new Set(r.captured.map((c) => c.headers['webhook-id'])).size).toBe(2);
+    expect(r.captured.map((c) => c.status)).toEqual([204, 204]);
+    expect(r.events).toEqual([]);
     expect(deduplicator.size).toBe(1);
   });
 

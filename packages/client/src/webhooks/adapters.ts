@@ -20,7 +20,11 @@ export interface WebhookHandlerOptions
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   /** Refused requests and failures of onEvent; default: logged with console.error. */
   onError?: (error: unknown, event?: WebhookEvent) => void;
-  /** Skips repeats of a webhook-id (they are still answered 204). */
+  /**
+   * Skips repeats (still answered 204) of an event id (x-hook-event-id), so an event that also came
+   * through the feed, or to a second subscription, is handled once; of the webhook-id when a sender
+   * omits the event id.
+   */
   deduplicator?: WebhookDeduplicator;
   /** Larger bodies are refused with 413 (default 1 MiB; Shelfmark's are < 200 bytes). */
   maxBodyBytes?: number;
@@ -44,7 +48,8 @@ export async function handleWebhook(
 ): Promise<WebhookOutcome> {
   try {
     const event = await verifyWebhook({ ...options, rawBody, headers });
-    if (event.id !== undefined && options.deduplicator?.isDuplicate(event.id) === true) return { status: 204 };
+    const key = event.eventId ?? event.id;
+    if (key !== undefined && options.deduplicator?.isDuplicate(key) === true) return { status: 204 };
     return { status: 204, event };
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;

@@ -1,7 +1,9 @@
 /**
- * Webhooks arrive at least once: a retry after a lost answer repeats the same `webhook-id`. This
- * remembers ids for a while (in memory, bounded) so a receiver can skip repeats. Several receiver
- * processes need a shared store instead (e.g. a unique key in their own database).
+ * Webhooks arrive at least once: a retry after a lost answer repeats the same delivery. This remembers
+ * ids for a while (in memory, bounded) so a receiver can skip repeats. Give it event ids: a webhook's
+ * `eventId` (x-hook-event-id; the handlers do) and a feed event's `id` are the same value, so one
+ * deduplicator serves push and pull together. Several receiver processes need a shared store instead
+ * (e.g. a unique key in their own database).
  */
 export interface DeduplicatorOptions {
   /** How long an id is remembered, in ms (default 24 h, longer than Shelfmark's first retries). */

@@ -63,8 +63,13 @@ export interface WebhookEvent {
    * or `ping`); undefined if the sender omitted it.
    */
   event: EventName | 'ping' | undefined;
-  /** The webhook-id (delivery id): de-duplicate on it. Undefined if the sender omitted it. */
+  /** The webhook-id (delivery id): the same on every retry of this delivery. Undefined if the sender omitted it. */
   id: string | undefined;
+  /**
+   * The x-hook-event-id (event id): the same on every delivery of this event, to each subscription, and
+   * the `id` of the event in the feed (client.events): de-duplicate push and pull on it.
+   */
+  eventId: string | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -204,5 +209,5 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
 
   // The sender names the event; a newer service may name one this SDK does not know yet.
   const event = headerValue(headers, 'x-hook-event') as WebhookEvent['event'];
-  return { ...parsePayload(body), event, id };
+  return { ...parsePayload(body), event, id, eventId: headerValue(headers, 'x-hook-event-id') };
 }
