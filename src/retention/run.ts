@@ -9,6 +9,7 @@ import type { Cursor } from '../db/keyset.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import type { Held } from './lock.js';
 import { type Cutoffs, FAILED_STATUSES, type PruneTarget } from './policy.js';
+import { deleteChunks, deleteStillFinished } from './sqlite-batches.js';
 import type { Batch, RetentionStore } from './store.js';
 
 /** Attempts up to this id have had their response bodies cleared (ids sort in their order of recording). */
@@ -114,16 +115,27 @@ export class PruneRun {
     const deliveries = this.item('deliveries', key);
     const attempts = this.item('delivery_attempts', `${key}:attempts`);
     if (cutoff === undefined) return;
+    const count = (deleted: { deliveries: number; attempts: number }): void => {
+      deliveries.rows += deleted.deliveries;
+      attempts.rows += deleted.attempts;
+    };
     for (const status of statuses)
-      await this.walk((after) =>
-        this.transaction(async (trx) => {
-          const batch = await this.store.finishedBatch(trx, status, cutoff, after, this.options.batchSize);
-          const deleted = await this.store.deleteDeliveries(trx, batch.ids);
-          deliveries.rows += deleted.deliveries;
-          attempts.rows += deleted.attempts;
+      await this.walk(async (after) => {
+        if (this.store.engine === 'sqlite') {
+          // Read without the write lock, deleted in short paced transactions (sqlite-batches.ts).
+          const batch = await this.store.finishedBatch(this.held.db, status, cutoff, after, this.options.batchSize);
+          for (const [index, chunk] of deleteChunks(batch.ids).entries()) {
+            if (index > 0) await this.between();
+            count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff)));
+          }
           return batch;
-        }),
-      );
+        }
+        return this.transaction(async (trx) => {
+          const batch = await this.store.finishedBatch(trx, status, cutoff, after, this.options.batchSize);
+          count(await this.store.deleteDeliveries(trx, batch.ids));
+          return batch;
+        });
+      });
   }
 
   private async events(): Promise<void> {

@@ -22,7 +22,7 @@ export interface Batch {
 }
 
 /** A delivery's completion before `cutoff` (rows finished before completed_at was recorded fall back to updated_at). */
-const finishedBefore = (alias: string, cutoff: number): RawBuilder<unknown> =>
+export const finishedBefore = (alias: string, cutoff: number): RawBuilder<unknown> =>
   sql`(${sql.ref(`${alias}.completed_at`)} < ${cutoff} or (${sql.ref(`${alias}.completed_at`)} is null and ${sql.ref(`${alias}.updated_at`)} < ${cutoff}))`;
 
 const afterCursor = (after: Cursor | undefined): RawBuilder<unknown> =>
@@ -48,7 +48,7 @@ export function prunableDelivery(alias: string, classes: readonly PrunableClass[
 }
 
 export class RetentionStore {
-  constructor(private readonly engine: Engine) {}
+  constructor(readonly engine: Engine) {}
 
   // ---- batches (inside the caller's transaction) ----
 

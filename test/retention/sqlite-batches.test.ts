@@ -1,0 +1,71 @@
+/**
+ * SQLite's prune reads a batch without the write lock and deletes it in short transactions
+ * (src/retention/sqlite-batches.ts): a delivery queued again between the read and the delete keeps its
+ * row and its attempts, and a batch is split into transactions of at most SQLITE_DELETE_CHUNK.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { deleteChunks, deleteStillFinished, SQLITE_DELETE_CHUNK } from '../../src/retention/sqlite-batches.js';
+import { describeEachEngine, type TestDatabase } from '../support/engines.js';
+import { column, DAY, type History, historyFixture, NOW } from './support.js';
+
+it('splits a batch into transactions of at most SQLITE_DELETE_CHUNK deliveries, in order', () => {
+  const ids = Array.from({ length: 250 }, (_, i) => `dlv_${String(i).padStart(3, '0')}`);
+  const chunks = deleteChunks(ids);
+  expect(SQLITE_DELETE_CHUNK).toBe(100);
+  expect(chunks.map((chunk) => chunk.length)).toEqual([100, 100, 50]);
+  expect(chunks.flat()).toEqual(ids);
+  expect(deleteChunks([])).toEqual([]);
+});
+
+describeEachEngine('retention: deleting a batch read before its transaction', (engine) => {
+  let database: TestDatabase;
+  let history: History;
+  beforeEach(async () => {
+    ({ database, history } = await historyFixture(engine));
+    await history.event('evt_old', NOW - 40 * DAY);
+    for (const id of ['dlv_a', 'dlv_b', 'dlv_c'])
+      await history.delivery({
+        id,
+        event: 'evt_old',
+        status: 'succeeded',
+        createdAt: NOW - 40 * DAY,
+        completedAt: NOW - 40 * DAY + 5,
+      });
+    await history.delivery({
+      id: 'dlv_young',
+      event: 'evt_old',
+      status: 'succeeded',
+      createdAt: NOW - 40 * DAY,
+      completedAt: NOW - DAY,
+    });
+  });
+  afterEach(() => database.drop());
+
+  it('deletes the finished ones with their attempts; one queued again meanwhile keeps its row and attempts', async () => {
+    const db = database.db;
+    // Read as the batch (before the transaction); then dlv_b is queued again by hand.
+    const batch = ['dlv_a', 'dlv_b', 'dlv_c', 'dlv_young'];
+    await db.kysely
+      .updateTable('deliveries')
+      .set({ status: 'pending', completed_at: null, next_attempt_at: NOW })
+      .where('id', '=', 'dlv_b')
+      .execute();
+    const deleted = await db.kysely
+      .transaction()
+      .execute((trx) => deleteStillFinished(trx, batch, 'succeeded', NOW - 30 * DAY));
+    expect(deleted).toEqual({ deliveries: 2, attempts: 2 });
+    expect(await column(db, 'deliveries')).toEqual(['dlv_b', 'dlv_young']);
+    expect(await column(db, 'delivery_attempts')).toEqual(['dlv_b_a1', 'dlv_young_a1']);
+  });
+
+  it('deletes nothing for an empty batch or a status the rows no longer have', async () => {
+    const db = database.db;
+    const none = await db.kysely.transaction().execute((trx) => deleteStillFinished(trx, [], 'succeeded', NOW));
+    expect(none).toEqual({ deliveries: 0, attempts: 0 });
+    const other = await db.kysely
+      .transaction()
+      .execute((trx) => deleteStillFinished(trx, ['dlv_a', 'dlv_c'], 'failed', NOW));
+    expect(other).toEqual({ deliveries: 0, attempts: 0 });
+    expect(await column(db, 'deliveries')).toEqual(['dlv_a', 'dlv_b', 'dlv_c', 'dlv_young']);
+  });
+});
