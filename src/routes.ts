@@ -18,6 +18,8 @@ import { eventFeedRoutes } from './lml/events.routes.js';
 import { lmlRoutes } from './lml/lml.routes.js';
 import { listOfferRoutes } from './offers/list-offers.routes.js';
 import { offerRoutes } from './offers/offers.routes.js';
+import { adminOperatorRoutes } from './operators/admin.routes.js';
+import { oidcRoutes } from './operators/oidc.routes.js';
 import { homeRoutes } from './ops/home.routes.js';
 import { opsRoutes } from './ops/ops.routes.js';
 import { adminOverviewRoutes } from './ops/overview.routes.js';
@@ -44,7 +46,9 @@ export async function registerRoutes(
     authFailures: s.authFailures,
     webSessions: s.webSessions,
     sessionIdleSeconds,
+    operators: s.operators,
   }); // /dashboard
+  await app.register(oidcRoutes, { operators: s.operators }); // /dashboard/login/oidc[/callback]
   await app.register(authRoutes, { tokenEndpoint: s.tokenEndpoint, signingKeys: s.signingKeys, config }); // /api/auth/token, /.well-known/*
   await app.register(offerRoutes, { offers: s.offers }); //   /api/v1/offers[/:id]
   await app.register(listOfferRoutes, { pricedLists: s.pricedLists }); // /api/v1/lists/:identifier/offers
@@ -74,6 +78,7 @@ export async function registerRoutes(
       await admin.register(adminPortalRoutes, { webSessions: s.webSessions, publicBaseUrl: config.publicBaseUrl }); // /clients/:id/portal-link
       await admin.register(adminOverviewRoutes, { overview: s.overview }); //                   /overview, /subscription-health
       await admin.register(adminStorageRoutes, { storage: s.storage }); //                     /storage
+      await admin.register(adminOperatorRoutes, { operators: s.operators }); //                /operators[/:sub/disable|enable]
     },
     { prefix: '/api/admin/v1' },
   );

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Problem } from '../errors.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
+import type { OperatorService } from '../operators/service.js';
 import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
@@ -21,11 +22,13 @@ export interface DashboardRoutesOptions {
   authFailures: AuthFailureLimit;
   webSessions: WebSessions;
   sessionIdleSeconds: number;
+  /** Sign-in through the identity provider, and its logout. */
+  operators: OperatorService;
 }
 
 export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = async (
   app,
-  { adminAuth, authFailures, webSessions, sessionIdleSeconds },
+  { adminAuth, authFailures, webSessions, sessionIdleSeconds, operators },
 ) => {
   const web = await loadWebAssets();
   serveAssets(app, [
@@ -72,19 +75,39 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
   app.get('/dashboard/api/session', { config: { auth: 'public' }, schema }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const session = await webSessions.resolve(request.cookies[CONSOLE_COOKIE], 'console');
-    return session === undefined
-      ? { signedIn: false }
-      : { signedIn: true, csrfToken: session.csrfToken, idleTimeoutSeconds: sessionIdleSeconds };
+    // Signed out: how the page offers to sign in (the provider when one is configured).
+    const signIn =
+      operators.oidc === undefined
+        ? { oidc: null }
+        : { oidc: { issuer: operators.oidc.issuer, name: operators.oidc.issuerName, url: '/dashboard/login/oidc' } };
+    if (session === undefined) return { signedIn: false, ...signIn };
+    const { operator } = session;
+    return {
+      signedIn: true,
+      csrfToken: session.csrfToken,
+      idleTimeoutSeconds: sessionIdleSeconds,
+      // The role the console shows and hides by; a session opened with the admin token is an admin's.
+      role: operator?.role ?? 'admin',
+      operator:
+        operator === null
+          ? null
+          : { sub: operator.sub, email: operator.email, name: operator.name, role: operator.role },
+    };
   });
 
   // The operator's session (or token), CSRF-checked: a cross-site page cannot sign the operator out.
   app.post(
     '/dashboard/api/sign-out',
-    { config: { auth: 'admin', role: 'viewer', idempotent: true }, schema },
+    { config: { auth: 'admin', role: 'viewer', idempotent: true, audit: [] }, schema },
     async (request, reply) => {
-      await webSessions.end(request.cookies[CONSOLE_COOKIE]);
+      const { idToken } = await webSessions.end(request.cookies[CONSOLE_COOKIE]);
       void reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
-      return reply.code(204).send();
+      // An operator's session also ends at the provider where it supports RP-initiated logout: the page
+      // goes there next, and the provider sends the browser back to the console.
+      const back = operators.oidc === undefined ? undefined : `${new URL(operators.oidc.redirectUri).origin}/dashboard`;
+      const endSessionUrl =
+        idToken === null || back === undefined ? undefined : await operators.logoutUrl(idToken, back);
+      return endSessionUrl === undefined ? reply.code(204).send() : { endSessionUrl };
     },
   );
 };

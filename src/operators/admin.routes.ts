@@ -1,0 +1,76 @@
+/** Admin: the operators who signed in through the identity provider, and disabling one (admin only). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
+import { ROLES } from './actor.js';
+import type { OperatorService } from './service.js';
+
+export const OperatorSchema = Type.Object(
+  {
+    sub: Type.String({ description: "The identity's subject at the provider" }),
+    issuer: Type.String({ description: "The provider's issuer identifier" }),
+    email: Type.Union([Type.String(), Type.Null()]),
+    name: Type.Union([Type.String(), Type.Null()]),
+    role: Type.Union(
+      ROLES.map((role) => Type.Literal(role)),
+      { description: "As of the last sign-in: a change at the provider applies at the operator's next sign-in" },
+    ),
+    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+    firstSignInAt: Type.String({ format: 'date-time' }),
+    lastSignInAt: Type.String({ format: 'date-time' }),
+    disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'Operator' },
+);
+
+const OperatorList = Type.Object({ data: Type.Array(OperatorSchema) });
+const SubParams = Type.Object({ sub: Type.String({ minLength: 1, maxLength: 255 }) });
+
+export const adminOperatorRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorService }> = async (
+  app,
+  { operators },
+) => {
+  const tags = ['admin: operators'];
+  app.get(
+    '/operators',
+    {
+      config: { auth: 'admin', role: 'admin' },
+      schema: {
+        operationId: 'adminListOperators',
+        tags,
+        summary: 'Operators who signed in through the identity provider, the latest sign-in first',
+        response: { 200: OperatorList },
+      },
+    },
+    async () => ({ data: await operators.list() }),
+  );
+  app.post(
+    '/operators/:sub/disable',
+    {
+      config: { auth: 'admin', role: 'admin', idempotent: true, problems: ['conflict'], audit: 'operator.disabled' },
+      schema: {
+        operationId: 'adminDisableOperator',
+        tags,
+        summary: 'Disable an operator: their sessions end at once on every node, and they cannot sign in',
+        description: '409 when an operator tries to disable themselves.',
+        params: SubParams,
+        response: { 200: OperatorList },
+      },
+    },
+    async (request) => ({ data: await operators.disable(request.params.sub, initiatorOf(request)) }),
+  );
+  app.post(
+    '/operators/:sub/enable',
+    {
+      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'operator.enabled' },
+      schema: {
+        operationId: 'adminEnableOperator',
+        tags,
+        summary: 'Enable a disabled operator: they may sign in again (with the role the provider gives them)',
+        params: SubParams,
+        response: { 200: OperatorList },
+      },
+    },
+    async (request) => ({ data: await operators.enable(request.params.sub, initiatorOf(request)) }),
+  );
+};

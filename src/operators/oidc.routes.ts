@@ -1,0 +1,84 @@
+/**
+ * The console's sign-in through the operators' OpenID Connect provider, on fixed paths other tools can
+ * drive: GET /dashboard/login/oidc answers 302 to the provider (state, nonce, PKCE); the provider sends
+ * the browser back to GET /dashboard/login/oidc/callback, which opens the console session (the same
+ * cookie, CSRF token and idle timeout as the admin-token sign-in) and answers 302 to /dashboard. A
+ * refused sign-in answers a page that says why, and opens no session.
+ */
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
+import { PAGE_CSP } from '../ops/web-assets.js';
+import { cookieOptions, setSessionCookie } from '../web-sessions/guard.js';
+import { CONSOLE_COOKIE } from '../web-sessions/sessions.js';
+import { originOf } from './actor.js';
+import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './service.js';
+
+/** The sign-in in progress. SameSite=Lax, not Strict: it must come back with the provider's redirect. */
+export const SIGN_IN_COOKIE = 'shelfmark_oidc';
+const SIGN_IN_PATH = '/dashboard/login/oidc';
+
+export function refusalPage(reason: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign-in refused · Shelfmark operator console</title>
+<link rel="stylesheet" href="/dashboard/app.css">
+</head>
+<body>
+<header><span class="brand">Shelfmark</span> <span class="muted">operator console</span></header>
+<main id="main">
+  <div class="signin">
+    <h1>Sign-in refused</h1>
+    <p class="error-text" role="alert">${escapeHtml(reason.charAt(0).toUpperCase() + reason.slice(1))}</p>
+    <p><a href="/dashboard">Back to the sign-in page</a></p>
+  </div>
+</main>
+</body>
+</html>
+`;
+}
+
+function page(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .code(status)
+    .headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-store' })
+    .type('text/html; charset=utf-8')
+    .send(body);
+}
+
+export const oidcRoutes: FastifyPluginAsync<{ operators: OperatorService }> = async (app, { operators }) => {
+  const schema = { hide: true } as const;
+  const refused = (reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof SignInRefused)) throw error;
+    return page(reply, error.status, refusalPage(error.reason));
+  };
+
+  app.get(SIGN_IN_PATH, { config: { auth: 'public' }, schema }, async (request, reply) => {
+    try {
+      const { url, cookieValue } = await operators.beginSignIn();
+      void reply.setCookie(SIGN_IN_COOKIE, cookieValue, {
+        ...cookieOptions(request, SIGN_IN_TTL_MS / 1000),
+        sameSite: 'lax',
+        path: SIGN_IN_PATH,
+      });
+      return reply.header('cache-control', 'no-store').redirect(url, 302);
+    } catch (error) {
+      return refused(reply, error);
+    }
+  });
+
+  app.get(`${SIGN_IN_PATH}/callback`, { config: { auth: 'public' }, schema }, async (request, reply) => {
+    // Used or not, the sign-in cookie has done its job.
+    void reply.clearCookie(SIGN_IN_COOKIE, { path: SIGN_IN_PATH });
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    try {
+      const { sessionId } = await operators.completeSignIn(request.cookies[SIGN_IN_COOKIE], query, originOf(request));
+      setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
+      return reply.header('cache-control', 'no-store').redirect('/dashboard', 302);
+    } catch (error) {
+      return refused(reply, error);
+    }
+  });
+};

@@ -1,0 +1,26 @@
+/** The operators' part of the service graph: their store, and the provider client when one is configured. */
+import type { AuditLog } from '../audit/recorder.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { WebSessions } from '../web-sessions/sessions.js';
+import { OidcClient } from './oidc-client.js';
+import { OperatorService } from './service.js';
+import { OperatorStore } from './store.js';
+
+export function createOperators(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  webSessions: WebSessions;
+  audit: AuditLog;
+}): OperatorService {
+  const { config } = deps;
+  const { oidcIssuer, oidcClientId } = config;
+  // Config validation requires the client id with the issuer; both or neither.
+  const oidc =
+    oidcIssuer === undefined || oidcClientId === undefined
+      ? undefined
+      : new OidcClient({ ...config, oidcIssuer, oidcClientId });
+  return new OperatorService(new OperatorStore(deps.db.kysely), deps.webSessions, deps.audit, deps.clock, config, oidc);
+}
