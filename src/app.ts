@@ -90,6 +90,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // The offers read model follows the change log while the app lives (PostgreSQL: NOTIFY wakes it).
   app.addHook('onReady', () => services.offers.readModel.start(deps.db.listen?.bind(deps.db)));
   app.addHook('onClose', () => services.offers.readModel.stop());
+  // Test pings and "Retry now" are sent from here: their failures are logged with the app's lines.
+  services.deliveries.logManualAttemptsTo(app.log);
+  app.addHook('onClose', () => services.deliveries.close());
   // Before any plugin adds routes: the route catalogue, OpenAPI security defaults and HTTP metrics see them all.
   instrumentApp(app, services.metrics);
   app.decorateRequest('principal', null);

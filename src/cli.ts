@@ -31,9 +31,12 @@ Listing commands print a table on a terminal and JSON otherwise; --json always p
 Every command accepts --help. Exit codes: 0 done, 1 the operation failed, 2 bad usage or configuration.
 Configuration comes from the environment (DATABASE_URL, ADMIN_TOKEN, ...), as for the server.`;
 
+const usageOf = (command: Command): string =>
+  `Usage: shelfmark ${[command.name, command.args].filter((part) => part !== undefined).join(' ')}`;
+
 /** `shelfmark <command> --help`: the command's usage line and what it does. */
 const helpOf = (command: Command): string =>
-  `Usage: shelfmark ${[command.name, command.args].filter((part) => part !== undefined).join(' ')}\n\n${command.details ?? `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`}`;
+  `${usageOf(command)}\n\n${command.details ?? `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`}`;
 
 const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -81,7 +84,12 @@ export async function runCli(argv: readonly string[], io: Io = processIo): Promi
     return await run(found.command, { args: found.args, values, io });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\n\n${USAGE}`);
+      // A known command's misuse shows that command's usage, not every command's.
+      io.err(
+        found === undefined
+          ? `${error.message}\n\n${USAGE}`
+          : `${error.message}\n${usageOf(found.command)}\nMore: shelfmark ${found.command.name} --help`,
+      );
       return 2;
     }
     if (error instanceof ConfigError) {

@@ -5,6 +5,7 @@
  */
 import type { FastifyError } from 'fastify';
 import { Problem } from './errors.js';
+import { readableIssues } from './http/validation-issues.js';
 import { isDatabaseUnavailable } from './limits/db-unavailable.js';
 
 export function toProblem(error: FastifyError | Problem): Problem {
@@ -13,18 +14,24 @@ export function toProblem(error: FastifyError | Problem): Problem {
   if (isDatabaseUnavailable(error))
     return new Problem('unavailable', 'the database cannot be reached; retry shortly', {}, { 'retry-after': '5' });
   if (error.validation !== undefined) {
-    const errors = error.validation.map((issue) => ({
-      location: error.validationContext ?? 'request',
+    const location = error.validationContext ?? 'request';
+    // A union of literals reads as one issue naming the allowed values (http/validation-issues.ts).
+    const issues = readableIssues(error.validation);
+    const errors = issues.map((issue) => ({
+      location,
       path: issue.instancePath === '' ? '/' : issue.instancePath,
-      message: issue.message ?? 'is invalid',
+      message: issue.message,
       ...(issue.params && 'missingProperty' in issue.params ? { property: issue.params.missingProperty } : {}),
       ...(issue.params && 'additionalProperty' in issue.params ? { property: issue.params.additionalProperty } : {}),
+      ...(issue.allowed === undefined ? {} : { allowed: issue.allowed }),
     }));
-    return new Problem(
-      'validation-failed',
-      `${error.validationContext ?? 'request'} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`,
-      { errors },
-    );
+    const collapsed = issues.length < error.validation.length;
+    const detail = collapsed
+      ? issues
+          .map((issue) => `${location} ${issue.instancePath.slice(1).replaceAll('/', '.')} ${issue.message}`)
+          .join(', ')
+      : `${location} ${error.message.replace(/^(body|querystring|params|headers)\/?\s*/, '')}`;
+    return new Problem('validation-failed', detail, { errors });
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -16,6 +16,7 @@ import { normaliseItems, normaliseTags } from './items.js';
 import type { ListInput, ListService } from './list-service.js';
 import { ListStore } from './list-store.js';
 import { ListCreateBody } from './schemas.js';
+import { unknownSchool } from './school-suggest.js';
 import { assertTransition, canonicalStatus, isListStatus, type ListStatus } from './status.js';
 import { parseTags } from './views.js';
 
@@ -128,9 +129,8 @@ export class ListImporter {
     if (data.length === 0) return whole('the array is empty');
     const lines = elementLines(text);
     const store = new ListStore(this.db.kysely);
-    const schools = new Set(
-      (await this.db.kysely.selectFrom('schools').select('identifier').execute()).map((row) => row.identifier),
-    );
+    const schoolNames = await this.db.kysely.selectFrom('schools').select(['identifier', 'name']).execute();
+    const schools = new Set(schoolNames.map((row) => row.identifier));
     const rows: ListImportRow[] = [];
     const errors: ListImportError[] = [];
     const seen = new Map<string, number>();
@@ -147,7 +147,7 @@ export class ListImporter {
       }
       const { status: statusWord, ...input } = entry;
       const reasons: string[] = [];
-      if (!schools.has(input.school)) reasons.push(`school ${JSON.stringify(input.school)} does not exist`);
+      if (!schools.has(input.school)) reasons.push(unknownSchool(input.school, schoolNames));
       let tags: string[] = [];
       try {
         tags = normaliseTags(input.tags ?? []);

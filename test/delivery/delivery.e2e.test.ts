@@ -348,9 +348,18 @@ describeEachEngine('webhook delivery end to end', (engine) => {
     expect(next.json<{ has_more: boolean; data: { id: string }[] }>()).toMatchObject({ has_more: false, data: [{}] });
     expect(next.json<{ data: { id: string }[] }>().data[0]!.id).not.toBe(first.data[0]!.id);
 
+    // The ping is sent before the answer, which is its outcome; no worker sends it.
     const ping = await h.as(client).post(`/api/lml/v1/subscriptions/${subscriptionId}/ping`);
-    expect(ping.statusCode).toBe(202);
-    expect(await runOnce()).toBe(1);
+    expect(ping.statusCode).toBe(200);
+    expect(ping.json()).toEqual({
+      deliveryId: expect.stringMatching(/^dlv_/),
+      ok: true,
+      statusCode: 200,
+      errorClass: null,
+      error: null,
+      durationMs: expect.any(Number),
+    });
+    expect(await runOnce()).toBe(0);
     const pinged = r.received[2]!;
     expect(pinged.headers['webhook-id']).toBe(ping.json<{ deliveryId: string }>().deliveryId);
     expect(pinged.headers['x-hook-event']).toBe('ping');

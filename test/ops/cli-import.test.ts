@@ -179,7 +179,7 @@ describeEachEngine('CLI bulk import', (engine) => {
     expect(refused.code).toBe(1);
     // Issue 14 item 8: each problem one sentence, with the entry's position (and the line it starts on).
     expect(refused.stderr.split('\n').filter((line) => line.startsWith('entry '))).toEqual([
-      `entry 2 (line 10): school "${'f'.repeat(32)}" does not exist`,
+      `entry 2 (line 10): school "${'f'.repeat(32)}" does not exist; the schools and their identifiers: GET /api/lml/v1/schools`,
       'entry 3 (line 14): status "retired" is not a list status',
       'entry 4 (line 19): school is missing',
     ]);
@@ -187,6 +187,37 @@ describeEachEngine('CLI bulk import', (engine) => {
     expect(refused.stderr).toContain('cannot be imported, so nothing was imported');
     expect(refused.stderr).not.toContain('row');
     expect(await h.database.db.kysely.selectFrom('lists').select('name').execute()).toHaveLength(2);
+  });
+
+  it('34.16 a missing file is a short error with its command usage, not every command', async () => {
+    const path = join(dir, 'shelfmark-does-not-exist.csv');
+    const missing = await cli(['offers', 'import', path]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      `cannot read ${path}: ENOENT: no such file or directory, open '${path}'\n` +
+        'Usage: shelfmark offers import <file.csv> [--json]\n' +
+        'More: shelfmark offers import --help\n',
+    );
+    expect(missing.stderr).not.toContain('Usage: shelfmark <command>');
+  });
+
+  it('34.16 lists import with an unknown school suggests the closest names, or says where the schools are', async () => {
+    const school = await h.asAdmin().post('/api/admin/v1/schools', { name: 'Het Lyceum Noord', type: 'VO' });
+    const id = school.json<{ identifier: string }>().identifier;
+    const entries = [
+      { school: 'Het Lyceum Nord', name: 'Typo' },
+      { school: 'het lyceum noord', name: 'By name' },
+      { school: 'Zzzzzzzzzzzzzzzzzzzzzz', name: 'Far off' },
+    ];
+    const refused = await cli(['lists', 'import', await file('lists-school.json', JSON.stringify(entries, null, 2))]);
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.split('\n').filter((line) => line.startsWith('entry '));
+    expect(lines[0]).toContain(`school "Het Lyceum Nord" does not exist; closest: "Het Lyceum Noord" (${id})`);
+    expect(lines[0]).toContain('GET /api/lml/v1/schools');
+    expect(lines[1]).toBe(`entry 2 (line 6): school "het lyceum noord" is a name; give the school's identifier: ${id}`);
+    expect(lines[2]).toBe(
+      'entry 3 (line 10): school "Zzzzzzzzzzzzzzzzzzzzzz" does not exist; the schools and their identifiers: GET /api/lml/v1/schools',
+    );
   });
 
   it('prints a portal link, per-command help and listings as JSON', async () => {
