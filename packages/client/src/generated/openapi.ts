@@ -277,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lml/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events you may see, oldest first in commit order (pull instead of push)
+         * @description Each item is the webhook body plus `id` (the x-hook-event-id of its deliveries), `event`, `occurredAt` and `cursor`. Follow `next` page by page: the order is the order in which events committed, the same for every reader and on every node, and a reader that follows `next` never misses an event nor sees one twice. With `wait=N` an empty answer is held up to N seconds until an event is visible (at most EVENTS_MAX_WAITING_PER_CLIENT such requests per client and node: 429 beyond). A cursor older than the event retention (EVENT_RETENTION_DAYS) answers 410 cursor-expired, naming where the feed now starts; a value that is not a cursor answers 400.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lml/v1/subscriptions/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -308,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test webhook ({"type":"ping","resource":"subscription",...}) to this subscription
-         * @description Answers 202 at once; follow the delivery in GET .../deliveries. A disabled subscription answers 409.
+         * @description Sends one attempt before answering, and answers with its outcome: `ok` only when the receiver answered 2xx. A ping is never retried and never changes the subscription's health (it is not counted as a failure). Its delivery shows in GET .../deliveries as succeeded or failed. A disabled subscription answers 409.
          */
         post: operations["pingSubscription"];
         delete?: never;
@@ -332,7 +352,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook subscription
-         * @description Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) is idempotent: 200 with the existing subscription. An unknown event is a 400 listing acceptedEvents; a host that is or resolves to a loopback, private, link-local or otherwise non-public address is a 422 blocked-address; a host that does not resolve is a 422 unresolvable-host. Offer events take an optional filter, {"eans": [...]} (1–500 codes; a bad code is a 400 invalid-ean) or {"list": "<list identifier>"} (the list's current items; an unknown list, or a filter on another event, is a 400 validation-failed); registering the same URL and event with another filter is a 409 conflict.
+         * @description Answers 201 with a Location header. Registering the same notificationUrl and event again (either spelling) is idempotent: 200 with the existing subscription. An unknown event is a 400 listing acceptedEvents; a host that is or resolves to a loopback, private, link-local or otherwise non-public address is a 422 blocked-address; a host that does not resolve is a 422 unresolvable-host. Offer events take an optional filter, {"eans": [...]} (1–500 codes; a bad code is a 400 invalid-ean) or {"list": "<list identifier>"} (the list's current items; an unknown list, or a filter on another event, is a 400 validation-failed); registering the same URL and event with another filter is a 409 conflict. With replayFrom, the matching past events are queued as well (see replaySubscription).
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -396,6 +416,26 @@ export interface paths {
          * @description Returns the new secret once. Until previousSecretValidUntil, webhook-signature carries signatures with both secrets so receivers can switch without losing a delivery.
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lml/v1/subscriptions/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue deliveries of past events into one of your subscriptions
+         * @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate. Events the subscription has pending are not queued twice.
+         */
+        post: operations["replaySubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -835,6 +875,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators who signed in through the identity provider, the latest sign-in first */
+        get: operations["adminListOperators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/operators/{sub}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an operator: their sessions end at once on every node, and they cannot sign in
+         * @description 409 when an operator tries to disable themselves.
+         */
+        post: operations["adminDisableOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/operators/{sub}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled operator: they may sign in again (with the role the provider gives them) */
+        post: operations["adminEnableOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "school.created": {
@@ -1089,6 +1183,31 @@ export interface components {
             condition: "excellent" | "good" | "acceptable";
             remarks: string | null;
         };
+        FeedEvent: {
+            /** @description As in the webhook body: what happened (created, updated, published, a status…) */
+            type: string;
+            /** @description As in the webhook body: school, list, offer or subscription */
+            resource: string;
+            /** @description As in the webhook body: what to fetch */
+            identifier: string;
+            /**
+             * @description The event id, also sent as the x-hook-event-id header of every webhook delivery of this event: de-duplicate push and pull on it
+             * @example evt_4fT9kQ2mXc8LrP0aZ1bNw7y
+             */
+            id: string;
+            /**
+             * @description The canonical event name
+             * @enum {string}
+             */
+            event: "school.created" | "school.modified" | "list.created" | "list.updated" | "list.status" | "list.published" | "offer.published" | "offer.updated" | "offer.status" | "subscription.failing" | "subscription.disabled";
+            /**
+             * Format: date-time
+             * @description When the event was recorded
+             */
+            occurredAt: string;
+            /** @description Continue after this event with after=<cursor> */
+            cursor: string;
+        };
         Delivery: {
             /**
              * @description Also sent as the webhook-id header; stable across retries
@@ -1108,6 +1227,7 @@ export interface components {
                 identifier: string;
             };
             status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
             attemptCount: number;
             /** @description Only while pending */
             nextAttemptAt: string | null;
@@ -1263,6 +1383,22 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Operator: {
+            /** @description The identity's subject at the provider */
+            sub: string;
+            /** @description The provider's issuer identifier */
+            issuer: string;
+            email: string | null;
+            name: string | null;
+            /** @description As of the last sign-in: a change at the provider applies at the operator's next sign-in */
+            role: "viewer" | "support" | "admin";
+            status: "active" | "disabled";
+            /** Format: date-time */
+            firstSignInAt: string;
+            /** Format: date-time */
+            lastSignInAt: string;
+            disabledAt: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1385,7 +1521,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1406,7 +1542,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1724,7 +1860,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1745,7 +1881,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1766,7 +1902,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1787,7 +1923,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1808,7 +1944,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1890,7 +2026,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1911,7 +2047,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1932,7 +2068,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1953,7 +2089,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1974,7 +2110,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1995,7 +2131,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2093,7 +2229,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2114,7 +2250,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2135,7 +2271,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2156,7 +2292,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2177,7 +2313,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2198,7 +2334,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2268,7 +2404,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2289,7 +2425,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2310,7 +2446,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2331,7 +2467,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2352,7 +2488,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2417,7 +2553,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2438,7 +2574,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2459,7 +2595,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2480,7 +2616,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2501,7 +2637,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2522,7 +2658,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2617,7 +2753,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2638,7 +2774,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2659,7 +2795,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2680,7 +2816,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2701,7 +2837,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2787,7 +2923,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2808,7 +2944,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2829,7 +2965,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2850,7 +2986,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2871,7 +3007,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2892,7 +3028,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2956,7 +3092,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2977,7 +3113,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2998,7 +3134,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3019,7 +3155,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3040,7 +3176,180 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description An opaque cursor: an item's `cursor` or a page's `next`. Reading after it returns the events that became visible after it, in commit order, never one twice and never one skipped. Without it the feed starts at its oldest event kept. */
+                after?: string;
+                limit?: number;
+                /**
+                 * @description Comma-separated event names, either spelling: school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published, offer.published, offer-published, offer.updated, offer-updated, offer.status, offer-status, subscription.failing, subscription-failing, subscription.disabled, subscription-disabled. Without it every event the token may see.
+                 * @example list-published,offer.status
+                 */
+                types?: string;
+                /** @description Seconds to hold the request open while no event is new (long-poll): it answers as soon as one is visible, or with an empty page when the time is up. */
+                wait?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 when unchanged */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FeedEvent"][];
+                        /** @description True when more events are visible now: ask again with after=next at once */
+                        has_more: boolean;
+                        /** @description The cursor to continue from, present on every page: after the last item, or (has_more false) after everything visible now, so an empty page still moves past events this token does not see */
+                        next: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description cursor-expired: The cursor is older than the event retention */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3093,7 +3402,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3114,7 +3423,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3135,7 +3444,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3156,7 +3465,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3177,7 +3486,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3198,7 +3507,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3221,13 +3530,23 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
-            202: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description The ping's delivery (also its webhook-id) */
                         deliveryId: string;
+                        /** @description True only when the receiver answered 2xx */
+                        ok: boolean;
+                        /** @description The receiver's HTTP status; null when no answer came (see errorClass) */
+                        statusCode: number | null;
+                        /** @description Null when ok */
+                        errorClass: ("timeout" | "dns" | "connect" | "tls" | "http" | "blocked") | null;
+                        /** @description Why it failed, in words (e.g. "HTTP 500"); null when ok */
+                        error: string | null;
+                        durationMs: number;
                     };
                 };
             };
@@ -3246,7 +3565,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3267,7 +3586,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3288,7 +3607,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3309,7 +3628,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3330,7 +3649,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3351,7 +3670,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3372,7 +3691,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3393,7 +3712,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3441,7 +3760,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3462,7 +3781,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3483,7 +3802,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3504,7 +3823,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3525,7 +3844,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3557,6 +3876,8 @@ export interface operations {
                      */
                     event: string;
                     filter?: components["schemas"]["SubscriptionFilter"];
+                    /** @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate. */
+                    replayFrom?: string;
                 };
             };
         };
@@ -3648,7 +3969,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3669,7 +3990,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3690,7 +4011,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3711,7 +4032,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3732,7 +4053,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3753,13 +4074,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; blocked-address: The notification URL points to a forbidden address; unresolvable-host: The notification URL host does not resolve */
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; blocked-address: The notification URL points to a forbidden address; unresolvable-host: The notification URL host does not resolve; replay-too-large: The replay would exceed its bound */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3774,7 +4095,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3795,7 +4116,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3816,7 +4137,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3886,7 +4207,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3907,7 +4228,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3928,7 +4249,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3949,7 +4270,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3970,7 +4291,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3991,7 +4312,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4032,7 +4353,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4053,7 +4374,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4074,7 +4395,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4095,7 +4416,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4116,7 +4437,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4137,7 +4458,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4210,7 +4531,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4231,7 +4552,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4252,7 +4573,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4273,7 +4594,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4294,7 +4615,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4315,7 +4636,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4336,7 +4657,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4357,7 +4678,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4405,7 +4726,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4426,7 +4747,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4447,7 +4768,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4468,7 +4789,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4489,7 +4810,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4510,7 +4831,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4531,7 +4852,257 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    replaySubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate.
+                     * @example 2026-09-01T00:00:00Z
+                     */
+                    from: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Deliveries queued, one per matching past event not already pending */
+                        queued: number;
+                        /** @description A feed cursor: the replay covers the events up to it, later ones arrive live */
+                        until: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required; invalid-token: The access token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description token-expired: The access token has expired; insufficient-scope: The access token lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; replay-too-large: The replay would exceed its bound */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate-limited: Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4574,7 +5145,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4595,7 +5166,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4660,7 +5231,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4681,13 +5252,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4702,7 +5273,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4723,7 +5294,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4744,7 +5315,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4765,7 +5336,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4786,7 +5357,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4807,7 +5378,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4862,7 +5433,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4883,7 +5454,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4904,7 +5475,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4925,7 +5496,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4966,7 +5537,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4987,13 +5558,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5008,7 +5579,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5029,7 +5600,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5050,7 +5621,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5098,7 +5669,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5119,13 +5690,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5140,7 +5711,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5161,7 +5732,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5182,7 +5753,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5203,7 +5774,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5224,7 +5795,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5274,7 +5845,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5295,13 +5866,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5316,7 +5887,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5337,7 +5908,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5358,7 +5929,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5379,7 +5950,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5400,7 +5971,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5452,7 +6023,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5473,7 +6044,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5494,7 +6065,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5538,6 +6109,7 @@ export interface operations {
                             identifier: string;
                         };
                         status: "pending" | "succeeded" | "failed";
+                        /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
                         attemptCount: number;
                         /** @description Only while pending */
                         nextAttemptAt: string | null;
@@ -5565,7 +6137,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5586,7 +6158,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5607,7 +6179,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5628,7 +6200,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5675,6 +6247,7 @@ export interface operations {
                             identifier: string;
                         };
                         status: "pending" | "succeeded" | "failed";
+                        /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
                         attemptCount: number;
                         /** @description Only while pending */
                         nextAttemptAt: string | null;
@@ -5701,7 +6274,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5722,13 +6295,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5743,7 +6316,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5764,7 +6337,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5785,7 +6358,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5806,7 +6379,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5827,7 +6400,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5874,6 +6447,7 @@ export interface operations {
                             identifier: string;
                         };
                         status: "pending" | "succeeded" | "failed";
+                        /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
                         attemptCount: number;
                         /** @description Only while pending */
                         nextAttemptAt: string | null;
@@ -5900,7 +6474,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5921,13 +6495,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5942,7 +6516,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5963,7 +6537,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5984,7 +6558,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6005,7 +6579,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6026,7 +6600,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6084,7 +6658,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6105,13 +6679,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +6700,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6147,7 +6721,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6168,7 +6742,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6189,7 +6763,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6210,7 +6784,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6231,7 +6805,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6252,7 +6826,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6322,7 +6896,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6343,7 +6917,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6364,7 +6938,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6431,7 +7005,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6452,13 +7026,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6473,7 +7047,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6494,7 +7068,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6515,7 +7089,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6536,7 +7110,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6557,7 +7131,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6578,7 +7152,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6643,7 +7217,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6664,7 +7238,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6685,7 +7259,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6706,7 +7280,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6772,7 +7346,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6793,13 +7367,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6814,7 +7388,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6835,7 +7409,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6856,7 +7430,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6877,7 +7451,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6898,7 +7472,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6993,7 +7567,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7014,7 +7588,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7035,7 +7609,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7138,7 +7712,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7159,13 +7733,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7180,7 +7754,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7201,7 +7775,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7222,7 +7796,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7243,7 +7817,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7264,7 +7838,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7285,7 +7859,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7371,7 +7945,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7392,7 +7966,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7413,7 +7987,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7434,7 +8008,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7532,7 +8106,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7553,13 +8127,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7574,7 +8148,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7595,7 +8169,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7616,7 +8190,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7637,7 +8211,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7658,7 +8232,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7747,7 +8321,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7768,13 +8342,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7789,7 +8363,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7810,7 +8384,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7831,7 +8405,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7852,7 +8426,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7873,7 +8447,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7894,7 +8468,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7915,7 +8489,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7967,7 +8541,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7988,7 +8562,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8009,7 +8583,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8110,7 +8684,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8131,13 +8705,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8152,7 +8726,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8173,7 +8747,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8194,7 +8768,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8215,7 +8789,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8236,7 +8810,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8257,7 +8831,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8340,7 +8914,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8361,7 +8935,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8382,7 +8956,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8403,7 +8977,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8448,7 +9022,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8469,13 +9043,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8490,7 +9064,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8511,7 +9085,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8532,7 +9106,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8635,7 +9209,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8656,13 +9230,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8677,7 +9251,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8698,7 +9272,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8719,7 +9293,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8740,7 +9314,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8761,7 +9335,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8812,7 +9386,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8833,7 +9407,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8854,7 +9428,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9000,7 +9574,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9021,13 +9595,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9042,7 +9616,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9063,7 +9637,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9084,7 +9658,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9105,7 +9679,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9126,7 +9700,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9147,7 +9721,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9168,7 +9742,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9247,7 +9821,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9268,7 +9842,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9289,7 +9863,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9310,7 +9884,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9392,7 +9966,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9413,13 +9987,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9434,7 +10008,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9455,7 +10029,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9476,7 +10050,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9497,7 +10071,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9518,7 +10092,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9568,7 +10142,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9589,13 +10163,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9610,7 +10184,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9631,7 +10205,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9652,7 +10226,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9673,7 +10247,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9694,7 +10268,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9748,7 +10322,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9769,13 +10343,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description csrf-rejected: The CSRF token is missing or wrong */
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9790,7 +10364,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9811,7 +10385,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9832,7 +10406,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9853,7 +10427,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9874,7 +10448,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9945,7 +10519,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9966,7 +10540,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10022,7 +10596,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10043,7 +10617,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10146,7 +10720,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10167,7 +10741,440 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Operator"][];
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description forbidden: Your operator role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminDisableOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                sub: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Operator"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminEnableOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                sub: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Operator"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10183,6 +11190,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "school.created";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10243,6 +11252,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "school.modified";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10303,6 +11314,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "list.created";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10363,6 +11376,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "list.updated";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10423,6 +11438,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "list.status";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10483,6 +11500,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "list.published";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10543,6 +11562,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "offer.published";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10603,6 +11624,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "offer.updated";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10663,6 +11686,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "offer.status";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10723,6 +11748,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "subscription.failing";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
@@ -10783,6 +11810,8 @@ export interface operations {
                 "x-hook-signature": string;
                 /** @description The event name */
                 "x-hook-event": "subscription.disabled";
+                /** @description The event id: the same on every delivery of this event (to each of your subscriptions, on every retry) and as `id` in GET /api/lml/v1/events. De-duplicate push and pull on it */
+                "x-hook-event-id": string;
                 /** @description Standard Webhooks: the delivery id, stable across retries (de-duplicate on it) */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix seconds of this attempt */
