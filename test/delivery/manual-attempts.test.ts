@@ -134,7 +134,11 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     const [row] = await h.database.db.kysely.selectFrom('deliveries').select('id').execute();
     const id = row?.id ?? '';
     // Attempt 1 failed: the next one waits the first step, 5 minutes.
-    expect(await delivery(id)).toMatchObject({ status: 'pending', attempt_count: 1, next_attempt_at: start + 5 * MINUTE });
+    expect(await delivery(id)).toMatchObject({
+      status: 'pending',
+      attempt_count: 1,
+      next_attempt_at: start + 5 * MINUTE,
+    });
 
     h.clock.advance(MINUTE);
     const manual = await h.asAdmin().post(`/api/admin/v1/deliveries/${id}/send-now`);
@@ -169,7 +173,9 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     expect(await subscription()).toMatchObject({ failing_since: null, consecutive_failures: 0 });
     const detail = await h.asAdmin().get(`/api/admin/v1/deliveries/${id}`);
     expect(
-      detail.json<{ attempts: { attemptNo: number; statusCode: number }[] }>().attempts.map((a) => [a.attemptNo, a.statusCode]),
+      detail
+        .json<{ attempts: { attemptNo: number; statusCode: number }[] }>()
+        .attempts.map((a) => [a.attemptNo, a.statusCode]),
     ).toEqual([
       [1, 500],
       [2, 500],
@@ -226,7 +232,9 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     }
     expect(warned).toHaveLength(4);
     expect(warned.at(-1)?.fields).toMatchObject({ attempt: 4, nextAttemptAt: null });
-    expect(warned.at(-1)?.message).toBe('delivery attempt 4 failed (HTTP 503); next attempt: none, the delivery failed');
+    expect(warned.at(-1)?.message).toBe(
+      'delivery attempt 4 failed (HTTP 503); next attempt: none, the delivery failed',
+    );
     const everything = JSON.stringify(warned) + appLines.join('\n');
     for (const secret of [client.webhookSecret, client.clientSecret, client.token, 'leaked', receiver.url, '"payload"'])
       expect(everything).not.toContain(secret);

@@ -28,7 +28,7 @@ describeEachEngine('validation problems of enums', (engine) => {
     expect(response.body).not.toContain('must be equal to constant');
   });
 
-  it('34.13 a bad enum nested in a JSON body's array is one issue naming the allowed values', async () => {
+  it("34.13 a bad enum nested in a JSON body's array is one issue naming the allowed values", async () => {
     const created = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Shop', scopes: ['offers:read', 'nope'] });
     expect(created.statusCode).toBe(400);
     const body = created.json<{ detail: string; errors: { path: string; message: string; allowed?: string[] }[] }>();
