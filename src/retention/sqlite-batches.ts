@@ -8,7 +8,7 @@
  * docs/performance.md#design-measurements). PostgreSQL keeps one transaction per batch: there nothing
  * waits on the prune (its rows are locked with SKIP LOCKED).
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { finishedBefore } from './store.js';
 
@@ -23,6 +23,16 @@ export function deleteChunks(ids: readonly string[], size = SQLITE_DELETE_CHUNK)
 }
 
 /**
+ * Those of `ids` still of `status` and finished before `cutoff`, looked up by key. The status is
+ * compared as an expression: with it a bound parameter, SQLite's planner otherwise walked every row of
+ * that status through deliveries_finished to find the hundred ids (a prune 70 times slower).
+ */
+export function stillFinished(ids: readonly string[], status: string, cutoff: number): RawBuilder<unknown> {
+  return sql`select id from deliveries where id in (${sql.join([...ids])}) and (status || '') = ${status}
+    and ${finishedBefore('deliveries', cutoff)}`;
+}
+
+/**
  * Deletes those of `ids` still of `status` and finished before `cutoff`, with their attempts: the ids
  * were read before the transaction, so a delivery queued again since (pending) keeps its row and its
  * attempts.
@@ -34,8 +44,7 @@ export async function deleteStillFinished(
   cutoff: number,
 ): Promise<{ deliveries: number; attempts: number }> {
   if (ids.length === 0) return { deliveries: 0, attempts: 0 };
-  const still = sql`select id from deliveries where id in (${sql.join([...ids])}) and status = ${status}
-    and status <> 'pending' and ${finishedBefore('deliveries', cutoff)}`;
+  const still = stillFinished(ids, status, cutoff);
   const attempts = await sql`delete from delivery_attempts where delivery_id in (${still})`.execute(trx);
   const deliveries = await sql`delete from deliveries where id in (${still})`.execute(trx);
   return { deliveries: Number(deliveries.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0) };

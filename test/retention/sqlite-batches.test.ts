@@ -3,8 +3,15 @@
  * (src/retention/sqlite-batches.ts): a delivery queued again between the read and the delete keeps its
  * row and its attempts, and a batch is split into transactions of at most SQLITE_DELETE_CHUNK.
  */
+
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { deleteChunks, deleteStillFinished, SQLITE_DELETE_CHUNK } from '../../src/retention/sqlite-batches.js';
+import {
+  deleteChunks,
+  deleteStillFinished,
+  SQLITE_DELETE_CHUNK,
+  stillFinished,
+} from '../../src/retention/sqlite-batches.js';
 import { describeEachEngine, type TestDatabase } from '../support/engines.js';
 import { column, DAY, type History, historyFixture, NOW } from './support.js';
 
@@ -56,6 +63,20 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
     expect(deleted).toEqual({ deliveries: 2, attempts: 2 });
     expect(await column(db, 'deliveries')).toEqual(['dlv_b', 'dlv_young']);
     expect(await column(db, 'delivery_attempts')).toEqual(['dlv_b_a1', 'dlv_young_a1']);
+  });
+
+  it('looks the batch up by key, never down the index of its status', async () => {
+    const query = stillFinished(['dlv_a', 'dlv_c'], 'succeeded', NOW);
+    if (engine === 'sqlite') {
+      const plan = await sql<{ detail: string }>`explain query plan ${query}`.execute(database.db.kysely);
+      expect(plan.rows.map((row) => row.detail)).toEqual([
+        'SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)',
+      ]);
+    } else {
+      const plan = await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(database.db.kysely);
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/deliveries_pkey/);
+    }
+    expect((await query.execute(database.db.kysely)).rows).toEqual([{ id: 'dlv_a' }, { id: 'dlv_c' }]);
   });
 
   it('deletes nothing for an empty batch or a status the rows no longer have', async () => {
