@@ -32,10 +32,19 @@ export async function reservePositions(trx: Executor, count: number): Promise<nu
 const STAMP_BATCH = 5000;
 
 /**
- * PostgreSQL: gives the committed events without a position theirs, in insertion order; answers how
- * many. Notifies the feed's waiters of every node when it stamped any.
+ * PostgreSQL: gives the committed events without a position theirs, in insertion order, a batch per
+ * transaction until none is left; answers how many. Notifies the feed's waiters of every node.
  */
 export async function stampCommitted(db: Executor): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const stamped = await stampBatch(db);
+    total += stamped;
+    if (stamped < STAMP_BATCH) return total;
+  }
+}
+
+async function stampBatch(db: Executor): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ last: string }>`select last from event_sequence where id = 1 for update`.execute(trx);
     const last = Number(rows[0]?.last ?? 0);

@@ -69,9 +69,12 @@ export class SubscriptionReplay {
     await this.bound(match, start, await this.feed.head());
   }
 
-  /** Replays into one of the client's subscriptions (404 for another client's). */
-  async replay(clientRef: string, subscriptionId: string, start: ReplayStart): Promise<ReplayOutcome> {
-    const liveSince = this.clock.now();
+  /**
+   * Replays into one of the client's subscriptions (404 for another client's). `created`: it was made
+   * by this request, so every delivery it has is a live one and is left out; otherwise only those still
+   * pending are (a receiver that asks again for delivered events gets them again).
+   */
+  async replay(clientRef: string, subscriptionId: string, start: ReplayStart, created = false): Promise<ReplayOutcome> {
     const match = await this.store.matchOf(clientRef, subscriptionId);
     if (match === undefined) throw notFound(`subscription ${subscriptionId}`);
     // Every fan-out that read the subscriptions before this one existed has committed after this.
@@ -80,7 +83,14 @@ export class SubscriptionReplay {
     await this.bound(match, start, upTo);
     const now = this.clock.now();
     const queued = await this.db.kysely.transaction().execute(async (trx) => {
-      const count = await this.store.queue(trx, { ...match, subscriptionId }, start, upTo, liveSince, now);
+      const count = await this.store.queue(
+        trx,
+        { ...match, subscriptionId },
+        start,
+        upTo,
+        created ? 'any' : 'pending',
+        now,
+      );
       if (count > 0 && this.db.engine === 'postgres')
         await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
       return count;

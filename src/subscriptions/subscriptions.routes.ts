@@ -75,7 +75,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       if (start !== undefined) await replays.checkBound(clientRef, input, start);
       const { subscription, created } = await subscriptions.create(clientRef, input, initiatorOf(request));
       // A repeat of the registration (200) replays nothing again: POST …/{id}/replay does that.
-      if (start !== undefined && created) await replays.replay(clientRef, subscription.id, start);
+      if (start !== undefined && created) await replays.replay(clientRef, subscription.id, start, true);
       void reply.code(created ? 201 : 200).header('location', `${BASE}/${subscription.id}`);
       return subscription;
     },
