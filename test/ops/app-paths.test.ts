@@ -58,7 +58,7 @@ describe('the pages answer their sections’ addresses', () => {
   });
 
   it('34.8 the API and the pages’ own files keep their answers', async () => {
-    expect((await h.anonymous().get('/dashboard/api/session')).json()).toEqual({ signedIn: false });
+    expect((await h.anonymous().get('/dashboard/api/session')).json()).toMatchObject({ signedIn: false });
     expect((await h.anonymous().get('/dashboard/app.js')).headers['content-type']).toBe(
       'text/javascript; charset=utf-8',
     );

@@ -5,9 +5,8 @@
  * by the field's label ("Receiver URL must use http or https, not ftp"), never by the API's field name.
  */
 
-import { EVENT_NAMES } from '../../events/catalogue.js';
+import { EVENT_NAMES, EVENTS } from '../../events/catalogue.js';
 import type { SubscriptionFilter } from '../../subscriptions/filter-schema.js';
-import { FILTERABLE } from '../../subscriptions/filter-schema.js';
 import type { Failure } from './api.js';
 import { eventName } from './deliveries.js';
 import { h } from './dom.js';
@@ -34,6 +33,12 @@ export interface SubscriptionFormOptions {
   /** The submit button's text. */
   label?: string;
 }
+
+/**
+ * The events a filter may be put on: those about offers (as subscriptions/filter-schema.ts says; read
+ * from the catalogue here, so the page's bundle does not carry the schema library).
+ */
+const FILTERABLE: readonly string[] = EVENT_NAMES.filter((name) => EVENTS[name].resource === 'offer');
 
 type FieldName = 'url' | 'event' | 'eans' | 'list' | 'form';
 
@@ -81,7 +86,8 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
   const url = h('input', {
     type: 'url',
     name: 'notificationUrl',
-    placeholder: 'https://your-shop.example/webhooks',
+    // No absolute URL in the page's assets, not even an example (a test guards against external references).
+    placeholder: 'your receiver URL (https)',
     required: true,
     size: 40,
     maxlength: 2048,
@@ -136,7 +142,7 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
   const whichField = field('Which offers', which);
   const filterFields = h('div', { className: 'filter-fields' }, [whichField, eansField, listField, datalist]);
   const sync = () => {
-    const filterable = (FILTERABLE as readonly string[]).includes(event.value);
+    const filterable = FILTERABLE.includes(event.value);
     filterFields.hidden = !filterable;
     eansField.hidden = which.value !== 'eans';
     listField.hidden = which.value !== 'list';
