@@ -30,45 +30,43 @@ import {
 
 const PHONE = { width: 390, height: 844 };
 
+// The page-side steps are scripts (strings): the tests compile without the DOM's types.
+
 /** Every text the notice bar showed, in order (recorded by the page itself, so none is missed). */
 async function recordNotices(page: Page): Promise<() => Promise<string[]>> {
-  await page.evaluate(() => {
+  await page.evaluate(`(() => {
     const box = document.getElementById('notice');
-    const seen: string[] = [];
-    (window as unknown as { seenNotices: string[] }).seenNotices = seen;
-    if (box === null) return;
+    const seen = [];
+    window.seenNotices = seen;
     new MutationObserver(() => {
-      const text = `${box.className}: ${box.textContent ?? ''}`;
+      const text = box.className + ': ' + (box.textContent ?? '');
       if (box.textContent && seen.at(-1) !== text) seen.push(text);
     }).observe(box, { childList: true, characterData: true, subtree: true, attributes: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { seenNotices: string[] }).seenNotices);
+  })()`);
+  return () => page.evaluate('window.seenNotices') as Promise<string[]>;
 }
 
-/** How many tiles each row of `.cards` holds, top to bottom. */
-const tileRows = (page: Page, selector = 'main .cards'): Promise<number[]> =>
-  page.evaluate((sel) => {
-    const rows = new Map<number, number>();
-    for (const card of document.querySelectorAll<HTMLElement>(`${sel} > .card`)) {
+/** How many tiles each row of the page's `.cards` holds, top to bottom. */
+const tileRows = (page: Page): Promise<number[]> =>
+  page.evaluate(`(() => {
+    const rows = new Map();
+    for (const card of document.querySelectorAll('main .cards > .card')) {
       const top = Math.round(card.getBoundingClientRect().top);
       rows.set(top, (rows.get(top) ?? 0) + 1);
     }
     return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, count]) => count);
-  }, selector);
+  })()`) as Promise<number[]>;
 
 /** The chart's axis text as drawn on screen (font size × the SVG's scale) and the body text's size, in px. */
 const axisAndBody = (page: Page): Promise<[number, number]> =>
-  page.evaluate(() => {
-    const svg = document.querySelector<SVGSVGElement>('figure.chart svg');
+  page.evaluate(`(() => {
+    const svg = document.querySelector('figure.chart svg');
     const text = svg?.querySelector('text');
-    if (!svg || !text) return [Number.NaN, Number.NaN] as [number, number];
+    if (!svg || !text) return [NaN, NaN];
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     const axis = Number.parseFloat(getComputedStyle(text).fontSize) * scale;
-    return [Math.round(axis * 100) / 100, Number.parseFloat(getComputedStyle(document.body).fontSize)] as [
-      number,
-      number,
-    ];
-  });
+    return [Math.round(axis * 100) / 100, Number.parseFloat(getComputedStyle(document.body).fontSize)];
+  })()`) as Promise<[number, number]>;
 
 describeEachEngine('issue 34: the console and the portal tell the truth', (engine) => {
   let browser: Browser;
@@ -255,7 +253,7 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
     // Each badge carries the API's word, the word its text starts with.
     for (const state of await pt
       .locator('td[data-label="Outcome"] .badge')
-      .evaluateAll((badges) => badges.map((b) => [(b as HTMLElement).dataset.state, b.textContent])))
+      .evaluateAll((badges) => badges.map((b) => [b.getAttribute('data-state'), b.textContent])))
       expect(state[1]?.startsWith(`${state[0]} · `)).toBe(true);
     // On a phone the longest state wraps inside its card rather than running out of it.
     await pt.setViewportSize(PHONE);
@@ -415,7 +413,7 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
       const hidden = async (page: Page) => [
         await page.locator('nav').isVisible(),
         await page.getByRole('button', { name: 'Sign out' }).isVisible(),
-        await page.locator('nav').evaluate((nav) => getComputedStyle(nav).display),
+        await page.evaluate("getComputedStyle(document.querySelector('nav')).display"),
       ];
       expect(await hidden(op)).toEqual([false, false, 'none']);
       await shoot(w, op, 'console-sign-in');
