@@ -9,6 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { routeCatalog } from '../../src/ops/instrument.js';
+import { addFailedDelivery } from '../delivery/support.js';
 import { createDnsHarness } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createClientWithToken, type Harness } from '../support/harness.js';
@@ -354,10 +355,13 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       {},
       { headers: admin, payload: { ...forClient, clientId: 'smc_missing' } },
     );
+    // One event's delivery that failed, as the worker leaves it (the worker does not run here).
+    await addFailedDelivery(h.database.db, subscription.id, h.clock.now());
     const deliveries = (await call('GET', '/api/admin/v1/deliveries', {}, { headers: admin })).json<{
-      data: { id: string }[];
+      data: { id: string; event: string }[];
     }>();
-    const delivery = deliveries.data[0]?.id ?? 'dlv_missing';
+    // An event's delivery (a test ping is one attempt: it is never retried).
+    const delivery = deliveries.data.find((d) => d.event !== 'ping')?.id ?? 'dlv_missing';
     await call('GET', '/api/admin/v1/deliveries/:id', { id: delivery }, { headers: admin });
     await call('POST', '/api/admin/v1/deliveries/:id/retry', { id: delivery }, { headers: admin });
     // A delivery that exhausted its retries (as the worker would leave it) can be retried: 202.
@@ -368,7 +372,13 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       .execute();
     await call('POST', '/api/admin/v1/deliveries/:id/retry', { id: delivery }, { headers: admin });
     // Due now after the retry: send-now refuses it (409); waiting for its next attempt, it is sent now (202).
+    // Sent before the answer: to a loopback port nothing listens on (no traffic may leave this machine).
     await call('POST', '/api/admin/v1/deliveries/:id/send-now', { id: delivery }, { headers: admin });
+    await h.database.db.kysely
+      .updateTable('subscriptions')
+      .set({ notification_url: 'http://127.0.0.1:9/in' })
+      .where('id', '=', subscription.id)
+      .execute();
     await h.database.db.kysely
       .updateTable('deliveries')
       .set({ attempt_count: 1, next_attempt_at: h.clock.now() + 60_000 })
