@@ -196,7 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
       variable: 'MAX_URL_LENGTH',
       message: `must be below MAX_HEADER_BYTES (${String(maxHeaderBytes)}), got ${String(maxUrlLength)}`,
     });
-  for (const [variable, message] of oidcIssues(config)) issues.push({ variable, message });
+  // A variable that did not parse is reported once, for that.
+  for (const [variable, message] of oidcIssues(config))
+    if (!issues.some((issue) => issue.variable === variable)) issues.push({ variable, message });
   const [first, ...others] = issues;
   if (first !== undefined) throw new ConfigError(first.variable, first.message, others);
   // The parsers above produce the schema's shapes; a mismatch here is a bug in this file, not a bad variable.

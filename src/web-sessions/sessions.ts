@@ -115,11 +115,6 @@ export class WebSessions {
     return this.start('console', null, operator, idToken);
   }
 
-  /** Ends every session of an operator at once: each node reads sessions per request. */
-  endOperatorSessions(issuer: string, sub: string): Promise<number> {
-    return this.store.deleteOperatorSessions(issuer, sub);
-  }
-
   /**
    * The live session behind a cookie value, refreshing its idle timer; undefined when unknown, idle
    * for longer than SESSION_IDLE_SECONDS, of the other kind, or (portal) its client was revoked.

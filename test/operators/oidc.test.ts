@@ -364,3 +364,50 @@ describeEachEngine('operator sign-in through the OpenID provider', (engine) => {
     expect(tokenOut.statusCode).toBe(204);
   });
 });
+
+describeEachEngine('operator sign-in: default role and public client', (engine) => {
+  const publicClient: { provider?: TestProvider } = {};
+  beforeAll(async () => {
+    publicClient.provider = await startProvider({
+      redirectUri: REDIRECT,
+      postLogoutRedirectUri: `${BASE}/dashboard`,
+      accounts: ACCOUNTS,
+      secret: false,
+    });
+  }, 30_000);
+  afterAll(async () => publicClient.provider?.stop());
+
+  it('OIDC_DEFAULT_ROLE=viewer admits an identity no rule maps, as a viewer', async () => {
+    const h = await createHarness(engine, { ...oidcConfig(), oidcDefaultRole: 'viewer' });
+    try {
+      const nora = await signIn(h.app, 'nora', 'nora-pw', REDIRECT);
+      expect(nora.reply.statusCode).toBe(302);
+      const state = await h.app.inject({
+        method: 'GET',
+        url: '/dashboard/api/session',
+        headers: { cookie: `shelfmark_console=${nora.session}` },
+      });
+      expect(state.json().operator).toEqual({
+        sub: 'nora',
+        email: 'nora@example.test',
+        name: 'Nora Nobody',
+        role: 'viewer',
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a public client (no OIDC_CLIENT_SECRET) signs in with PKCE alone', async () => {
+    const issuer = String(publicClient.provider?.issuer);
+    const h = await createHarness(engine, { ...oidcConfig(), oidcIssuer: issuer, oidcClientSecret: undefined });
+    try {
+      const alice = await signIn(h.app, 'alice', 'alice-pw', REDIRECT);
+      expect(alice.reply.statusCode).toBe(302);
+      const operators = await h.database.db.kysely.selectFrom('operators').select(['issuer', 'sub', 'role']).execute();
+      expect(operators).toEqual([{ issuer, sub: 'alice', role: 'admin' }]);
+    } finally {
+      await h.close();
+    }
+  });
+});
