@@ -23,6 +23,8 @@ export interface PruneItem {
 
 export interface RunOptions {
   batchSize: number;
+  /** SQLite: deliveries deleted per write transaction (sqlite-batches.ts); the whole batch when absent. */
+  deleteChunk?: number;
   /** Waits between batches, given how long the last one held its transaction (ms). */
   pause: (heldMs: number) => Promise<void>;
   /** True once the prune should end early (shutdown); what was pruned so far is kept and reported. */
@@ -124,7 +126,7 @@ export class PruneRun {
         if (this.store.engine === 'sqlite') {
           // Read without the write lock, deleted in short paced transactions (sqlite-batches.ts).
           const batch = await this.store.finishedBatch(this.held.db, status, cutoff, after, this.options.batchSize);
-          for (const [index, chunk] of deleteChunks(batch.ids).entries()) {
+          for (const [index, chunk] of deleteChunks(batch.ids, this.options.deleteChunk ?? batch.ids.length).entries()) {
             if (index > 0) await this.between();
             count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff)));
           }

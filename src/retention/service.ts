@@ -22,6 +22,7 @@ import {
   retentionSettings,
 } from './policy.js';
 import { BODIES_SETTING, type PruneItem, PruneRun } from './run.js';
+import { SQLITE_DELETE_CHUNK } from './sqlite-batches.js';
 import { type SpaceReport, SqliteSpace } from './sqlite-space.js';
 import { type PrunableClass, prunableDelivery, RetentionStore } from './store.js';
 
@@ -123,6 +124,8 @@ export class RetentionService {
       const startedAt = clock.now();
       const run = new PruneRun(this.store, held, this.cutoffs(startedAt), this.reasons(), {
         batchSize: config.pruneBatchSize,
+        // SQLite: short write transactions only while paced; a maintenance window (no pause) deletes whole batches.
+        deleteChunk: config.prunePauseMs === 0 ? config.pruneBatchSize : SQLITE_DELETE_CHUNK,
         pause,
         stopped,
       });

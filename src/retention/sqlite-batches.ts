@@ -18,7 +18,8 @@ export const SQLITE_DELETE_CHUNK = 100;
 /** Splits a batch's ids into the write transactions' shares. */
 export function deleteChunks(ids: readonly string[], size = SQLITE_DELETE_CHUNK): string[][] {
   const chunks: string[][] = [];
-  for (let start = 0; start < ids.length; start += size) chunks.push(ids.slice(start, start + size));
+  const step = Math.max(1, size);
+  for (let start = 0; start < ids.length; start += step) chunks.push(ids.slice(start, start + step));
   return chunks;
 }
 
