@@ -211,6 +211,12 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
       expect(await pt.locator('#ping-result .badge').getAttribute('class')).toBe('badge failed');
       expect(await notices()).toEqual([`info: Test ping sent to ${url}; waiting for the answer…`, `error: ${failed}`]);
       await shoot(w, pt, 'portal-ping-failed');
+      // One failed ping does not make the subscription failing: no banner, the state unchanged.
+      await section(pt, 'Subscriptions', 'Subscriptions');
+      expect(await pt.locator('.banner').count()).toBe(0);
+      expect(await pt.locator('tr', { hasText: w.flaky.url }).locator('td[data-label="Status"]').textContent()).toBe(
+        'active · receiving',
+      );
 
       const okUrl = (await pt.locator('td[data-label="Receiver"]', { hasText: w.ok.url }).textContent()) ?? '';
       await pt.locator('tr', { hasText: w.ok.url }).getByRole('button', { name: 'Send test ping' }).click();
