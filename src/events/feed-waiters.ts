@@ -121,6 +121,11 @@ export class FeedWaiters {
     return this.head;
   }
 
+  /** True once the node shuts down (close()). */
+  get closing(): boolean {
+    return this.closed;
+  }
+
   get waiting(): number {
     return this.waiters.size;
   }

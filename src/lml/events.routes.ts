@@ -50,11 +50,14 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
       // The client went away while waiting: stop holding its place (and its count against the cap).
       reply.raw.once('close', abort);
       try {
-        return await feed.page(
+        const page = await feed.page(
           { clientId: principal.clientId, clientRef: principal.clientRef, scopes: principal.scopes },
           request.query,
           gone.signal,
         );
+        // Shutting down: the connection must not stay open (keep-alive) after this answer.
+        if (waiters.closing) void reply.header('connection', 'close');
+        return page;
       } finally {
         reply.raw.off('close', abort);
       }
