@@ -71,6 +71,13 @@ describeEachEngine('POST /api/admin/v1/subscriptions (issue 34.6)', (engine) => 
     // The client sees it as its own.
     const own = await h.as(h.client).get(`/api/lml/v1/subscriptions/${body.id}`);
     expect(own.statusCode).toBe(200);
+    // Recorded in the audit log, as the operator's action on that subscription.
+    const audit = await h.database.db.kysely
+      .selectFrom('audit_records')
+      .select(['action', 'actor_type', 'target_type'])
+      .where('target_id', '=', body.id)
+      .execute();
+    expect(audit).toEqual([{ action: 'subscription.created', actor_type: 'admin-token', target_type: 'subscription' }]);
   });
 
   it("takes the client's filters: EANs, or a list's items", async () => {
@@ -200,6 +207,12 @@ describeEachEngine('POST /api/admin/v1/deliveries/{id}/send-now (issue 34.5)', (
       .execute();
     expect(attempts).toHaveLength(2);
     expect(await delivery(row.id)).toMatchObject({ status: 'pending', next_attempt_at: waiting.next_attempt_at });
+    const audit = await h.database.db.kysely
+      .selectFrom('audit_records')
+      .select(['action', 'actor_type'])
+      .where('target_id', '=', row.id)
+      .execute();
+    expect(audit).toEqual([{ action: 'delivery.sent-now', actor_type: 'admin-token' }]);
 
     await h.database.db.kysely
       .updateTable('deliveries')

@@ -161,9 +161,16 @@ describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
     async () => {
       const client = await shop(w, `Boekhandel West ${engine}`);
       const op = await operator(w);
-      await section(op, 'Subscriptions', 'Webhook subscriptions');
+      await shop(w, `Boekhandel Oost ${engine}`);
+      // From the client's row: the form opens with that client chosen, at an address of its own.
+      await section(op, 'Clients', 'API clients');
+      await op
+        .locator('main tr', { hasText: `Boekhandel West ${engine}` })
+        .getByRole('link', { name: 'Subscribe' })
+        .click();
+      await op.waitForURL(`${w.base}/dashboard/subscriptions?client=${client.id}`);
       const form = op.locator('form.subscription-form');
-      await form.getByLabel('Client').selectOption({ label: `Boekhandel West ${engine}` });
+      expect(await form.getByLabel('Client').inputValue()).toBe(client.id);
       await expectingRefusals(w, async () => {
         await form.getByLabel('Receiver URL').fill('ftp://files.example/hook');
         await form.getByRole('button', { name: 'Subscribe client' }).click();

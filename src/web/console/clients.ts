@@ -5,7 +5,7 @@ import { byId, h } from '../common/dom.js';
 import { stateBadge } from '../common/states.js';
 import { untilText, when } from '../common/time.js';
 import { button, confirmThen, empty, field, inlineForm, secretBox, table } from '../common/widgets.js';
-import { act, api, show } from './app.js';
+import { act, api, link, show } from './app.js';
 
 type Client = ClientView;
 
@@ -16,6 +16,8 @@ function actions(c: Client) {
   if (c.status === 'revoked') return h('span', { className: 'muted' }, 'revoked');
   const base = `/clients/${encodeURIComponent(c.id)}`;
   return [
+    // The subscription form with this client chosen (its own address: /dashboard/subscriptions?client=…).
+    link({ section: 'subscriptions', query: { client: c.id } }, 'Subscribe', 'button-link secondary'),
     button(
       'Portal link',
       async () => {
