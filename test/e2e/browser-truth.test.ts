@@ -139,6 +139,8 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
         /— Failing: every attempt has failed since (\d+ seconds ago|now) \(4 failed attempts in a row\)\. After 5 days of failures the subscription is disabled\.$/,
       );
 
+      await shoot(w, op, 'console-subscriptions-failing', () => section(op, 'Subscriptions', 'Webhook subscriptions'));
+
       // The partner sees the same state, from the first failed attempt.
       const pt = await partner(w, client);
       await section(pt, 'Subscriptions', 'Subscriptions');
