@@ -3,6 +3,7 @@
  * prefix and exactly the collaborators each plugin uses. Each route declares its own auth, which
  * route-guards.ts turns into its guard.
  */
+
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { adminClientRoutes } from './admin/clients.routes.js';
@@ -10,6 +11,7 @@ import { consoleRoutes } from './admin/console.routes.js';
 import { adminDeliveryRoutes } from './admin/deliveries.routes.js';
 import { adminLmlRoutes } from './admin/lml.routes.js';
 import { adminOfferRoutes } from './admin/offers.routes.js';
+import { adminAuditRoutes } from './audit/audit.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -78,6 +80,7 @@ export async function registerRoutes(
       await admin.register(adminPortalRoutes, { webSessions: s.webSessions, publicBaseUrl: config.publicBaseUrl }); // /clients/:id/portal-link
       await admin.register(adminOverviewRoutes, { overview: s.overview }); //                   /overview, /subscription-health
       await admin.register(adminStorageRoutes, { storage: s.storage }); //                     /storage
+      await admin.register(adminAuditRoutes, { audit: s.audit.store }); //                     /audit
       await admin.register(adminOperatorRoutes, { operators: s.operators }); //                /operators[/:sub/disable|enable]
     },
     { prefix: '/api/admin/v1' },

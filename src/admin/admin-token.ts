@@ -4,6 +4,8 @@
  * replaces a generated one; the other nodes' guards re-read the stored hash (guard.ts), so a reset
  * applies everywhere within seconds.
  */
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord, ROTATED } from '../audit/recorder.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -19,8 +21,8 @@ export interface AdminToken {
   adminAuth: AdminAuth;
   /** Set only when this start generated the token (first start without ADMIN_TOKEN): print it once. */
   generatedAdminToken: string | undefined;
-  /** Replaces the stored token (CLI `admin-token --reset`) and returns the new one. */
-  resetAdminToken(): Promise<string>;
+  /** Replaces the stored token (CLI `admin-token --reset`) and returns the new one; audited as `by`. */
+  resetAdminToken(by: Initiator): Promise<string>;
 }
 
 export interface AdminTokenDeps {
@@ -59,10 +61,15 @@ export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTo
         )
       : new AdminAuth(hasher, tokenHash);
 
-  const resetAdminToken = async (): Promise<string> => {
+  const resetAdminToken = async (by: Initiator): Promise<string> => {
     const token = secrets.adminToken();
     const hash = hasher.hash(token);
-    await putSetting(db, ADMIN_TOKEN_SETTING, hash);
+    await db.transaction().execute(async (trx) => {
+      await putSetting(trx, ADMIN_TOKEN_SETTING, hash);
+      await appendRecord(trx, clock.now(), by, 'admin-token.reset', 'admin-token', {
+        token: { before: ROTATED, after: ROTATED },
+      });
+    });
     adminAuth.replaceTokenHash(hash);
     return token;
   };

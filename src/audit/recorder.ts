@@ -5,6 +5,7 @@
  * serial chain. Call it after the change's own writes: the
  * head lock is then held only until the commit, and a transaction that holds it waits for nothing else.
  */
+
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db, Executor } from '../db/database.js';
@@ -13,6 +14,7 @@ import { type AuditContent, type AuditRecord, type Changes, chainHash, type Json
 import { type AuditAction, targetTypeOf } from './catalogue.js';
 import type { Initiator } from './initiator.js';
 import { toRow } from './rows.js';
+import { AuditStore } from './store.js';
 
 /**
  * A store that owns its transaction takes the audit record as this callback, called inside that
@@ -96,10 +98,15 @@ export async function appendRecord(
 
 /** The audit log as services use it: their transactions, and a record in each. */
 export class AuditLog {
+  /** Reading it: pages, the export, verification. */
+  readonly store: AuditStore;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.store = new AuditStore(db.kysely);
+  }
 
   /** A transaction for a change and its record (services without one of their own). */
   transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {

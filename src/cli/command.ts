@@ -3,7 +3,9 @@
  * words that select it, its usage, its help text and what it runs. The usage text and every
  * `--help` are generated from the table, so a command is described in one place.
  */
+
 import type { parseArgs } from 'node:util';
+import type { Initiator } from '../audit/initiator.js';
 import type { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -55,7 +57,7 @@ export interface CliServices extends DemoSeedServices {
   outbox: Outbox;
   webSessions: WebSessions;
   retention: RetentionService;
-  resetAdminToken(): Promise<string>;
+  resetAdminToken(by: Initiator): Promise<string>;
 }
 
 /** What the services were built from. */

@@ -43,6 +43,13 @@ export const RETENTION_FIELDS = {
     36_500,
     'days the hourly delivery counters (the console charts) are kept; `0` = forever',
   ),
+  auditRetentionDays: int(
+    'AUDIT_RETENTION_DAYS',
+    400,
+    0,
+    36_500,
+    "days an audit record is kept; a prune removes the oldest and keeps the last one's hash as the chain's anchor, so `npx shelfmark audit verify` still checks the rest. `0` = forever (see [Operators and audit](operators-and-audit.md))",
+  ),
   pruneIntervalSeconds: int(
     'PRUNE_INTERVAL_SECONDS',
     3600,

@@ -15,6 +15,7 @@ export type RetentionConfig = Pick<
   | 'eventRetentionDays'
   | 'responseBodyRetentionDays'
   | 'deliveryStatsRetentionDays'
+  | 'auditRetentionDays'
   | 'pruneBatchSize'
   | 'pruneIntervalSeconds'
   | 'prunePauseMs'

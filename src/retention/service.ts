@@ -6,6 +6,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { pruneAuditRecords, recordPrune } from '../audit/retention.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
@@ -14,6 +15,7 @@ import type { RetentionConfig } from './policy.js';
 import {
   type Cutoffs,
   cutoffs,
+  DAY_MS,
   FAILED_STATUSES,
   PRUNE_TARGETS,
   type PruneTarget,
@@ -131,6 +133,14 @@ export class RetentionService {
       });
       await run.run();
       const rows = { ...noRows(), ...run.totals() };
+      // The audit log's own prefix, then the record of this prune by the system (src/audit/retention.ts).
+      const auditDays = config.auditRetentionDays;
+      const auditRecords = await pruneAuditRecords(held.db, {
+        cutoff: auditDays === 0 ? undefined : startedAt - auditDays * DAY_MS,
+        batchSize: config.pruneBatchSize,
+        stopped,
+      });
+      await recordPrune(held.db, clock.now(), { ...rows, audit_records: auditRecords });
       const record: LastPrune = { startedAt, finishedAt: clock.now(), complete: run.complete, rows };
       await putSetting(held.db, LAST_PRUNE_SETTING, JSON.stringify(record));
       this.deps.onPruned?.(rows);

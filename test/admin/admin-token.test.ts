@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
+import { cliInitiator } from '../../src/audit/initiator.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { createServices, type Services } from '../../src/services.js';
@@ -55,7 +56,7 @@ describeEachEngine('generated admin token', (engine) => {
     const old = first.services.generatedAdminToken ?? '';
     const second = await node();
     expect(await status(second, old)).toBe(200);
-    const fresh = await first.services.resetAdminToken();
+    const fresh = await first.services.resetAdminToken(cliInitiator());
     expect(await status(first, fresh)).toBe(200);
     expect(await status(first, old)).toBe(401);
     clock.advance(5000);

@@ -39,7 +39,7 @@ export const adminToken: Command = {
       io.err('ADMIN_TOKEN is set in the environment and takes precedence: change it there instead');
       return 1;
     }
-    io.out(await services.resetAdminToken());
+    io.out(await services.resetAdminToken(cliInitiator()));
     io.err('admin token replaced; running servers refuse the previous one within 5 seconds');
     return 0;
   },

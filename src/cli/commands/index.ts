@@ -1,5 +1,6 @@
 /** Every CLI command, in the order the usage text lists them. */
 import type { Command } from '../command.js';
+import { auditVerify } from './audit.js';
 import { backup } from './backup.js';
 import { createClient, listClients, portalLink, resetSecret, revokeClient, rotateWebhookSecret } from './clients.js';
 import { adminToken, migrate, seed } from './database.js';
@@ -25,4 +26,5 @@ export const COMMANDS: readonly Command[] = [
   retryDelivery,
   backup,
   prune,
+  auditVerify,
 ];

@@ -1,0 +1,94 @@
+/**
+ * Reading the audit log: filtered pages newest first (keyset on the chain position), and every
+ * matching record oldest first, in batches, for the ndjson export and for verification.
+ */
+import type { SelectQueryBuilder } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { Problem } from '../errors.js';
+import type { AuditRecord } from './canonical.js';
+import { fromRow } from './rows.js';
+import type { AuditRecordsTable } from './tables.js';
+
+export interface AuditFilter {
+  /** An actor's id (operator sub, partner client id), name (e-mail, "cli (…)") or type (`system`). */
+  actor?: string | undefined;
+  /** One action, or every action under a prefix: `client.*`. */
+  action?: string | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+  /** Epoch ms, inclusive. */
+  since?: number | undefined;
+  /** Epoch ms, exclusive. */
+  until?: number | undefined;
+}
+
+const EXPORT_BATCH = 500;
+
+type Query = SelectQueryBuilder<Database, 'audit_records', AuditRecordsTable>;
+
+function filtered(db: Executor, filter: AuditFilter): Query {
+  let query = db.selectFrom('audit_records').selectAll();
+  const { actor, action, targetType, targetId, since, until } = filter;
+  if (actor !== undefined)
+    query = query.where((eb) =>
+      eb.or([eb('actor_id', '=', actor), eb('actor_name', '=', actor), eb('actor_type', '=', actor)]),
+    );
+  if (action !== undefined)
+    query = action.endsWith('.*')
+      ? query.where('action', 'like', `${action.slice(0, -1).replace(/[%_\\]/g, '')}%`)
+      : query.where('action', '=', action);
+  if (targetType !== undefined) query = query.where('target_type', '=', targetType);
+  if (targetId !== undefined) query = query.where('target_id', '=', targetId);
+  if (since !== undefined) query = query.where('at', '>=', since);
+  if (until !== undefined) query = query.where('at', '<', until);
+  return query;
+}
+
+export class AuditStore {
+  constructor(private readonly db: Executor) {}
+
+  /** One page newest first, after the record `startingAfter` (an id from the previous page). */
+  async page(
+    filter: AuditFilter,
+    limit: number,
+    startingAfter?: string,
+  ): Promise<{ has_more: boolean; data: AuditRecord[] }> {
+    let query = filtered(this.db, filter);
+    if (startingAfter !== undefined) {
+      const cursor = await this.db
+        .selectFrom('audit_records')
+        .select('seq')
+        .where('id', '=', startingAfter)
+        .executeTakeFirst();
+      if (cursor === undefined) {
+        const detail = `starting_after "${startingAfter.slice(0, 64)}" is not an audit record id`;
+        throw new Problem('validation-failed', detail, {
+          errors: [{ location: 'querystring', path: '/starting_after', message: detail }],
+        });
+      }
+      query = query.where('seq', '<', cursor.seq);
+    }
+    const rows = await query
+      .orderBy('seq', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return { has_more: rows.length > limit, data: rows.slice(0, limit).map(fromRow) };
+  }
+
+  /** Every matching record, oldest first (chain order), read a batch at a time. */
+  async *all(filter: AuditFilter = {}): AsyncGenerator<AuditRecord & { seq: number }> {
+    let after = 0;
+    for (;;) {
+      const rows = await filtered(this.db, filter)
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(EXPORT_BATCH)
+        .execute();
+      for (const row of rows) yield { ...fromRow(row), seq: Number(row.seq) };
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < EXPORT_BATCH) return;
+      after = Number(last.seq);
+    }
+  }
+}
