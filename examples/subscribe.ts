@@ -32,7 +32,11 @@ if (isMain(import.meta.url)) {
   console.log(
     `subscription ${subscription.id}: ${subscription.event} -> ${subscription.notificationUrl} (${subscription.status})`,
   );
-  console.log(`test ping queued as delivery ${ping.deliveryId}`);
+  console.log(
+    ping.ok
+      ? `test ping delivered (HTTP ${ping.statusCode}) as delivery ${ping.deliveryId}`
+      : `test ping FAILED (${ping.error}) as delivery ${ping.deliveryId}`,
+  );
   console.log(`you have ${all.length} subscription${all.length === 1 ? '' : 's'}:`);
   for (const each of all) console.log(`  ${each.id}  ${each.event}  ${each.notificationUrl}  ${each.status}`);
 }

@@ -327,6 +327,12 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/lml/v1/subscriptions', {}, { headers: bearer });
     await call('GET', '/api/lml/v1/subscriptions/:id', { id: subscription.id }, { headers: bearer });
     await call('POST', '/api/lml/v1/subscriptions/:id/enable', { id: subscription.id }, { headers: bearer });
+    // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it stays on this machine.
+    await h.database.db.kysely
+      .updateTable('subscriptions')
+      .set({ notification_url: 'http://127.0.0.1:9/in' })
+      .where('id', '=', subscription.id)
+      .execute();
     await call('POST', '/api/lml/v1/subscriptions/:id/ping', { id: subscription.id }, { headers: bearer });
     await call('GET', '/api/lml/v1/subscriptions/:id/deliveries', { id: subscription.id }, { headers: bearer });
     await call('POST', '/api/lml/v1/webhook-secret', {}, { headers: bearer });

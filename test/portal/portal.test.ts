@@ -217,14 +217,20 @@ describeEachEngine('partner portal', (engine) => {
       ],
     });
 
+    // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it stays on this machine.
+    await h.database.db.kysely
+      .updateTable('subscriptions')
+      .set({ notification_url: 'http://127.0.0.1:9/x' })
+      .where('id', '=', subscription.id)
+      .execute();
     const ping = await as(session, { method: 'POST', url: `/portal/api/subscriptions/${subscription.id}/ping` });
-    expect(ping.statusCode).toBe(202);
+    expect(ping.json()).toMatchObject({ ok: false, statusCode: null, errorClass: 'blocked' });
     const deliveries = await as(session, { method: 'GET', url: '/portal/api/deliveries?event=ping' });
     expect(deliveries.json<{ data: { id: string; event: string; status: string }[] }>().data).toEqual([
       expect.objectContaining({
         id: ping.json<{ deliveryId: string }>().deliveryId,
         event: 'ping',
-        status: 'pending',
+        status: 'failed',
         subscriptionId: subscription.id,
       }),
     ]);
@@ -339,7 +345,7 @@ describeEachEngine('partner portal', (engine) => {
     });
     expect(recovered.json()).toEqual({ requeued: 0 });
   });
-  it('send-now moves the next scheduled attempt of a waiting delivery to now, same id; refuses other states', async () => {
+  it('send-now sends a waiting delivery at once (same id) and leaves its next scheduled attempt where it was; refuses other states', async () => {
     const session = await signIn(h.client.id);
     const mine = await mySubscription();
     await emit(h.database.db, h.clock.now());
@@ -362,13 +368,18 @@ describeEachEngine('partner portal', (engine) => {
     expect((await as(session, { method: 'POST', url: `/portal/api/deliveries/${delivery.id}/retry` })).statusCode).toBe(
       409,
     );
+    // Sent before the answer (the SSRF guard refuses loopback, so it fails without leaving the machine).
     const sent = await as(session, sendNow);
     expect(sent.statusCode).toBe(200);
     expect(sent.json()).toMatchObject({
       id: delivery.id,
       status: 'pending',
-      nextAttemptAt: new Date(h.clock.now()).toISOString(),
+      attemptCount: 2,
+      lastErrorClass: 'blocked',
+      nextAttemptAt: new Date(Number(waiting.next_attempt_at)).toISOString(),
     });
+    // Once its scheduled attempt is due, the worker's is next: send-now refuses.
+    h.clock.set(Number(waiting.next_attempt_at));
     expect((await as(session, sendNow)).statusCode).toBe(409);
     // Another client's delivery is "not found", as on every portal route.
     const theirs = await signIn(other.id);

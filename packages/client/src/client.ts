@@ -201,7 +201,10 @@ export class ShelfmarkClient {
     /** Re-enables a subscription that was disabled after failing. */
     enable: (id: string, options?: CallOptions): Promise<Subscription> =>
       this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/enable`, options),
-    /** Queues a test webhook ({"type":"ping","resource":"subscription",...}); answers its delivery id. */
+    /**
+     * Sends a test webhook ({"type":"ping","resource":"subscription",...}) once and answers its outcome:
+     * `ok` only when the receiver answered 2xx, else `statusCode`/`errorClass`/`error` say why. Never retried.
+     */
     ping: (id: string, options?: CallOptions): Promise<PingResult> =>
       this.call('lml', 'POST', `/api/lml/v1/subscriptions/${segment(id)}/ping`, options),
     deliveriesPage: (id: string, query: DeliveryQuery = {}, options?: CallOptions): Promise<Page<Delivery>> =>

@@ -34,7 +34,7 @@ export type StructureNode = ResponseBody<'/api/lml/v1/structure', 'get'>[number]
 export type Subscription = ResponseBody<'/api/lml/v1/subscriptions/{id}', 'get'>;
 export type CreateSubscription = RequestBody<'/api/lml/v1/subscriptions', 'post'>;
 export type Delivery = ResponseBody<'/api/lml/v1/subscriptions/{id}/deliveries', 'get'>['data'][number];
-export type PingResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/ping', 'post', 202>;
+export type PingResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/ping', 'post', 200>;
 /** What a replay queued, and the feed cursor it covers events up to. */
 export type ReplayResult = ResponseBody<'/api/lml/v1/subscriptions/{id}/replay', 'post', 202>;
 export type RotatedWebhookSecret = ResponseBody<'/api/lml/v1/webhook-secret', 'post'>;
