@@ -18,6 +18,8 @@ export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app
   app.get(
     '/healthz',
     {
+      // Probes come every few seconds: their requests are not logged at info (a failure still is, at error).
+      logLevel: 'warn',
       config: { auth: 'public' },
       schema: {
         operationId: 'getHealth',
@@ -31,6 +33,8 @@ export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app
   app.get(
     '/readyz',
     {
+      // Probes come every few seconds: their requests are not logged at info (a failure still is, at error).
+      logLevel: 'warn',
       config: { auth: 'public' },
       schema: {
         operationId: 'getReadiness',

@@ -55,6 +55,17 @@ describeEachEngine('structured logs', (engine) => {
     expect(requestLines.some((line) => line.reqId === 'req-abc')).toBe(true);
   });
 
+  it('34.11 /healthz and /readyz requests are not logged at info; other requests are', async () => {
+    for (const probe of ['/healthz', '/readyz']) expect((await requester(app, {}).get(probe)).statusCode).toBe(200);
+    expect((await requester(app, {}).get('/api/lml/v1/schools')).statusCode).toBe(401);
+    const urls = lines
+      .map((line) => JSON.parse(line) as { msg: string; url?: string; reqId?: string })
+      .filter((line) => line.msg === 'incoming request')
+      .map((line) => line.url);
+    expect(urls).toEqual(['/api/lml/v1/schools']);
+    expect(lines.join('\n')).not.toMatch(/healthz|readyz/);
+  });
+
   it('a server error is logged with its class and message but without a stack trace', async () => {
     await database.db.close();
     const response = await asAdmin().get('/api/admin/v1/clients');
