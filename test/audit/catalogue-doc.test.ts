@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS } from '../../src/audit/catalogue.js';
+import { catalogueTable, withCatalogueTable } from '../../src/audit/catalogue-table.js';
+
+const docs = join(import.meta.dirname, '../../docs/operating/operators-and-audit.md');
+
+describe('audit: one catalogue', () => {
+  it('the table in docs/operating/operators-and-audit.md is the one the catalogue renders (npm run docs:audit)', () => {
+    const text = readFileSync(docs, 'utf8');
+    expect(withCatalogueTable(text), 'run npm run docs:audit').toBe(text);
+  });
+
+  it('names every action once, with its target and who causes it', () => {
+    const rows = catalogueTable().split('\n').slice(2);
+    expect(rows).toHaveLength(Object.keys(AUDIT_ACTIONS).length);
+    expect(rows[0]).toBe(
+      '| `client.created` | client | operator | An API client was created: `name`, `scopes`, `status`. Its secrets are never recorded. |',
+    );
+  });
+});
