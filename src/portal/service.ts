@@ -96,8 +96,13 @@ export class PortalService {
     return this.recovery.recoverOwn(clientRef, subscriptionId, by);
   }
 
-  listDeliveries(clientRef: string, query: DeliveryQuery): Promise<Page<DeliveryView>> {
-    return this.deliveries.list(query, clientRef);
+  /** A page of the log, each delivery with what it was about by name (as in the console's log). */
+  async listDeliveries(
+    clientRef: string,
+    query: DeliveryQuery,
+  ): Promise<Page<DeliveryView & { subject: SubjectName | null }>> {
+    const page = await this.deliveries.list(query, clientRef);
+    return { ...page, data: await this.subjects.nameAll(page.data) };
   }
 
   async delivery(clientRef: string, id: string): Promise<PortalDelivery> {

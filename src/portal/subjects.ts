@@ -44,6 +44,18 @@ export class PortalSubjects {
     return null;
   }
 
+  /** Each delivery with its subject's name; a subject named by several deliveries is looked up once. */
+  async nameAll<T extends { payload: WebhookPayload }>(
+    deliveries: readonly T[],
+  ): Promise<(T & { subject: SubjectName | null })[]> {
+    const keyOf = (payload: WebhookPayload): string => `${payload.resource}:${payload.identifier}`;
+    const subjects = new Map(deliveries.map((d) => [keyOf(d.payload), d.payload]));
+    const names = new Map(
+      await Promise.all([...subjects].map(async ([key, payload]) => [key, await this.name(payload)] as const)),
+    );
+    return deliveries.map((d) => ({ ...d, subject: names.get(keyOf(d.payload)) ?? null }));
+  }
+
   async listChoices(): Promise<{ data: ListChoice[] }> {
     const page = await this.lists.page({ limit: LIST_CHOICES });
     return {

@@ -395,7 +395,10 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
       );
       expect(await pt.locator('main img').count()).toBe(0);
 
-      // The console names the same subject.
+      // The portal's log and the console's name the same subject.
+      expect(await pt.locator('tr', { hasText: w.ok.url }).locator('td[data-label="About"]').textContent()).toBe(
+        `ICT jaar 1 (${HOSTILE})`,
+      );
       const op = await operator(w);
       await section(op, 'Deliveries', 'Delivery log');
       expect(

@@ -34,7 +34,7 @@ describeEachEngine('portal delivery names (issue 34.9)', (engine) => {
   const get = (headers: Record<string, string>, url: string) =>
     h.anonymous().request('GET', url, undefined, { headers });
 
-  it('34.9 names the list and its school, a school, and nothing for a ping or a subject that is gone; each attempt carries its body', async () => {
+  it('34.9 the log and the detail name the list and its school, a school, and nothing for a ping or a subject that is gone; each attempt carries its body', async () => {
     const now = h.clock.now();
     // Port 9 of loopback: every attempt fails without leaving the machine, and is recorded all the same.
     const url = 'http://127.0.0.1:9/hooks';
@@ -64,6 +64,11 @@ describeEachEngine('portal delivery names (issue 34.9)', (engine) => {
     await h.services.createDeliveryWorker({ onError: () => undefined }).runOnce();
 
     const page = (await get(session, '/portal/api/deliveries?limit=50')).json<{ data: Detail[] }>().data;
+    // The log names them too, as the console's log does.
+    expect(page.filter((d) => d.event === 'list.published').map((d) => d.subject)).toEqual([
+      { name: 'vwo 4', school: 'Erasmus Lyceum' },
+    ]);
+    expect(page.filter((d) => d.event === 'ping').map((d) => d.subject)).toEqual([null]);
     const details = await Promise.all(
       page.map(async (d) => (await get(session, `/portal/api/deliveries/${d.id}`)).json<Detail>()),
     );

@@ -21,14 +21,17 @@ import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { act, api, router, show, state } from './app.js';
 
-interface DeliveryDetail extends Delivery {
-  attempts: Attempt[];
-  /** What it was about, by name (null: a test ping, or a list or school that is gone). */
+/** A delivery of the portal's log: with what it was about, by name (null: a test ping, or a list or school that is gone). */
+interface NamedDelivery extends Delivery {
   subject: { name: string; school?: string } | null;
 }
 
+interface DeliveryDetail extends NamedDelivery {
+  attempts: Attempt[];
+}
+
 /** "ICT jaar 1 (Erasmus Lyceum)"; a test ping or a deleted subject by its kind and the start of its identifier. */
-export function subjectText(d: DeliveryDetail): string {
+export function subjectText(d: NamedDelivery): string {
   if (d.subject !== null)
     return d.subject.school === undefined ? d.subject.name : `${d.subject.name} (${d.subject.school})`;
   if (d.event === 'ping') return 'test ping';
@@ -117,7 +120,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
   const after = state.pages.at(-1);
   if (after) query.set('starting_after', after);
   const [result, subs] = await Promise.all([
-    api<Page<Delivery>>('GET', `/deliveries?${query.toString()}`),
+    api<Page<NamedDelivery>>('GET', `/deliveries?${query.toString()}`),
     api<Page<{ id: string; notificationUrl: string; status: string }>>('GET', '/subscriptions?limit=100'),
   ]);
   if (!result.ok) {
@@ -135,11 +138,12 @@ export async function deliveries(root: HTMLElement): Promise<void> {
   const detail = h('div', { id: 'delivery-detail' });
   const filtered = f.status || f.event || f.sinceLocal || f.untilLocal;
   root.append(
-    table<Delivery>(
+    table<NamedDelivery>(
       rows,
       [
         ['Created', (d) => when(d.createdAt)],
         ['Event', (d) => eventName(d.event)],
+        ['About', subjectText],
         ['Receiver', (d) => urls.get(d.subscriptionId) ?? 'deleted subscription'],
         ['Attempts', (d) => String(d.attemptCount)],
         ['Outcome', outcomeWithNext],
