@@ -70,6 +70,11 @@ export const AUDIT_ACTIONS = {
     by: operatorOrPartner,
     summary: 'A test webhook (ping) was queued for the subscription: `delivery`.',
   },
+  'subscription.replayed': {
+    target: 'subscription',
+    by: operatorOrPartner,
+    summary: 'Past events were queued again for the subscription (a replay): `queued`, `from`.',
+  },
   'delivery.retried': {
     target: 'delivery',
     by: operatorOrPartner,

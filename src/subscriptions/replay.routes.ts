@@ -1,6 +1,8 @@
 /** POST /api/lml/v1/subscriptions/{id}/replay (scope webhooks:manage): replay past events into a subscription. */
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { initiatorOf } from '../audit/initiator.js';
 import { principalOf } from '../auth/guard.js';
 import type { Clock } from '../clock.js';
 import { encodeCursor } from '../events/feed-cursor.js';
@@ -40,7 +42,12 @@ export const replayRoutes: FastifyPluginAsyncTypebox<{ replays: SubscriptionRepl
   app.post(
     '/api/lml/v1/subscriptions/:id/replay',
     {
-      config: { auth: { scope: 'webhooks:manage' }, idempotent: true, problems: ['replay-too-large'] },
+      config: {
+        auth: { scope: 'webhooks:manage' },
+        idempotent: true,
+        problems: ['replay-too-large'],
+        audit: ['subscription.replayed'],
+      },
       schema: {
         operationId: 'replaySubscription',
         tags: ['subscriptions'],
@@ -53,7 +60,12 @@ export const replayRoutes: FastifyPluginAsyncTypebox<{ replays: SubscriptionRepl
     },
     async (request, reply) => {
       const start = parseReplayStart(request.body.from, '/from');
-      const outcome = await replays.replay(principalOf(request).clientRef, request.params.id, start);
+      const outcome = await replays.replay(
+        principalOf(request).clientRef,
+        request.params.id,
+        start,
+        initiatorOf(request),
+      );
       void reply.code(202);
       return { queued: outcome.queued, until: encodeCursor({ position: outcome.upTo, asOf: clock.now() }) };
     },

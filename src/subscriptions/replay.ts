@@ -6,7 +6,10 @@
  * (events/fan-out-fence.ts), then reads the feed up to its head, leaving out what the subscription
  * already has pending or received live.
  */
+
 import { sql } from 'kysely';
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -74,7 +77,13 @@ export class SubscriptionReplay {
    * by this request, so every delivery it has is a live one and is left out; otherwise only those still
    * pending are (a receiver that asks again for delivered events gets them again).
    */
-  async replay(clientRef: string, subscriptionId: string, start: ReplayStart, created = false): Promise<ReplayOutcome> {
+  async replay(
+    clientRef: string,
+    subscriptionId: string,
+    start: ReplayStart,
+    by: Initiator,
+    created = false,
+  ): Promise<ReplayOutcome> {
     const match = await this.store.matchOf(clientRef, subscriptionId);
     if (match === undefined) throw notFound(`subscription ${subscriptionId}`);
     // Every fan-out that read the subscriptions before this one existed has committed after this.
@@ -93,6 +102,11 @@ export class SubscriptionReplay {
       );
       if (count > 0 && this.db.engine === 'postgres')
         await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
+      if (count > 0)
+        await appendRecord(trx, now, by, 'subscription.replayed', subscriptionId, {
+          queued: { before: null, after: count },
+          from: { before: null, after: 'since' in start ? isoTime(start.since) : `position ${start.after}` },
+        });
       return count;
     });
     if (queued > 0) this.wakeWorkers();

@@ -49,7 +49,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       config: {
         auth: { scope: 'webhooks:manage' },
         idempotent: true,
-        audit: 'subscription.created',
+        audit: ['subscription.created', 'subscription.replayed'],
         problems: ['invalid-ean', 'conflict', 'blocked-address', 'unresolvable-host', 'replay-too-large'],
       },
       schema: {
@@ -75,7 +75,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
       if (start !== undefined) await replays.checkBound(clientRef, input, start);
       const { subscription, created } = await subscriptions.create(clientRef, input, initiatorOf(request));
       // A repeat of the registration (200) replays nothing again: POST …/{id}/replay does that.
-      if (start !== undefined && created) await replays.replay(clientRef, subscription.id, start, true);
+      if (start !== undefined && created)
+        await replays.replay(clientRef, subscription.id, start, initiatorOf(request), true);
       void reply.code(created ? 201 : 200).header('location', `${BASE}/${subscription.id}`);
       return subscription;
     },
