@@ -16,6 +16,7 @@ export const DASHBOARD_HTML = pageShell({
     ['subscriptions', 'Subscriptions'],
     ['deliveries', 'Deliveries'],
     ['storage', 'Storage'],
+    ['operators', 'Operators'],
   ],
   noscript:
     'The console needs JavaScript. The same operations are available in the admin API (see /docs) and the CLI (npx shelfmark).',

@@ -39,7 +39,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
   // /dashboard/deliveries, /dashboard/lists/<identifier>, …: the page, which draws the section its address names.
   serveAppPaths(app, {
     base: '/dashboard',
-    sections: ['overview', 'clients', 'lists', 'offers', 'subscriptions', 'deliveries', 'storage'],
+    sections: ['overview', 'clients', 'lists', 'offers', 'subscriptions', 'deliveries', 'storage', 'operators'],
     html: DASHBOARD_HTML,
   });
   const schema = { hide: true } as const;

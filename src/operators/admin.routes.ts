@@ -2,28 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
-import { ROLES } from './actor.js';
+import { OperatorList } from './schemas.js';
 import type { OperatorService } from './service.js';
 
-export const OperatorSchema = Type.Object(
-  {
-    sub: Type.String({ description: "The identity's subject at the provider" }),
-    issuer: Type.String({ description: "The provider's issuer identifier" }),
-    email: Type.Union([Type.String(), Type.Null()]),
-    name: Type.Union([Type.String(), Type.Null()]),
-    role: Type.Union(
-      ROLES.map((role) => Type.Literal(role)),
-      { description: "As of the last sign-in: a change at the provider applies at the operator's next sign-in" },
-    ),
-    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
-    firstSignInAt: Type.String({ format: 'date-time' }),
-    lastSignInAt: Type.String({ format: 'date-time' }),
-    disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  },
-  { $id: 'Operator' },
-);
-
-const OperatorList = Type.Object({ data: Type.Array(OperatorSchema) });
 const SubParams = Type.Object({ sub: Type.String({ minLength: 1, maxLength: 255 }) });
 
 export const adminOperatorRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorService }> = async (

@@ -17,6 +17,12 @@ import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './service.j
 export const SIGN_IN_COOKIE = 'shelfmark_oidc';
 const SIGN_IN_PATH = '/dashboard/login/oidc';
 
+/** The reason as a sentence: a capital first, a full stop last. */
+const sentence = (text: string): string => {
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+};
+
 export function refusalPage(reason: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -24,6 +30,7 @@ export function refusalPage(reason: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign-in refused · Shelfmark operator console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/app.css">
 </head>
 <body>
@@ -31,7 +38,7 @@ export function refusalPage(reason: string): string {
 <main id="main">
   <div class="signin">
     <h1>Sign-in refused</h1>
-    <p class="error-text" role="alert">${escapeHtml(reason.charAt(0).toUpperCase() + reason.slice(1))}</p>
+    <p class="error-text" role="alert">${escapeHtml(sentence(reason))}</p>
     <p><a href="/dashboard">Back to the sign-in page</a></p>
   </div>
 </main>

@@ -15,6 +15,7 @@ import type { Role } from './actor.js';
 import type { OidcClient } from './oidc-client.js';
 import { explainProviderError } from './refusals.js';
 import { type RoleSettings, roleFromClaims } from './role-from-claims.js';
+import type { OperatorView } from './schemas.js';
 import { type OperatorRow, OperatorStore } from './store.js';
 
 /** How long a sign-in may stay at the provider (login, consent) before its callback is refused. */
@@ -29,18 +30,6 @@ export class SignInRefused extends Error {
     super(reason);
     this.name = 'SignInRefused';
   }
-}
-
-export interface OperatorView {
-  sub: string;
-  issuer: string;
-  email: string | null;
-  name: string | null;
-  role: Role;
-  status: 'active' | 'disabled';
-  firstSignInAt: string;
-  lastSignInAt: string;
-  disabledAt: string | null;
 }
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');

@@ -162,6 +162,11 @@ server.listen(0, '127.0.0.1', () => {
   }
 
   server.on('request', (req, res) => {
+    // Browsers ask every origin for an icon; an answer keeps their consoles free of 404s.
+    if (req.url === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     const match = /^\/interaction\/([^/?]+)(?:\/(login))?/.exec(req.url ?? '');
     if (match?.[1] === undefined) {
       callback(req, res);

@@ -31,6 +31,7 @@ export const router = createRouter('/dashboard', [
   ['subscriptions', 'subscriptions'],
   ['deliveries', 'deliveries'],
   ['storage', 'storage'],
+  ['operators', 'operators'],
 ]);
 
 /** Set by main.ts: what to do when the session has ended. */

@@ -9,15 +9,85 @@ import { clients } from './clients.js';
 import { deliveries } from './deliveries.js';
 import { lml } from './lists.js';
 import { offers } from './offers.js';
+import { operators } from './operators.js';
 import { overview } from './overview.js';
+import { roleNote, type SignedIn, signedIn, watchControls } from './roles.js';
 import { storage } from './storage.js';
 import { subscriptions } from './subscriptions.js';
 
-Object.assign(sections, { overview, clients, lml, offers, subscriptions, deliveries, storage });
+Object.assign(sections, { overview, clients, lml, offers, subscriptions, deliveries, storage, operators });
+
+/** The sign-in the server offers: its identity provider when one is configured (OIDC_ISSUER). */
+interface SessionState extends Partial<SignedIn> {
+  signedIn: boolean;
+  csrfToken?: string;
+  oidc?: { name: string; url: string } | null;
+}
+let provider: SessionState['oidc'] = null;
+
+/** After any sign-in: who it is, what their role shows, and the section the address names. */
+function enter(csrfToken: string, who: Partial<SignedIn> = {}): void {
+  state.csrfToken = csrfToken;
+  signedIn.role = who.role ?? 'admin';
+  signedIn.operator = who.operator ?? null;
+  const operatorsButton = nav.querySelector<HTMLElement>('[data-section="operators"]');
+  if (operatorsButton !== null) operatorsButton.hidden = signedIn.role !== 'admin';
+  const name =
+    signedIn.operator === null
+      ? 'admin token'
+      : (signedIn.operator.email ?? signedIn.operator.name ?? signedIn.operator.sub);
+  const whoami = h('span', { id: 'whoami', className: 'muted' }, `${name} · ${signedIn.role}`);
+  document.getElementById('whoami')?.remove();
+  nav.before(whoami);
+  const note = roleNote();
+  if (note !== null) byId('notice').before(note);
+  watchControls();
+  notice('');
+  nav.hidden = false;
+  // The section the address names: a bookmarked or reloaded address opens where it pointed.
+  void go(
+    router.current().section === 'operators' && signedIn.role !== 'admin' ? { section: 'overview' } : router.current(),
+    { arrived: true },
+  );
+}
 
 function signIn(message = ''): void {
   state.csrfToken = '';
   nav.hidden = true;
+  document.getElementById('whoami')?.remove();
+  document.getElementById('role-note')?.remove();
+  if (provider) {
+    // The operators' own identity provider; the admin token stays the break-glass credential.
+    const fallback = tokenForm(message);
+    main.replaceChildren(
+      h('div', { className: 'signin' }, [
+        h('h1', {}, 'Sign in'),
+        h('p', { className: 'error-text', role: 'alert' }, message),
+        h(
+          'p',
+          {},
+          h(
+            'a',
+            { className: 'sign-in-provider', href: provider.url, id: 'sign-in-oidc' },
+            `Sign in with ${provider.name}`,
+          ),
+        ),
+        h(
+          'p',
+          { className: 'muted' },
+          'You sign in with your own account there; your role in Shelfmark comes with it.',
+        ),
+        h('details', {}, [h('summary', {}, 'Provider unavailable? Sign in with the admin token'), ...fallback]),
+      ]),
+    );
+    return;
+  }
+  main.replaceChildren(h('div', { className: 'signin' }, [h('h1', {}, 'Sign in'), ...tokenForm(message)]));
+  main.querySelector('input')?.focus();
+}
+
+/** The admin-token form: the sign-in without an identity provider, and the break-glass beside one. */
+function tokenForm(message: string): HTMLElement[] {
   const input = h('input', {
     type: 'password',
     name: 'token',
@@ -34,38 +104,30 @@ function signIn(message = ''): void {
       error.textContent = result.status === 401 ? 'The admin token was refused.' : problemText(result);
       return;
     }
-    state.csrfToken = result.data.csrfToken;
-    notice('');
-    nav.hidden = false;
-    // The section the address names: a bookmarked or reloaded address opens where it pointed.
-    void go(router.current(), { arrived: true });
+    enter(result.data.csrfToken);
   };
-  main.replaceChildren(
-    h('div', { className: 'signin' }, [
-      h('h1', {}, 'Sign in'),
-      h(
-        'p',
-        { className: 'muted' },
-        'Paste the admin token. It is exchanged for a session cookie and never stored in the browser.',
-      ),
-      error,
-      h('form', { onsubmit: submit }, [input, h('button', { type: 'submit' }, 'Sign in')]),
-      h('h2', {}, 'Where is the admin token?'),
-      h('p', { id: 'token-source' }, [
-        "It is the server's ",
-        h('code', {}, 'ADMIN_TOKEN'),
-        ' setting. When that is not set, the server made one on its first start and printed it once in its output, on the line starting "Admin token (generated on first start, shown once…)".',
-      ]),
-      h('p', { id: 'token-reset' }, [
-        'Lost it? On the server, run ',
-        h('code', {}, 'npx shelfmark admin-token --reset'),
-        ': it prints a new token, and every server refuses the old one within 5 seconds. When ',
-        h('code', {}, 'ADMIN_TOKEN'),
-        ' is set, change it there instead.',
-      ]),
+  return [
+    h(
+      'p',
+      { className: 'muted' },
+      'Paste the admin token. It is exchanged for a session cookie and never stored in the browser.',
+    ),
+    error,
+    h('form', { onsubmit: submit }, [input, h('button', { type: 'submit' }, 'Sign in')]),
+    h('h2', {}, 'Where is the admin token?'),
+    h('p', { id: 'token-source' }, [
+      "It is the server's ",
+      h('code', {}, 'ADMIN_TOKEN'),
+      ' setting. When that is not set, the server made one on its first start and printed it once in its output, on the line starting "Admin token (generated on first start, shown once…)".',
     ]),
-  );
-  input.focus();
+    h('p', { id: 'token-reset' }, [
+      'Lost it? On the server, run ',
+      h('code', {}, 'npx shelfmark admin-token --reset'),
+      ': it prints a new token, and every server refuses the old one within 5 seconds. When ',
+      h('code', {}, 'ADMIN_TOKEN'),
+      ' is set, change it there instead.',
+    ]),
+  ];
 }
 hooks.signIn = signIn;
 
@@ -73,16 +135,19 @@ onSections((name) => go({ section: name }));
 // Back and Forward: draw the place the browser moved to (its address is already in the bar).
 router.onMove((place) => (state.csrfToken === '' ? undefined : go(place, { arrived: true })));
 byId('sign-out').addEventListener('click', async () => {
-  await session('POST', '/sign-out');
+  const result = await session<{ endSessionUrl?: string } | null>('POST', '/sign-out');
+  // An operator of the identity provider signs out there too (RP-initiated logout); it sends them back.
+  if (result.ok && result.data?.endSessionUrl) {
+    window.location.assign(result.data.endSessionUrl);
+    return;
+  }
   notice('Signed out.');
   signIn();
 });
 
 void (async function start() {
-  const result = await session<{ signedIn: boolean; csrfToken?: string }>('GET', '/session');
-  if (result.ok && result.data.signedIn && result.data.csrfToken) {
-    state.csrfToken = result.data.csrfToken;
-    nav.hidden = false;
-    void go(router.current(), { arrived: true });
-  } else signIn();
+  const result = await session<SessionState>('GET', '/session');
+  if (result.ok) provider = result.data.oidc ?? null;
+  if (result.ok && result.data.signedIn && result.data.csrfToken) enter(result.data.csrfToken, result.data);
+  else signIn();
 })();
