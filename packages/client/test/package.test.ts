@@ -99,6 +99,21 @@ describe('the built package', () => {
     }
   });
 
+  it('34.16 the packed README links only to what ships or to absolute addresses', async () => {
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE, encoding: 'utf8' }),
+    ) as { files: { path: string }[] }[];
+    const paths = new Set(packed!.files.map((file) => file.path));
+    expect(paths.has('README.md')).toBe(true);
+    const readme = await readFile(join(PACKAGE, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+    const broken = targets.filter(
+      (target) => !/^(https?:|mailto:|#)/.test(target) && !paths.has(target.replace(/^\.\//, '').split('#')[0] ?? ''),
+    );
+    expect(broken).toEqual([]);
+    expect(readme).not.toContain('../../');
+  });
+
   it('npm pack leaves nothing for git to pick up: *.tgz is ignored', async () => {
     const ignored = execFileSync(
       'git',
