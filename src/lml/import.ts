@@ -7,8 +7,12 @@
  * Stable key: a list is the same list when its school, tags and name are the same. A second run of
  * the same file finds those lists and changes only what differs (no event when nothing changes).
  */
+
 import { Type } from '@sinclair/typebox';
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord } from '../audit/recorder.js';
+import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { Problem } from '../errors.js';
 import type { Outbox } from '../events/outbox.js';
@@ -109,6 +113,7 @@ export class ListImporter {
     private readonly db: Db,
     private readonly outbox: Outbox,
     private readonly lists: ListService,
+    private readonly clock: Clock,
   ) {}
 
   /** Parses and validates the whole file against the database as it is now. */
@@ -184,8 +189,10 @@ export class ListImporter {
     return { rows, errors };
   }
 
+  /** Imports in batches, each recorded in its own transaction as `lists.imported` of `file` by `by`. */
   async import(
     rows: readonly ListImportRow[],
+    by: { initiator: Initiator; file: string },
     onProgress: (done: number, total: number) => void = () => undefined,
     batchSize = LIST_IMPORT_BATCH_SIZE,
   ): Promise<ListImportSummary> {
@@ -216,6 +223,13 @@ export class ListImporter {
             c.statusChanged++;
           }
         }
+        if (c.created + c.updated + c.statusChanged > 0)
+          await appendRecord(trx, this.clock.now(), by.initiator, 'lists.imported', by.file, {
+            entries: { before: null, after: `${start + 1}-${start + batch.length} of ${rows.length}` },
+            created: { before: null, after: c.created },
+            updated: { before: null, after: c.updated },
+            statusChanged: { before: null, after: c.statusChanged },
+          });
         return c;
       });
       summary.created += counts.created;

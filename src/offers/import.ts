@@ -10,7 +10,10 @@
  * Each batch is one outbox transaction: its offer.* events and their deliveries (one fan-out
  * statement per batch, see events/fan-out.ts) commit with its rows, so a crash loses neither.
  */
+
 import { parse } from 'csv-parse/sync';
+import type { Initiator } from '../audit/initiator.js';
+import { appendRecord } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { NewOffer } from '../db/schema.js';
 import type { Outbox } from '../events/outbox.js';
@@ -116,8 +119,10 @@ export class OfferImporter {
     private readonly clock: Clock,
   ) {}
 
+  /** Imports in batches, each recorded in its own transaction as `offers.imported` of `file` by `by`. */
   async import(
     rows: readonly OfferImportRow[],
+    by: { initiator: Initiator; file: string },
     onProgress: Progress = () => undefined,
     batchSize = IMPORT_BATCH_SIZE,
   ): Promise<ImportSummary> {
@@ -155,6 +160,12 @@ export class OfferImporter {
           } else unchanged++;
         }
         await store.insertImported(fresh, freshKeys);
+        if (fresh.length + updated > 0)
+          await appendRecord(trx, now, by.initiator, 'offers.imported', by.file, {
+            rows: { before: null, after: `${start + 1}-${start + batch.length} of ${rows.length}` },
+            created: { before: null, after: fresh.length },
+            updated: { before: null, after: updated },
+          });
         return { created: fresh.length, updated, unchanged };
       });
       summary.created += counts.created;

@@ -3,6 +3,9 @@
  * (exact bodies): the admin token, a partner through the portal and the partner API, the CLI, and the
  * system (a subscription disabled by delivery, a prune). Nothing that changes nothing is recorded.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { GENESIS_HASH } from '../../src/audit/canonical.js';
 import { DAY_MS } from '../../src/retention/policy.js';
@@ -160,6 +163,29 @@ describeEachEngine('audit: records', (engine) => {
       },
       prevHash: GENESIS_HASH,
       hash: HASH,
+    });
+  });
+
+  it('records an offer import by the CLI once per batch that changed something, named by its file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'audit-import-')), 'offers.csv');
+    writeFileSync(file, 'ean,price,condition\n9789001891442,12.50,good\n9789001891442,10.00,acceptable\n');
+    const restore = cliEnvironment(h, ADMIN_TOKEN);
+    try {
+      expect((await cli(['offers', 'import', file])).code).toBe(0);
+      expect((await cli(['offers', 'import', file])).code).toBe(0); // the same file again changes nothing
+    } finally {
+      restore();
+    }
+    const records = await allRecords(h);
+    expect(records.map((record) => record.action)).toEqual(['offers.imported']);
+    expect(records[0]).toMatchObject({
+      actor: { type: 'admin-token', id: 'cli' },
+      target: { type: 'import', id: 'offers.csv' },
+      changes: {
+        rows: { before: null, after: '1-2 of 2' },
+        created: { before: null, after: 2 },
+        updated: { before: null, after: 0 },
+      },
     });
   });
 

@@ -4,7 +4,9 @@
  * offer.updated and offer.status through the outbox; filters by EANs and by a list's current items
  * decide who receives them; a draft's withdrawal and non-public changes announce nothing.
  */
+
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import type { DeliveryWorker } from '../../src/delivery/worker.js';
 import { OfferImporter, parseOffersCsv } from '../../src/offers/import.js';
 import { type Receiver, startReceiver, verifyWebhook } from '../delivery/support.js';
@@ -190,7 +192,7 @@ describeEachEngine('offer events, end to end', (engine) => {
     const { rows, errors } = parseOffersCsv(csv((i) => `${5 + (i % 7)}.50`));
     expect(errors).toEqual([]);
     const importer = new OfferImporter(h.services.outbox, h.clock);
-    expect(await importer.import(rows, () => undefined, 500)).toEqual({
+    expect(await importer.import(rows, { initiator: SYSTEM, file: 'offers.csv' }, () => undefined, 500)).toEqual({
       rows: 1200,
       created: 1200,
       updated: 0,
@@ -210,12 +212,14 @@ describeEachEngine('offer events, end to end', (engine) => {
 
     // Second run: rows 0..9 change price (public), row 99 (a draft) changes too: 10 offer.updated.
     const second = parseOffersCsv(csv((i) => (i < 10 || i === 99 ? '20.00' : `${5 + (i % 7)}.50`)));
-    expect(await importer.import(second.rows, () => undefined, 500)).toEqual({
-      rows: 1200,
-      created: 0,
-      updated: 11,
-      unchanged: 1189,
-    });
+    expect(await importer.import(second.rows, { initiator: SYSTEM, file: 'offers.csv' }, () => undefined, 500)).toEqual(
+      {
+        rows: 1200,
+        created: 0,
+        updated: 11,
+        unchanged: 1189,
+      },
+    );
     const again = await drain();
     expect(Object.keys(again)).toEqual(['updated']);
     expect(again.updated).toHaveLength(10);

@@ -2,7 +2,10 @@
  * The bulk imports: `offers import <file.csv>` and `lists import <file.json>`. Both validate the whole
  * file first and import nothing when anything is wrong; see importFile for the shared shape.
  */
+
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { cliInitiator } from '../../audit/initiator.js';
 import { ListImporter } from '../../lml/import.js';
 import { OfferImporter, parseOffersCsv } from '../../offers/import.js';
 import { type Command, type Context, required, UsageError } from '../command.js';
@@ -41,7 +44,13 @@ export const importOffers: Command = {
             errors,
           },
         };
-      return { imported: await new OfferImporter(services.outbox, deps.clock).import(rows, progress) };
+      return {
+        imported: await new OfferImporter(services.outbox, deps.clock).import(
+          rows,
+          { initiator: cliInitiator(), file: basename(path) },
+          progress,
+        ),
+      };
     });
   },
 };
@@ -60,7 +69,7 @@ export const importLists: Command = {
   async run(context) {
     const { services, deps } = context;
     return importFile(required(context.args[0], 'JSON file'), context, async (text, path, progress) => {
-      const importer = new ListImporter(deps.db, services.outbox, services.lists);
+      const importer = new ListImporter(deps.db, services.outbox, services.lists, deps.clock);
       const { rows, errors } = await importer.validate(text);
       if (errors.length > 0) {
         const entries = new Set(errors.map((error) => error.entry)).size;
@@ -74,7 +83,7 @@ export const importLists: Command = {
           },
         };
       }
-      return { imported: await importer.import(rows, progress) };
+      return { imported: await importer.import(rows, { initiator: cliInitiator(), file: basename(path) }, progress) };
     });
   },
 };
