@@ -72,6 +72,10 @@ function auditFields(before: SubscriptionRow | null, after: SubscriptionRow | nu
   return changesBetween(fields(before), fields(after));
 }
 
+/** What a registration asks for, and what it answers (created: false for an idempotent repeat). */
+type Registration = { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined };
+type Registered<V> = { subscription: V; created: boolean };
+
 export class SubscriptionService {
   private readonly store: SubscriptionStore;
 
@@ -90,11 +94,7 @@ export class SubscriptionService {
    * subscription comes back with `created: false` (the route answers 200 instead of 201), so a client that
    * retries after a lost response neither fails nor gets a second subscription and duplicate webhooks.
    */
-  async create(
-    clientRef: string,
-    input: { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined },
-    by: Initiator,
-  ): Promise<{ subscription: SubscriptionView; created: boolean }> {
+  async create(clientRef: string, input: Registration, by: Initiator): Promise<Registered<SubscriptionView>> {
     const url = parseNotificationUrl(input.notificationUrl);
     const event = canonicalEvent(input.event);
     if (event === undefined) {
@@ -190,15 +190,8 @@ export class SubscriptionService {
     return new SubscriptionStore(executor).disable(id, reason, this.clock.now());
   }
 
-  /**
-   * The operator registers a subscription for a client (named by cli_... or smc_...), with the client's
-   * own rules: the same validation, address policy, cap and idempotent repeat. A revoked client gets none.
-   */
-  async adminCreate(
-    client: string,
-    input: { notificationUrl: string; event: string; filter?: SubscriptionFilter | undefined },
-    by: Initiator,
-  ): Promise<{ subscription: AdminSubscriptionView; created: boolean }> {
+  /** The operator registers for a client (cli_… or smc_…) under the client's own rules; never for a revoked one. */
+  async adminCreate(client: string, input: Registration, by: Initiator): Promise<Registered<AdminSubscriptionView>> {
     const owner = await this.store.findClient(client);
     if (owner === undefined) throw notFound(`client ${client.slice(0, 64)}`);
     if (owner.revoked_at !== null)
