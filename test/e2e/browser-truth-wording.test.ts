@@ -268,6 +268,16 @@ describeEachEngine('issue 34.15: wording in the console and the portal', (engine
       const since = pt.getByLabel('Recover failed deliveries since');
       expect(await since.count()).toBe(1);
       expect(await since.getAttribute('type')).toBe('datetime-local');
+      // On a phone it stays inside its card's content.
+      await pt.setViewportSize(PHONE);
+      expect(
+        await since.evaluate((input) => {
+          // The cell's box: the card's content, inside its padding.
+          const cell = input.closest('td')?.getBoundingClientRect();
+          return cell !== undefined && input.getBoundingClientRect().right <= cell.right;
+        }),
+      ).toBe(true);
+      await pt.setViewportSize(DESKTOP);
 
       await expectingRefusals(w, async () => {
         await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
