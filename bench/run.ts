@@ -6,7 +6,7 @@
  *   npm run bench                         every scenario but history, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
  *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
- *                                         fanout | latency | soak | history (history runs only this way or
+ *                                         fanout | feed | latency | soak | history (history runs only this way or
  *                                         quick: about 15 min, time limit 2 h)
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
  *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
@@ -31,6 +31,7 @@ import {
 import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
 import { deliveryScenario, shelfmarkDelivery, singleWindow } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
+import { feedScenario } from './scenarios/feed.js';
 import { historyScenario } from './scenarios/history.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listOffersScenario } from './scenarios/list-offers.js';
@@ -46,6 +47,7 @@ const SCENARIOS = {
   delivery: deliveryScenario,
   'scale-out': scaleOutScenario,
   fanout: fanoutScenario,
+  feed: feedScenario,
   latency: latencyScenario,
   soak: soakScenario,
   history: historyScenario,

@@ -4,12 +4,14 @@
  * feed-store.ts; waiting in feed-waiters.ts; the order's reasoning in docs/architecture.md.
  */
 
+import { hash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { Problem } from '../errors.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent, EVENT_NAMES, EVENTS, type EventName } from './catalogue.js';
 import { decodeCursor, encodeCursor, FEED_START, type FeedCursor } from './feed-cursor.js';
-import type { FeedRow, FeedStore } from './feed-store.js';
+import { FeedPages, type PageSlice } from './feed-pages.js';
+import type { FeedStore } from './feed-store.js';
 import type { FeedWaiters } from './feed-waiters.js';
 
 const DAY_MS = 86_400_000;
@@ -46,6 +48,12 @@ export interface FeedPage {
   data: FeedItem[];
   has_more: boolean;
   next: string;
+}
+
+/** A page as sent: its JSON text (a FeedPage) and its strong ETag. */
+export interface FeedAnswer {
+  json: string;
+  etag: string;
 }
 
 /** The scope an event needs; operational events need none beyond the route's (they are the client's own). */
@@ -92,9 +100,14 @@ export class EventFeed {
     private readonly clock: Clock,
     /** Days an event is kept (0: forever): a cursor older than that may have lost events after it. */
     private readonly retentionDays: () => number,
-  ) {}
+  ) {
+    this.pages = new FeedPages(store);
+  }
 
-  async page(reader: FeedReader, query: FeedQuery, signal?: AbortSignal): Promise<FeedPage> {
+  private readonly pages: FeedPages;
+
+  /** The page as JSON text (`{ data, has_more, next }`) with its strong ETag. */
+  async page(reader: FeedReader, query: FeedQuery, signal?: AbortSignal): Promise<FeedAnswer> {
     const names = namesFor(reader, query.types);
     const cursor = query.after === undefined ? undefined : await this.cursor(query.after);
     const from = cursor?.position ?? FEED_START;
@@ -103,12 +116,12 @@ export class EventFeed {
       const deadline = Date.now() + Math.min(query.wait, MAX_FEED_WAIT_SECONDS) * 1000;
       let upTo = await this.store.head();
       for (;;) {
-        const rows = await this.store.page(from, upTo, { names, clientRef: reader.clientRef }, query.limit + 1);
+        const slice = await this.pages.read(from, upTo, { names, clientRef: reader.clientRef }, query.limit);
         const left = deadline - Date.now();
         const seen = Math.max(from, upTo);
-        if (rows.length > 0 || left <= 0) return this.answer(rows, query.limit, seen, cursor);
+        if (slice.count > 0 || left <= 0) return this.answer(slice, seen, cursor);
         const outcome = await this.waiters.wait(seen, left, signal);
-        if (outcome !== 'moved') return this.answer([], query.limit, seen, cursor);
+        if (outcome !== 'moved') return this.answer(slice, seen, cursor);
         // Woken because this node read a newer head: read up to it (no look-up of our own).
         const latest = this.waiters.latest;
         upTo = latest !== undefined && latest > upTo ? latest : await this.store.head();
@@ -141,30 +154,20 @@ export class EventFeed {
     return cursor;
   }
 
-  private answer(rows: FeedRow[], limit: number, upTo: number, cursor: FeedCursor | undefined): FeedPage {
-    const hasMore = rows.length > limit;
-    const data = rows.slice(0, limit).map(toItem);
-    const last = rows[Math.min(rows.length, limit) - 1];
+  private answer(slice: PageSlice, upTo: number, cursor: FeedCursor | undefined): FeedAnswer {
     // A full page continues after its last item; otherwise the reader has seen everything up to the
     // head, which `next` then names, as of the start of today (so a quiet feed's answer, and its
     // ETag, stay the same all day, and a reader that polls a quiet feed never grows stale).
     const today = this.clock.now() - (this.clock.now() % DAY_MS);
-    const next: FeedCursor = hasMore
-      ? { position: (last as FeedRow).seq, asOf: (last as FeedRow).created_at }
-      : { position: upTo, asOf: Math.max(today, last?.created_at ?? 0, cursor?.asOf ?? 0) };
-    return { data, has_more: hasMore, next: encodeCursor(next) };
+    const last = slice.last;
+    const next = encodeCursor(
+      slice.hasMore && last !== undefined
+        ? { position: last.seq, asOf: last.createdAt }
+        : { position: upTo, asOf: Math.max(today, last?.createdAt ?? 0, cursor?.asOf ?? 0) },
+    );
+    return {
+      json: `{"data":${slice.json},"has_more":${slice.hasMore},"next":"${next}"}`,
+      etag: `"${hash('sha1', `${slice.tag} ${next}`, 'base64url')}"`,
+    };
   }
-}
-
-function toItem(row: FeedRow): FeedItem {
-  const body = JSON.parse(row.payload) as { type: string; resource: string; identifier: string };
-  return {
-    type: body.type,
-    resource: body.resource,
-    identifier: body.identifier,
-    id: row.id,
-    event: row.name,
-    occurredAt: isoTime(row.created_at),
-    cursor: encodeCursor({ position: row.seq, asOf: row.created_at }),
-  };
 }

@@ -4,6 +4,7 @@
  * subscription.failing / .disabled are the client's own only.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { principalOf } from '../auth/guard.js';
 import type { Db } from '../db/database.js';
 import { FeedPageSchema, FeedQuerySchema } from '../events/feed-schemas.js';
@@ -50,14 +51,19 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
       // The client went away while waiting: stop holding its place (and its count against the cap).
       reply.raw.once('close', abort);
       try {
-        const page = await feed.page(
+        const answer = await feed.page(
           { clientId: principal.clientId, clientRef: principal.clientRef, scopes: principal.scopes },
           request.query,
           gone.signal,
         );
         // Shutting down: the connection must not stay open (keep-alive) after this answer.
         if (waiters.closing) void reply.header('connection', 'close');
-        return page;
+        // Finished JSON (feed-pages.ts) with its tag: the serialiser and the ETag hook's hashing are skipped.
+        void (reply as FastifyReply)
+          .header('etag', answer.etag)
+          .type('application/json; charset=utf-8')
+          .send(answer.json);
+        return reply;
       } finally {
         reply.raw.off('close', abort);
       }
