@@ -20,6 +20,8 @@ export const adminOperatorRoutes: FastifyPluginAsyncTypebox<{ operators: Operato
         operationId: 'adminListOperators',
         tags,
         summary: 'Operators who signed in through the identity provider, the latest sign-in first',
+        description:
+          'Everyone who has signed in to the console through OIDC_ISSUER, with their role as of their last sign-in (a role changed at the provider applies at their next one) and whether they are disabled.',
         response: { 200: OperatorList },
       },
     },
@@ -48,6 +50,7 @@ export const adminOperatorRoutes: FastifyPluginAsyncTypebox<{ operators: Operato
         operationId: 'adminEnableOperator',
         tags,
         summary: 'Enable a disabled operator: they may sign in again (with the role the provider gives them)',
+        description: 'Answers the operator as it now is; enabling an operator who is not disabled changes nothing.',
         params: SubParams,
         response: { 200: OperatorList },
       },

@@ -33,6 +33,7 @@ const EXPECTED: Record<string, Role> = {
   'POST /api/admin/v1/subscriptions/{id}/recover': 'support',
   'POST /api/admin/v1/subscriptions/{id}/enable': 'support',
   'POST /api/admin/v1/subscriptions/{id}/recover-failed': 'support',
+  'POST /api/admin/v1/subscriptions/{id}/replay': 'support',
   'GET /api/admin/v1/schools': 'viewer',
   'POST /api/admin/v1/schools': 'admin',
   'GET /api/admin/v1/schools/{identifier}': 'viewer',

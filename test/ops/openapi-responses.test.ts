@@ -408,6 +408,37 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/admin/v1/overview', {}, { headers: admin });
     await call('GET', '/api/admin/v1/subscription-health', {}, { headers: admin });
     await call('GET', '/api/admin/v1/storage', {}, { headers: admin });
+    // Operators: one who signed in through the provider, disabled and enabled; a viewer is refused.
+    await h.database.db.kysely
+      .insertInto('operators')
+      .values({
+        issuer: 'https://idp.example',
+        sub: 'op-1',
+        email: 'op@example.test',
+        name: 'Op',
+        role: 'support',
+        disabled_at: null,
+        first_sign_in_at: Date.now(),
+        last_sign_in_at: Date.now(),
+      })
+      .execute();
+    await call('GET', '/api/admin/v1/operators', {}, { headers: admin });
+    await call('POST', '/api/admin/v1/operators/:sub/disable', { sub: 'op-1' }, { headers: admin });
+    await call('POST', '/api/admin/v1/operators/:sub/enable', { sub: 'op-1' }, { headers: admin });
+    await call('POST', '/api/admin/v1/operators/:sub/enable', { sub: 'nobody' }, { headers: admin });
+    const viewer = await h.services.webSessions.startConsole({
+      issuer: 'https://idp.example',
+      sub: 'viewer-1',
+      email: null,
+      name: null,
+      role: 'viewer',
+    });
+    await call(
+      'POST',
+      '/api/admin/v1/operators/:sub/disable',
+      { sub: 'op-1' },
+      { headers: { cookie: `shelfmark_console=${viewer.sessionId}`, 'x-csrf-token': viewer.session.csrfToken } },
+    );
     await call('GET', '/api/admin/v1/clients', {}, {});
 
     // deletes last
