@@ -17,6 +17,7 @@ export const DASHBOARD_HTML = pageShell({
     ['deliveries', 'Deliveries'],
     ['storage', 'Storage'],
     ['operators', 'Operators'],
+    ['audit', 'Audit'],
   ],
   noscript:
     'The console needs JavaScript. The same operations are available in the admin API (see /docs) and the CLI (npx shelfmark).',

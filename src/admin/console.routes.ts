@@ -39,7 +39,17 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
   // /dashboard/deliveries, /dashboard/lists/<identifier>, …: the page, which draws the section its address names.
   serveAppPaths(app, {
     base: '/dashboard',
-    sections: ['overview', 'clients', 'lists', 'offers', 'subscriptions', 'deliveries', 'storage', 'operators'],
+    sections: [
+      'overview',
+      'clients',
+      'lists',
+      'offers',
+      'subscriptions',
+      'deliveries',
+      'storage',
+      'operators',
+      'audit',
+    ],
     html: DASHBOARD_HTML,
   });
   const schema = { hide: true } as const;

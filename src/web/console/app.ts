@@ -32,6 +32,7 @@ export const router = createRouter('/dashboard', [
   ['deliveries', 'deliveries'],
   ['storage', 'storage'],
   ['operators', 'operators'],
+  ['audit', 'audit'],
 ]);
 
 /** Set by main.ts: what to do when the session has ended. */

@@ -1,11 +1,13 @@
 /** API clients: create one (its secrets shown once), portal links, secret resets, revocation. */
+
 import type { ClientView, CreatedClient } from '../../auth/client-schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { byId, h } from '../common/dom.js';
 import { stateBadge } from '../common/states.js';
 import { untilText, when } from '../common/time.js';
 import { button, confirmThen, empty, field, inlineForm, secretBox, table } from '../common/widgets.js';
-import { act, api, link, show } from './app.js';
+import { act, api, link, show, state } from './app.js';
+import { clientPage } from './history-pages.js';
 
 type Client = ClientView;
 
@@ -92,6 +94,10 @@ function actions(c: Client) {
 type Created = CreatedClient;
 
 export async function clients(root: HTMLElement): Promise<void> {
+  if (state.detail) {
+    await clientPage(root, state.detail);
+    return;
+  }
   root.append(h('h1', {}, 'API clients'));
   const name = h('input', { name: 'name', placeholder: 'e.g. Boekhandel Noord', required: true, maxlength: 200 });
   const create = async () => {
@@ -114,7 +120,7 @@ export async function clients(root: HTMLElement): Promise<void> {
     table<Client>(
       rowsOf(result),
       [
-        ['Name', (c) => h('strong', {}, c.name)],
+        ['Name', (c) => h('strong', {}, link({ section: 'clients', id: c.id }, c.name))],
         ['Client ID', (c) => h('span', { className: 'id' }, c.clientId)],
         ['Scopes', (c) => c.scopes.join(', ')],
         ['Status', (c) => stateBadge('client', c.status)],

@@ -2,8 +2,10 @@
  * One list on a page of its own (/dashboard/lists/<identifier>): where it sits in the tree, its
  * status and the changes allowed from it, rename in place, and its items (list-items.ts).
  */
+
 import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
+import { historyPanel } from '../common/history.js';
 import { stateBadge } from '../common/states.js';
 import { when } from '../common/time.js';
 import { empty, plural } from '../common/widgets.js';
@@ -45,5 +47,6 @@ export async function listDetail(root: HTMLElement, identifier: string): Promise
       'Each change is saved at once and announced to subscribers as list.updated. Mandatory books are prescribed; the others are optional.',
     ),
     listItems(list),
+    await historyPanel(api, 'list', list.identifier),
   );
 }

@@ -2,9 +2,11 @@
  * The operator console, served as /dashboard/app.js (same origin, so the CSP needs no 'unsafe-inline').
  * Entry point: the sections, the sign-in that exchanges the admin token for a session cookie, and start.
  */
+
 import { problemText } from '../common/api.js';
 import { byId, h, main, nav, notice, onSections } from '../common/dom.js';
 import { go, hooks, router, sections, session, state } from './app.js';
+import { audit } from './audit.js';
 import { clients } from './clients.js';
 import { deliveries } from './deliveries.js';
 import { lml } from './lists.js';
@@ -15,7 +17,7 @@ import { roleNote, type SignedIn, signedIn, watchControls } from './roles.js';
 import { storage } from './storage.js';
 import { subscriptions } from './subscriptions.js';
 
-Object.assign(sections, { overview, clients, lml, offers, subscriptions, deliveries, storage, operators });
+Object.assign(sections, { overview, clients, lml, offers, subscriptions, deliveries, storage, operators, audit });
 
 /** The sign-in the server offers: its identity provider when one is configured (OIDC_ISSUER). */
 interface SessionState extends Partial<SignedIn> {

@@ -1,4 +1,5 @@
 /** Every client's webhook subscriptions with their health; subscribe a client (new-subscription.ts); re-enable a disabled one. */
+
 import type { SubscriptionHealth } from '../../ops/overview-schemas.js';
 import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
@@ -7,12 +8,17 @@ import { h, notice } from '../common/dom.js';
 import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
-import { act, api, go, show } from './app.js';
+import { act, api, go, link, show, state } from './app.js';
+import { subscriptionPage } from './history-pages.js';
 import { filterText, listChoices, newSubscription } from './new-subscription.js';
 
 export type AdminSubscription = AdminSubscriptionView;
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
+  if (state.detail) {
+    await subscriptionPage(root, state.detail);
+    return;
+  }
   root.append(h('h1', {}, 'Webhook subscriptions'));
   const [result, health, lists] = await Promise.all([
     api<Page<AdminSubscription>>('GET', '/subscriptions?limit=100'),
@@ -33,6 +39,24 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     await show('subscriptions', true);
     notice(`${recoverLabel(x)} (${x.client.name}): ${recoveredText(x, r.data.requeued)}`);
   };
+  // "Replay since…": the subscription's past events queued again from a time (the event feed's replay).
+  const replayControl = (x: AdminSubscription) => {
+    const since = h('input', { type: 'datetime-local', name: 'replay-since', 'aria-label': 'Replay since' });
+    const replay = async () => {
+      if (!since.value) {
+        notice('Choose the date and time to replay from.', true);
+        return;
+      }
+      const path = `/subscriptions/${encodeURIComponent(x.id)}/replay`;
+      const r = await act<{ queued: number }>('Replay events', 'POST', path, { from: new Date(since.value).toISOString() });
+      if (r.ok) notice(`Replay events (${x.client.name}): ${r.data.queued} queued for delivery.`);
+    };
+    return h('span', { className: 'row recover' }, [
+      h('span', { className: 'muted' }, 'Replay since…'),
+      since,
+      h('button', { type: 'button', className: 'secondary', disabled: x.status !== 'active', onclick: replay }, 'Replay'),
+    ]);
+  };
   // Failed attempts in a row, counted from the first one (issue 34.1): the same count on the banner and in the table.
   const failedAttempts = (x: AdminSubscription): number => byId.get(x.id)?.consecutiveFailedAttempts ?? 0;
   const banners = rowsOf(result).map((x) => healthBanner(x, () => recoverFailed(x), failedAttempts(x)));
@@ -41,7 +65,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     table<AdminSubscription>(
       rowsOf(result),
       [
-        ['Client', (x) => h('strong', {}, x.client.name)],
+        ['Client', (x) => h('strong', {}, link({ section: 'subscriptions', id: x.id }, x.client.name))],
         ['Receiver', (x) => x.notificationUrl],
         [
           'Event',
@@ -59,6 +83,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
           'Actions',
           (x) => [
             h('button', { type: 'button', className: 'secondary', onclick: deliveriesOf(x) }, 'Deliveries'),
+            replayControl(x),
             x.status === 'disabled'
               ? h(
                   'button',

@@ -1,0 +1,54 @@
+/**
+ * A resource's History panel (a client, a subscription, a list): its audit records, newest first,
+ * from GET /api/admin/v1/audit?targetType=…&targetId=…, with who made each change, from where, and
+ * the fields it changed. The console's Audit page draws its rows with the same columns.
+ */
+import type { AuditRecord } from '../../audit/canonical.js';
+import { type Api, type Page, problemText, rowsOf } from './api.js';
+import { type Child, h } from './dom.js';
+import { when } from './time.js';
+import { type Column, empty, table } from './widgets.js';
+
+const HISTORY_LIMIT = 20;
+
+/** Who made a change, as a person reads it: "ada@example.org (admin)", "partner cli_…", "system". */
+export function actorText(record: AuditRecord): string {
+  const { type, id, name } = record.actor;
+  if (type === 'system') return 'system';
+  const who = name ?? id ?? type;
+  const what = type === 'partner' ? `partner ${who}` : who;
+  return record.role === null ? what : `${what} (${record.role})`;
+}
+
+const value = (x: unknown): string =>
+  x === null || x === undefined ? '—' : typeof x === 'string' ? x : JSON.stringify(x);
+
+/** One line per changed field: "status: active → revoked". */
+export function changesList(record: AuditRecord): Child {
+  const fields = Object.entries(record.changes);
+  if (fields.length === 0) return h('span', { className: 'muted' }, '—');
+  return h(
+    'ul',
+    { className: 'changes' },
+    fields.map(([field, { before, after }]) =>
+      h('li', {}, [h('code', {}, field), ': ', before === null ? '' : `${value(before)} → `, value(after)]),
+    ),
+  );
+}
+
+export const auditColumns: readonly Column<AuditRecord>[] = [
+  ['When', (r) => when(r.at)],
+  ['Who', (r) => [actorText(r), r.ip === null ? null : h('div', { className: 'muted' }, r.ip)]],
+  ['Action', (r) => h('code', {}, r.action)],
+  ['Changes', changesList],
+];
+
+/** The History panel of one resource. */
+export async function historyPanel(api: Api, targetType: string, targetId: string): Promise<HTMLElement> {
+  const query = new URLSearchParams({ targetType, targetId, limit: String(HISTORY_LIMIT) });
+  const result = await api<Page<AuditRecord>>('GET', `/audit?${query.toString()}`);
+  const body = result.ok
+    ? table(rowsOf(result), auditColumns, 'No recorded changes.')
+    : empty(`Could not load the history: ${problemText(result)}`);
+  return h('section', { className: 'history panel', 'aria-label': 'History' }, [h('h2', {}, 'History'), body]);
+}
