@@ -442,6 +442,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/subscriptions/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue deliveries of past events into a client's subscription
+         * @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate.
+         */
+        post: operations["adminReplaySubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clients": {
         parameters: {
             query?: never;
@@ -875,6 +895,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log: who changed what, newest first, with filters; ?format=ndjson exports every match
+         * @description Every state change made through the admin API, the console, the CLI and the partner portal, and the system's own (a subscription disabled by delivery, a prune), each chained to the one before by a SHA-256 hash. Pages go newest first; `?format=ndjson` streams every matching record oldest first.
+         */
+        get: operations["adminListAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/operators": {
         parameters: {
             query?: never;
@@ -882,7 +922,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Operators who signed in through the identity provider, the latest sign-in first */
+        /**
+         * Operators who signed in through the identity provider, the latest sign-in first
+         * @description Everyone who has signed in to the console through OIDC_ISSUER, with their role as of their last sign-in (a role changed at the provider applies at their next one) and whether they are disabled.
+         */
         get: operations["adminListOperators"];
         put?: never;
         post?: never;
@@ -921,7 +964,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enable a disabled operator: they may sign in again (with the role the provider gives them) */
+        /**
+         * Enable a disabled operator: they may sign in again (with the role the provider gives them)
+         * @description Answers the operator as it now is; enabling an operator who is not disabled changes nothing.
+         */
         post: operations["adminEnableOperator"];
         delete?: never;
         options?: never;
@@ -5068,6 +5114,235 @@ export interface operations {
             };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminReplaySubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate.
+                     * @example 2026-09-01T00:00:00Z
+                     */
+                    from: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Deliveries queued, one per matching past event not already pending */
+                        queued: number;
+                        /** @description A feed cursor: the replay covers the events up to it, later ones arrive live */
+                        until: string;
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description csrf-rejected: The CSRF token is missing or wrong; forbidden: Your operator role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description body-too-large: The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unsupported-media-type: Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; replay-too-large: The replay would exceed its bound */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10702,6 +10977,142 @@ export interface operations {
                         } | null;
                         /** Format: date-time */
                         generatedAt: string;
+                    };
+                };
+            };
+            /** @description unauthenticated: Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description internal: Internal server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListAudit: {
+        parameters: {
+            query?: {
+                /** @description Actor id, name (e-mail) or type (`system`, `admin-token`, …) */
+                actor?: string;
+                /** @description An action, or every action under a prefix: `client.*` */
+                action?: string;
+                targetType?: string;
+                targetId?: string;
+                /** @description At or after this instant */
+                since?: string;
+                /** @description Before this instant */
+                until?: string;
+                limit?: number;
+                /** @description The id of the last record of the previous page */
+                starting_after?: string;
+                /** @description `ndjson`: every matching record, oldest first (chain order), one JSON object a line, streamed as `application/x-ndjson` with no page size (limit and starting_after are ignored) — for a SIEM */
+                format?: "json" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        data: {
+                            /** @example aud_0AbCdEfGh1234567890123 */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description The request that made the change; null for the CLI and the system */
+                            requestId: string | null;
+                            actor: {
+                                type: "operator" | "admin-token" | "api-token" | "partner" | "system";
+                                /** @description Operator sub, API token id, partner client id (cli_…), `cli`; null for the admin token and the system */
+                                id: string | null;
+                                /** @description Operator e-mail or name, token name, "admin token", "cli (<os user>)" */
+                                name: string | null;
+                            };
+                            role: "viewer" | "support" | "admin" | null;
+                            ip: string | null;
+                            userAgent: string | null;
+                            /** @description One of the audit catalogue: client.created, client.secret.reset, client.webhook-secret.rotated, client.revoked, portal.link.created, subscription.created, subscription.deleted, subscription.reenabled, subscription.recovered, subscription.disabled, subscription.pinged, subscription.replayed, delivery.retried, delivery.sent-now, school.created, school.updated, list.created, list.updated, list.status.changed, lists.imported, offer.created, offer.updated, offer.deleted, offers.imported, admin-token.reset, retention.pruned, operator.role.changed, operator.signed-in, operator.disabled, operator.enabled */
+                            action: string;
+                            target: {
+                                type: string;
+                                id: string;
+                            };
+                            /** @description The changed fields; a secret only ever as "rotated", list items as a count, no payload */
+                            changes: {
+                                [key: string]: {
+                                    before: unknown;
+                                    after: unknown;
+                                };
+                            };
+                            /** @description The hash of the record before it (64 zeros for the first) */
+                            prevHash: string;
+                            /** @description SHA-256 (hex) of prevHash + the canonical JSON (sorted keys) of the record without prevHash and hash */
+                            hash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
