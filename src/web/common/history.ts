@@ -20,8 +20,12 @@ export function actorText(record: AuditRecord): string {
   return record.role === null ? what : `${what} (${record.role})`;
 }
 
-const value = (x: unknown): string =>
-  x === null || x === undefined ? '—' : typeof x === 'string' ? x : JSON.stringify(x);
+function value(x: unknown): string {
+  if (x === null || x === undefined) return '—';
+  if (typeof x === 'string') return x;
+  if (Array.isArray(x) && x.every((item) => typeof item === 'string')) return x.join(', ');
+  return JSON.stringify(x);
+}
 
 /** One line per changed field: "status: active → revoked". */
 export function changesList(record: AuditRecord): Child {
