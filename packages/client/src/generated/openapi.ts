@@ -11074,7 +11074,7 @@ export interface operations {
                             role: "viewer" | "support" | "admin" | null;
                             ip: string | null;
                             userAgent: string | null;
-                            /** @description One of the audit catalogue: client.created, client.secret.reset, client.webhook-secret.rotated, client.revoked, portal.link.created, subscription.created, subscription.deleted, subscription.reenabled, subscription.recovered, subscription.disabled, subscription.pinged, subscription.replayed, delivery.retried, delivery.sent-now, school.created, school.updated, list.created, list.updated, list.status.changed, lists.imported, offer.created, offer.updated, offer.deleted, offers.imported, admin-token.reset, retention.pruned, operator.role.changed, operator.signed-in, operator.disabled, operator.enabled */
+                            /** @description One of the audit catalogue: client.created, client.secret.reset, client.webhook-secret.rotated, client.revoked, portal.link.created, subscription.created, subscription.deleted, subscription.reenabled, subscription.recovered, subscription.disabled, subscription.pinged, subscription.replayed, delivery.retried, delivery.sent-now, school.created, school.updated, list.created, list.updated, list.status.changed, lists.imported, offer.created, offer.updated, offer.deleted, offers.imported, admin-token.reset, retention.pruned, operator.role.changed, operator.signed-in, operator.disabled, api-token.created, api-token.revoked, operator.enabled */
                             action: string;
                             target: {
                                 type: string;
