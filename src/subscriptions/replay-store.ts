@@ -31,15 +31,14 @@ export class ReplayStore {
     private readonly engine: Engine,
   ) {}
 
-  /** The subscription's matcher, or undefined when it is not the client's. */
-  async matchOf(clientRef: string, subscriptionId: string): Promise<ReplayMatch | undefined> {
+  /** The subscription's matcher, or undefined when it does not exist or is not the client's (if one is named). */
+  async matchOf(clientRef: string | undefined, subscriptionId: string): Promise<ReplayMatch | undefined> {
     const row = await this.db
       .selectFrom('subscriptions')
       .select(['id', 'event', 'client_ref', 'filter_list'])
       .where('id', '=', subscriptionId)
-      .where('client_ref', '=', clientRef)
       .executeTakeFirst();
-    if (row === undefined) return undefined;
+    if (row === undefined || (clientRef !== undefined && row.client_ref !== clientRef)) return undefined;
     const eans = await this.db
       .selectFrom('subscription_filter_eans')
       .select('ean')
@@ -47,7 +46,7 @@ export class ReplayStore {
       .execute();
     return {
       event: row.event,
-      clientRef,
+      clientRef: row.client_ref,
       subscriptionId,
       eans: eans.map((e) => e.ean),
       list: row.filter_list,

@@ -1,4 +1,8 @@
-/** POST /api/lml/v1/subscriptions/{id}/replay (scope webhooks:manage): replay past events into a subscription. */
+/**
+ * Replay past events into a subscription: POST /api/lml/v1/subscriptions/{id}/replay (the client,
+ * scope webhooks:manage), the portal's "Replay since…" (/portal/api/…, the partner's own) and the
+ * console's (/api/admin/v1/…, any client's, role support).
+ */
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -6,6 +10,7 @@ import { initiatorOf } from '../audit/initiator.js';
 import { principalOf } from '../auth/guard.js';
 import type { Clock } from '../clock.js';
 import { encodeCursor } from '../events/feed-cursor.js';
+import { portalClientOf } from '../web-sessions/guard.js';
 import { MAX_REPLAY_EVENTS, parseReplayStart, type SubscriptionReplay } from './replay.js';
 import { SubscriptionIdParams } from './schemas.js';
 
@@ -70,4 +75,41 @@ export const replayRoutes: FastifyPluginAsyncTypebox<{ replays: SubscriptionRepl
       return { queued: outcome.queued, until: encodeCursor({ position: outcome.upTo, asOf: clock.now() }) };
     },
   );
+
+  // The same for the portal's page and the console: the partner's own subscriptions, or any.
+  const browserReplay = (path: string, auth: 'portal' | 'admin', operationId?: string) =>
+    app.post(
+      path,
+      {
+        config: {
+          auth,
+          ...(auth === 'admin' ? { role: 'support' as const } : {}),
+          idempotent: true,
+          problems: ['replay-too-large'],
+          audit: ['subscription.replayed'],
+        },
+        schema: {
+          ...(operationId === undefined
+            ? { hide: true }
+            : {
+                operationId,
+                tags: ['admin: subscriptions'],
+                summary: "Queue deliveries of past events into a client's subscription",
+                description: REPLAY_FROM_DESCRIPTION,
+              }),
+          params: SubscriptionIdParams,
+          body: ReplayBody,
+          response: { 202: ReplayResult },
+        },
+      },
+      async (request, reply) => {
+        const start = parseReplayStart(request.body.from, '/from');
+        const client = auth === 'portal' ? portalClientOf(request) : undefined;
+        const outcome = await replays.replay(client, request.params.id, start, initiatorOf(request));
+        void reply.code(202);
+        return { queued: outcome.queued, until: encodeCursor({ position: outcome.upTo, asOf: clock.now() }) };
+      },
+    );
+  browserReplay('/portal/api/subscriptions/:id/replay', 'portal');
+  browserReplay('/api/admin/v1/subscriptions/:id/replay', 'admin', 'adminReplaySubscription');
 };

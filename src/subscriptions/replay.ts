@@ -73,12 +73,13 @@ export class SubscriptionReplay {
   }
 
   /**
-   * Replays into one of the client's subscriptions (404 for another client's). `created`: it was made
+   * Replays into one of the client's subscriptions (404 for another client's; the operator, who names
+   * no client, into any). `created`: it was made
    * by this request, so every delivery it has is a live one and is left out; otherwise only those still
    * pending are (a receiver that asks again for delivered events gets them again).
    */
   async replay(
-    clientRef: string,
+    clientRef: string | undefined,
     subscriptionId: string,
     start: ReplayStart,
     by: Initiator,

@@ -48,13 +48,19 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
         return;
       }
       const path = `/subscriptions/${encodeURIComponent(x.id)}/replay`;
-      const r = await act<{ queued: number }>('Replay events', 'POST', path, { from: new Date(since.value).toISOString() });
+      const r = await act<{ queued: number }>('Replay events', 'POST', path, {
+        from: new Date(since.value).toISOString(),
+      });
       if (r.ok) notice(`Replay events (${x.client.name}): ${r.data.queued} queued for delivery.`);
     };
     return h('span', { className: 'row recover' }, [
       h('span', { className: 'muted' }, 'Replay since…'),
       since,
-      h('button', { type: 'button', className: 'secondary', disabled: x.status !== 'active', onclick: replay }, 'Replay'),
+      h(
+        'button',
+        { type: 'button', className: 'secondary', disabled: x.status !== 'active', onclick: replay },
+        'Replay',
+      ),
     ]);
   };
   // Failed attempts in a row, counted from the first one (issue 34.1): the same count on the banner and in the table.

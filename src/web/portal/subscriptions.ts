@@ -44,6 +44,17 @@ function actions(s: Subscription, pingOut: HTMLElement) {
     const r = await act<{ requeued: number }>('Recover failed deliveries', 'POST', `${base}/recover`, body);
     if (r.ok) notice(`Recover failed deliveries: ${plural(r.data.requeued, 'delivery', 'deliveries')} queued again.`);
   };
+  // Past events again, from a time: for a receiver that lost them or was added late (the event feed's replay).
+  const replaySince = h('input', { type: 'datetime-local', name: 'replay-since' });
+  const replay = async () => {
+    if (!replaySince.value) {
+      notice('Choose the date and time to replay from.', true);
+      return;
+    }
+    const body = { from: new Date(replaySince.value).toISOString() };
+    const r = await act<{ queued: number }>('Replay events', 'POST', `${base}/replay`, body);
+    if (r.ok) notice(`Replay events: ${plural(r.data.queued, 'event', 'events')} queued for delivery.`);
+  };
   const reenable = async () => {
     if ((await act('Re-enable subscription', 'POST', `${base}/enable`)).ok) await show('subscriptions', true);
   };
@@ -65,6 +76,14 @@ function actions(s: Subscription, pingOut: HTMLElement) {
     h('span', { className: 'row recover' }, [
       field('Recover failed deliveries since', since),
       h('button', { type: 'button', className: 'secondary', onclick: recover }, 'Recover'),
+    ]),
+    h('span', { className: 'row recover' }, [
+      field('Replay since…', replaySince),
+      h(
+        'button',
+        { type: 'button', className: 'secondary', disabled: s.status !== 'active', onclick: replay },
+        'Replay',
+      ),
     ]),
     h(
       'button',
