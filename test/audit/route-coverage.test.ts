@@ -150,6 +150,10 @@ describeEachEngine('audit: every state-changing route records what it declares',
           () => admin.post(`/api/admin/v1/subscriptions/${ids.adminSub}/recover`, since),
         ],
         [
+          'POST /api/admin/v1/subscriptions/:id/replay',
+          () => admin.post(`/api/admin/v1/subscriptions/${ids.adminSub}/replay`, { from: '2026-01-01T00:00:00Z' }),
+        ],
+        [
           'POST /api/admin/v1/deliveries/:id/retry',
           async () => admin.post(`/api/admin/v1/deliveries/${await failed('adminSub')}/retry`),
         ],
@@ -187,6 +191,10 @@ describeEachEngine('audit: every state-changing route records what it declares',
         [
           'POST /portal/api/subscriptions/:id/recover-failed',
           () => portal.post(`/portal/api/subscriptions/${ids.portalSub}/recover-failed`),
+        ],
+        [
+          'POST /portal/api/subscriptions/:id/replay',
+          () => portal.post(`/portal/api/subscriptions/${ids.portalSub}/replay`, { from: '2026-01-01T00:00:00Z' }),
         ],
         [
           'POST /portal/api/deliveries/:id/retry',

@@ -45,7 +45,7 @@ describe('route declarations', () => {
       String((operation(path, method)?.responses?.[status] as { description?: string } | undefined)?.description);
     // Declared problems of the service, beside those of the inputs, the guard and the Idempotency-Key.
     expect(codes('/api/lml/v1/subscriptions', 'post', '422')).toBe(
-      ['idempotency-key-reused', 'blocked-address', 'unresolvable-host']
+      ['idempotency-key-reused', 'blocked-address', 'unresolvable-host', 'replay-too-large']
         .map((code) => `${code}: ${PROBLEMS[code as ProblemCode].title}`)
         .join('; '),
     );
