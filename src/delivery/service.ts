@@ -68,11 +68,10 @@ export class DeliveryService {
     private readonly manual: ManualAttempts,
   ) {}
 
-  /** Where failed manual attempts (pings, "Retry now") are logged: the app's logger. */
+  /** Failed manual attempts (pings, "Retry now") are logged to the app's logger. */
   logManualAttemptsTo(logger: Parameters<ManualAttempts['logTo']>[0]): void {
     this.manual.logTo(logger);
   }
-
   /** Closes what manual attempts opened (their HTTP connections). */
   close(): Promise<void> {
     return this.manual.close();
@@ -160,11 +159,7 @@ export class DeliveryService {
     return toDeliveryView(updated);
   }
 
-  /**
-   * Sends a delivery that waits for its next scheduled retry now, before answering (same
-   * webhook-id). A manual attempt takes no step of the schedule: after a failure the next automatic
-   * attempt stays where it was (manual.ts). `retry` stays for finished deliveries only.
-   */
+  /** "Retry now": sends a waiting delivery before answering, taking no step of its schedule (manual.ts). */
   async sendNow(id: string, by: Initiator): Promise<DeliveryView> {
     const row = await this.store.get(id);
     if (row === undefined) throw notFound(`delivery ${id}`);
@@ -228,11 +223,7 @@ export class DeliveryService {
     if (subscription?.client_ref !== clientRef) throw notFound(`delivery ${id}`);
   }
 
-  /**
-   * Sends a `ping` event to one subscription, so an integrator can test their receiver: one attempt,
-   * made before answering, whose outcome is the answer (manual.ts). Never retried, and it leaves the
-   * subscription's health alone.
-   */
+  /** A test ping: one attempt made before answering, its outcome the answer; never retried (manual.ts). */
   async ping(subscriptionId: string, clientRef: string, by: Initiator): Promise<ManualOutcome> {
     const subscription = await this.ownSubscription(subscriptionId, clientRef);
     if (subscription.status !== 'active') throw new Problem('conflict', 'the subscription is disabled');
