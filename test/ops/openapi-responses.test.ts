@@ -408,6 +408,9 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/admin/v1/overview', {}, { headers: admin });
     await call('GET', '/api/admin/v1/subscription-health', {}, { headers: admin });
     await call('GET', '/api/admin/v1/storage', {}, { headers: admin });
+    // The audit log: a page (the changes above are in it) and a refused cursor.
+    await call('GET', '/api/admin/v1/audit', {}, { headers: admin });
+    await call('GET', '/api/admin/v1/audit', {}, { query: 'starting_after=aud_unknown', headers: admin });
     // Operators: one who signed in through the provider, disabled and enabled; a viewer is refused.
     await h.database.db.kysely
       .insertInto('operators')
