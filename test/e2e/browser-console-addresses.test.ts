@@ -128,6 +128,35 @@ describeEachEngine('addresses of the sections (issue 34.8)', (engine) => {
     },
   );
 
+  it.skipIf(skipBrowser)(
+    '34.8 console: the offers search and the archived-lists toggle are in the address',
+    async () => {
+      const admin = w.h.asAdmin();
+      for (const ean of ['9789001891442', '9780194837125'])
+        expect((await admin.post('/api/admin/v1/offers', { ean, price: 10, condition: 'good' })).statusCode).toBe(201);
+      const op = await operator(w);
+      await section(op, 'Offers', 'Offers');
+      await op.getByLabel('Search by EAN/ISBN').fill('978-0-19-483712-5');
+      await op.getByRole('button', { name: 'Search' }).click();
+      await op.waitForURL(`${w.base}/dashboard/offers?ean=9780194837125`);
+      await op.locator('main h2', { hasText: 'Offers for 9780194837125' }).waitFor();
+      await op.reload();
+      await op.locator('main h2', { hasText: 'Offers for 9780194837125' }).waitFor();
+      expect(await op.locator('main td[data-label="EAN"]').allTextContents()).toEqual(['9780194837125']);
+      await op.goBack();
+      await heading(op, 'Offers');
+      expect(path(op)).toBe('/dashboard/offers');
+      expect(await op.locator('main td[data-label="EAN"]').count()).toBe(2);
+
+      await section(op, 'Schools & lists', 'Schools & lists');
+      await op.getByLabel('Show archived lists').check();
+      await op.waitForURL(`${w.base}/dashboard/lists?archived=1`);
+      await op.reload();
+      await heading(op, 'Schools & lists');
+      expect(await op.getByLabel('Show archived lists').isChecked()).toBe(true);
+    },
+  );
+
   it.skipIf(skipBrowser)('34.8 console: a bookmarked address opens its section after sign-in', async () => {
     const op = await w.page('operator');
     await op.goto(`${w.base}/dashboard/storage`);
