@@ -16,6 +16,7 @@ import { instrumentApp } from './ops/instrument.js';
 import { logDestination, loggerOptions } from './ops/logging.js';
 import { documentObject } from './ops/openapi-extras.js';
 import { documentRoute } from './ops/openapi-routes.js';
+import { requestLogger } from './ops/request-logger.js';
 import { routeGuards } from './route-guards.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
@@ -75,6 +76,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
     ...(deps.config.trustedProxies.length > 0 ? { trustProxy: [...deps.config.trustedProxies] } : {}),
     logController: new AccessLog(deps.config.logRequests),
+    // Each request's child logger is made when it first logs a line (ops/request-logger.ts).
+    childLoggerFactory: requestLogger,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

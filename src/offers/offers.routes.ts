@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { MAX_EANS_PER_QUERY } from '../ean.js';
+import type { PublishedOffers } from './read-model.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
 import type { OfferService } from './service.js';
 
@@ -12,6 +13,12 @@ import type { OfferService } from './service.js';
  */
 function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** The read model's tag goes with it: the ETag hook (src/http/etag.ts) uses it instead of hashing the body. */
+function sendAnswer(reply: FastifyReply, { json, etag }: PublishedOffers): void {
+  void reply.header('etag', etag);
+  sendJson(reply, json);
 }
 
 export interface OfferRoutesOptions {
@@ -41,12 +48,16 @@ export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async 
         response: { 200: Type.Array(PublicOfferSchema) },
       },
     },
-    // The read model hands over finished JSON: sending it as a string skips the serialiser.
-    async (request, reply) => {
-      const { json, etag } = await offers.findPublishedWithTag(request.query.eans);
-      // The read model's tag: the ETag hook (src/http/etag.ts) uses it instead of hashing the body.
-      void reply.header('etag', etag);
-      return sendJson(reply, json);
+    // The read model hands over finished JSON: sending it as a string skips the serialiser. Not an
+    // async handler: a remembered answer is sent at once, without a promise per request.
+    (request, reply) => {
+      const answer = offers.findPublishedWithTag(request.query.eans);
+      if (answer instanceof Promise)
+        return answer.then((found) => {
+          sendAnswer(reply, found);
+        });
+      sendAnswer(reply, answer);
+      return undefined;
     },
   );
 

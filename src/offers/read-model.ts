@@ -17,6 +17,8 @@ import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
 import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
+import { parseEanList } from '../ean.js';
+import { AnswerMemo } from './answer-memo.js';
 import { type Fragment, fragmentsFromRows } from './fragment.js';
 import { ownedKey } from './fragment-memory.js';
 import type { OfferStore } from './store.js';
@@ -25,6 +27,18 @@ export interface PublishedOffers {
   json: string;
   /** A strong entity tag (quoted): equal exactly when `json` is. */
   etag: string;
+}
+
+/** The JSON array of these fragments' offers and a strong tag derived from the fragments' own tags. */
+function joined(found: readonly (Fragment | undefined)[]): PublishedOffers {
+  let json = '[';
+  let tags = '';
+  for (const fragment of found) {
+    if (fragment === undefined || fragment.json === '') continue;
+    json += json.length === 1 ? fragment.json : `,${fragment.json}`;
+    tags += fragment.tag;
+  }
+  return { json: `${json}]`, etag: `"${hash('sha1', tags, 'base64url')}"` };
 }
 
 export interface ReadModelStats {
@@ -48,6 +62,8 @@ export class OfferReadModel {
   private unlisten: (() => Promise<void>) | undefined;
   private hits = 0;
   private misses = 0;
+  /** Answers by the query as sent, forgotten with any fragment (answer-memo.ts). */
+  private readonly answers = new AnswerMemo();
 
   constructor(
     private readonly store: OfferStore,
@@ -64,18 +80,31 @@ export class OfferReadModel {
    * call in the profile; figures: docs/performance.md#design-measurements).
    */
   async published(eans: readonly string[]): Promise<PublishedOffers> {
-    if (this.position === undefined) await this.start();
+    return this.assemble(eans);
+  }
+
+  /**
+   * The answer to the `eans` query value as the client sent it (parsed and checked by parseEanList,
+   * whose problems it throws). Synchronous when the answer is remembered or every EAN is: the hot
+   * path awaits nothing.
+   */
+  answer(query: string | undefined): PublishedOffers | Promise<PublishedOffers> {
+    const remembered = query === undefined ? undefined : this.answers.get(query);
+    if (remembered !== undefined) {
+      this.hits++;
+      return remembered;
+    }
+    const answer = this.assemble(parseEanList(query));
+    // Only an answer made at once from remembered fragments: a fill may race with a change (see fill()).
+    if (query !== undefined && !(answer instanceof Promise)) this.answers.remember(query, answer);
+    return answer;
+  }
+
+  private assemble(eans: readonly string[]): PublishedOffers | Promise<PublishedOffers> {
+    if (this.position === undefined) return this.start().then(() => this.assemble(eans));
     const sorted = eans.length === 1 ? eans : [...eans].sort();
     const fragments = this.fragmentsOf(sorted);
-    const found = Array.isArray(fragments) ? fragments : await fragments;
-    let json = '[';
-    let tags = '';
-    for (const fragment of found) {
-      if (fragment === undefined || fragment.json === '') continue;
-      json += json.length === 1 ? fragment.json : `,${fragment.json}`;
-      tags += fragment.tag;
-    }
-    return { json: `${json}]`, etag: `"${hash('sha1', tags, 'base64url')}"` };
+    return Array.isArray(fragments) ? joined(fragments) : fragments.then(joined);
   }
 
   /** Each EAN's fragment, in the order given (the priced list slices offers out of them). */
@@ -111,6 +140,7 @@ export class OfferReadModel {
   /** Forget these EANs now (the writing node, right after its commit). */
   invalidate(eans: Iterable<string>): void {
     this.epoch++;
+    this.answers.clear();
     for (const ean of eans) this.fragments.delete(ean);
   }
 
@@ -161,12 +191,18 @@ export class OfferReadModel {
     this.unlisten = undefined;
   }
 
+  /** How many answers are remembered (answer-memo.ts); tests check its bound. */
+  rememberedAnswers(): number {
+    return this.answers.size;
+  }
+
   stats(): ReadModelStats {
     return { eans: this.fragments.size, hits: this.hits, misses: this.misses };
   }
 
   private clear(): void {
     this.epoch++;
+    this.answers.clear();
     this.fragments.clear();
   }
 

@@ -4,7 +4,7 @@
  * headers, which cost more than answering the offers call itself; this controller is Fastify's own
  * extension point for changing them.
  */
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { LogRequests } from '../config.js';
 
 /**
@@ -60,6 +60,16 @@ export function loggedUrl(url: string): string {
   return `${url.slice(0, mark)}?${query}`;
 }
 
+/**
+ * Whether a logger writes info lines. The line's fields (loggedUrl above all) are built only then: at
+ * LOG_LEVEL=warn they were built for every request and thrown away (figures:
+ * docs/performance.md#design-measurements). A logger without the check (none here) is taken as writing.
+ */
+function writesInfo(logger: FastifyBaseLogger): boolean {
+  const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+  return check === undefined || check.call(logger, 'info');
+}
+
 export class AccessLog extends LogController {
   /** `all`: both lines of every request; `errors`: one line for requests answered with 4xx/5xx; `none`. */
   constructor(private readonly mode: LogRequests) {
@@ -67,7 +77,7 @@ export class AccessLog extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest): void {
-    if (this.mode === 'all')
+    if (this.mode === 'all' && writesInfo(request.log))
       request.log.info({ method: request.method, url: loggedUrl(request.url) }, 'incoming request');
   }
 
@@ -83,7 +93,7 @@ export class AccessLog extends LogController {
         },
         'request errored',
       );
-    } else if (this.mode === 'all' || (this.mode === 'errors' && reply.statusCode >= 400)) {
+    } else if ((this.mode === 'all' || (this.mode === 'errors' && reply.statusCode >= 400)) && writesInfo(reply.log)) {
       // In `errors` mode there was no incoming line, so this one names the request too.
       const what = this.mode === 'all' ? {} : { method: request.method, url: loggedUrl(request.url) };
       reply.log.info({ ...what, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');

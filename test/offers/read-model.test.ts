@@ -12,6 +12,8 @@ import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { ChangeLogStore } from '../../src/db/change-log.js';
 import { connectDatabase, type Db } from '../../src/db/database.js';
+import { eanCheckDigit } from '../../src/ean.js';
+import { ANSWER_MEMO_ENTRIES, ANSWER_MEMO_MAX_CHARS, AnswerMemo } from '../../src/offers/answer-memo.js';
 import { OFFER_STATUSES } from '../../src/offers/model.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import { OfferStore } from '../../src/offers/store.js';
@@ -138,9 +140,15 @@ describeEachEngine('offers read model', (engine) => {
             await offers.readModel.sync();
           } else if (step.kind === 'read') {
             const eans = step.eans.map((index) => EANS[index] ?? '').join(',');
-            expect(await offers.findPublishedJson(eans)).toBe(JSON.stringify(await offers.findPublished(eans)));
+            const expected = JSON.stringify(await offers.findPublished(eans));
+            expect(await offers.findPublishedJson(eans)).toBe(expected);
+            // The route's path, whose answers are remembered by query (answer-memo.ts): asked twice.
+            expect((await offers.findPublishedWithTag(eans)).json).toBe(expected);
+            expect((await offers.findPublishedWithTag(eans)).json).toBe(expected);
           }
-          expect(await offers.findPublishedJson(ALL)).toBe(JSON.stringify(await offers.findPublished(ALL)));
+          const expected = JSON.stringify(await offers.findPublished(ALL));
+          expect(await offers.findPublishedJson(ALL)).toBe(expected);
+          expect((await offers.findPublishedWithTag(ALL)).json).toBe(expected);
         }
       }),
       { numRuns: engine === 'sqlite' ? 60 : 25 },
@@ -171,23 +179,75 @@ describeEachEngine('offers read model', (engine) => {
     const b = await start(second, syncMs);
     const ean = EANS[1] ?? '';
     expect(await b.services.offers.findPublishedJson(ean)).toBe('[]');
+    // B's route path remembers its answer to this query; A's writes must reach it all the same.
+    const answered = async (): Promise<string> => (await b.services.offers.findPublishedWithTag(ean)).json;
+    expect(await answered()).toBe('[]');
 
     const created = await a.services.offers.create({ ean, price: 12.5, condition: 'excellent' }, SYSTEM);
     const seenAfter = await until(
       async () => (await b.services.offers.findPublishedJson(ean)).includes(`"id":${created.id}`),
       syncMs * 3 + 500,
     );
+    expect(await answered()).toContain(`"id":${created.id}`);
     await a.services.offers.update(String(created.id), { status: 'sold' }, SYSTEM);
     const goneAfter = await until(
       async () => (await b.services.offers.findPublishedJson(ean)) === '[]',
       syncMs * 3 + 500,
     );
+    // The remembered answer went with the fragment it was made of.
+    expect(await answered()).toBe('[]');
     // The documented bound: one sync interval (plus scheduling slack on a loaded machine).
     expect(seenAfter).toBeLessThanOrEqual(syncMs * 3 + 500);
     expect(goneAfter).toBeLessThanOrEqual(syncMs * 3 + 500);
     expect(await b.services.offers.findPublishedJson(ean)).toBe(
       JSON.stringify(await b.services.offers.findPublished(ean)),
     );
+  });
+
+  it('a repeated query is answered from memory until a fragment is forgotten; unusual spellings and large answers are not kept', async () => {
+    const node = await start(database.db);
+    const { offers } = node.services;
+    const offer = await offers.create({ ean: EANS[0] ?? '', price: 10, condition: 'good' }, SYSTEM);
+    const query = `${EANS[0]},${EANS[1]}`;
+    // The first ask fills the EANs' fragments from the database; an answer made from memory is kept.
+    await offers.findPublishedWithTag(query);
+    const first = offers.findPublishedWithTag(query);
+    expect(first).not.toBeInstanceOf(Promise);
+    // Remembered: the same answer object again, handed over without a promise.
+    expect(offers.findPublishedWithTag(query)).toBe(first);
+    expect((await first).json).toBe(JSON.stringify(await offers.findPublished(query)));
+    // Another spelling of the same EANs (blanks) is answered the same but not kept.
+    const spaced = await offers.findPublishedWithTag(` ${EANS[1]} , ${EANS[0]}`);
+    expect(spaced).toEqual(await first);
+    expect(offers.findPublishedWithTag(` ${EANS[1]} , ${EANS[0]}`)).not.toBe(spaced);
+    // A change on this node forgets every remembered answer at once.
+    await offers.update(String(offer.id), { price: 11 }, SYSTEM);
+    const changed = await offers.findPublishedWithTag(query);
+    expect(changed).not.toBe(first);
+    expect(changed.etag).not.toBe((await first).etag);
+    expect(changed.json).toBe(JSON.stringify(await offers.findPublished(query)));
+    // A change read from the change log (SQL that bypasses the service) does too.
+    await database.db.kysely.updateTable('offers').set({ status: 'sold' }).where('id', '=', offer.id).execute();
+    await offers.readModel.sync();
+    expect((await offers.findPublishedWithTag(query)).json).toBe('[]');
+    // Bounded in entries whoever picks the queries: distinct made-up EANs, each asked twice (the first
+    // ask fills the EAN's fragment from the database, the second is answered from memory and kept).
+    for (let serial = 0; serial < ANSWER_MEMO_ENTRIES + 50; serial++) {
+      const body = `978${String(500_000 + serial).padStart(9, '0')}`;
+      await offers.findPublishedWithTag(body + eanCheckDigit(body));
+      await offers.findPublishedWithTag(body + eanCheckDigit(body));
+    }
+    expect(offers.readModel.rememberedAnswers()).toBe(ANSWER_MEMO_ENTRIES);
+  });
+
+  it('an answer larger than the memo keeps is answered, not kept', () => {
+    const memo = new AnswerMemo();
+    const large = { json: `[${'x'.repeat(ANSWER_MEMO_MAX_CHARS)}]`, etag: '"t"' };
+    memo.remember('9789001891442', large);
+    memo.remember('9789001891442%2C9780194837125', { json: '[]', etag: '"u"' });
+    expect(memo.size).toBe(0);
+    memo.remember('9789001891442,9780194837125', { json: '[]', etag: '"u"' });
+    expect(memo.get('9789001891442,9780194837125')).toEqual({ json: '[]', etag: '"u"' });
   });
 
   it('every write path lands in the change log: inserts, updates (old and new EAN) and deletes', async () => {
