@@ -46,9 +46,12 @@ const processIo: Io = {
   errTty: process.stderr.isTTY === true,
 };
 
-/** The command named by the first one or two words, and the arguments after them. */
+/** The command named by the first one, two or three words, and the arguments after them. */
 function find(words: string[]): { command: Command; args: string[] } | undefined {
-  const [first, second, ...rest] = words;
+  const [first, second, third] = words;
+  const three = COMMANDS.find((command) => command.name === `${first} ${second} ${third}`);
+  if (three !== undefined) return { command: three, args: words.slice(3) };
+  const rest = words.slice(2);
   const two = COMMANDS.find((command) => command.name === `${first} ${second}`);
   if (two !== undefined) return { command: two, args: rest };
   const one = COMMANDS.find((command) => command.name === first);

@@ -15,8 +15,14 @@ import { PORTAL_COOKIE } from './web-sessions/sessions.js';
 
 const isScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
 
-export function routeGuards(s: Pick<Services, 'tokens' | 'rateLimit' | 'webSessions' | 'adminAuth'>): GuardFactory {
-  const admitOperator = adminOrConsole({ webSessions: s.webSessions, adminAuth: s.adminAuth });
+export function routeGuards(
+  s: Pick<Services, 'tokens' | 'rateLimit' | 'webSessions' | 'adminAuth' | 'operators'>,
+): GuardFactory {
+  const admitOperator = adminOrConsole({
+    webSessions: s.webSessions,
+    adminAuth: s.adminAuth,
+    apiTokens: s.operators.apiTokens,
+  });
   // One guard per role: admits the operator (token or session), then holds them to the route's role.
   const admin = new Map<Role, Guard>();
   const adminGuard = (role: Role): Guard => ({
@@ -24,11 +30,10 @@ export function routeGuards(s: Pick<Services, 'tokens' | 'rateLimit' | 'webSessi
       await admitOperator.call(this, request, reply);
       const actor = actorOf(request);
       if (!roleAtLeast(actor?.role ?? null, role))
-        throw new Problem(
-          'forbidden',
-          `this needs the ${role} role; you act as ${actor?.role ?? 'no role'}`,
-          { role, yourRole: actor?.role ?? null },
-        );
+        throw new Problem('forbidden', `this needs the ${role} role; you act as ${actor?.role ?? 'no role'}`, {
+          role,
+          yourRole: actor?.role ?? null,
+        });
     },
   });
   const portal: Guard = { onRequest: requireSession(s.webSessions, PORTAL_COOKIE, 'portal') };

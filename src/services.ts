@@ -219,7 +219,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     webSessions,
     portal,
     overview,
-    operators: createOperators({ config, db, clock, webSessions, audit }),
+    operators: createOperators({ config, db, clock, webSessions, audit, hasher }),
     ...worker,
     ...adminToken,
   };

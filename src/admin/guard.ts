@@ -7,6 +7,7 @@ import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
 import { ADMIN_TOKEN_ACTOR, attachActor } from '../operators/actor.js';
+import { API_TOKEN_PREFIX, type ApiTokens } from '../operators/api-tokens.js';
 import { admitResolved } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 
@@ -61,7 +62,16 @@ export class AdminAuth {
  * (with CSRF on state changes). Without either, the bearer guard's 401 answers, unchanged.
  */
 export const adminOrConsole =
-  ({ webSessions, adminAuth }: { webSessions: WebSessions; adminAuth: AdminAuth }): onRequestAsyncHookHandler =>
+  ({
+    webSessions,
+    adminAuth,
+    apiTokens,
+  }: {
+    webSessions: WebSessions;
+    adminAuth: AdminAuth;
+    /** Named API tokens (automation), each acting with its own role. */
+    apiTokens?: Pick<ApiTokens, 'actorOf'>;
+  }): onRequestAsyncHookHandler =>
   async (request, reply) => {
     if (request.headers.authorization === undefined && request.cookies[CONSOLE_COOKIE] !== undefined) {
       // Resolved once: a live session is admitted as it is (resolving reads and may touch its row).
@@ -79,6 +89,21 @@ export const adminOrConsole =
         );
         return;
       }
+    }
+    const bearer = parseBearer(request.headers.authorization);
+    if (apiTokens !== undefined && bearer?.startsWith(API_TOKEN_PREFIX)) {
+      const actor = await apiTokens.actorOf(bearer);
+      if (actor === undefined)
+        throw new Problem(
+          'unauthenticated',
+          'the API token is unknown or revoked',
+          {},
+          {
+            'www-authenticate': 'Bearer realm="shelfmark-admin"',
+          },
+        );
+      attachActor(request, actor);
+      return;
     }
     await adminAuth.guard.call(request.server, request, reply);
     attachActor(request, ADMIN_TOKEN_ACTOR);

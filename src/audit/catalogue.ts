@@ -133,6 +133,12 @@ export const AUDIT_ACTIONS = {
       'An operator signed in to the console through the identity provider: `email`, `name`, `role` where they changed since the last sign-in (all of them at the first).',
   },
   'operator.disabled': { target: 'operator', by: operator, summary: 'An operator was disabled: `status`.' },
+  'api-token.created': {
+    target: 'api-token',
+    by: operator,
+    summary: 'A named API token for automation was created: `name`, `role`, `secret` (only "rotated").',
+  },
+  'api-token.revoked': { target: 'api-token', by: operator, summary: 'An API token was revoked: `status`.' },
   'operator.enabled': { target: 'operator', by: operator, summary: 'A disabled operator was enabled: `status`.' },
 } as const satisfies Record<string, AuditActionSpec>;
 

@@ -13,12 +13,14 @@ import type { Db } from '../db/database.js';
 import type { DeliveryService } from '../delivery/service.js';
 import type { Outbox } from '../events/outbox.js';
 import type { ListService } from '../lml/list-service.js';
+import type { OperatorService } from '../operators/service.js';
 import type { RetentionService } from '../retention/service.js';
 import type { DemoSeedServices } from '../seed/demo.js';
 import type { WebSessions } from '../web-sessions/sessions.js';
 
 export const OPTIONS = {
   role: { type: 'string' },
+  name: { type: 'string' },
   status: { type: 'string' },
   subscription: { type: 'string' },
   limit: { type: 'string' },
@@ -57,6 +59,8 @@ export interface CliServices extends DemoSeedServices {
   outbox: Outbox;
   webSessions: WebSessions;
   retention: RetentionService;
+  /** Named API tokens (`operators token …`). */
+  operators: Pick<OperatorService, 'apiTokens'>;
   resetAdminToken(by: Initiator): Promise<string>;
 }
 

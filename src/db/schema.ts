@@ -5,7 +5,7 @@
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { AuditChainTable, AuditRecordsTable } from '../audit/tables.js';
-import type { OidcSignInsTable, OperatorsTable } from '../operators/tables.js';
+import type { ApiTokensTable, OidcSignInsTable, OperatorsTable } from '../operators/tables.js';
 import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryStatsTable, EventsTable } from './delivery-tables.js';
 
 export interface SettingsTable {
@@ -211,6 +211,7 @@ export interface Database {
   subscription_filter_eans: SubscriptionFilterEansTable;
   operators: OperatorsTable;
   oidc_sign_ins: OidcSignInsTable;
+  api_tokens: ApiTokensTable;
   audit_records: AuditRecordsTable;
   audit_chain: AuditChainTable;
 }

@@ -12,6 +12,7 @@ import { Problem } from '../errors.js';
 import type { SessionOperator, WebSession, WebSessions } from '../web-sessions/sessions.js';
 import { WebSessionStore } from '../web-sessions/store.js';
 import type { Role } from './actor.js';
+import type { ApiTokens } from './api-tokens.js';
 import type { OidcClient } from './oidc-client.js';
 import { explainProviderError } from './refusals.js';
 import { type RoleSettings, roleFromClaims } from './role-from-claims.js';
@@ -58,6 +59,8 @@ export class OperatorService {
     private readonly roles: RoleSettings,
     /** Undefined when OIDC_ISSUER is not set: the console offers the admin-token form only. */
     readonly oidc: OidcClient | undefined,
+    /** Named tokens for automation, each with a role. */
+    readonly apiTokens: ApiTokens,
   ) {}
 
   /** Starts a sign-in: the provider's URL to send the browser to, and the value of its sign-in cookie. */

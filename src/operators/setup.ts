@@ -1,9 +1,11 @@
 /** The operators' part of the service graph: their store, and the provider client when one is configured. */
 import type { AuditLog } from '../audit/recorder.js';
+import type { SecretHasher } from '../auth/secret-hash.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { WebSessions } from '../web-sessions/sessions.js';
+import { ApiTokens } from './api-tokens.js';
 import { OidcClient } from './oidc-client.js';
 import { OperatorService } from './service.js';
 import { OperatorStore } from './store.js';
@@ -14,6 +16,7 @@ export function createOperators(deps: {
   clock: Clock;
   webSessions: WebSessions;
   audit: AuditLog;
+  hasher: SecretHasher;
 }): OperatorService {
   const { config } = deps;
   const { oidcIssuer, oidcClientId } = config;
@@ -22,5 +25,14 @@ export function createOperators(deps: {
     oidcIssuer === undefined || oidcClientId === undefined
       ? undefined
       : new OidcClient({ ...config, oidcIssuer, oidcClientId });
-  return new OperatorService(new OperatorStore(deps.db.kysely), deps.webSessions, deps.audit, deps.clock, config, oidc);
+  const apiTokens = new ApiTokens(deps.db, deps.hasher, deps.clock, deps.audit);
+  return new OperatorService(
+    new OperatorStore(deps.db.kysely),
+    deps.webSessions,
+    deps.audit,
+    deps.clock,
+    config,
+    oidc,
+    apiTokens,
+  );
 }

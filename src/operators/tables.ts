@@ -25,3 +25,16 @@ export interface OidcSignInsTable {
   code_verifier: string;
   expires_at: number;
 }
+
+/** A named API token for automation (`shelfmark operators token create`). */
+export interface ApiTokensTable {
+  /** `tok_…`: the token's public part, also the first part of the token itself. */
+  id: string;
+  name: string;
+  role: string;
+  /** Keyed hash (SECRET_PEPPER) of the secret part; the secret itself is shown once. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}

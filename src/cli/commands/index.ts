@@ -6,6 +6,7 @@ import { createClient, listClients, portalLink, resetSecret, revokeClient, rotat
 import { adminToken, migrate, seed } from './database.js';
 import { listDeliveries, retryDelivery } from './deliveries.js';
 import { importLists, importOffers } from './imports.js';
+import { createApiToken, listApiTokens, revokeApiToken } from './operators.js';
 import { prune } from './prune.js';
 import { serve } from './serve.js';
 
@@ -27,4 +28,7 @@ export const COMMANDS: readonly Command[] = [
   backup,
   prune,
   auditVerify,
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
 ];
