@@ -1,7 +1,7 @@
 /**
  * Roles on every admin operation: the test walks the OpenAPI document's admin operations and calls
  * each as a viewer, a support operator and an admin (console sessions of operators, with their CSRF
- * token), with the admin token, and with no credentials. Below the route's role the answer is 403
+ * token), with a support API token, with the admin token, and with no credentials. Below the route's role the answer is 403
  * `forbidden` naming the role needed; at or above it anything but 401/403 (the dummy ids and bodies
  * make most of them 404 or 400); without credentials 401. The expected role of each operation is
  * written here, not read from the document, so a route that changes its role fails this test.
@@ -9,6 +9,7 @@
 import Fastify from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
+import { cliInitiator } from '../../src/audit/initiator.js';
 import { registerRouteBehaviour } from '../../src/http/route-behaviour.js';
 import { ROLES, type Role } from '../../src/operators/actor.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -95,6 +96,9 @@ describeEachEngine('roles on every admin operation', (engine) => {
       });
       identities.push([role, role, { cookie: `shelfmark_console=${sessionId}`, 'x-csrf-token': session.csrfToken }]);
     }
+    // A named API token acts with its own role, as a session does.
+    const { token } = await h.services.operators.apiTokens.create('matrix', 'support', cliInitiator());
+    identities.push(['support API token', 'support', { authorization: `Bearer ${token}` }]);
 
     const outcomes: string[] = [];
     for (const op of operations) {
