@@ -44,7 +44,10 @@ export function routeGuards(
       // The declaration check (route-behaviour.ts) refuses an admin route without a role first.
       if (role === undefined) throw new Error('an admin route must declare its operator role');
       let guard = admin.get(role);
-      if (guard === undefined) admin.set(role, (guard = adminGuard(role)));
+      if (guard === undefined) {
+        guard = adminGuard(role);
+        admin.set(role, guard);
+      }
       return guard;
     }
     if (auth === 'portal') return portal;

@@ -48,13 +48,27 @@ export const operators: Migration = {
       .addColumn('last_used_at', 'bigint')
       .addColumn('revoked_at', 'bigint')
       .execute();
-    for (const column of ['operator_issuer', 'operator_sub', 'operator_email', 'operator_name', 'operator_role', 'id_token'])
+    for (const column of [
+      'operator_issuer',
+      'operator_sub',
+      'operator_email',
+      'operator_name',
+      'operator_role',
+      'id_token',
+    ])
       await db.schema.alterTable('web_sessions').addColumn(column, 'text').execute();
     await db.schema.createIndex('web_sessions_operator').on('web_sessions').column('operator_sub').execute();
   },
   async down(db: UntypedDb) {
     await db.schema.dropIndex('web_sessions_operator').ifExists().execute();
-    for (const column of ['id_token', 'operator_role', 'operator_name', 'operator_email', 'operator_sub', 'operator_issuer'])
+    for (const column of [
+      'id_token',
+      'operator_role',
+      'operator_name',
+      'operator_email',
+      'operator_sub',
+      'operator_issuer',
+    ])
       await db.schema.alterTable('web_sessions').dropColumn(column).execute();
     await db.schema.dropTable('api_tokens').ifExists().execute();
     await db.schema.dropTable('oidc_sign_ins').ifExists().execute();
