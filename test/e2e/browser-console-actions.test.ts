@@ -82,18 +82,29 @@ describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
       expect(await retryNow.isEnabled()).toBe(true);
       await shoot(w, op, 'console-deliveries-retry-now');
 
-      w.flakyUp = true;
+      // The receiver is still down: the notice says how the attempt went, and the schedule stays.
       await retryNow.click();
-      await op.getByText('Retry delivery: done.').waitFor();
-      // The delivery's own page opens, and shows the new attempt once the worker has made it.
+      await op.getByText(/^Retry now: failed \(HTTP 500\)\. The next automatic attempt stays in [45] min\.$/).waitFor();
+      expect(await op.locator('#notice').getAttribute('class')).toBe('error');
+      // The delivery's own page opens, with the attempt just made.
       await op.waitForURL(`${w.base}/dashboard/deliveries/${id}`);
-      await w.flaky.waitFor(2, 10_000);
       await op.locator('main h1', { hasText: 'List published' }).waitFor();
-      await expect.poll(() => op.locator('main tbody tr').count(), { timeout: 15_000 }).toBe(2);
-      await expect
-        .poll(() => op.locator('main dd.outcome .badge').getAttribute('data-state'), { timeout: 15_000 })
-        .toBe('succeeded');
-      // The same delivery (webhook-id) was sent again: one row, succeeded, with its two attempts.
+      await expect.poll(() => op.locator('main tbody tr').count()).toBe(2);
+      const nextAttempt = () =>
+        db()
+          .selectFrom('deliveries')
+          .select(['status', 'next_attempt_at'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+      expect(await nextAttempt()).toEqual({ status: 'pending', next_attempt_at: next });
+
+      w.flakyUp = true;
+      await op.locator('main dd').getByRole('button', { name: 'Retry now' }).click();
+      await op.getByText('Retry now: succeeded · delivered (HTTP 200).').waitFor();
+      expect(await op.locator('#notice').getAttribute('class')).toBe('ok');
+      await expect.poll(() => op.locator('main tbody tr').count()).toBe(3);
+      expect(await op.locator('main dd.outcome .badge').getAttribute('data-state')).toBe('succeeded');
+      // The same delivery (webhook-id) was sent each time: one row, succeeded, with its three attempts.
       const rows = await db()
         .selectFrom('deliveries')
         .innerJoin('subscriptions', 'subscriptions.id', 'deliveries.subscription_id')
@@ -106,8 +117,8 @@ describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
         .select('status_code')
         .where('delivery_id', '=', id)
         .execute();
-      expect(attempts.map((attempt) => attempt.status_code).sort()).toEqual([200, 500]);
-      expect(w.flaky.received.map((request) => request.headers['webhook-id'])).toEqual([id, id]);
+      expect(attempts.map((attempt) => attempt.status_code).sort()).toEqual([200, 500, 500]);
+      expect(w.flaky.received.map((request) => request.headers['webhook-id'])).toEqual([id, id, id]);
       await shoot(w, op, 'console-delivery-detail');
     },
   );

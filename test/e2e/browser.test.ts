@@ -281,7 +281,7 @@ describeEachEngine('browser end to end', (engine) => {
 
       w.flakyUp = true;
       await pt.locator('tr', { hasText: w.flaky.url }).getByRole('button', { name: 'Retry' }).click();
-      await pt.getByText('Retry delivery: done.').waitFor();
+      await pt.getByText('Retry delivery: queued again; the worker sends it within seconds.').waitFor();
       await w.flaky.waitFor(2, 10_000);
       await expect
         .poll(
@@ -336,7 +336,7 @@ describeEachEngine('browser end to end', (engine) => {
       await section(pt, 'Deliveries', 'Deliveries');
       expect(await detail.textContent()).toBe('');
       await row().getByRole('button', { name: 'Retry now' }).click();
-      await pt.getByText('Retry delivery: done.').waitFor();
+      await pt.getByText('Retry now: succeeded · delivered (HTTP 200).').waitFor();
       await w.flaky.waitFor(2, 10_000);
       // The attempts panel opens by itself, in the page as shown (not in a replaced element).
       await detail.locator('.panel .id', { hasText: id }).waitFor();
@@ -352,7 +352,7 @@ describeEachEngine('browser end to end', (engine) => {
       await setFlakyDelivery(w, { status: 'failed' });
       await section(pt, 'Deliveries', 'Deliveries');
       await row().getByRole('button', { name: 'Retry', exact: true }).click();
-      await pt.getByText('Retry delivery: done.').waitFor();
+      await pt.getByText('Retry delivery: queued again; the worker sends it within seconds.').waitFor();
       await detail.locator('.panel .id', { hasText: id }).waitFor();
       await w.flaky.waitFor(3, 10_000);
     },

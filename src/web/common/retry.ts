@@ -5,8 +5,8 @@
  * button is disabled and the reason is written beside it (and tied to it for screen readers), never
  * a greyed button alone.
  */
-import type { Delivery } from './deliveries.js';
-import { h } from './dom.js';
+import { type Delivery, failureText, outcomeText } from './deliveries.js';
+import { h, type NoticeKind } from './dom.js';
 import { countdown } from './time.js';
 
 export type RetryAction = 'retry' | 'send-now';
@@ -67,4 +67,18 @@ export function retryControl(
     }
   });
   return h('span', { className: 'retry' }, button);
+}
+
+/**
+ * What the notice bar says after the action, from the delivery the API answered with, never a bare
+ * "done": Retry queues the delivery (the worker sends it within seconds); Retry now has already sent
+ * it, and says how that attempt went and that the automatic schedule stays where it was.
+ */
+export function retryReport(action: RetryAction, d: Delivery): { text: string; kind: NoticeKind } {
+  if (action === 'retry')
+    return { text: 'Retry delivery: queued again; the worker sends it within seconds.', kind: 'info' };
+  if (d.status === 'succeeded') return { text: `Retry now: ${outcomeText(d)} (HTTP ${d.lastStatusCode}).`, kind: 'ok' };
+  const why = failureText(d.lastErrorClass, d.lastStatusCode);
+  const next = d.nextAttemptAt === null ? '' : ` The next automatic attempt stays ${countdown(d.nextAttemptAt)}.`;
+  return { text: `Retry now: failed (${why}).${next}`, kind: 'error' };
 }

@@ -6,11 +6,11 @@
  */
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { type Attempt, attemptsTable, type Delivery, eventName, outcomeWithNext } from '../common/deliveries.js';
-import { h } from '../common/dom.js';
-import { type RetryAction, retryControl } from '../common/retry.js';
+import { h, notice } from '../common/dom.js';
+import { type RetryAction, retryControl, retryReport } from '../common/retry.js';
 import { countdown, when } from '../common/time.js';
 import { empty } from '../common/widgets.js';
-import { act, api, go, link, show, state } from './app.js';
+import { api, go, link, show, state } from './app.js';
 import { subjectLabels, subjectOf } from './subjects.js';
 import type { AdminSubscription } from './subscriptions.js';
 
@@ -23,12 +23,15 @@ interface DeliveryDetail extends Delivery {
  * made it (that page follows a delivery that is due).
  */
 export const retryAndOpen = (d: Delivery) => async (action: RetryAction) => {
-  const result = await act('Retry delivery', 'POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`, undefined, {
-    stay: true,
-  });
-  if (!result.ok) return;
+  const result = await api<Delivery>('POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`);
+  if (!result.ok) {
+    notice(`Retry delivery failed: ${problemText(result)}`, true);
+    return;
+  }
   const here = state.current === 'deliveries' && state.detail === d.id;
   await go({ section: 'deliveries', id: d.id }, { keepNotice: true, replace: here });
+  const report = retryReport(action, result.data);
+  notice(report.text, report.kind);
 };
 
 /** The subscriptions by id: the log names each delivery's client and receiver, and knows a disabled one. */

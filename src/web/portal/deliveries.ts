@@ -15,11 +15,11 @@ import {
   outcomeWithNext,
   STATUS_FILTER,
 } from '../common/deliveries.js';
-import { h, sleep } from '../common/dom.js';
-import { type RetryAction, retryControl } from '../common/retry.js';
+import { h, notice, sleep } from '../common/dom.js';
+import { type RetryAction, retryControl, retryReport } from '../common/retry.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
-import { act, api, router, show, state } from './app.js';
+import { api, router, show, state } from './app.js';
 
 /** A delivery of the portal's log: with what it was about, by name (null: a test ping, or a list or school that is gone). */
 interface NamedDelivery extends Delivery {
@@ -64,11 +64,17 @@ async function showDelivery(id: string, target: HTMLElement, receiver: string | 
 /** The shared Retry / Retry now control (common/retry.ts); after either, the log again with this delivery open. */
 function retryButton(d: Delivery, subscriptionDisabled: boolean): HTMLElement {
   const run = async (action: RetryAction) => {
-    if (!(await act('Retry delivery', 'POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`)).ok) return;
-    // Give the worker a moment to make the attempt, then draw the log again with this delivery open.
-    await sleep(1500);
+    const result = await api<Delivery>('POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`);
+    if (!result.ok) {
+      notice(`Retry delivery failed: ${problemText(result)}`, true);
+      return;
+    }
+    // Retry queues it: give the worker a moment to make the attempt (Retry now has made it already).
+    if (action === 'retry') await sleep(1500);
     state.openDelivery = d.id;
     await show('deliveries', true);
+    const report = retryReport(action, result.data);
+    notice(report.text, report.kind);
   };
   return retryControl(d, run, { subscriptionDisabled });
 }
