@@ -24,6 +24,10 @@ type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<v
 
 export class FeedWaiters {
   private head: number | undefined;
+  /** When `head` was read (performance.now()), and how many wake-ups had come by then. */
+  private headAt = Number.NEGATIVE_INFINITY;
+  private wakes = 0;
+  private headWakes = -1;
   private readonly waiters = new Set<Waiter>();
   private readonly waitingPerClient = new Map<string, number>();
   private refreshing: Promise<void> | undefined;
@@ -97,6 +101,7 @@ export class FeedWaiters {
 
   /** A commit may have made events visible: look at the head once (calls never overlap). */
   wake(): void {
+    this.wakes++;
     if (this.closed) return;
     if (this.refreshing !== undefined) {
       this.refreshAgain = true;
@@ -141,9 +146,32 @@ export class FeedWaiters {
     await this.refreshing;
   }
 
-  private async refresh(): Promise<void> {
+  /**
+   * The head for a reader: the one this node read last when no commit was announced since and it is
+   * younger than `maxAgeMs` (so a poller costs no query; this node's commits and, on PostgreSQL, every
+   * node's make the next reader look), else a fresh look-up.
+   */
+  async currentHead(maxAgeMs: number): Promise<number> {
+    if (this.head !== undefined && this.headWakes === this.wakes && performance.now() - this.headAt < maxAgeMs)
+      return this.head;
+    const wakes = this.wakes;
     const head = await this.store.head();
-    if (this.head === undefined || head > this.head) this.head = head;
+    this.observe(head, wakes);
+    return head;
+  }
+
+  private observe(head: number, wakesBefore: number): void {
+    if (this.head === undefined || head >= this.head) {
+      this.head = head;
+      this.headAt = performance.now();
+      this.headWakes = wakesBefore;
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    const wakes = this.wakes;
+    const head = await this.store.head();
+    this.observe(head, wakes);
     for (const waiter of [...this.waiters]) if (head > waiter.position) waiter.finish('moved');
   }
 

@@ -18,6 +18,11 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_FEED_PAGE = 100;
 export const MAX_FEED_PAGE = 1000;
 export const MAX_FEED_WAIT_SECONDS = 30;
+/**
+ * A reader may start from the head this node read this long ago if no commit was announced since:
+ * an event written outside the outbox (no announcement) shows at most this much later.
+ */
+const HEAD_FRESH_MS = 250;
 
 /** Who reads: the client and the scopes of its token. */
 export interface FeedReader {
@@ -114,7 +119,7 @@ export class EventFeed {
     const leave = query.wait > 0 ? this.waiters.enter(reader.clientId) : undefined;
     try {
       const deadline = Date.now() + Math.min(query.wait, MAX_FEED_WAIT_SECONDS) * 1000;
-      let upTo = await this.store.head();
+      let upTo = await this.waiters.currentHead(HEAD_FRESH_MS);
       for (;;) {
         const slice = await this.pages.read(from, upTo, { names, clientRef: reader.clientRef }, query.limit);
         const left = deadline - Date.now();
@@ -124,7 +129,7 @@ export class EventFeed {
         if (outcome !== 'moved') return this.answer(slice, seen, cursor);
         // Woken because this node read a newer head: read up to it (no look-up of our own).
         const latest = this.waiters.latest;
-        upTo = latest !== undefined && latest > upTo ? latest : await this.store.head();
+        upTo = latest !== undefined && latest > upTo ? latest : await this.waiters.currentHead(0);
       }
     } finally {
       leave?.();

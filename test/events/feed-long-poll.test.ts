@@ -75,6 +75,24 @@ describeEachEngine('event feed long-poll', (engine) => {
     expect((await again).statusCode).toBe(200);
   });
 
+  it('stops counting a waiting request whose client went away', async () => {
+    const url = await h.listen();
+    const start = await readFeed(h, h.client);
+    const gone = new AbortController();
+    const held = fetch(`${url}${FEED}?after=${start.next}&wait=30`, {
+      headers: h.client.bearer,
+      signal: gone.signal,
+    }).catch((error: unknown) => error);
+    await until(() => waiting() === 1, 'the request waits');
+    gone.abort();
+    await held;
+    await until(() => waiting() === 0, 'the waiter released');
+    // Its place against the cap is free again: two may wait.
+    const query = { after: start.next, wait: '1' };
+    const answers = await Promise.all([h.as(h.client).get(FEED, { query }), h.as(h.client).get(FEED, { query })]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+  });
+
   it('answers held requests at once on shutdown, with an empty page and their next', async () => {
     const start = await readFeed(h, h.client);
     const held = h.as(h.client).get(FEED, { query: { after: start.next, wait: '30' } });
