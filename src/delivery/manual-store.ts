@@ -73,6 +73,8 @@ export class ManualAttemptStore {
    */
   async recordPing(ping: {
     deliveryId: string;
+    /** The id the ping was sent with (x-hook-event-id). */
+    eventId: string;
     subscriptionId: string;
     identifier: string;
     payload: string;
@@ -81,8 +83,7 @@ export class ManualAttemptStore {
     /** The audit record, written in the same transaction (given the delivery's id). */
     audit: InTransaction;
   }): Promise<void> {
-    const { deliveryId, subscriptionId, identifier, payload, now, attempt } = ping;
-    const eventId = ids.event();
+    const { deliveryId, eventId, subscriptionId, identifier, payload, now, attempt } = ping;
     await this.db.kysely.transaction().execute(async (trx) => {
       await trx
         .insertInto('events')

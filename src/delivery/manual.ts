@@ -71,11 +71,13 @@ export class ManualAttempts {
     const identifier = ids.resourceIdentifier();
     const payload = JSON.stringify({ type: 'ping', resource: 'subscription', identifier });
     const deliveryId = ids.delivery();
-    const sent = await signAndSend({ ...target, id: deliveryId, eventName: 'ping', payload }, this.sending());
+    // Its own event id (x-hook-event-id), as every delivery carries one.
+    const eventId = ids.event();
+    const sent = await signAndSend({ ...target, id: deliveryId, eventName: 'ping', eventId, payload }, this.sending());
     const attempt = attemptRecord(1, sent);
     const now = this.deps.clock.now();
     const { subscriptionId } = target;
-    await this.store.recordPing({ deliveryId, subscriptionId, identifier, payload, now, attempt, audit });
+    await this.store.recordPing({ deliveryId, eventId, subscriptionId, identifier, payload, now, attempt, audit });
     return outcome(deliveryId, attempt);
   }
 

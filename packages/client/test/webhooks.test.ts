@@ -314,6 +314,7 @@ describeEachEngine('webhook receiver kit with real deliveries', (engine) => {
       identifier: expect.any(String),
       event: 'ping',
       id: ping.deliveryId,
+      eventId: expect.stringMatching(/^evt_/),
     });
     const seen = [];
     for await (const delivery of sdk.subscriptions.deliveries(subscription.id, { limit: 1 }))
