@@ -126,7 +126,8 @@ export class PruneRun {
         if (this.store.engine === 'sqlite') {
           // Read without the write lock, deleted in short paced transactions (sqlite-batches.ts).
           const batch = await this.store.finishedBatch(this.held.db, status, cutoff, after, this.options.batchSize);
-          for (const [index, chunk] of deleteChunks(batch.ids, this.options.deleteChunk ?? batch.ids.length).entries()) {
+          const chunks = deleteChunks(batch.ids, this.options.deleteChunk ?? batch.ids.length);
+          for (const [index, chunk] of chunks.entries()) {
             if (index > 0) await this.between();
             count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff)));
           }

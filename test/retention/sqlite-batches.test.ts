@@ -6,6 +6,9 @@
 
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { ManualClock } from '../../src/clock.js';
+import { testConfig } from '../../src/config.js';
+import { RetentionService } from '../../src/retention/service.js';
 import {
   deleteChunks,
   deleteStillFinished,
@@ -13,7 +16,7 @@ import {
   stillFinished,
 } from '../../src/retention/sqlite-batches.js';
 import { describeEachEngine, type TestDatabase } from '../support/engines.js';
-import { column, DAY, type History, historyFixture, NOW } from './support.js';
+import { column, DAY, type History, historyFixture, NOW, rowCount } from './support.js';
 
 it('splits a batch into transactions of at most SQLITE_DELETE_CHUNK deliveries, in order', () => {
   const ids = Array.from({ length: 250 }, (_, i) => `dlv_${String(i).padStart(3, '0')}`);
@@ -27,8 +30,9 @@ it('splits a batch into transactions of at most SQLITE_DELETE_CHUNK deliveries, 
 describeEachEngine('retention: deleting a batch read before its transaction', (engine) => {
   let database: TestDatabase;
   let history: History;
+  let clock: ManualClock;
   beforeEach(async () => {
-    ({ database, history } = await historyFixture(engine));
+    ({ database, history, clock } = await historyFixture(engine));
     await history.event('evt_old', NOW - 40 * DAY);
     for (const id of ['dlv_a', 'dlv_b', 'dlv_c'])
       await history.delivery({
@@ -77,6 +81,32 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
       expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/deliveries_pkey/);
     }
     expect((await query.execute(database.db.kysely)).rows).toEqual([{ id: 'dlv_a' }, { id: 'dlv_c' }]);
+  });
+
+  it('a paced prune deletes a batch in transactions of at most 100 on SQLite (one on PostgreSQL); the same rows go', async () => {
+    for (let i = 0; i < 250; i++)
+      await history.delivery({
+        id: `dlv_old_${String(i).padStart(3, '0')}`,
+        event: 'evt_old',
+        status: 'succeeded',
+        createdAt: NOW - 40 * DAY,
+        completedAt: NOW - 40 * DAY + 5,
+      });
+    const pauses: number[] = [];
+    const retention = new RetentionService({
+      db: database.db,
+      config: testConfig({ prunePauseMs: 1, pruneBatchSize: 1000 }),
+      clock,
+      pause: async (heldMs) => {
+        pauses.push(heldMs);
+      },
+    });
+    const outcome = await retention.prune();
+    expect(outcome.status).toBe('pruned');
+    // 253 old deliveries in one batch: 100 + 100 + 53 on SQLite, a pause between transactions.
+    expect(pauses).toHaveLength(engine === 'sqlite' ? 2 : 0);
+    expect(await column(database.db, 'deliveries')).toEqual(['dlv_young']);
+    expect(await rowCount(database.db, 'delivery_attempts')).toBe(1);
   });
 
   it('deletes nothing for an empty batch or a status the rows no longer have', async () => {
