@@ -12,19 +12,23 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { onSqlite } from './feed-sequence.js';
 
-/** An arbitrary constant of this service's advisory lock space ('SMFO'). */
+/**
+ * An arbitrary constant of this service's advisory lock space ('SMFO'), with the schema's hash as the
+ * second key: advisory locks are per database, and schemas of one database (tests, several
+ * deployments) must not wait for each other.
+ */
 const FAN_OUT_FENCE = 0x534d464f;
 
 /** Writers, right before their fan-out (PostgreSQL). */
 export async function enterFanOut(trx: Executor): Promise<void> {
   if (onSqlite(trx)) return;
-  await sql`select pg_advisory_xact_lock_shared(${FAN_OUT_FENCE})`.execute(trx);
+  await sql`select pg_advisory_xact_lock_shared(${FAN_OUT_FENCE}, hashtext(current_schema()))`.execute(trx);
 }
 
 /** A replay, after its subscription committed: waits for every fan-out in progress to commit. */
 export async function awaitFanOuts(db: Executor): Promise<void> {
   if (onSqlite(db)) return;
   await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${FAN_OUT_FENCE})`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${FAN_OUT_FENCE}, hashtext(current_schema()))`.execute(trx);
   });
 }
