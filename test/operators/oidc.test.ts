@@ -411,3 +411,32 @@ describeEachEngine('operator sign-in: default role and public client', (engine) 
     }
   });
 });
+
+describeEachEngine('operator sign-in without a provider', (engine) => {
+  const h = useHarness(engine);
+
+  it('offers the admin-token form only, and the provider endpoints say they are not configured', async () => {
+    expect((await h.anonymous().get('/dashboard/api/session')).json()).toEqual({ signedIn: false, oidc: null });
+    const start = await h.anonymous().get('/dashboard/login/oidc');
+    expect(start.statusCode).toBe(400);
+    expect(start.headers['set-cookie']).toBeUndefined();
+    expect(start.body).toContain(
+      'Sign-in through an identity provider is not configured (OIDC_ISSUER); use the admin token.',
+    );
+    const back = await h.anonymous().get('/dashboard/login/oidc/callback?code=x&state=y');
+    expect(back.statusCode).toBe(400);
+    expect(await h.database.db.kysely.selectFrom('web_sessions').selectAll().execute()).toEqual([]);
+    // The admin-token session is an admin's, without an operator.
+    const token = await h.anonymous().post('/dashboard/api/session', { token: 'test-admin-token-0123456789' });
+    const state = await h.anonymous().get('/dashboard/api/session', {
+      headers: { cookie: `shelfmark_console=${cookieOf(token, 'shelfmark_console')}` },
+    });
+    expect(state.json()).toEqual({
+      signedIn: true,
+      csrfToken: token.json().csrfToken,
+      idleTimeoutSeconds: 1800,
+      role: 'admin',
+      operator: null,
+    });
+  });
+});
