@@ -2,10 +2,10 @@
  * Pruning the audit log, called by every prune (src/retention/service.ts): the oldest records go, a
  * batch per transaction, only ever as a prefix of the chain; each batch moves the chain's anchor to
  * the hash of the last record it removed, so what remains still verifies. Then the prune itself is
- * recorded, by the system, when it removed anything.
+ * recorded (by the system, or the operator running `npx shelfmark prune`) when it removed anything.
  */
 import type { Executor } from '../db/database.js';
-import { SYSTEM } from './initiator.js';
+import { type Initiator, SYSTEM } from './initiator.js';
 import { appendRecord } from './recorder.js';
 
 export interface AuditPruneOptions {
@@ -54,7 +54,12 @@ export async function pruneAuditRecords(db: Executor, options: AuditPruneOptions
 }
 
 /** The record of a prune that removed rows: what it removed, per table, and the chain's anchor. */
-export async function recordPrune(db: Executor, now: number, removed: Record<string, number>): Promise<void> {
+export async function recordPrune(
+  db: Executor,
+  now: number,
+  removed: Record<string, number>,
+  by: Initiator = SYSTEM,
+): Promise<void> {
   const counts = Object.fromEntries(Object.entries(removed).filter(([, rows]) => rows > 0));
   if (Object.keys(counts).length === 0) return;
   await db.transaction().execute(async (trx) => {
@@ -63,7 +68,7 @@ export async function recordPrune(db: Executor, now: number, removed: Record<str
       .select(['anchor_seq', 'anchor_hash'])
       .where('id', '=', 1)
       .executeTakeFirstOrThrow();
-    await appendRecord(trx, now, SYSTEM, 'retention.pruned', 'prune', {
+    await appendRecord(trx, now, by, 'retention.pruned', 'prune', {
       removed: { before: null, after: counts },
       anchor: { before: null, after: { seq: Number(head.anchor_seq), hash: head.anchor_hash } },
     });

@@ -6,6 +6,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { type Initiator, SYSTEM } from '../audit/initiator.js';
 import { pruneAuditRecords, recordPrune } from '../audit/retention.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -108,7 +109,7 @@ export class RetentionService {
    * Prunes now, unless another node or process is pruning ('busy'). `stopped` ends it early between
    * batches (shutdown); what was pruned so far is recorded.
    */
-  async prune(options: { stopped?: () => boolean } = {}): Promise<PruneOutcome> {
+  async prune(options: { stopped?: () => boolean; by?: Initiator } = {}): Promise<PruneOutcome> {
     const { config, clock } = this.deps;
     const pause =
       this.deps.pause ??
@@ -140,7 +141,7 @@ export class RetentionService {
         batchSize: config.pruneBatchSize,
         stopped,
       });
-      await recordPrune(held.db, clock.now(), { ...rows, audit_records: auditRecords });
+      await recordPrune(held.db, clock.now(), { ...rows, audit_records: auditRecords }, options.by ?? SYSTEM);
       const record: LastPrune = { startedAt, finishedAt: clock.now(), complete: run.complete, rows };
       await putSetting(held.db, LAST_PRUNE_SETTING, JSON.stringify(record));
       this.deps.onPruned?.(rows);

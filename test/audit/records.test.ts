@@ -166,6 +166,23 @@ describeEachEngine('audit: records', (engine) => {
     });
   });
 
+  it('records `npx shelfmark prune` as the operator who ran it', async () => {
+    // The CLI reads the wall clock: a record made 401 days before it.
+    h.clock.set(Date.now() - 401 * DAY_MS);
+    await h.asAdmin().post('/api/admin/v1/schools', { name: 'Old school', type: 'VO' });
+    const restore = cliEnvironment(h, ADMIN_TOKEN);
+    try {
+      expect((await cli(['prune', '--json'])).code).toBe(0);
+    } finally {
+      restore();
+    }
+    expect(await lastRecord(h)).toMatchObject({
+      actor: { type: 'admin-token', id: 'cli' },
+      action: 'retention.pruned',
+      changes: { removed: { before: null, after: { audit_records: 1 } } },
+    });
+  });
+
   it('records an offer import by the CLI once per batch that changed something, named by its file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'audit-import-')), 'offers.csv');
     writeFileSync(file, 'ean,price,condition\n9789001891442,12.50,good\n9789001891442,10.00,acceptable\n');

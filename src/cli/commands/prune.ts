@@ -1,4 +1,5 @@
 /** `shelfmark prune`: retention now, or what it would remove (--dry-run); --vacuum rewrites a SQLite file once. */
+import { cliInitiator } from '../../audit/initiator.js';
 import { isoTime } from '../../clock.js';
 import type { SpaceReport } from '../../retention/sqlite-space.js';
 import { type Command, listing, UsageError } from '../command.js';
@@ -40,7 +41,7 @@ Prints a table on a terminal and JSON otherwise.`,
         columns,
       );
     }
-    const outcome = await services.retention.prune();
+    const outcome = await services.retention.prune({ by: cliInitiator() });
     if (outcome.status === 'busy') {
       io.err('another process is pruning now (it holds the prune lock); nothing was done');
       return 1;
