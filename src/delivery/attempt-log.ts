@@ -14,15 +14,20 @@ export interface FailedAttempt {
   attempt: Pick<AttemptRecord, 'attemptNo' | 'statusCode' | 'errorClass'>;
   /** When the next automatic attempt is due; null when the delivery failed for good. */
   nextAttemptAt: number | null;
-  /** `schedule` (the worker) or `manual` ("Retry now", which leaves the schedule where it was). */
-  trigger: 'schedule' | 'manual';
+  /** `schedule` (the worker), `manual` ("Retry now", which leaves the schedule where it was) or `ping` (never retried). */
+  trigger: 'schedule' | 'manual' | 'ping';
 }
 
 export function logFailedAttempt(logger: Pick<WorkerLogger, 'warn'>, failed: FailedAttempt): void {
   const { attempt } = failed;
   const what =
     attempt.statusCode !== null ? `HTTP ${String(attempt.statusCode)}` : (attempt.errorClass ?? 'unknown error');
-  const next = failed.nextAttemptAt === null ? 'none, the delivery failed' : isoTime(failed.nextAttemptAt);
+  const next =
+    failed.nextAttemptAt !== null
+      ? isoTime(failed.nextAttemptAt)
+      : failed.trigger === 'ping'
+        ? 'none, a ping is one attempt'
+        : 'none, the delivery failed';
   logger.warn(
     {
       deliveryId: failed.deliveryId,

@@ -16,7 +16,7 @@ import type { Config } from '../config.js';
 import { ids } from '../ids.js';
 import type { Metrics } from '../ops/metrics.js';
 import { attemptRecord, signAndSend } from './attempt.js';
-import { logFailedAttempt } from './attempt-log.js';
+import { type FailedAttempt, logFailedAttempt } from './attempt-log.js';
 import { type LeasedDelivery, ManualAttemptStore, type ManualTarget } from './manual-store.js';
 import type { ErrorClass } from './model.js';
 import { UndiciSender, type UndiciSenderOptions, type WebhookSender } from './sender.js';
@@ -78,6 +78,8 @@ export class ManualAttempts {
     const now = this.deps.clock.now();
     const { subscriptionId } = target;
     await this.store.recordPing({ deliveryId, eventId, subscriptionId, identifier, payload, now, attempt, audit });
+    if (attempt.errorClass !== null)
+      this.logFailure({ id: deliveryId, subscriptionId }, attempt, { nextAttemptAt: null, trigger: 'ping' });
     return outcome(deliveryId, attempt);
   }
 
@@ -101,7 +103,7 @@ export class ManualAttempts {
     const where = { id, owner, subscriptionId: leased.subscriptionId };
     const recorded = await this.store.recordManual(where, clock.now(), attempt, audit);
     if (recorded !== undefined && recorded.nextAttemptAt !== null)
-      this.logFailure(leased, attempt, recorded.nextAttemptAt);
+      this.logFailure(leased, attempt, { nextAttemptAt: recorded.nextAttemptAt, trigger: 'manual' });
     return outcome(id, attempt);
   }
 
@@ -128,14 +130,17 @@ export class ManualAttempts {
     return { clock, metrics, sender };
   }
 
-  private logFailure(leased: LeasedDelivery, attempt: ReturnType<typeof attemptRecord>, nextAttemptAt: number): void {
+  private logFailure(
+    delivery: Pick<LeasedDelivery, 'id' | 'subscriptionId'>,
+    attempt: ReturnType<typeof attemptRecord>,
+    next: Pick<FailedAttempt, 'nextAttemptAt' | 'trigger'>,
+  ): void {
     this.logger ??= pino({ name: 'delivery', level: this.deps.config.logLevel }, pino.destination(2));
     logFailedAttempt(this.logger, {
-      deliveryId: leased.id,
-      subscriptionId: leased.subscriptionId,
+      deliveryId: delivery.id,
+      subscriptionId: delivery.subscriptionId,
       attempt,
-      nextAttemptAt,
-      trigger: 'manual',
+      ...next,
     });
   }
 }

@@ -86,6 +86,21 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     });
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]?.headers['webhook-id']).toBe(outcome.deliveryId);
+    // Its failed attempt is logged like any other (34.11), with no next attempt.
+    const pingLines = appLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.deliveryId === outcome.deliveryId);
+    expect(pingLines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        subscriptionId,
+        attempt: 1,
+        statusCode: 500,
+        nextAttemptAt: null,
+        trigger: 'ping',
+        msg: 'delivery attempt 1 failed (HTTP 500); next attempt: none, a ping is one attempt',
+      }),
+    ]);
     // Finished at once with its one attempt: nothing for a worker to retry.
     expect(await delivery(outcome.deliveryId)).toMatchObject({ status: 'failed', attempt_count: 1 });
     expect(await attemptRows(h.database.db, outcome.deliveryId)).toHaveLength(1);
