@@ -20,6 +20,7 @@ import { sqliteDueInInsertionOrder } from './0012_sqlite_due_in_insertion_order.
 import { history } from './0013_history.js';
 import { audit } from './0014_audit.js';
 import { operators } from './0015_operators.js';
+import { eventFeed } from './0016_event_feed.js';
 import { completionKeepsSubscriptionIndex } from './0017_completion_keeps_subscription_index.js';
 import { manualAttempts } from './0018_manual_attempts.js';
 
@@ -41,6 +42,7 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0013_history', history],
     ['0014_audit', audit],
     ['0015_operators', operators],
+    ['0016_event_feed', eventFeed(engine)],
     ['0017_completion_keeps_subscription_index', completionKeepsSubscriptionIndex],
     ['0018_manual_attempts', manualAttempts],
   ];
