@@ -131,26 +131,6 @@ export function newDelivery(
 }
 
 /**
- * Writes an event outside the catalogue (a ping: its payload given as it is sent) and its one
- * delivery; returns the delivery's id.
- */
-export async function recordDirectEvent(
-  trx: Executor,
-  now: number,
-  event: { name: string; resource: string; identifier: string; payload: string },
-  subscriptionId: string,
-): Promise<string> {
-  const id = ids.event();
-  const delivery = newDelivery(id, subscriptionId, now);
-  await trx
-    .insertInto('events')
-    .values({ id, ...event, created_at: now })
-    .execute();
-  await trx.insertInto('deliveries').values(delivery).execute();
-  return delivery.id;
-}
-
-/**
  * Writes one event delivered only to the given subscriptions, not to every subscriber of its name:
  * subscription.failing and .disabled concern one client, so the caller picks that client's audience.
  */
