@@ -22,6 +22,11 @@ const NAMES = [
   '0011_delivery_leases_unindexed',
   '0012_sqlite_due_in_insertion_order',
   '0013_history',
+  '0014_audit',
+  '0015_operators',
+  '0016_event_feed',
+  '0017_completion_keeps_subscription_index',
+  '0018_manual_attempts',
 ];
 
 describeEachEngine('migrations', (engine) => {
