@@ -2,6 +2,8 @@
  * The configuration table of docs/operating/configuration.md, rendered from the schema. The docs hold
  * it between markers; `npm run docs:config` rewrites it and test/config/docs-table.test.ts fails on drift.
  */
+
+import { markdownTable, replaceBetween } from '../markdown-table.js';
 import type { EnvMeta } from './fields.js';
 import { CONFIG_KEYS, choices, fieldOf } from './load.js';
 
@@ -34,20 +36,11 @@ function accepted(meta: EnvMeta & Record<string, unknown>): string {
 export function configTable(): string {
   const rows = CONFIG_KEYS.map((key) => {
     const meta = fieldOf(key) as EnvMeta & Record<string, unknown>;
-    return [code(meta.env), shownDefault(meta), accepted(meta), meta.description].map((cell) =>
-      cell.replaceAll('|', '\\|'),
-    );
+    return [code(meta.env), shownDefault(meta), accepted(meta), meta.description];
   });
-  const header = ['variable', 'default', 'accepted', 'meaning'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  const line = (cells: readonly string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+  return markdownTable(['variable', 'default', 'accepted', 'meaning'], rows);
 }
 
 /** `document` with the text between the markers replaced by the table; undefined when a marker is missing. */
-export function withConfigTable(document: string): string | undefined {
-  const start = document.indexOf(TABLE_START);
-  const end = document.indexOf(TABLE_END);
-  if (start < 0 || end < start) return undefined;
-  return `${document.slice(0, start + TABLE_START.length)}\n${configTable()}\n${document.slice(end)}`;
-}
+export const withConfigTable = (document: string): string | undefined =>
+  replaceBetween(document, TABLE_START, TABLE_END, configTable());

@@ -4,7 +4,6 @@
  */
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
 import { principalOf } from '../auth/guard.js';
 import { DeliveryPageSchema, DeliveryQuerySchema, IdParams, PingOutcomeSchema } from './schemas.js';

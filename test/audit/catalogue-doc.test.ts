@@ -15,8 +15,13 @@ describe('audit: one catalogue', () => {
   it('names every action once, with its target and who causes it', () => {
     const rows = catalogueTable().split('\n').slice(2);
     expect(rows).toHaveLength(Object.keys(AUDIT_ACTIONS).length);
-    expect(rows[0]).toBe(
-      '| `client.created` | client | operator | An API client was created: `name`, `scopes`, `status`. Its secrets are never recorded. |',
-    );
+    expect(rows[0]?.split('|').map((cell) => cell.trim())).toEqual([
+      '',
+      '`client.created`',
+      'client',
+      'operator',
+      'An API client was created: `name`, `scopes`, `status`. Its secrets are never recorded.',
+      '',
+    ]);
   });
 });

@@ -56,6 +56,12 @@ describe('config', () => {
       pruneIntervalSeconds: 3600,
       pruneBatchSize: 1000,
       prunePauseMs: 100,
+      // Audit log (issue 31).
+      auditRetentionDays: 400,
+      // Event feed (issue 32).
+      eventsMaxWaitingPerClient: 10,
+      // Delivery completions awaiting their batch (default: the concurrency).
+      webhookCompletionBacklog: undefined,
       // Operator sign-in (issue 31): off until OIDC_ISSUER is set.
       oidcIssuer: undefined,
       oidcClientId: undefined,
