@@ -35,26 +35,38 @@ function usedPost(request: FastifyRequest): boolean {
   );
 }
 
-/** Runs a step of the pipeline and renders its OAuth refusal (RFC 6749 §5.2) with no-store caching. */
-async function respond<T>(
+/** An OAuth refusal (RFC 6749 §5.2) as the answer; any other error goes on to the error handler. */
+function refusal(request: FastifyRequest, reply: FastifyReply, error: unknown): OAuthErrorBody {
+  if (!(error instanceof OAuthError)) throw error;
+  // RFC 6749 §5.2: challenge for the scheme the client used; client_secret_post gets none (a Basic
+  // challenge there makes clients such as openid-client hide the invalid_client description).
+  if (error.status === 401 && (request.headers.authorization !== undefined || !usedPost(request))) {
+    void reply.header('www-authenticate', 'Basic realm="shelfmark", charset="UTF-8"');
+  }
+  void reply.code(error.status).headers(error.headers);
+  return { error: error.code, error_description: error.description };
+}
+
+/**
+ * Runs a step of the pipeline and renders its OAuth refusal with no-store caching. Synchronous when
+ * the step is (the client's row and the signing key in memory): no promise on the hot path.
+ */
+function respond<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  run: () => Promise<T>,
-): Promise<T | OAuthErrorBody> {
+  run: () => T | Promise<T>,
+): T | OAuthErrorBody | Promise<T | OAuthErrorBody> {
   void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   try {
-    return await run();
+    const result = run();
+    return result instanceof Promise ? result.catch((error: unknown) => refusal(request, reply, error)) : result;
   } catch (error) {
-    if (!(error instanceof OAuthError)) throw error;
-    // RFC 6749 §5.2: challenge for the scheme the client used; client_secret_post gets none (a Basic
-    // challenge there makes clients such as openid-client hide the invalid_client description).
-    if (error.status === 401 && (request.headers.authorization !== undefined || !usedPost(request))) {
-      void reply.header('www-authenticate', 'Basic realm="shelfmark", charset="UTF-8"');
-    }
-    void reply.code(error.status).headers(error.headers);
-    return { error: error.code, error_description: error.description };
+    return refusal(request, reply, error);
   }
 }
+
+/** The GET answer: the token without its scope (the seed's shape). */
+const seedShape = ({ access_token, token_type, expires_in }: IssuedToken) => ({ access_token, token_type, expires_in });
 
 /** RFC 6749 §5.1: `scope` is required when the grant differs from the request, optional when identical (then left out). */
 function grant(token: IssuedToken, requested: string | undefined): IssuedToken | Omit<IssuedToken, 'scope'> {
@@ -94,15 +106,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       },
     },
     (request, reply) =>
-      respond(request, reply, async () => {
+      respond(request, reply, () => {
         const credentials = basicCredentials(request.headers.authorization);
-        const issued = await tokenEndpoint.issueToken(
+        const issued = tokenEndpoint.issueToken(
           request.ip,
           { credentials, scope: undefined },
           issuerFor(config, request),
         );
-        const { access_token, token_type, expires_in } = issued;
-        return { access_token, token_type, expires_in };
+        return issued instanceof Promise ? issued.then(seedShape) : seedShape(issued);
       }),
   );
 
@@ -126,10 +137,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       },
     },
     (request, reply) =>
-      respond(request, reply, async () => {
+      respond(request, reply, () => {
         const parsed = parseGrantRequest(request.body, request.headers.authorization);
-        const issued = await tokenEndpoint.issueToken(request.ip, parsed, issuerFor(config, request));
-        return grant(issued, parsed.scope);
+        const issued = tokenEndpoint.issueToken(request.ip, parsed, issuerFor(config, request));
+        return issued instanceof Promise
+          ? issued.then((token) => grant(token, parsed.scope))
+          : grant(issued, parsed.scope);
       }),
   );
 

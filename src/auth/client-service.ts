@@ -91,6 +91,8 @@ export class ClientService {
         status: { before: null, after: view.status },
       });
     });
+    // An id asked for before it existed (the demo client's fixed one) is not remembered as unknown.
+    this.clientStates.forget(clientId);
     return { ...view, clientSecret, webhookSecret };
   }
 
@@ -106,9 +108,23 @@ export class ClientService {
     return ClientService.view(await this.require(id));
   }
 
-  /** Checks a clientId/clientSecret pair; undefined when wrong, unknown or revoked (no hint which). */
-  async authenticate(clientId: string, clientSecret: string): Promise<ClientRow | undefined> {
-    const row = await this.store.findByClientId(clientId);
+  /**
+   * Checks a clientId/clientSecret pair; undefined when wrong, unknown or revoked (no hint which).
+   * The row is the one read less than CLIENT_STATE_TTL_MS ago when there is one (client-states.ts),
+   * answered synchronously: the token endpoint's hot path then awaits no query.
+   */
+  authenticate(clientId: string, clientSecret: string): ClientRow | undefined | Promise<ClientRow | undefined> {
+    const now = this.clock.now();
+    const known = this.clientStates.rowOf(clientId, now);
+    if (known !== undefined) return this.check(known.row, clientSecret);
+    const seen = this.clientStates.changes;
+    return this.store.findByClientId(clientId).then((row) => {
+      this.clientStates.keepRow(clientId, row, now, seen);
+      return this.check(row, clientSecret);
+    });
+  }
+
+  private check(row: ClientRow | undefined, clientSecret: string): ClientRow | undefined {
     // Hash even for unknown clients so timing does not reveal which client ids exist.
     const matches = this.hasher.matches(clientSecret, row?.secret_hash ?? 'x');
     if (row === undefined || !matches || row.revoked_at !== null) return undefined;

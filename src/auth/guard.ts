@@ -1,5 +1,5 @@
 /** The bearer-token guard of the routes that declare `auth: { scope }` (route-guards.ts applies it). */
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { RequestRateLimit } from '../limits/request-limit.js';
 import { parseBearer } from './basic.js';
 import type { Scope } from './scopes.js';
@@ -20,17 +20,43 @@ export function requireScope(
   tokens: TokenService,
   scope: Scope | readonly Scope[],
   rateLimit: RequestRateLimit | undefined,
-): preHandlerAsyncHookHandler {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = parseBearer(request.headers.authorization);
-    if (token === undefined) {
-      throw request.headers.authorization === undefined ? tokenProblems.missing() : tokenProblems.invalid();
-    }
-    const principal = await tokens.authenticate(token);
-    const accepted: readonly Scope[] = typeof scope === 'string' ? [scope] : scope;
+): preHandlerHookHandler {
+  const accepted: readonly Scope[] = typeof scope === 'string' ? [scope] : scope;
+  const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): void => {
     if (!accepted.some((one) => principal.scopes.includes(one))) throw tokenProblems.scope(accepted.join(' '));
     request.principal = principal;
     rateLimit?.consume(principal.clientId, reply);
+  };
+  // A callback hook: a token this node verified before is admitted without a promise per request.
+  return (request, reply, done) => {
+    let found: Principal | Promise<Principal>;
+    try {
+      const token = parseBearer(request.headers.authorization);
+      if (token === undefined) {
+        throw request.headers.authorization === undefined ? tokenProblems.missing() : tokenProblems.invalid();
+      }
+      found = tokens.authenticateNow(token);
+      if (!(found instanceof Promise)) admit(request, reply, found);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (!(found instanceof Promise)) {
+      done();
+      return;
+    }
+    found.then(
+      (principal) => {
+        try {
+          admit(request, reply, principal);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        done();
+      },
+      (error: unknown) => done(error as Error),
+    );
   };
 }
 

@@ -15,7 +15,8 @@ const RELOAD_COOLDOWN_MS = 1000;
 
 type KeyObject = Awaited<ReturnType<typeof importJWK>>;
 
-interface LoadedKey {
+/** A loaded key: what signs a token and what verifies it. */
+export interface SigningKey {
   kid: string;
   retireAt: number;
   expiresAt: number;
@@ -28,7 +29,7 @@ interface LoadedKey {
 }
 
 export class SigningKeys {
-  private keys = new Map<string, LoadedKey>();
+  private keys = new Map<string, SigningKey>();
   private lastLoad = 0;
   private pendingReload: Promise<void> | undefined;
 
@@ -39,7 +40,7 @@ export class SigningKeys {
   ) {}
 
   /** The key to sign new tokens with; creates one when none is active. */
-  async active(): Promise<LoadedKey> {
+  async active(): Promise<SigningKey> {
     const now = this.clock.now();
     let best = this.newestActive(now);
     if (best !== undefined) return best;
@@ -89,8 +90,13 @@ export class SigningKeys {
     return { keys: [...this.keys.values()].filter((key) => key.expiresAt > now).map((key) => key.publicJwk) };
   }
 
-  private newestActive(now: number): LoadedKey | undefined {
-    let best: LoadedKey | undefined;
+  /** The loaded key that signs at `now`, without reading the database; undefined: call active(). */
+  signingNow(now: number): SigningKey | undefined {
+    return this.newestActive(now);
+  }
+
+  private newestActive(now: number): SigningKey | undefined {
+    let best: SigningKey | undefined;
     for (const key of this.keys.values()) {
       if (key.retireAt > now && (best === undefined || key.retireAt > best.retireAt)) best = key;
     }
@@ -120,7 +126,7 @@ export class SigningKeys {
     const now = this.clock.now();
     this.lastLoad = now;
     const rows = await this.db.selectFrom('signing_keys').selectAll().where('expires_at', '>', now).execute();
-    const next = new Map<string, LoadedKey>();
+    const next = new Map<string, SigningKey>();
     for (const row of rows) {
       const known = this.keys.get(row.kid);
       if (known !== undefined) {

@@ -6,6 +6,7 @@
  * request are checked before authentication, so a malformed request never costs a secret hash and is
  * never counted as a failed authentication.
  */
+import type { ClientRow } from '../db/schema.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
 import { parseBasic } from './basic.js';
 import type { ClientService } from './client-service.js';
@@ -86,18 +87,25 @@ export class TokenEndpoint {
     readonly demoSecret: DemoSecretPolicy = new DemoSecretPolicy(),
   ) {}
 
-  /** Steps: brute-force allowance → authenticate the client → check the requested scopes → issue. */
-  async issueToken(ip: string, { credentials, scope }: TokenRequest, issuer: string): Promise<IssuedToken> {
+  /**
+   * Steps: brute-force allowance → authenticate the client → check the requested scopes → issue.
+   * Synchronous when the client's row and the signing key are in memory, so the hot path awaits
+   * nothing; its refusals are thrown then, and rejected otherwise.
+   */
+  issueToken(ip: string, { credentials, scope }: TokenRequest, issuer: string): IssuedToken | Promise<IssuedToken> {
     const { clientId, clientSecret } = credentials;
     // The brute-force limit is checked before the secret is hashed (see limits/auth-failures.ts).
     const wait = this.authFailures.retryAfter(clientId, ip);
     if (wait > 0) throw new TooManyAttempts(wait);
     this.demoSecret.check(credentials);
-    const client = await this.clients.authenticate(clientId, clientSecret);
-    if (client === undefined) {
-      this.authFailures.recordFailure(clientId, ip);
-      throw new InvalidClient('client authentication failed: wrong client id or secret');
-    }
-    return this.tokens.issue(client, requestedScopes(scope), issuer);
+    const issue = (client: ClientRow | undefined): IssuedToken | Promise<IssuedToken> => {
+      if (client === undefined) {
+        this.authFailures.recordFailure(clientId, ip);
+        throw new InvalidClient('client authentication failed: wrong client id or secret');
+      }
+      return this.tokens.issueNow(client, requestedScopes(scope), issuer);
+    };
+    const client = this.clients.authenticate(clientId, clientSecret);
+    return client instanceof Promise ? client.then(issue) : issue(client);
   }
 }

@@ -11,15 +11,14 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { ClientRow } from '../db/schema.js';
 import type { ClientService } from './client-service.js';
-import type { ClientState, ClientStates } from './client-states.js';
+import { CLIENT_STATE_TTL_MS, type ClientState, type ClientStates } from './client-states.js';
 import { InvalidScope } from './oauth-errors.js';
 import { parseScopes, type Scope } from './scopes.js';
-import { type SigningKeys, TOKEN_ALG } from './signing-keys.js';
+import { type SigningKey, type SigningKeys, TOKEN_ALG } from './signing-keys.js';
 import { tokenProblems } from './token-problems.js';
 
 export const TOKEN_AUDIENCE = 'shelfmark-api';
 const CACHE_LIMIT = 10_000;
-const CLIENT_STATE_TTL_MS = 2000;
 /** How far in the future a token's iat may be: clock skew between the nodes that mint and verify. */
 const ISSUED_AT_SKEW_SECONDS = 60;
 
@@ -44,6 +43,12 @@ interface VerifiedToken {
   secretVersion: number;
 }
 
+/** A verified token's principal, while its client is neither revoked nor past the token's secret generation. */
+function admitted(entry: VerifiedToken, state: ClientState | undefined): Principal {
+  if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion) throw tokenProblems.invalid();
+  return entry.principal;
+}
+
 export class TokenService {
   private readonly verified = new Map<string, VerifiedToken>();
   /**
@@ -66,19 +71,32 @@ export class TokenService {
   }
 
   /** `issuer` is the origin the request came in on; the configured issuer wins when set. */
-  async issue(
+  async issue(client: ClientRow, requestedScopes?: Scope[], issuer?: string): Promise<IssuedToken> {
+    return this.issueNow(client, requestedScopes, issuer);
+  }
+
+  /**
+   * issue(), synchronous while a loaded key signs (every call but the first of a key's life): the
+   * token endpoint's hot path awaits nothing. Its refusals are thrown, not returned as a rejection.
+   */
+  issueNow(
     client: ClientRow,
     requestedScopes?: Scope[],
     issuer = this.issuer ?? 'urn:shelfmark',
-  ): Promise<IssuedToken> {
+  ): IssuedToken | Promise<IssuedToken> {
     const allowed = parseScopes(client.scopes);
     // The client's allow-list is the rule for every caller of the service, not only the token endpoint.
     const excess = (requestedScopes ?? []).filter((scope) => !allowed.includes(scope));
     if (excess.length > 0) throw new InvalidScope(`the client may not request: ${excess.join(', ')}`);
-    const key = await this.keys.active();
+    const scopes = requestedScopes ?? allowed;
+    const key = this.keys.signingNow(this.clock.now());
+    if (key === undefined) return this.keys.active().then((active) => this.signed(client, scopes, issuer, active));
+    return this.signed(client, scopes, issuer, key);
+  }
+
+  private signed(client: ClientRow, scopes: readonly Scope[], issuer: string, key: SigningKey): IssuedToken {
     const now = this.clock.now();
     const iat = Math.floor(now / 1000);
-    const scopes = requestedScopes ?? allowed;
     const ttl = this.config.tokenTtlSeconds;
     const claims = {
       client_id: client.client_id,
@@ -106,21 +124,35 @@ export class TokenService {
 
   /** Resolves a bearer token to its principal or throws the matching 401/403 problem. */
   async authenticate(token: string): Promise<Principal> {
+    return this.authenticateNow(token);
+  }
+
+  /**
+   * authenticate(), synchronous when this node verified the token before and its client's state is
+   * fresh (every request of a busy client but one each CLIENT_STATE_TTL_MS): the bearer guard then
+   * awaits nothing. Its refusals are thrown then, and rejected otherwise.
+   */
+  authenticateNow(token: string): Principal | Promise<Principal> {
     const now = this.clock.now();
-    let entry = this.verified.get(token);
-    if (entry === undefined) {
-      entry = await this.verify(token);
-      if (this.verified.size >= CACHE_LIMIT) this.evict(now);
-      this.verified.set(token, entry);
-    }
+    const entry = this.verified.get(token);
+    return entry === undefined ? this.verifyAndAdmit(token, now) : this.admit(token, entry, now);
+  }
+
+  private async verifyAndAdmit(token: string, now: number): Promise<Principal> {
+    const entry = await this.verify(token);
+    if (this.verified.size >= CACHE_LIMIT) this.evict(now);
+    this.verified.set(token, entry);
+    return this.admit(token, entry, now);
+  }
+
+  private admit(token: string, entry: VerifiedToken, now: number): Principal | Promise<Principal> {
     if (entry.principal.expiresAt <= now) {
       this.verified.delete(token);
       throw tokenProblems.expired();
     }
-    const state = await this.clientState(entry.principal.clientId, now);
-    if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion)
-      throw tokenProblems.invalid();
-    return entry.principal;
+    const state = this.freshState(entry.principal.clientId, now);
+    if (state !== undefined) return admitted(entry, state);
+    return this.clientState(entry.principal.clientId, now).then((read) => admitted(entry, read));
   }
 
   /**
@@ -175,9 +207,17 @@ export class TokenService {
     };
   }
 
-  private async clientState(clientId: string, now: number): Promise<ClientState | undefined> {
+  private freshState(clientId: string, now: number): ClientState | undefined {
     const cached = this.clientStates.get(clientId);
-    if (cached !== undefined && now - cached.loadedAt < CLIENT_STATE_TTL_MS && now >= cached.loadedAt) return cached;
+    return cached !== undefined && now - cached.loadedAt < CLIENT_STATE_TTL_MS && now >= cached.loadedAt
+      ? cached
+      : undefined;
+  }
+
+  private async clientState(clientId: string, now: number): Promise<ClientState | undefined> {
+    const cached = this.freshState(clientId, now);
+    if (cached !== undefined) return cached;
+    const seen = this.clientStates.changes;
     const row = await this.clients.findByClientId(clientId);
     if (row === undefined) {
       this.clientStates.forget(clientId);
@@ -189,7 +229,7 @@ export class TokenService {
       revoked: row.revoked_at !== null,
       loadedAt: now,
     };
-    this.clientStates.set(clientId, state);
+    this.clientStates.set(clientId, state, seen);
     return state;
   }
 
