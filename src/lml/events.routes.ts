@@ -3,6 +3,8 @@
  * offers:read (either admits the route; `types` asking for an event of a missing scope is a 403), and
  * subscription.failing / .disabled are the client's own only.
  */
+
+import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { principalOf } from '../auth/guard.js';
@@ -20,7 +22,16 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
   // PostgreSQL: other nodes' commits wake this node's waiters. Before the server stops waiting for its
   // open requests, the held ones answer (an empty page with their `next`), so shutdown is not delayed.
   app.addHook('onReady', () => waiters.start(db.listen?.bind(db)));
-  app.addHook('preClose', () => waiters.close());
+  // The sockets of feed requests not yet answered. On shutdown the released ones answer within
+  // moments; a socket still here after 2 s (a client that went away without closing it) is destroyed,
+  // so it cannot hold the server's close open.
+  const open = new Set<Socket>();
+  app.addHook('preClose', async () => {
+    await waiters.close();
+    for (const started = Date.now(); open.size > 0 && Date.now() - started < 2000; )
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const socket of open) socket.destroy();
+  });
   app.get(
     '/api/lml/v1/events',
     {
@@ -50,6 +61,8 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
       const abort = (): void => gone.abort();
       // The client went away while waiting: stop holding its place (and its count against the cap).
       reply.raw.once('close', abort);
+      const socket = request.raw.socket;
+      open.add(socket);
       try {
         const answer = await feed.page(
           { clientId: principal.clientId, clientRef: principal.clientRef, scopes: principal.scopes },
@@ -66,6 +79,10 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
         return reply;
       } finally {
         reply.raw.off('close', abort);
+        // Once the answer has left (or failed), the connection is idle: the server's close handles it.
+        const settle = (): void => void open.delete(socket);
+        if (reply.raw.writableFinished || reply.raw.destroyed) settle();
+        else reply.raw.once('finish', settle).once('close', settle);
       }
     },
   );
