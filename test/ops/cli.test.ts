@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CLIENT_STATE_TTL_MS } from '../../src/auth/client-states.js';
 import { testConfig } from '../../src/config.js';
 import { createServices } from '../../src/services.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -116,6 +117,8 @@ describeEachEngine('shelfmark CLI', (engine) => {
     const reset = await cli(['clients', 'reset-secret', client.id]);
     expect(reset.code).toBe(0);
     const { clientSecret } = JSON.parse(reset.stdout) as { clientSecret: string };
+    // The CLI is another process: the API node reads the client again within CLIENT_STATE_TTL_MS.
+    h.clock.advance(CLIENT_STATE_TTL_MS);
     expect((await token(client.clientId, client.clientSecret)).statusCode).toBe(401);
     expect((await token(client.clientId, clientSecret)).statusCode).toBe(200);
 
@@ -127,6 +130,7 @@ describeEachEngine('shelfmark CLI', (engine) => {
 
     const revoked = await cli(['clients', 'revoke', client.id]);
     expect(revoked.code).toBe(0);
+    h.clock.advance(CLIENT_STATE_TTL_MS);
     expect((await token(client.clientId, clientSecret)).statusCode).toBe(401);
   });
 
