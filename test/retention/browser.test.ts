@@ -89,6 +89,7 @@ describeEachEngine('the Storage view in the browser', (engine) => {
     ]);
     expect(await page.locator('main .card .value').allTextContents()).toEqual([
       expect.stringMatching(/^[\d.]+ (B|kB|MB|GB)$/),
+      'every 60 min',
       '30 days',
       '90 days',
       '90 days',
@@ -96,6 +97,7 @@ describeEachEngine('the Storage view in the browser', (engine) => {
     ]);
     expect(await page.locator('main .card .label').allTextContents()).toEqual([
       `database (${engine})`,
+      'automatic prune',
       'succeeded deliveries kept',
       'failed deliveries kept',
       'events kept',
