@@ -335,6 +335,30 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       .execute();
     await call('POST', '/api/lml/v1/subscriptions/:id/ping', { id: subscription.id }, { headers: bearer });
     await call('GET', '/api/lml/v1/subscriptions/:id/deliveries', { id: subscription.id }, { headers: bearer });
+    // The event feed (issue 32): a page, a malformed cursor (400), a type filter.
+    await call('GET', '/api/lml/v1/events', {}, { headers: bearer, query: 'limit=5' });
+    await call('GET', '/api/lml/v1/events', {}, { headers: bearer, query: 'after=not-a-cursor' });
+    await call('GET', '/api/lml/v1/events', {}, { headers: bearer, query: 'types=list.published' });
+    // Replay into the client's subscription, and a malformed start.
+    const since = { from: '2026-08-01T00:00:00Z' };
+    await call(
+      'POST',
+      '/api/lml/v1/subscriptions/:id/replay',
+      { id: subscription.id },
+      { headers: bearer, payload: since },
+    );
+    await call(
+      'POST',
+      '/api/lml/v1/subscriptions/:id/replay',
+      { id: subscription.id },
+      { headers: bearer, payload: { from: 'yesterday' } },
+    );
+    await call(
+      'POST',
+      '/api/admin/v1/subscriptions/:id/replay',
+      { id: subscription.id },
+      { headers: admin, payload: since },
+    );
     await call('POST', '/api/lml/v1/webhook-secret', {}, { headers: bearer });
 
     // admin subscriptions, deliveries, clients
