@@ -45,7 +45,8 @@ interface VerifiedToken {
 
 /** A verified token's principal, while its client is neither revoked nor past the token's secret generation. */
 function admitted(entry: VerifiedToken, state: ClientState | undefined): Principal {
-  if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion) throw tokenProblems.invalid();
+  if (state === undefined || state.revoked || state.secretVersion !== entry.secretVersion)
+    throw tokenProblems.invalid();
   return entry.principal;
 }
 
