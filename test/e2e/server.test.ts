@@ -102,7 +102,7 @@ describe('the server process', () => {
       .trim()
       .split('\n');
     const responses = out.map((line) => JSON.parse(line) as unknown);
-    const [tokenGet, tokenPost, offers, offersEncoded, offer, schools, lists, structure, subscription, priced] =
+    const [tokenGet, tokenPost, offers, offersEncoded, offer, schools, lists, structure, feed, subscription, priced] =
       responses as Record<string, unknown>[];
     expect(tokenGet).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(tokenPost).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
@@ -112,6 +112,9 @@ describe('the server process', () => {
     expect(schools).toMatchObject({ has_more: false });
     expect(lists).toMatchObject({ has_more: false });
     expect(Array.isArray(structure)).toBe(true);
+    // The demo's seeded events, pulled: two, oldest first, and a cursor to go on from.
+    expect(feed).toMatchObject({ has_more: true, next: expect.any(String) });
+    expect((feed?.data as unknown[]).length).toBe(2);
     // The demo server refuses the example's unresolvable receiver host with a clear 422 problem.
     expect(subscription).toMatchObject({ status: 422, code: 'unresolvable-host' });
     // The demo list priced in one call: one optional item has no offer, the totals are exact.
@@ -119,7 +122,7 @@ describe('the server process', () => {
       list: { name: 'vwo 4', status: 'published' },
       summary: { items: 4, itemsWithOffers: 3, mandatoryItems: 3, mandatoryItemsWithOffers: 3, currency: 'EUR' },
     });
-    expect(responses).toHaveLength(10);
+    expect(responses).toHaveLength(11);
   });
 
   it('stops cleanly on SIGTERM and does not seed or print a token again on restart', async () => {
