@@ -2,7 +2,6 @@
  * Rules for learning-material lists: content, slugs and the status lifecycle. Every write runs inside
  * the transactional outbox, so the change and its list.* events commit together or not at all.
  */
-
 import { listFields } from '../audit/fields.js';
 import type { Initiator } from '../audit/initiator.js';
 import { appendRecord, changesBetween } from '../audit/recorder.js';
@@ -15,43 +14,28 @@ import type { Emit, Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
-import { type ListItemInput, normaliseItems, normaliseTags } from './items.js';
+import { normaliseItems, normaliseTags } from './items.js';
+import {
+  canonicalItems,
+  canonicalTags,
+  type ListInput,
+  type ListPatch,
+  type ListQuery,
+  type ListUpdate,
+  schoolYear,
+} from './list-inputs.js';
 import { isSlugCollision, ListStore } from './list-store.js';
-import type { PageQuery } from './paging.js';
 import type { ListView } from './schemas.js';
 import { SchoolStore } from './school-store.js';
 import {
   assertTransition,
   canonicalStatus,
-  isListStatus,
   LIST_STATUS_INPUTS,
   LIST_STATUSES,
   type ListStatus,
+  storedStatus,
 } from './status.js';
-import { type ListWithSchool, listView, parseItems, parseTags } from './views.js';
-
-export interface ListInput {
-  school: string;
-  name: string;
-  comment?: string | null | undefined;
-  schoolYear?: number | null | undefined;
-  duoCode?: string | null | undefined;
-  tags?: string[] | undefined;
-  imported?: boolean | undefined;
-  items?: ListItemInput[] | undefined;
-}
-
-/** The content an operator may change; the school, slug and status are not content. */
-export type ListPatch = Partial<Omit<ListInput, 'school' | 'imported'>>;
-
-/** What an update did: the list as it now is, and whether its content changed (then list.updated was emitted). */
-export type ListUpdate = { list: ListView; changed: boolean };
-
-export interface ListQuery extends PageQuery {
-  school?: string | undefined;
-  /** Any accepted status word; without it archived lists are left out. */
-  status?: string | undefined;
-}
+import { type ListWithSchool, listView } from './views.js';
 
 /** Attempts at a fresh slug before giving up; 32^6 slugs make even two attempts rare. */
 const SLUG_ATTEMPTS = 5;
@@ -263,21 +247,4 @@ async function findOr404(store: ListStore, identifier: string): Promise<ListWith
   const row = isResourceIdentifier(identifier) ? await store.find(identifier) : undefined;
   if (row === undefined) throw notFound(`list ${identifier}`);
   return row;
-}
-
-// Compared in parsed-and-reserialised form so that equal content never counts as a change.
-const canonicalTags = (json: string): string => JSON.stringify(parseTags(json));
-const canonicalItems = (json: string): string => JSON.stringify(parseItems(json));
-
-/** The start year of the school year, e.g. 2026 for 2026-2027. */
-function schoolYear(value: number | null | undefined): number | null {
-  if (value === undefined || value === null) return null;
-  if (!Number.isInteger(value) || value < 1900 || value > 2200)
-    throw fieldProblem('/schoolYear', 'must be a start year between 1900 and 2200');
-  return value;
-}
-
-function storedStatus(row: ListRow): ListStatus {
-  if (isListStatus(row.status)) return row.status;
-  throw new Error(`list ${row.identifier} has an unknown stored status ${row.status}`);
 }

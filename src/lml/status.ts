@@ -3,6 +3,8 @@
  * seed; Shelfmark uses the four the real system shows, and accepts `concept` (the real system's word)
  * as a synonym of `created` on input. Output always says `created`.
  */
+
+import type { ListRow } from '../db/schema.js';
 import { Problem } from '../errors.js';
 import { LIST_STATUSES, type ListStatus } from '../list-statuses.js';
 
@@ -52,4 +54,10 @@ export function assertTransition(from: ListStatus, to: ListStatus): void {
       allowed: [...allowed],
     },
   );
+}
+
+/** A stored row's status; a word this version does not know is a corrupt row, not bad input. */
+export function storedStatus(row: Pick<ListRow, 'identifier' | 'status'>): ListStatus {
+  if (isListStatus(row.status)) return row.status;
+  throw new Error(`list ${row.identifier} has an unknown stored status ${row.status}`);
 }
