@@ -114,7 +114,7 @@ describe('the server process', () => {
     expect(Array.isArray(structure)).toBe(true);
     // The demo's seeded events, pulled: two, oldest first, and a cursor to go on from.
     expect(feed).toMatchObject({ has_more: true, next: expect.any(String) });
-    expect((feed?.data as unknown[]).length).toBe(2);
+    expect(feed?.data).toHaveLength(2);
     // The demo server refuses the example's unresolvable receiver host with a clear 422 problem.
     expect(subscription).toMatchObject({ status: 422, code: 'unresolvable-host' });
     // The demo list priced in one call: one optional item has no offer, the totals are exact.
