@@ -16,9 +16,9 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
 }
 
 /** The read model's tag goes with it: the ETag hook (src/http/etag.ts) uses it instead of hashing the body. */
-function sendAnswer(reply: FastifyReply, { json, etag }: PublishedOffers): void {
+function sendAnswer(reply: FastifyReply, { json, etag }: PublishedOffers): FastifyReply {
   void reply.header('etag', etag);
-  sendJson(reply, json);
+  return sendJson(reply, json);
 }
 
 export interface OfferRoutesOptions {
@@ -52,10 +52,15 @@ export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async 
     // async handler: a remembered answer is sent at once, without a promise per request.
     (request, reply) => {
       const answer = offers.findPublishedWithTag(request.query.eans);
-      if (answer instanceof Promise)
-        return answer.then((found) => {
-          sendAnswer(reply, found);
-        });
+      if (answer instanceof Promise) {
+        // Not returned to Fastify: a handler's promise resolving to undefined while an async onSend
+        // hook (compression) is still at work makes Fastify send again, with an empty body.
+        void answer.then(
+          (found) => sendAnswer(reply, found),
+          (error: Error) => (reply as FastifyReply).send(error),
+        );
+        return undefined;
+      }
       sendAnswer(reply, answer);
       return undefined;
     },
