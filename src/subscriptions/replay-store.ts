@@ -64,7 +64,7 @@ export class ReplayStore {
 
   /**
    * Queues one delivery per matching event in feed order, leaving out those the subscription already
-   * has a delivery of (`any`) or a pending one of (`pending`); answers how many. Ids sort in feed order, which is the
+   * has a delivery of (`with-delivery`) or a pending one of (`with-pending-delivery`); answers how many. Ids sort in feed order, which is the
    * order the queue takes deliveries that are due at the same moment.
    */
   async queue(
@@ -72,13 +72,13 @@ export class ReplayStore {
     match: ReplayMatch & { subscriptionId: string },
     start: ReplayStart,
     upTo: number,
-    leaveOut: 'any' | 'pending',
+    leaveOut: 'with-delivery' | 'with-pending-delivery',
     now: number,
   ): Promise<number> {
     const { rows } = await sql<{ id: string }>`
       select e.id from events e where ${this.matching(match, start, upTo)}
         and not exists (select 1 from deliveries d where d.event_id = e.id and d.subscription_id = ${match.subscriptionId}
-                        ${leaveOut === 'pending' ? sql`and d.status = 'pending'` : sql``})
+                        ${leaveOut === 'with-pending-delivery' ? sql`and d.status = 'pending'` : sql``})
       order by e.seq`.execute(trx);
     const base = ids.delivery().slice(0, 17);
     const deliveries = rows.map((row, index) =>

@@ -98,7 +98,7 @@ export class SubscriptionReplay {
         { ...match, subscriptionId },
         start,
         upTo,
-        created ? 'any' : 'pending',
+        created ? 'with-delivery' : 'with-pending-delivery',
         now,
       );
       if (count > 0 && this.db.engine === 'postgres')
