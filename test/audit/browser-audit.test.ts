@@ -1,31 +1,14 @@
-/**
- * The console's Audit page and a History panel in Chromium: the records of changes made through the
- * admin API, filtered by action (in the address), and a client's page with its History. Screenshots
- * (SQLite run) in test-artifacts/screenshots/audit-*.png.
- */
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { keepFailure, openWorld, operator, publishedList, section, shoot, shop, type World } from '../e2e/support.js';
-import { launchBrowser, skipBrowser } from '../support/browser.js';
+import { beforeEach, expect, it } from 'vitest';
+import { operator, publishedList, section, shoot, shop, useBrowserWorlds, type World } from '../e2e/support.js';
+import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 
 describeEachEngine('console: the audit log in a browser', (engine) => {
-  let browser: Browser;
+  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-
-  beforeAll(async () => {
-    if (!skipBrowser) browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => browser?.close());
   beforeEach(async () => {
-    w = await openWorld(engine, browser);
+    w = await openWorldFor();
   }, 60_000);
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
-    const problems = [...w.problems];
-    await w.close();
-    expect(problems).toEqual([]);
-  }, 30_000);
 
   it.skipIf(skipBrowser)(
     'the Audit page lists who changed what and filters by action; a client page shows its History',

@@ -7,14 +7,12 @@
  * Delete (34.6). Each test drives a listening instance with a running worker (support.ts) and checks
  * what the page shows and the rows or API state that result.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { launchBrowser, skipBrowser } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, expect, it } from 'vitest';
+import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import {
   expectingRefusals,
-  keepFailure,
-  openWorld,
   operator,
   partner,
   publishedList,
@@ -23,6 +21,7 @@ import {
   shoot,
   shop,
   subscribeReceivers,
+  useBrowserWorlds,
   type World,
 } from './support.js';
 
@@ -30,22 +29,11 @@ const MATH = '9789001891442';
 const ENGLISH = '9780194837125';
 
 describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
-  let browser: Browser;
+  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-
-  beforeAll(async () => {
-    if (!skipBrowser) browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => browser?.close());
   beforeEach(async () => {
-    w = await openWorld(engine, browser);
+    w = await openWorldFor();
   }, 60_000);
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
-    const problems = [...w.problems];
-    await w.close();
-    expect(problems).toEqual([]);
-  }, 30_000);
 
   const db = () => w.h.database.db.kysely;
   const admin = () => w.h.asAdmin();

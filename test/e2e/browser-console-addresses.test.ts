@@ -4,40 +4,28 @@
  * between them), a reload keeps it, and an address typed or bookmarked opens there — after sign-in
  * when the session had ended. The server answers those paths with the page (test/ops/app-paths.test.ts).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { launchBrowser, skipBrowser } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, expect, it } from 'vitest';
+import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import {
-  keepFailure,
-  openWorld,
   operator,
   partner,
   publishedList,
   section,
   shop,
   subscribeReceivers,
+  useBrowserWorlds,
   type World,
 } from './support.js';
 
 describeEachEngine('addresses of the sections (issue 34.8)', (engine) => {
-  let browser: Browser;
+  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-
-  beforeAll(async () => {
-    if (!skipBrowser) browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => browser?.close());
   beforeEach(async () => {
-    w = await openWorld(engine, browser);
+    w = await openWorldFor();
   }, 60_000);
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
-    const problems = [...w.problems];
-    await w.close();
-    expect(problems).toEqual([]);
-  }, 30_000);
 
   /** The heading of the section on screen, once the page has drawn the place its address names. */
   const heading = async (page: Page, text: string): Promise<string> => {

@@ -5,21 +5,20 @@
  * labelled recovery date, inline form errors, and the list status buttons. Each test has an instance
  * of its own (support.ts).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, skipBrowser } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import {
   DESKTOP,
   expectingRefusals,
-  keepFailure,
-  openWorld,
   operator,
   partner,
   publishedList,
   section,
   shoot,
   shop,
+  useBrowserWorlds,
   type World,
 } from './support.js';
 
@@ -31,26 +30,7 @@ const localMoment = (page: Page, iso: string): Promise<string> =>
   page.evaluate((at) => new Date(at).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }), iso);
 
 describeEachEngine('issue 34.15: wording in the console and the portal', (engine) => {
-  let browser: Browser;
-  let w: World | undefined;
-
-  beforeAll(async () => {
-    if (!skipBrowser) browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (w === undefined) return;
-    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
-    const problems = [...w.problems];
-    await w.close();
-    w = undefined;
-    expect(problems).toEqual([]);
-  }, 30_000);
-
-  const world = async (): Promise<World> => {
-    w = await openWorld(engine, browser);
-    return w;
-  };
+  const world = useBrowserWorlds(engine);
 
   /** Waits until the admin API lists `count` deliveries of `status`. */
   const settled = (world: World, status: string, count: number) =>

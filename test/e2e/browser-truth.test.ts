@@ -6,18 +6,15 @@
  * school and shows what each attempt sent (34.9); the console's sign-in says where the admin token
  * comes from and hides the navigation (34.14). Each test has an instance of its own (support.ts).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
-import { launchBrowser, skipBrowser } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import {
   DESKTOP,
   expectingRefusals,
   HOSTILE,
-  keepFailure,
-  openWorld,
   operator,
   partner,
   publishedList,
@@ -25,7 +22,7 @@ import {
   shoot,
   shop,
   subscribeReceivers,
-  type World,
+  useBrowserWorlds,
 } from './support.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -69,26 +66,7 @@ const axisAndBody = (page: Page): Promise<[number, number]> =>
   })()`) as Promise<[number, number]>;
 
 describeEachEngine('issue 34: the console and the portal tell the truth', (engine) => {
-  let browser: Browser;
-  let w: World | undefined;
-
-  beforeAll(async () => {
-    if (!skipBrowser) browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (w === undefined) return;
-    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
-    const problems = [...w.problems];
-    await w.close();
-    w = undefined;
-    expect(problems).toEqual([]);
-  }, 30_000);
-
-  const world = async (config: Partial<Config> = {}): Promise<World> => {
-    w = await openWorld(engine, browser, config);
-    return w;
-  };
+  const world = useBrowserWorlds(engine);
 
   it.skipIf(skipBrowser)(
     '34.1 after 4 failed attempts every count says attempts or deliveries, and they agree with the chart',

@@ -12,17 +12,15 @@
  * needs, through the API where that is not what it tests, so one failing test hides no other. Only the
  * Chromium process is shared; every page lives in a browser context (a fresh profile) of its own.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeEach, expect, it } from 'vitest';
 import { addSubscription, emit } from '../delivery/support.js';
-import { launchBrowser, skipBrowser } from '../support/browser.js';
+import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
 import {
   expectingRefusals,
   HOSTILE,
-  keepFailure,
-  openWorld,
   operator,
   partner,
   portalLink,
@@ -32,28 +30,16 @@ import {
   shoot,
   shop,
   subscribeReceivers,
+  useBrowserWorlds,
   type World,
 } from './support.js';
 
 describeEachEngine('browser end to end', (engine) => {
-  let browser: Browser;
+  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-
-  beforeAll(async () => {
-    if (!skipBrowser) browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => browser?.close());
-
   beforeEach(async () => {
-    w = await openWorld(engine, browser);
+    w = await openWorldFor();
   }, 60_000);
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await keepFailure(w, context.task.name);
-    const problems = [...w.problems];
-    await w.close();
-    // Whatever a test did, it left no error in any of its browsers' consoles.
-    expect(problems).toEqual([]);
-  }, 30_000);
 
   it.skipIf(skipBrowser)(
     'the operator signs in with the admin token (refused when wrong) and lands on the overview',

@@ -7,11 +7,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, ConsoleMessage, Dialog, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
 import { addStats, uncountFinished } from '../../src/delivery/stats.js';
 import { type Receiver, startReceiver } from '../delivery/support.js';
+import { launchBrowser, skipBrowser } from '../support/browser.js';
 import {
   ADMIN_TOKEN,
   createClientWithToken,
@@ -113,6 +114,35 @@ export async function keepFailure(world: World, testName: string): Promise<void>
       .catch(() => '?');
     console.warn(`[browser ${world.engine}] ${who} notice after failure: ${notice}`);
   }
+}
+
+/**
+ * The lifecycle every browser test file shares, registered in the calling describe block: one Chromium
+ * for the file, and per test a world opened on demand (with config overrides if the test needs them).
+ * After each test the world is closed, a failure's pages kept, and no browser console error allowed.
+ */
+export function useBrowserWorlds(engine: Engine): (config?: Partial<Config>) => Promise<World> {
+  let browser: Browser | undefined;
+  let current: World | undefined;
+  beforeAll(async () => {
+    if (!skipBrowser) browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => browser?.close());
+  afterEach(async (context) => {
+    const world = current;
+    current = undefined;
+    if (world === undefined) return;
+    if (context.task.result?.state === 'fail') await keepFailure(world, context.task.name);
+    const problems = [...world.problems];
+    await world.close();
+    // Whatever a test did, it left no error in any of its browsers' consoles.
+    expect(problems).toEqual([]);
+  }, 30_000);
+  return async (config = {}) => {
+    if (browser === undefined) throw new Error('no browser: the test should be skipped (skipBrowser)');
+    current = await openWorld(engine, browser, config);
+    return current;
+  };
 }
 
 /** Runs a step that is expected to make the browser log failed requests (401/403/404), then forgets them. */
