@@ -8,7 +8,7 @@
  *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
  *                                         fanout | feed | latency | soak | history (history runs only this way or
  *                                         quick: about 15 min, time limit 2 h)
- *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery
+ *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery | feed
  *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
  *
  * BENCH_ROUNDS, BENCH_DELIVERY_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
@@ -31,7 +31,7 @@ import {
 import type { Row, ScenarioResult, Settings, Target } from './lib/types.js';
 import { deliveryScenario, shelfmarkDelivery, singleWindow } from './scenarios/delivery.js';
 import { fanoutScenario } from './scenarios/fanout.js';
-import { feedScenario } from './scenarios/feed.js';
+import { FEED_PAGE_PATH, feedScenario, seedFeed } from './scenarios/feed.js';
 import { historyScenario } from './scenarios/history.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listOffersScenario } from './scenarios/list-offers.js';
@@ -59,7 +59,7 @@ type ScenarioName = keyof typeof SCENARIOS;
  * minutes): run them with --only. A quick run includes them at their quick size.
  */
 const OWN_RUN: readonly ScenarioName[] = ['history'];
-const PROFILES = ['offers', 'token', 'delivery'] as const;
+const PROFILES = ['offers', 'token', 'delivery', 'feed'] as const;
 type ProfileName = (typeof PROFILES)[number];
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -210,9 +210,13 @@ async function profile(name: ProfileName): Promise<void> {
     let server: Server | undefined;
     try {
       server = await startServer(db, { nodeArgs });
-      const client = await createClient(server, ['offers:read']);
+      const client = await createClient(server, [name === 'feed' ? 'lml:read' : 'offers:read']);
       let result: Awaited<ReturnType<typeof load>>;
-      if (name === 'offers') {
+      if (name === 'feed') {
+        await seedFeed(server);
+        const token = await accessToken(server, client);
+        result = await load({ url: `${server.url}${FEED_PAGE_PATH}`, headers: { authorization: `Bearer ${token}` }, seconds });
+      } else if (name === 'offers') {
         await seedOffers(server);
         const token = await accessToken(server, client);
         result = await load({

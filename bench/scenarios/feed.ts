@@ -23,7 +23,7 @@ import {
 } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
 
-const PAGE_PATH = '/api/lml/v1/events?limit=100';
+export const FEED_PAGE_PATH = '/api/lml/v1/events?limit=100';
 const WAITERS = 1000;
 
 interface LongPoll {
@@ -32,10 +32,21 @@ interface LongPoll {
   withEvent: number;
 }
 
+/** 120 events (schools created) in the feed, so a page of 100 is full. */
+export async function seedFeed(server: Server): Promise<void> {
+  await pool(
+    Array.from({ length: 120 }, (_, i) => i),
+    8,
+    async (i) => {
+      await admin(server, '/schools', 'POST', { name: `Feed school ${i}`, type: 'VO' });
+    },
+  );
+}
+
 /** 1,000 readers waiting at the head, then one event: RSS growth and the time until all have it. */
 async function longPoll(server: Server, token: string): Promise<LongPoll> {
   const head = (await (
-    await fetch(`${server.url}${PAGE_PATH.replace('100', '1000')}`, { headers: { authorization: `Bearer ${token}` } })
+    await fetch(`${server.url}${FEED_PAGE_PATH.replace('100', '1000')}`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { next: string };
   const before = rssMiB(server.child.pid) ?? 0;
   const readers = spawnChild('feed-waiters', [
@@ -74,16 +85,10 @@ async function engineRun(
   try {
     server = await startServer(db, { env: { EVENTS_MAX_WAITING_PER_CLIENT: String(WAITERS) } });
     const started = server;
-    await pool(
-      Array.from({ length: 120 }, (_, i) => i),
-      8,
-      async (i) => {
-        await admin(started, '/schools', 'POST', { name: `Feed school ${i}`, type: 'VO' });
-      },
-    );
+    await seedFeed(started);
     const token = await accessToken(server, await createClient(server, ['lml:read']));
     const headers = { authorization: `Bearer ${token}` };
-    const probe = await fetch(`${server.url}${PAGE_PATH}`, { headers });
+    const probe = await fetch(`${server.url}${FEED_PAGE_PATH}`, { headers });
     const body = await probe.text();
     if (probe.status !== 200) throw new Error(`feed probe answered ${probe.status}: ${body.slice(0, 300)}`);
     const bodyFile = join(mkdtempSync(join(tmpdir(), 'shelfmark-bench-feed-')), 'page.json');
@@ -91,8 +96,8 @@ async function engineRun(
     const port = await freePort();
     baseline = spawnChild('hello', [String(port), bodyFile]);
     await baseline.line('READY', 20_000);
-    const feedUrl = `${server.url}${PAGE_PATH}`;
-    const baseUrl = `http://127.0.0.1:${port}${PAGE_PATH}`;
+    const feedUrl = `${server.url}${FEED_PAGE_PATH}`;
+    const baseUrl = `http://127.0.0.1:${port}${FEED_PAGE_PATH}`;
     log(`  ${engine}: a page of ${(JSON.parse(body) as { data: unknown[] }).data.length} events, ${body.length} bytes`);
     if (settings.warmupSeconds > 0) {
       await load({ url: feedUrl, headers, seconds: settings.warmupSeconds });

@@ -23,6 +23,15 @@ export interface PageSlice {
   readonly last: { readonly seq: number; readonly createdAt: number } | undefined;
 }
 
+/** Which events a reader asked for, worked out once per question (feed.ts) and the same object each time. */
+export interface FeedSelection extends Omit<FeedFilter, 'clientRef'> {
+  /** Unique per selection in this process: a short stand-in for the names in a page's key. */
+  readonly id: number;
+  /** Operational events are among the names: pages are per client (`clientRef`). */
+  readonly own: boolean;
+  readonly clientRef?: string;
+}
+
 const KEPT_MS = 5000;
 const MAX_PAGES = 256;
 
@@ -34,9 +43,9 @@ export class FeedPages {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  read(after: number, upTo: number, filter: FeedFilter, limit: number): Promise<PageSlice> {
-    const own = filter.names.some((name) => name.startsWith('subscription.')) ? filter.clientRef : '';
-    const key = `${after} ${upTo} ${limit} ${own} ${filter.names.join(',')}`;
+  read(after: number, upTo: number, selection: FeedSelection, limit: number): Promise<PageSlice> {
+    const filter: FeedFilter = { names: selection.names, clientRef: selection.clientRef ?? '' };
+    const key = `${after} ${upTo} ${limit} ${filter.clientRef} ${selection.id}`;
     const now = this.now();
     const kept = this.pages.get(key);
     if (kept !== undefined && now - kept.at < KEPT_MS) return kept.slice;

@@ -26,7 +26,8 @@ function matches(header: string | undefined, tag: string): boolean {
 // Hash object per answer showed up in the profile; one-shot hashing avoids the Hash object and is the
 // faster of the two (figures: docs/performance.md#design-measurements).
 export const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
-  if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+  if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload)))
+    return done(null, payload);
   // A route that knows its representation's tag already (the offers read model) set it; else hash.
   const given = reply.getHeader('etag');
   const tag = typeof given === 'string' ? given : `"${hash('sha1', payload, 'base64url')}"`;

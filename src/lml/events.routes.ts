@@ -57,28 +57,29 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const gone = new AbortController();
-      const abort = (): void => gone.abort();
       // The client went away while waiting: stop holding its place (and its count against the cap).
-      reply.raw.once('close', abort);
+      // (An answer at once has nothing to stop: no controller made per request.)
+      const gone = request.query.wait > 0 ? new AbortController() : undefined;
+      const abort = (): void => gone?.abort();
+      if (gone !== undefined) reply.raw.once('close', abort);
       const socket = request.raw.socket;
       open.add(socket);
       try {
         const answer = await feed.page(
           { clientId: principal.clientId, clientRef: principal.clientRef, scopes: principal.scopes },
           request.query,
-          gone.signal,
+          gone?.signal,
         );
         // Shutting down: the connection must not stay open (keep-alive) after this answer.
         if (waiters.closing) void reply.header('connection', 'close');
-        // Finished JSON (feed-pages.ts) with its tag: the serialiser and the ETag hook's hashing are skipped.
+        // Finished JSON bytes (feed.ts) with its tag: the serialiser and the ETag hook's hashing are skipped.
         void (reply as FastifyReply)
           .header('etag', answer.etag)
           .type('application/json; charset=utf-8')
-          .send(answer.json);
+          .send(answer.body);
         return reply;
       } finally {
-        reply.raw.off('close', abort);
+        if (gone !== undefined) reply.raw.off('close', abort);
         // Once the answer has left (or failed), the connection is idle: the server's close handles it.
         const settle = (): void => void open.delete(socket);
         if (reply.raw.writableFinished || reply.raw.destroyed) settle();
