@@ -215,7 +215,11 @@ async function profile(name: ProfileName): Promise<void> {
       if (name === 'feed') {
         await seedFeed(server);
         const token = await accessToken(server, client);
-        result = await load({ url: `${server.url}${FEED_PAGE_PATH}`, headers: { authorization: `Bearer ${token}` }, seconds });
+        result = await load({
+          url: `${server.url}${FEED_PAGE_PATH}`,
+          headers: { authorization: `Bearer ${token}` },
+          seconds,
+        });
       } else if (name === 'offers') {
         await seedOffers(server);
         const token = await accessToken(server, client);

@@ -46,7 +46,9 @@ export async function seedFeed(server: Server): Promise<void> {
 /** 1,000 readers waiting at the head, then one event: RSS growth and the time until all have it. */
 async function longPoll(server: Server, token: string): Promise<LongPoll> {
   const head = (await (
-    await fetch(`${server.url}${FEED_PAGE_PATH.replace('100', '1000')}`, { headers: { authorization: `Bearer ${token}` } })
+    await fetch(`${server.url}${FEED_PAGE_PATH.replace('100', '1000')}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
   ).json()) as { next: string };
   const before = rssMiB(server.child.pid) ?? 0;
   const readers = spawnChild('feed-waiters', [

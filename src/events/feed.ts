@@ -149,7 +149,8 @@ export class EventFeed {
   }
 
   private selection(reader: FeedReader, types: string | undefined): FeedSelection {
-    const own = (names: readonly EventName[]): boolean => names.some((name) => EVENTS[name].resource === 'subscription');
+    const own = (names: readonly EventName[]): boolean =>
+      names.some((name) => EVENTS[name].resource === 'subscription');
     const asked = `${reader.scopes.join(' ')}|${types ?? ''}`;
     let selection = this.selections.get(asked);
     if (selection === undefined) {
