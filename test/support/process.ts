@@ -19,10 +19,12 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds dist/ unless it is newer than every source file (`npm test` has just built it). */
+/** Builds dist/ unless its last build is newer than every source file (`npm test` has just built it). */
 export function ensureBuilt(): void {
-  const server = join(ROOT, 'dist/server.js');
-  if (existsSync(server) && statSync(server).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
+  // Written at the end of `npm run build` (scripts/build-web.mjs): an incremental tsc rewrites only the
+  // files that changed, so dist/server.js's own time may be older than a source file touched since.
+  const built = join(ROOT, 'dist/.built');
+  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
 }
 
