@@ -111,10 +111,14 @@ export function historySql(engine: Engine, shape: HistoryShape): string[] {
   const identifier = `${d.hex16(String(shape.tag))} || ${d.hex16('i')}`;
   const events = `
     with recursive ${d.series(shape.events)}
-    insert into events (id, name, resource, identifier, payload, created_at)
+    insert into events (id, name, resource, identifier, payload, created_at, seq)
     select ${eventId}, 'school.created', 'school', ident,
-           '{"type":"created","resource":"school","identifier":"' || ident || '"}', t
+           '{"type":"created","resource":"school","identifier":"' || ident || '"}', t,
+           (select last from event_sequence where id = 1) + i + 1
     from (select i, ${start} + i * ${step} as t, ${identifier} as ident from n) as e`;
+  // The history's events have their feed positions, as a database that grew over months has: without
+  // them PostgreSQL's sequencer would stamp all of them at the service's start, in the measured window.
+  const positions = 'update event_sequence set last = (select coalesce(max(seq), 0) from events) where id = 1';
   // Every delivery as it ends; those still retrying are set back to pending after their attempts are in.
   const lastEnd = `first_start + ${FAILED_ATTEMPTS} * duration + ${sinceFirst.at(-1) ?? 0}`;
   const fail = (failed: string, ok: string): string => `case when failed = 1 then ${failed} else ${ok} end`;
@@ -147,7 +151,7 @@ export function historySql(engine: Engine, shape: HistoryShape): string[] {
       updated_at = (select max(a.started_at + a.duration_ms) from delivery_attempts a where a.delivery_id = deliveries.id),
       next_attempt_at = ${shape.now + DAY_MS}, completed_at = null
     where status = 'failed' and (completed_at > ${shape.now} or id in (${probes.join(', ') || 'null'}))`;
-  return [events, deliveries, attempts, retrying];
+  return [events, positions, deliveries, attempts, retrying];
 }
 
 /**

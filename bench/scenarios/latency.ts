@@ -10,9 +10,12 @@ import { sleep } from '../lib/proc.js';
 import { accessToken, admin, call, createClient, freshDatabase, type Server, startServer } from '../lib/shelfmark.js';
 import { type ScenarioResult, type Settings, target } from '../lib/types.js';
 
+/** SQLite by default; BENCH_LATENCY_ENGINE=postgres runs the same against PostgreSQL (not part of a full run). */
+const LATENCY_ENGINE = process.env.BENCH_LATENCY_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
 export async function latencyScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
   const receiver = await startReceiver();
-  const db = await freshDatabase('sqlite');
+  const db = await freshDatabase(LATENCY_ENGINE);
   let server: Server | undefined;
   const p50s: number[] = [];
   const p99s: number[] = [];
@@ -74,21 +77,21 @@ export async function latencyScenario(settings: Settings, log: (line: string) =>
     rows: [
       {
         scenario: 'latency',
-        party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`,
+        party: `Shelfmark, ${LATENCY_ENGINE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${settings.latencyRate} events/s`,
         metric: 'commit → first attempt p50',
         unit: 'ms',
         spread: p50,
       },
       {
         scenario: 'latency',
-        party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`,
+        party: `Shelfmark, ${LATENCY_ENGINE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${settings.latencyRate} events/s`,
         metric: 'commit → first attempt p99',
         unit: 'ms',
         spread: p99,
       },
       {
         scenario: 'latency',
-        party: `Shelfmark, SQLite, ${settings.latencyRate} events/s`,
+        party: `Shelfmark, ${LATENCY_ENGINE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${settings.latencyRate} events/s`,
         metric: 'create calls answered',
         unit: '/s',
         spread: spread(achieved),

@@ -5,6 +5,7 @@
  * crash can never lose an event. After the commit the local worker is woken for a prompt first attempt.
  */
 import { sql } from 'kysely';
+import { deferRecords } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Db, Engine, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/delivery-tables.js';
@@ -49,6 +50,8 @@ export class Outbox {
     let recorded = 0;
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       const events: DomainEvent[] = [];
+      // The change's audit record goes last, just before the commit (recorder.ts says why).
+      const appendAuditRecords = deferRecords(trx);
       const value = await work(trx, (event) => events.push(event));
       recorded = events.length;
       created = await recordEvents(trx, this.clock.now(), events, this.db.engine);
@@ -56,6 +59,7 @@ export class Outbox {
       if (recorded > 0 && this.db.engine === 'postgres')
         await sql`select pg_notify(${created > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, '')`.execute(trx);
       if (recorded > 0) await holdForTest();
+      await appendAuditRecords();
       return value;
     });
     if (created > 0) this.onDeliveriesCreated();

@@ -103,6 +103,13 @@ describeEachEngine('bench history seed', (engine) => {
     expect(seeded.rows).toEqual({ events, deliveries: events * 5, delivery_attempts: attempts.length });
     expect(deliveries).toHaveLength(events * 5);
 
+    // Feed positions 1..n in the order the events were created, and the counter at the last: nothing
+    // left for PostgreSQL's sequencer to stamp when the service starts.
+    const positions = await runner.rows<{ seq: number | null }>('select seq from events order by created_at, id');
+    expect(positions.map((row) => Number(row.seq))).toEqual(Array.from({ length: events }, (_, i) => i + 1));
+    const [counter] = await runner.rows<{ last: number }>('select last from event_sequence where id = 1');
+    expect(Number(counter?.last)).toBe(events);
+
     // Ids: prefix, 8 base62 characters of the creation time, 25 in all; later rows sort later.
     for (const d of deliveries) {
       expect(d.id).toMatch(/^dlv_[0-9A-Za-z]{21}$/);
