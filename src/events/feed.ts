@@ -117,9 +117,10 @@ export class EventFeed {
   private readonly selections = new Map<string, FeedSelection>();
   private nextSelectionId = 1;
   /**
-   * The last answer made of each kept page, with the position and time its `next` names: readers polling the same place get the same
-   * bytes, encoded once. (A body built per request is a concatenated string that Node measures and
-   * encodes again for every answer: 7 µs of a 100-event page's ~100 µs, docs/performance.md.)
+   * The last answer made of each kept page, with the position and time its `next` names: readers
+   * polling the same place get the same bytes, encoded once. (A body built per request is a
+   * concatenated string that Node measures and encodes again for every answer: 7 µs of a 100-event
+   * page's ~100 µs, docs/performance.md.)
    */
   private readonly answers = new WeakMap<PageSlice, FeedAnswer & { upTo: number; asOf: number }>();
 
