@@ -158,6 +158,8 @@ describeEachEngine('issue 34.15: wording in the console and the portal', (engine
       );
       await pt.getByRole('button', { name: 'Reset client secret' }).click();
       await pt.getByText('Reset client secret: done.').waitFor();
+      // The notice comes with the reset's answer; the line follows once the client is read again.
+      await pt.locator('#tokens-valid-after', { hasText: 'was last reset' }).waitFor();
       expect(await pt.locator('#tokens-valid-after').textContent()).toMatch(
         /^The client secret was last reset (now|\d+ seconds? ago): tokens minted before then are refused\.$/,
       );
