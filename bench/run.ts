@@ -214,21 +214,19 @@ async function profile(name: ProfileName): Promise<void> {
     let server: Server | undefined;
     try {
       server = await startServer(db, { nodeArgs });
-      const client = await createClient(server, [name === 'feed' ? 'lml:read' : 'offers:read']);
+      // The bearer reads: the scope their client needs, their data, their path.
+      const reads = {
+        offers: { scope: 'offers:read', seed: seedOffers, path: offersPath },
+        feed: { scope: 'lml:read', seed: seedFeed, path: FEED_PAGE_PATH },
+      } as const;
+      const read = name === 'offers' || name === 'feed' ? reads[name] : undefined;
+      const client = await createClient(server, [read?.scope ?? 'offers:read']);
       let result: Awaited<ReturnType<typeof load>>;
-      if (name === 'feed') {
-        await seedFeed(server);
+      if (read !== undefined) {
+        await read.seed(server);
         const token = await accessToken(server, client);
         result = await load({
-          url: `${server.url}${FEED_PAGE_PATH}`,
-          headers: { authorization: `Bearer ${token}` },
-          seconds,
-        });
-      } else if (name === 'offers') {
-        await seedOffers(server);
-        const token = await accessToken(server, client);
-        result = await load({
-          url: `${server.url}${offersPath}`,
+          url: `${server.url}${read.path}`,
           headers: { authorization: `Bearer ${token}` },
           seconds,
         });

@@ -28,7 +28,7 @@ export const tokenProblems = {
       {},
       bearerChallenge('invalid_token', 'token expired'),
     ),
-  /** Several scopes: any one of them would do (RFC 6750 lists them space-separated). */
+  /** Several scopes: one of them would do (RFC 6750 lists them space-separated). */
   scope: (scope: Scope | string) =>
     new Problem(
       'insufficient-scope',
