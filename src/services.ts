@@ -85,7 +85,7 @@ export interface WorkerServices {
 }
 
 /** The worker's graph: what `--role worker` builds, and what the full graph shares with it. */
-export function createWorkerServices(deps: Deps): WorkerServices & { wakeWorkers(): void } {
+export function createWorkerServices(deps: Deps): WorkerServices & { wakeWorkers: DeliveryWorkers['wake'] } {
   const { config, db, clock } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const workers = createDeliveryWorkers({
@@ -160,7 +160,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const metrics = worker.metrics;
   installQueueGauges(metrics, db, clock);
   // A commit that created deliveries wakes this process's workers, so first attempts start at once.
-  const outbox = new Outbox(db, clock, wakeWorkers);
+  const outbox = new Outbox(db, clock, () => wakeWorkers('new'));
   const deliveryLog = new DeliveryQueryStore(db, (executor) => new SubscriptionStore(executor));
   // Test pings and "Retry now" are sent by the process asked, so the answer is the attempt's outcome.
   const manualAttempts = new ManualAttempts({
@@ -206,7 +206,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     authFailures,
     outbox,
     eventFeed: createEventFeed({ db, clock, config, outbox }),
-    replays: new SubscriptionReplay(db, clock, wakeWorkers),
+    replays: new SubscriptionReplay(db, clock, () => wakeWorkers('new')),
     clock,
     offers,
     pricedLists: new PricedListService(new ListStore(kysely), offers.readModel),

@@ -3,6 +3,7 @@
  * scale-out. Everything above this file is engine-agnostic except the few places that ask
  * `engine` (lease claiming uses FOR UPDATE SKIP LOCKED on PostgreSQL).
  */
+import { randomUUID } from 'node:crypto';
 import { type Compilable, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -25,6 +26,12 @@ export interface Db {
    * the returned function is called. Undefined on SQLite, where every writer shares one host.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * PostgreSQL only: this handle's name as the payload of the notifications its outbox sends. Its own
+   * listeners ignore those (the outbox wakes this process's workers and feed itself after the commit),
+   * so a commit wakes each of them once, not twice.
+   */
+  readonly origin?: string;
   /**
    * PostgreSQL only: connections whose commits do not wait for the WAL flush (synchronous_commit off),
    * for writes that may be lost in a PostgreSQL crash without harm (the delivery worker's leases and
@@ -133,13 +140,14 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
+  const origin = randomUUID();
   const listen = async (channel: string, onNotify: () => void): Promise<() => Promise<void>> => {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
     const client = new pg.Client({ connectionString: url });
     // A lost listener connection only costs promptness: workers still poll.
     client.on('error', () => undefined);
     client.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel && message.payload !== origin) onNotify();
     });
     await client.connect();
     await client.query(`listen ${channel}`);
@@ -170,6 +178,7 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
   return {
     ...base,
     listen,
+    origin,
     relaxed: relaxedPool,
     prepared,
     close: async () => {

@@ -45,15 +45,31 @@ export class LaneClaimer {
     // Retries are due seconds apart at the least, so an empty retry lane is looked at again only
     // after a poll interval instead of on every refill; meanwhile first attempts may take every slot.
     const retryLaneOpen = this.clock.now() >= this.retryLaneIdleUntil;
-    add(await this.lane('first', retryLaneOpen ? free - Math.floor(free / 4) : free));
+    const asked = retryLaneOpen ? free - Math.floor(free / 4) : free;
+    let short = add(await this.lane('first', asked)) < asked;
     const now = this.clock.now();
     if (retryLaneOpen && add(await this.lane('retry', free - size())) === 0)
       this.retryLaneIdleUntil = now + this.options.pollIntervalMs;
     // Claim again while it yields: a claim skips subscriptions at their cap, so each round reaches further.
-    for (let round = 0; round < 4 && size() < free; round++) {
-      if (add(await this.lane('first', free - size())) === 0) break;
+    // With no subscription at its cap nothing was skipped, and a claim that came back short of what it
+    // asked for found every due row of the lane.
+    for (let round = 0; round < 4 && size() < free && (!short || this.anyAtCap()); round++) {
+      const wanted = free - size();
+      const got = add(await this.lane('first', wanted));
+      if (got === 0) break;
+      short = got < wanted;
     }
     return claimed;
+  }
+
+  /**
+   * Whether a subscription holds as many of this worker's leases as it may. When none does, a claim
+   * skipped no row for the cap, so one that came back short found every due row of its lane: claiming
+   * again at once would find none (a round trip and a scan for nothing, after every commit).
+   */
+  private anyAtCap(): boolean {
+    for (const held of this.tally.held.values()) if (held >= this.options.perSubscription) return true;
+    return false;
   }
 
   /**
@@ -79,7 +95,7 @@ export class LaneClaimer {
     };
     const batch = await claim(limit, 'window');
     const got = batch.contexts.length + batch.orphans.length;
-    if (got >= limit || now < this.reachPastCappedAfter[lane]) return batch;
+    if (got >= limit || now < this.reachPastCappedAfter[lane] || !this.anyAtCap()) return batch;
     this.reachPastCappedAfter[lane] = now + pollIntervalMs;
     const further = await claim(limit - got, 'past-capped');
     return { contexts: [...batch.contexts, ...further.contexts], orphans: [...batch.orphans, ...further.orphans] };

@@ -12,7 +12,7 @@ import { ThreadedDeliveryQueue } from './queue-thread/client.js';
 import { UndiciSender, type WebhookSender } from './sender.js';
 import type { LookupFn } from './ssrf.js';
 import { type DeliveryQueue, DeliveryStore } from './store.js';
-import { DeliveryWorker, type WorkerDeps, type WorkerOptions } from './worker.js';
+import { DeliveryWorker, type WakeReason, type WorkerDeps, type WorkerOptions } from './worker.js';
 
 export interface DeliveryDeps {
   /** The workers' settings, the sender's and where the queue runs. */
@@ -42,7 +42,7 @@ export interface DeliveryWorkers {
    */
   startWorker(options?: WorkerOptions, placement?: { workerOnly?: boolean }): StartedWorker;
   /** Wakes every worker of this process (after a commit that made deliveries due). */
-  wake(): void;
+  wake(what?: WakeReason): void;
 }
 
 export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
@@ -58,8 +58,8 @@ export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
       ? new ThreadedDeliveryQueue({ sqliteFile: db.sqliteFile, sqliteCacheMib: config.sqliteCacheMib })
       : undefined;
   const workers = new Set<DeliveryWorker>();
-  const wakeAll = (): void => {
-    for (const worker of workers) worker.wake();
+  const wakeAll = (what: WakeReason = 'requeued'): void => {
+    for (const worker of workers) worker.wake(what);
   };
 
   const workerOn = (queue: DeliveryQueue, options: WorkerOptions & { sender?: WebhookSender } = {}): DeliveryWorker => {
@@ -103,7 +103,8 @@ export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
     unlisten ??=
       db.listen === undefined
         ? Promise.resolve(undefined)
-        : db.listen(DELIVERIES_CHANNEL, wakeAll).catch(() => undefined);
+        : // Only the outbox and replays notify: new deliveries (delivery controls wake their own node).
+          db.listen(DELIVERIES_CHANNEL, () => wakeAll('new')).catch(() => undefined);
     return {
       queueOnThread: queue !== undefined,
       listening: unlisten.then(() => undefined),

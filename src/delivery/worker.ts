@@ -21,6 +21,9 @@ import { type WorkerDefaults, type WorkerOptions, type WorkerSettings, workerSet
 
 export type { WorkerOptions } from './worker-options.js';
 
+/** What a commit made due: only new deliveries (the outbox, a replay), or re-queued ones too. */
+export type WakeReason = 'new' | 'requeued';
+
 export interface WorkerDeps {
   store: DeliveryQueue;
   sender: WebhookSender;
@@ -81,9 +84,12 @@ export class DeliveryWorker {
     return this;
   }
 
-  /** Claim now instead of at the next poll: new or re-queued deliveries were committed (either lane). */
-  wake(): void {
-    this.lanes.wake();
+  /**
+   * Claim now instead of at the next poll: deliveries were committed. `new`: only new ones (first
+   * attempts), so the retry lane keeps its idle time; `requeued`: either lane.
+   */
+  wake(what: WakeReason = 'requeued'): void {
+    if (what === 'requeued') this.lanes.wake();
     this.signal();
   }
 

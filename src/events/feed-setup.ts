@@ -27,6 +27,9 @@ export function createEventFeed(deps: {
     // PostgreSQL's notifications wake waiters at once, the poll only covers a lost one; SQLite's other
     // processes (CLUSTER_WORKERS) can only be noticed by polling (a max(seq) look-up).
     pollMs: db.engine === 'postgres' ? 1000 : 250,
+    // While nobody waits, the commits of this much time share one look-up (and on PostgreSQL one
+    // stamping of their positions): a reader arriving meanwhile looks up and stamps itself.
+    lookUpAfterMs: 200,
   });
   outbox.onEventsCommitted(() => waiters.wake());
   const eventDays = retentionSettings(config).eventDays;

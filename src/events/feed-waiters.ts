@@ -35,10 +35,12 @@ export class FeedWaiters {
   private poll: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>)[] = [];
   private closed = false;
+  /** The look-up put off while nobody waits (wake()). */
+  private deferred: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: FeedStore,
-    private readonly options: { maxWaitingPerClient: number; pollMs: number },
+    private readonly options: { maxWaitingPerClient: number; pollMs: number; lookUpAfterMs: number },
   ) {}
 
   /** Listens for other nodes' commits (PostgreSQL). Without a listener the poll still wakes waiters. */
@@ -95,14 +97,43 @@ export class FeedWaiters {
       signal?.addEventListener('abort', abort, { once: true });
       this.waiters.add(waiter);
       this.startPolling();
+      // A commit came after this reader's look-up and its look-up was put off: it is due now.
+      if (this.deferred !== undefined) {
+        clearTimeout(this.deferred);
+        this.deferred = undefined;
+        this.lookUpNow();
+      }
       if (signal?.aborted === true) waiter.finish('released');
     });
   }
 
-  /** A commit may have made events visible: look at the head once (calls never overlap). */
+  /**
+   * A commit may have made events visible: look at the head once (calls never overlap). With nobody
+   * waiting nobody needs the head now (the next reader looks it up: `wakes` moved), and the look-up is
+   * put off by `lookUpAfterMs`, once for every commit in between: on PostgreSQL it stamps the new events'
+   * positions (a write transaction of its own), and a look-up per commit took more round trips than the
+   * commit itself (docs/performance.md, "The write path").
+   */
   wake(): void {
     this.wakes++;
     if (this.closed) return;
+    if (this.waiters.size === 0) {
+      this.lookUpSoon();
+      return;
+    }
+    this.lookUpNow();
+  }
+
+  private lookUpSoon(): void {
+    if (this.deferred !== undefined) return;
+    this.deferred = setTimeout(() => {
+      this.deferred = undefined;
+      if (!this.closed) this.lookUpNow();
+    }, this.options.lookUpAfterMs);
+    this.deferred.unref();
+  }
+
+  private lookUpNow(): void {
     if (this.refreshing !== undefined) {
       this.refreshAgain = true;
       return;
@@ -138,6 +169,7 @@ export class FeedWaiters {
   /** Shutdown: every waiting request answers now (with what it has), and no new one waits. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.deferred);
     for (const waiter of [...this.waiters]) waiter.finish('released');
     this.stopPolling();
     const stops = this.unlisten;

@@ -55,9 +55,12 @@ export class Outbox {
       const value = await work(trx, (event) => events.push(event));
       recorded = events.length;
       created = await recordEvents(trx, this.clock.now(), events, this.db.engine);
-      // Delivered to every listening node when (and only if) this transaction commits.
+      // Delivered to every listening node when (and only if) this transaction commits; this node's
+      // listeners skip it (its origin), as the listeners below are called after the commit.
       if (recorded > 0 && this.db.engine === 'postgres')
-        await sql`select pg_notify(${created > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, '')`.execute(trx);
+        await sql`select pg_notify(${created > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, ${this.db.origin ?? ''})`.execute(
+          trx,
+        );
       if (recorded > 0) await holdForTest();
       await appendAuditRecords();
       return value;
