@@ -56,7 +56,18 @@ export interface LoadResult {
   /** Per-round ratios, with ÷ without. */
   rateRatio: ReturnType<typeof ratios>;
   p99Ratio: ReturnType<typeof ratios>;
+  /**
+   * The p99 of every rename of a mode, all rounds pooled, and its ratio: the tenth-slowest of 1,000 in
+   * one run moves severalfold from run to run without any pruning, the pooled one much less.
+   */
+  pooledP99: { without: number; with: number; ratio: number; samples: number };
   minOverlap: number;
+}
+
+/** The renames' pace and measured length (history.ts sets them per engine). */
+export interface RenameLoad {
+  rate: number;
+  seconds: number;
 }
 
 interface Window {
@@ -140,12 +151,13 @@ async function loadRun(
   history: HistoryDatabase,
   receiver: Receiver,
   settings: Settings,
+  renames: RenameLoad,
   pruneEnv: Record<string, string>,
-): Promise<LoadRun> {
+): Promise<LoadRun & { latencies: number[] }> {
   const { db, setup } = history;
-  const latencyCount = Math.round(settings.latencyRate * settings.latencySeconds);
+  const latencyCount = Math.round(renames.rate * renames.seconds);
   // The server taking the renames has just started: a second of them first, unmeasured, warms its code.
-  const warmCount = Math.round(settings.latencyRate);
+  const warmCount = Math.round(renames.rate);
   const perSchool = setup.subscriptionIds.length;
   const schoolCount = Math.max(Math.ceil((settings.deliveries * 2.2) / perSchool), warmCount + latencyCount);
   const total = schoolCount * perSchool;
@@ -192,14 +204,15 @@ async function loadRun(
     const server = await startServer(db, { env: NO_PRUNER });
     let timed: Awaited<ReturnType<typeof latencies>>;
     try {
-      await latencies(server, receiver, schools.slice(0, warmCount), settings.latencyRate, warmCount);
-      timed = await latencies(server, receiver, schools.slice(warmCount), settings.latencyRate, latencyCount);
+      await latencies(server, receiver, schools.slice(0, warmCount), renames.rate, warmCount);
+      timed = await latencies(server, receiver, schools.slice(warmCount), renames.rate, latencyCount);
     } finally {
       await server.stop();
     }
     const windows = [drainWindow, timed.window];
     return {
       mode,
+      latencies: timed.values,
       deliveriesPerSecond: rate ?? Number.NaN,
       p50Ms: percentile(timed.values, 0.5),
       p99Ms: percentile(timed.values, 0.99),
@@ -225,10 +238,12 @@ export async function pruneUnderLoad(
   prepare: () => Promise<HistoryDatabase>,
   receiver: Receiver,
   settings: Settings,
+  renames: RenameLoad,
   log: (line: string) => void,
   pruneEnv: Record<string, string> = {},
 ): Promise<LoadResult> {
   const runs: LoadRun[] = [];
+  const pooled = { without: [] as number[], with: [] as number[] };
   const result = { without: [] as number[], with: [] as number[] };
   const p99 = { without: [] as number[], with: [] as number[] };
   for (let round = 0; round < rounds; round++) {
@@ -238,8 +253,9 @@ export async function pruneUnderLoad(
       const history = await prepare();
       const preparedSeconds = (performance.now() - prepared) / 1000;
       try {
-        const run = await loadRun(mode, history, receiver, settings, pruneEnv);
+        const { latencies: values, ...run } = await loadRun(mode, history, receiver, settings, renames, pruneEnv);
         runs.push(run);
+        pooled[mode].push(...values);
         result[mode].push(run.deliveriesPerSecond);
         p99[mode].push(run.p99Ms);
         const pruned =
@@ -255,7 +271,14 @@ export async function pruneUnderLoad(
     }
   }
   const overlaps = runs.flatMap((run) => (run.pruneOverlap === null ? [] : [run.pruneOverlap]));
+  const p99Of = (values: number[]): number =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      0.99,
+    );
+  const pooledP99 = { without: p99Of(pooled.without), with: p99Of(pooled.with) };
   return {
+    pooledP99: { ...pooledP99, ratio: pooledP99.with / pooledP99.without, samples: pooled.with.length },
     runs,
     rate: result,
     p99,
