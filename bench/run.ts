@@ -6,8 +6,9 @@
  *   npm run bench                         every scenario but history, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
  *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
- *                                         fanout | feed | latency | soak | history (history runs only this way:
- *                                         about 15 min, time limit 2 h; quick with BENCH_QUICK=1)
+ *                                         fanout | feed | latency | soak | history | writes (history and writes
+ *                                         run only this way; history about 15 min, time limit 2 h; quick
+ *                                         with BENCH_QUICK=1)
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery | feed
  *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
  *
@@ -39,6 +40,7 @@ import { offersPath, offersScenario, seedOffers } from './scenarios/offers.js';
 import { scaleOutScenario } from './scenarios/scale-out.js';
 import { soakScenario } from './scenarios/soak.js';
 import { tokenScenario } from './scenarios/token.js';
+import { writesScenario } from './scenarios/writes.js';
 
 const SCENARIOS = {
   offers: offersScenario,
@@ -51,6 +53,7 @@ const SCENARIOS = {
   latency: latencyScenario,
   soak: soakScenario,
   history: historyScenario,
+  writes: writesScenario,
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 /**
@@ -59,8 +62,10 @@ type ScenarioName = keyof typeof SCENARIOS;
  * minutes): run them with --only. A quick run leaves them out too (history's quick size still took
  * 80 of the quick run's 240 s, the largest share of .ci/run after the tests; its seed, prune and
  * backup are covered by the test suite): `BENCH_QUICK=1 npm run bench -- --only history` runs it quick.
+ * writes is a diagnostic of the audited write path with no target of its own (docs/performance.md,
+ * "The write path").
  */
-const OWN_RUN: readonly ScenarioName[] = ['history'];
+const OWN_RUN: readonly ScenarioName[] = ['history', 'writes'];
 const PROFILES = ['offers', 'token', 'delivery', 'feed'] as const;
 type ProfileName = (typeof PROFILES)[number];
 

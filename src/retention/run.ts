@@ -8,8 +8,8 @@ import type { Executor } from '../db/database.js';
 import type { Cursor } from '../db/keyset.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import type { Held } from './lock.js';
+import { deleteChunks, deleteStillFinished } from './paced-batches.js';
 import { type Cutoffs, FAILED_STATUSES, type PruneTarget } from './policy.js';
-import { deleteChunks, deleteStillFinished } from './sqlite-batches.js';
 import type { Batch, RetentionStore } from './store.js';
 
 /** Attempts up to this id have had their response bodies cleared (ids sort in their order of recording). */
@@ -23,7 +23,7 @@ export interface PruneItem {
 
 export interface RunOptions {
   batchSize: number;
-  /** SQLite: deliveries deleted per write transaction (sqlite-batches.ts); the whole batch when absent. */
+  /** Deliveries deleted per transaction (paced-batches.ts); the whole batch when absent. */
   deleteChunk?: number;
   /** Waits between batches, given how long the last one held its transaction (ms). */
   pause: (heldMs: number) => Promise<void>;
@@ -123,13 +123,21 @@ export class PruneRun {
     };
     for (const status of statuses)
       await this.walk(async (after) => {
-        if (this.store.engine === 'sqlite') {
-          // Read without the write lock, deleted in short paced transactions (sqlite-batches.ts).
-          const batch = await this.store.finishedBatch(this.held.db, status, cutoff, after, this.options.batchSize);
-          const chunks = deleteChunks(batch.ids, this.options.deleteChunk ?? batch.ids.length);
+        if (this.options.deleteChunk !== undefined && this.options.deleteChunk < this.options.batchSize) {
+          // Read outside any transaction, deleted in short paced transactions (paced-batches.ts), which
+          // lock what they delete: on PostgreSQL locking the whole batch here would write to every row.
+          const batch = await this.store.finishedBatch(
+            this.held.db,
+            status,
+            cutoff,
+            after,
+            this.options.batchSize,
+            'read',
+          );
+          const chunks = deleteChunks(batch.ids, this.options.deleteChunk);
           for (const [index, chunk] of chunks.entries()) {
             if (index > 0) await this.between();
-            count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff)));
+            count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff, this.store.engine)));
           }
           return batch;
         }

@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import { type PruneLock, pruneLock } from './lock.js';
+import { PACED_DELETE_CHUNK } from './paced-batches.js';
 import type { RetentionConfig } from './policy.js';
 import {
   type Cutoffs,
@@ -25,7 +26,6 @@ import {
   retentionSettings,
 } from './policy.js';
 import { BODIES_SETTING, type PruneItem, PruneRun } from './run.js';
-import { SQLITE_DELETE_CHUNK } from './sqlite-batches.js';
 import { type SpaceReport, SqliteSpace } from './sqlite-space.js';
 import { type PrunableClass, prunableDelivery, RetentionStore } from './store.js';
 
@@ -127,8 +127,8 @@ export class RetentionService {
       const startedAt = clock.now();
       const run = new PruneRun(this.store, held, this.cutoffs(startedAt), this.reasons(), {
         batchSize: config.pruneBatchSize,
-        // SQLite: short write transactions only while paced; a maintenance window (no pause) deletes whole batches.
-        deleteChunk: config.prunePauseMs === 0 ? config.pruneBatchSize : SQLITE_DELETE_CHUNK,
+        // Short transactions only while paced; a maintenance window (no pause) deletes whole batches.
+        deleteChunk: config.prunePauseMs === 0 ? config.pruneBatchSize : PACED_DELETE_CHUNK,
         pause,
         stopped,
       });

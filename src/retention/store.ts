@@ -55,10 +55,18 @@ export class RetentionStore {
   /**
    * Up to `limit` deliveries of `status` created and finished before `cutoff`, oldest first. On
    * PostgreSQL they are locked and rows another transaction holds are skipped (a re-send under way),
-   * so the batch never waits on the delivery path nor changes under it.
+   * so the batch never waits on the delivery path nor changes under it. `read`: only read, for a batch
+   * deleted in transactions of its own that lock and re-check their share (paced-batches.ts).
    */
-  async finishedBatch(trx: Executor, status: string, cutoff: number, after: Cursor | undefined, limit: number) {
-    const lock = this.engine === 'postgres' ? sql` for update skip locked` : sql``;
+  async finishedBatch(
+    trx: Executor,
+    status: string,
+    cutoff: number,
+    after: Cursor | undefined,
+    limit: number,
+    locking: 'lock' | 'read' = 'lock',
+  ) {
+    const lock = this.engine === 'postgres' && locking === 'lock' ? sql` for update skip locked` : sql``;
     const { rows } = await sql<{ id: string; created_at: number }>`
       select id, created_at from deliveries
       where status = ${status} and status <> 'pending' and created_at < ${cutoff}${afterCursor(after)}

@@ -207,6 +207,41 @@ describeEachEngine('claiming deliveries', (engine) => {
     expect(calls.filter((call) => call.endsWith('/past-capped'))).toContain('first/past-capped');
   });
 
+  it('the worker asks each lane once when all that is due fits, and new deliveries leave an empty retry lane closed', async () => {
+    const subscription = await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/one', h.clock.now());
+    await emit(h.database.db, h.clock.now(), 1);
+    const calls: string[] = [];
+    const counting = new DeliveryStore(h.database.db);
+    const claimToSend = counting.claimToSend.bind(counting);
+    counting.claimToSend = (claimOptions) => {
+      calls.push(`${claimOptions.lane}/${claimOptions.reach}`);
+      return claimToSend(claimOptions);
+    };
+    const { LaneClaimer } = await import('../../src/delivery/lanes.js');
+    const { LeaseTally } = await import('../../src/delivery/lease-tally.js');
+    const lanes = new LaneClaimer(
+      counting,
+      h.clock,
+      { owner: 'W', leaseMs: 10_000, perSubscription: 4, pollIntervalMs: 500 },
+      new LeaseTally(),
+    );
+    // One due of the six asked for, no subscription at its cap: nothing more is due, so no second look.
+    const first = await lanes.claim(8);
+    expect(first.contexts.map((context) => context.subscriptionId)).toEqual([subscription]);
+    expect(calls).toEqual(['first/window', 'retry/window']);
+    // A commit of new deliveries (the outbox; the worker leaves the lanes alone): the empty retry lane
+    // stays closed until its poll interval.
+    calls.length = 0;
+    await emit(h.database.db, h.clock.now(), 1);
+    expect((await lanes.claim(8)).contexts).toHaveLength(1);
+    expect(calls).toEqual(['first/window']);
+    // Deliveries re-queued (a retry, a recovery) open it again.
+    calls.length = 0;
+    lanes.wake();
+    expect((await lanes.claim(8)).contexts).toEqual([]);
+    expect(calls).toEqual(['first/window', 'retry/window']);
+  });
+
   it('a slow receiver with a backlog does not hold up another subscription', async () => {
     const slow = await startReceiver(() => ({ delayMs: 300 }));
     const fast = await startReceiver();
