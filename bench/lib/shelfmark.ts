@@ -197,6 +197,20 @@ export async function accessToken(server: { url: string }, client: BenchClient):
   return token.access_token;
 }
 
+/**
+ * A client with webhooks:manage, subscribed to `event` once per notification URL, as an integrator
+ * subscribes: over the public API with its own token.
+ */
+export async function subscribeClient(server: { url: string }, event: string, urls: readonly string[]): Promise<void> {
+  const token = await accessToken(server, await createClient(server, ['webhooks:manage']));
+  for (const notificationUrl of urls)
+    await call(`${server.url}/api/lml/v1/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: { notificationUrl, event },
+    });
+}
+
 /** Runs `task` over `items` with at most `concurrency` in flight. */
 export async function pool<T>(
   items: readonly T[],

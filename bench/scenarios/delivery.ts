@@ -19,16 +19,14 @@ import {
 } from '../lib/measure.js';
 import { onInterrupt, spawnChild } from '../lib/proc.js';
 import {
-  accessToken,
   admin,
-  call,
-  createClient,
   dropSchema,
   type Engine,
   freshDatabase,
   POSTGRES_URL,
   pool,
   startServer,
+  subscribeClient,
 } from '../lib/shelfmark.js';
 import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
 
@@ -72,15 +70,11 @@ export async function shelfmarkDelivery(
   try {
     const api = await startServer(db, { role: 'api' });
     try {
-      const client = await createClient(api, ['webhooks:manage']);
-      const token = await accessToken(api, client);
-      for (let i = 0; i < subscriptions; i++) {
-        await call(`${api.url}/api/lml/v1/subscriptions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}` },
-          body: { notificationUrl: `${receiver.hookUrl}?s=${i}`, event: 'school.created' },
-        });
-      }
+      await subscribeClient(
+        api,
+        'school.created',
+        Array.from({ length: subscriptions }, (_, i) => `${receiver.hookUrl}?s=${i}`),
+      );
       const schools = Array.from({ length: Math.ceil(sent / subscriptions) }, (_, i) => i);
       await pool(schools, 8, async (i) => {
         await admin(api, '/schools', 'POST', { name: `Bench school ${i}`, type: 'VO' });

@@ -7,7 +7,7 @@
  */
 import { epochNow, percentile, spread, startReceiver } from '../lib/measure.js';
 import { sleep } from '../lib/proc.js';
-import { accessToken, admin, call, createClient, freshDatabase, type Server, startServer } from '../lib/shelfmark.js';
+import { admin, freshDatabase, type Server, startServer, subscribeClient } from '../lib/shelfmark.js';
 import { type ScenarioResult, type Settings, target } from '../lib/types.js';
 
 /** SQLite by default; BENCH_LATENCY_ENGINE=postgres runs the same against PostgreSQL (not part of a full run). */
@@ -23,13 +23,7 @@ export async function latencyScenario(settings: Settings, log: (line: string) =>
   try {
     server = await startServer(db);
     const api = server;
-    const client = await createClient(api, ['webhooks:manage']);
-    const token = await accessToken(api, client);
-    await call(`${api.url}/api/lml/v1/subscriptions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: { notificationUrl: receiver.hookUrl, event: 'school.created' },
-    });
+    await subscribeClient(api, 'school.created', [receiver.hookUrl]);
     const total = Math.round(settings.latencyRate * settings.latencySeconds);
     for (let round = 0; round < settings.rounds; round++) {
       await receiver.reset();

@@ -8,15 +8,13 @@
  */
 import { percentile, type Receiver, spread, startReceiver } from '../lib/measure.js';
 import {
-  accessToken,
   admin,
-  call,
-  createClient,
   type Engine,
   freshDatabase,
   pool,
   type Server,
   startServer,
+  subscribeClient,
 } from '../lib/shelfmark.js';
 import type { Row, ScenarioResult, Settings } from '../lib/types.js';
 
@@ -38,13 +36,7 @@ async function prepare(
 ): Promise<{ server: Server; schools: string[]; drop(): Promise<void> }> {
   const db = await freshDatabase(engine);
   const server = await startServer(db);
-  const client = await createClient(server, ['webhooks:manage']);
-  const token = await accessToken(server, client);
-  await call(`${server.url}/api/lml/v1/subscriptions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: { notificationUrl: receiver.hookUrl, event: 'school.modified' },
-  });
+  await subscribeClient(server, 'school.modified', [receiver.hookUrl]);
   const count = rounds * (SERIAL + CONCURRENT);
   const schools: string[] = new Array(count);
   await pool(

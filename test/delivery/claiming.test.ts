@@ -1,6 +1,8 @@
 /** Claiming: leases are exclusive and expire, first attempts go before retries, one subscription cannot take every slot. */
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
+import { LaneClaimer } from '../../src/delivery/lanes.js';
+import { LeaseTally } from '../../src/delivery/lease-tally.js';
 import type { SendResult, WebhookRequest, WebhookSender } from '../../src/delivery/sender.js';
 import { DeliveryStore } from '../../src/delivery/store.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -38,6 +40,20 @@ describeEachEngine('claiming deliveries', (engine) => {
   beforeEach(async () => {
     store = new DeliveryStore(h.database.db);
   });
+
+  /** The worker's lane claimer (cap 4, poll 500 ms) over a store that records each claim as lane/reach. */
+  const countingLanes = () => {
+    const calls: string[] = [];
+    const counting = new DeliveryStore(h.database.db);
+    const claimToSend = counting.claimToSend.bind(counting);
+    counting.claimToSend = (claimOptions) => {
+      calls.push(`${claimOptions.lane}/${claimOptions.reach}`);
+      return claimToSend(claimOptions);
+    };
+    const tally = new LeaseTally();
+    const options = { owner: 'W', leaseMs: 10_000, perSubscription: 4, pollIntervalMs: 500 };
+    return { lanes: new LaneClaimer(counting, h.clock, options, tally), calls, tally };
+  };
 
   it('deliveries due at the same time are claimed oldest first: insertion order on SQLite, id order on PostgreSQL', async () => {
     await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/a', h.clock.now());
@@ -172,22 +188,7 @@ describeEachEngine('claiming deliveries', (engine) => {
 
     // The worker: its window claim comes back short, so it walks past the cap, then not again within a poll interval.
     h.clock.advance(10_001); // every lease above expired
-    const calls: string[] = [];
-    const counting = new DeliveryStore(h.database.db);
-    const claimToSend = counting.claimToSend.bind(counting);
-    counting.claimToSend = (claimOptions) => {
-      calls.push(`${claimOptions.lane}/${claimOptions.reach}`);
-      return claimToSend(claimOptions);
-    };
-    const { LaneClaimer } = await import('../../src/delivery/lanes.js');
-    const { LeaseTally } = await import('../../src/delivery/lease-tally.js');
-    const tally = new LeaseTally();
-    const lanes = new LaneClaimer(
-      counting,
-      h.clock,
-      { owner: 'W', leaseMs: 10_000, perSubscription: 4, pollIntervalMs: 500 },
-      tally,
-    );
+    const { lanes, calls, tally } = countingLanes();
     const batch = await lanes.claim(8);
     expect(batch.contexts.map((context) => context.subscriptionId).sort()).toEqual(
       [busy, busy, busy, busy, other].sort(),
@@ -210,21 +211,7 @@ describeEachEngine('claiming deliveries', (engine) => {
   it('the worker asks each lane once when all that is due fits, and new deliveries leave an empty retry lane closed', async () => {
     const subscription = await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/one', h.clock.now());
     await emit(h.database.db, h.clock.now(), 1);
-    const calls: string[] = [];
-    const counting = new DeliveryStore(h.database.db);
-    const claimToSend = counting.claimToSend.bind(counting);
-    counting.claimToSend = (claimOptions) => {
-      calls.push(`${claimOptions.lane}/${claimOptions.reach}`);
-      return claimToSend(claimOptions);
-    };
-    const { LaneClaimer } = await import('../../src/delivery/lanes.js');
-    const { LeaseTally } = await import('../../src/delivery/lease-tally.js');
-    const lanes = new LaneClaimer(
-      counting,
-      h.clock,
-      { owner: 'W', leaseMs: 10_000, perSubscription: 4, pollIntervalMs: 500 },
-      new LeaseTally(),
-    );
+    const { lanes, calls } = countingLanes();
     // One due of the six asked for, no subscription at its cap: nothing more is due, so no second look.
     const first = await lanes.claim(8);
     expect(first.contexts.map((context) => context.subscriptionId)).toEqual([subscription]);
