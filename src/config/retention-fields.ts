@@ -69,6 +69,6 @@ export const RETENTION_FIELDS = {
     100,
     0,
     60_000,
-    "pause between a prune's transactions, so the delivery path's writes go between them; at least 100 times the transaction's own duration on SQLite (the prune holds the write lock about 1 % of the time) and 50 times on PostgreSQL (its deletes take CPU and WAL from the deliveries: about 2 % of the time). `0` = no pause at all (a maintenance window)",
+    "pause between a prune's transactions, so the delivery path's writes go between them; at least 100 times the transaction's own duration (on SQLite the prune holds the write lock about 1 % of the time; on PostgreSQL its deletes take CPU and WAL from the deliveries about 1 % of the time). `0` = no pause at all (a maintenance window)",
   ),
 };

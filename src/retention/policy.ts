@@ -141,8 +141,8 @@ export function bounds(settings: RetentionSettings, config: RetentionConfig): Re
   };
 }
 
-/** The pause after a batch is at least this many times the batch's own duration, per engine. */
-export const PACE: Readonly<Record<Engine, number>> = { sqlite: 100, postgres: 50 };
+/** The pause after a batch is at least this many times the batch's own duration, on both engines. */
+export const PACE = 100;
 
 /**
  * The pause (ms) after a batch that held its transaction `heldMs`: PRUNE_PAUSE_MS, and at least PACE
@@ -153,11 +153,14 @@ export const PACE: Readonly<Record<Engine, number>> = { sqlite: 100, postgres: 5
  * the machine's speed: against a steady writer in another process, a fixed short pause raised the
  * writer's p99 many times over, a slower pace less, this one hardly at all, the prune taking several
  * times longer. On PostgreSQL nothing waits on the prune's locks (it skips locked rows), but its deletes
- * take CPU and WAL from the same machine as the deliveries: at 10 times (a tenth of a core's time) the
- * renames' p99 while pruning was about 1.5 times the p99 without, in transactions of a tenth the size as
- * well; at 50 times the prune takes about 2 % (figures: docs/performance.md, "A year of history").
+ * take CPU and WAL from the same machine as the deliveries, and a write of the delivery path that meets a
+ * transaction of the prune waits that much longer for the CPU: at 10 times the renames' p99 while pruning
+ * was about 1.5 times the p99 without, at 50 and 100 times 1.2 times (medians of 3 rounds: the
+ * renames' p99 went from 60-90 ms to 14-20 ms meanwhile, and a few ms of noise is now 10 %); at 100
+ * times, as on SQLite, the prune is busy about 1 % of the time (figures: docs/performance.md, "A year of
+ * history").
  */
-export function pauseAfter(engine: Engine, pauseMs: number, heldMs: number): number {
+export function pauseAfter(pauseMs: number, heldMs: number): number {
   if (pauseMs === 0) return 0;
-  return Math.max(pauseMs, Math.round(heldMs * PACE[engine]));
+  return Math.max(pauseMs, Math.round(heldMs * PACE));
 }

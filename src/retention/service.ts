@@ -114,7 +114,7 @@ export class RetentionService {
     const pause =
       this.deps.pause ??
       (async (heldMs: number) => {
-        const ms = pauseAfter(this.deps.db.engine, config.prunePauseMs, heldMs);
+        const ms = pauseAfter(config.prunePauseMs, heldMs);
         if (ms === 0) return;
         // SQLite: the batch's deletes are checkpointed here, by the prune, in its own pause; left to the
         // WAL's automatic checkpoint they would be copied back by whichever commit crossed the threshold
