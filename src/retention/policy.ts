@@ -22,7 +22,6 @@ export type RetentionConfig = Pick<
   | 'sessionIdleSeconds'
 >;
 
-import type { Engine } from '../db/database.js';
 import { DELIVERY_STATUSES } from '../delivery/model.js';
 
 export const DAY_MS = 86_400_000;
