@@ -245,43 +245,44 @@ export async function pruneUnderLoad(
 ): Promise<LoadResult> {
   const runs: LoadRun[] = [];
   const pooled = { without: [] as number[], with: [] as number[] };
-  const result = { without: [] as number[], with: [] as number[] };
-  const p99 = { without: [] as number[], with: [] as number[] };
   // The first run of a series ran cold (SQLite: 4,000 deliveries/s and a p99 of 169 ms where the others
   // ran 6,600-8,500/s and 12-21 ms), and it is always a run without pruning: one unmeasured run first.
-  if (rounds > 0) {
+  const schedule: { mode: Mode; round: number | undefined }[] =
+    rounds > 0 ? [{ mode: 'without', round: undefined }] : [];
+  for (let round = 0; round < rounds; round++)
+    for (const mode of round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const))
+      schedule.push({ mode, round });
+  for (const { mode, round } of schedule) {
+    const prepared = performance.now();
     const history = await prepare();
+    const preparedSeconds = (performance.now() - prepared) / 1000;
     try {
-      await loadRun('without', history, receiver, settings, renames, pruneEnv);
-      log(`  ${engine}: one run without pruning, unmeasured (warm-up)`);
+      const { latencies: values, ...run } = await loadRun(mode, history, receiver, settings, renames, pruneEnv);
+      if (round === undefined) {
+        log(`  ${engine}: one run without pruning, unmeasured (warm-up)`);
+        continue;
+      }
+      runs.push(run);
+      pooled[mode].push(...values);
+      const pruned =
+        run.pruneOverlap === null
+          ? ''
+          : `; the prune was deleting from ${run.pruneStartedAfter?.toFixed(1)} s after its start${run.pruneEndedAfter === null ? ' to past the end' : ` to ${run.pruneEndedAfter.toFixed(1)} s`}, ${Math.round(run.pruneOverlap * 100)} % of the measured time`;
+      log(
+        `  ${engine} round ${round + 1} ${mode} pruning: ${run.deliveriesPerSecond} deliveries/s, commit → first attempt p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms (${run.answeredPerSecond} renames/s answered)${pruned}; ${preparedSeconds.toFixed(0)} s to prepare the database, ${run.seconds.toFixed(0)} s to run`,
+      );
     } finally {
       await history.db.drop();
     }
   }
-  for (let round = 0; round < rounds; round++) {
-    const order: Mode[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
-    for (const mode of order) {
-      const prepared = performance.now();
-      const history = await prepare();
-      const preparedSeconds = (performance.now() - prepared) / 1000;
-      try {
-        const { latencies: values, ...run } = await loadRun(mode, history, receiver, settings, renames, pruneEnv);
-        runs.push(run);
-        pooled[mode].push(...values);
-        result[mode].push(run.deliveriesPerSecond);
-        p99[mode].push(run.p99Ms);
-        const pruned =
-          run.pruneOverlap === null
-            ? ''
-            : `; the prune was deleting from ${run.pruneStartedAfter?.toFixed(1)} s after its start${run.pruneEndedAfter === null ? ' to past the end' : ` to ${run.pruneEndedAfter.toFixed(1)} s`}, ${Math.round(run.pruneOverlap * 100)} % of the measured time`;
-        log(
-          `  ${engine} round ${round + 1} ${mode} pruning: ${run.deliveriesPerSecond} deliveries/s, commit → first attempt p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms (${run.answeredPerSecond} renames/s answered)${pruned}; ${preparedSeconds.toFixed(0)} s to prepare the database, ${run.seconds.toFixed(0)} s to run`,
-        );
-      } finally {
-        await history.db.drop();
-      }
-    }
-  }
+  // Per mode in round order (each round runs each mode once), so index i of both is round i.
+  const ofMode = (mode: Mode, figure: (run: LoadRun) => number): number[] =>
+    runs.filter((run) => run.mode === mode).map(figure);
+  const result = {
+    without: ofMode('without', (run) => run.deliveriesPerSecond),
+    with: ofMode('with', (run) => run.deliveriesPerSecond),
+  };
+  const p99 = { without: ofMode('without', (run) => run.p99Ms), with: ofMode('with', (run) => run.p99Ms) };
   const overlaps = runs.flatMap((run) => (run.pruneOverlap === null ? [] : [run.pruneOverlap]));
   const p99Of = (values: number[]): number =>
     percentile(

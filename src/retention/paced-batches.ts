@@ -1,8 +1,8 @@
 /**
- * A paced prune's batches of deliveries, split so the delivery path hardly notices: the batch is read
+ * A prune's batches of deliveries, split so the delivery path hardly notices: the batch is read
  * outside any transaction (on SQLite in WAL a read takes no lock), then deleted in transactions of at
  * most PACED_DELETE_CHUNK deliveries, each paced like a batch. Unpaced (PRUNE_PAUSE_MS=0, a maintenance
- * window) a batch is one transaction.
+ * window) a batch is deleted in one transaction, the same way.
  *
  * - SQLite: every write transaction holds the database's one write lock, and a writer of the delivery
  *   path that meets it sleeps in SQLite's busy handler (1, 2, 5, 10 ms...) until it is free; a

@@ -123,29 +123,15 @@ export class PruneRun {
     };
     for (const status of statuses)
       await this.walk(async (after) => {
-        if (this.options.deleteChunk !== undefined && this.options.deleteChunk < this.options.batchSize) {
-          // Read outside any transaction, deleted in short paced transactions (paced-batches.ts), which
-          // lock what they delete: on PostgreSQL locking the whole batch here would write to every row.
-          const batch = await this.store.finishedBatch(
-            this.held.db,
-            status,
-            cutoff,
-            after,
-            this.options.batchSize,
-            'read',
-          );
-          const chunks = deleteChunks(batch.ids, this.options.deleteChunk);
-          for (const [index, chunk] of chunks.entries()) {
-            if (index > 0) await this.between();
-            count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff, this.store.engine)));
-          }
-          return batch;
+        // Read outside any transaction, deleted in transactions that lock and re-check their share
+        // (paced-batches.ts): paced, short ones; unpaced, the whole batch in one.
+        const batch = await this.store.finishedBatch(this.held.db, status, cutoff, after, this.options.batchSize);
+        const chunks = deleteChunks(batch.ids, this.options.deleteChunk ?? this.options.batchSize);
+        for (const [index, chunk] of chunks.entries()) {
+          if (index > 0) await this.between();
+          count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff, this.store.engine)));
         }
-        return this.transaction(async (trx) => {
-          const batch = await this.store.finishedBatch(trx, status, cutoff, after, this.options.batchSize);
-          count(await this.store.deleteDeliveries(trx, batch.ids));
-          return batch;
-        });
+        return batch;
       });
   }
 

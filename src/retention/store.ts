@@ -53,41 +53,17 @@ export class RetentionStore {
   // ---- batches (inside the caller's transaction) ----
 
   /**
-   * Up to `limit` deliveries of `status` created and finished before `cutoff`, oldest first. On
-   * PostgreSQL they are locked and rows another transaction holds are skipped (a re-send under way),
-   * so the batch never waits on the delivery path nor changes under it. `read`: only read, for a batch
-   * deleted in transactions of its own that lock and re-check their share (paced-batches.ts).
+   * Up to `limit` deliveries of `status` created and finished before `cutoff`, oldest first, only read:
+   * the transactions that delete them lock and re-check their share (paced-batches.ts), so the read
+   * takes no lock (on PostgreSQL locking the batch here would write to each of its rows).
    */
-  async finishedBatch(
-    trx: Executor,
-    status: string,
-    cutoff: number,
-    after: Cursor | undefined,
-    limit: number,
-    locking: 'lock' | 'read' = 'lock',
-  ) {
-    const lock = this.engine === 'postgres' && locking === 'lock' ? sql` for update skip locked` : sql``;
+  async finishedBatch(trx: Executor, status: string, cutoff: number, after: Cursor | undefined, limit: number) {
     const { rows } = await sql<{ id: string; created_at: number }>`
       select id, created_at from deliveries
       where status = ${status} and status <> 'pending' and created_at < ${cutoff}${afterCursor(after)}
         and ${finishedBefore('deliveries', cutoff)}
-      order by created_at, id limit ${limit}${lock}`.execute(trx);
+      order by created_at, id limit ${limit}`.execute(trx);
     return batchOf(rows);
-  }
-
-  /**
-   * Deletes the deliveries and, first, their attempts (the batch's rows are locked or the write lock
-   * held, so none became pending since it was read; the deliveries' status is checked again anyway).
-   */
-  async deleteDeliveries(trx: Executor, ids: readonly string[]): Promise<{ deliveries: number; attempts: number }> {
-    if (ids.length === 0) return { deliveries: 0, attempts: 0 };
-    const attempts = await trx.deleteFrom('delivery_attempts').where('delivery_id', 'in', ids).executeTakeFirst();
-    const deliveries = await trx
-      .deleteFrom('deliveries')
-      .where('id', 'in', ids)
-      .where('status', '<>', 'pending')
-      .executeTakeFirst();
-    return { deliveries: Number(deliveries.numDeletedRows), attempts: Number(attempts.numDeletedRows) };
   }
 
   /** Up to `limit` events created before `cutoff`, oldest first. */
