@@ -169,6 +169,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     config,
     metrics,
     sender: deps.sender,
+    wake: () => wakeWorkers('new'),
     senderOptions: {
       timeoutMs: config.webhookTimeoutMs,
       allowPrivate: config.webhookAllowPrivate,

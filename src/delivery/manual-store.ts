@@ -11,6 +11,7 @@ import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import type { AttemptRecord } from './queue/types.js';
 import { addStats } from './stats.js';
+import { announceHealth } from './subscription-health.js';
 
 /** Where a subscription's webhooks go, and the client whose secrets sign them. */
 export interface ManualTarget {
@@ -155,14 +156,17 @@ export class ManualAttemptStore {
    * failing run) as a scheduled success would. Failure leaves it pending with its next scheduled
    * attempt where it was, and counts as a failed attempt in the hour and in the subscription's run.
    * Either way attempt_count (the schedule's position) is unchanged: manual_attempts counts this one.
+   * A failure announces subscription.failing as a scheduled one would, once the subscription has been
+   * failing since `noticeCutoff` (`announced`: the deliveries of that announcement).
    */
   async recordManual(
     leased: { id: string; owner: string; subscriptionId: string },
     now: number,
     attempt: AttemptRecord,
+    noticeCutoff: number,
     /** The audit record, in the same transaction (given the delivery's status after the attempt). */
     audit: InTransaction,
-  ): Promise<{ nextAttemptAt: number | null } | undefined> {
+  ): Promise<{ nextAttemptAt: number | null; announced: number } | undefined> {
     const { id, owner, subscriptionId } = leased;
     const ok = attempt.errorClass === null;
     return this.db.kysely.transaction().execute(async (trx) => {
@@ -197,8 +201,9 @@ export class ManualAttemptStore {
         )
         .where('id', '=', subscriptionId)
         .execute();
+      const announced = ok ? 0 : await announceHealth(trx, { subscriptionId, now, disabled: false, noticeCutoff });
       await audit(trx, ok ? 'succeeded' : 'pending');
-      return { nextAttemptAt: ok ? null : Number(updated.next_attempt_at) };
+      return { nextAttemptAt: ok ? null : Number(updated.next_attempt_at), announced };
     });
   }
 }

@@ -6,7 +6,8 @@
  *   never moves its subscription to failing (a receiver under test may well fail).
  * - "Retry now" on a delivery waiting for its next scheduled attempt sends that delivery once more at
  *   once. It takes no step of the schedule: after a failure the next automatic attempt stays where it
- *   was, and the steps after it keep their places.
+ *   was, and the steps after it keep their places. A failure counts in the subscription's failing
+ *   period as a scheduled one does, and announces subscription.failing when that is due.
  */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -41,7 +42,9 @@ export interface ManualOutcome {
 export interface ManualDeps {
   db: ConstructorParameters<typeof ManualAttemptStore>[0];
   clock: Clock;
-  config: Pick<Config, 'webhookTimeoutMs' | 'logLevel'>;
+  config: Pick<Config, 'webhookTimeoutMs' | 'logLevel' | 'subscriptionFailingAfterSeconds'>;
+  /** Wakes the workers for deliveries a failed attempt created (its subscription.failing announcement). */
+  wake?: (() => void) | undefined;
   metrics: Metrics;
   /** The sender (tests inject one); by default an SSRF-guarded undici sender made on first use. */
   sender?: WebhookSender | undefined;
@@ -101,7 +104,10 @@ export class ManualAttempts {
       throw error;
     }
     const where = { id, owner, subscriptionId: leased.subscriptionId };
-    const recorded = await this.store.recordManual(where, clock.now(), attempt, audit);
+    const recordedAt = clock.now();
+    const noticeCutoff = recordedAt - config.subscriptionFailingAfterSeconds * 1000;
+    const recorded = await this.store.recordManual(where, recordedAt, attempt, noticeCutoff, audit);
+    if (recorded !== undefined && recorded.announced > 0) this.deps.wake?.();
     if (recorded !== undefined && recorded.nextAttemptAt !== null)
       this.logFailure(leased, attempt, { nextAttemptAt: recorded.nextAttemptAt, trigger: 'manual' });
     return outcome(id, attempt);

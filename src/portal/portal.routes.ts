@@ -176,6 +176,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
             Type.Object({
               since: Type.Optional(Type.String({ maxLength: 40 })),
               until: Type.Optional(Type.String({ maxLength: 40 })),
+              subscriptionId: Type.Optional(Type.String({ maxLength: 64 })),
             }),
           ]),
         },

@@ -13,8 +13,8 @@ import { signedHeaders } from '../delivery/signer.js';
 import type { Page } from '../paging.js';
 import type { SubscriptionFilter } from '../subscriptions/filter-schema.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
-import type { SubscriptionView } from '../subscriptions/schemas.js';
-import type { SubscriptionService } from '../subscriptions/service.js';
+import type { SubscriptionView, SubscriptionWithHealth } from '../subscriptions/schemas.js';
+import { type SubscriptionService, toViewWithHealth } from '../subscriptions/service.js';
 import type { ListChoice, PortalSubjects, SubjectName } from './subjects.js';
 
 const MASK = '•••••••• (masked)';
@@ -58,8 +58,9 @@ export class PortalService {
     return this.clients.rotateWebhookSecret(clientRef, by);
   }
 
-  listSubscriptions(clientRef: string, limit: number, startingAfter?: string): Promise<Page<SubscriptionView>> {
-    return this.subscriptions.list(clientRef, { limit, startingAfter });
+  /** The client's subscriptions, each with the failed attempts in a row its banner counts. */
+  listSubscriptions(clientRef: string, limit: number, startingAfter?: string): Promise<Page<SubscriptionWithHealth>> {
+    return this.subscriptions.list(clientRef, { limit, startingAfter }, toViewWithHealth);
   }
 
   createSubscription(
@@ -101,7 +102,11 @@ export class PortalService {
     clientRef: string,
     query: DeliveryQuery,
   ): Promise<Page<DeliveryView & { subject: SubjectName | null }>> {
-    const page = await this.deliveries.list(query, clientRef);
+    // One subscription's log is checked to be the client's own (404 otherwise), as the client API's is.
+    const page =
+      query.subscriptionId === undefined
+        ? await this.deliveries.list(query, clientRef)
+        : await this.deliveries.listForSubscription(query.subscriptionId, clientRef, query);
     return { ...page, data: await this.subjects.nameAll(page.data) };
   }
 

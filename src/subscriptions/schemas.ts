@@ -43,6 +43,8 @@ export const AdminSubscriptionSchema = Type.Object(
 export type SubscriptionView = Static<typeof SubscriptionSchema>;
 /** The operator's view: the canonical event, the owning client and the last change as well. */
 export type AdminSubscriptionView = Static<typeof AdminSubscriptionSchema>;
+/** The partner portal's view of a subscription: the client's own, and the failed attempts in a row since its last success. */
+export type SubscriptionWithHealth = SubscriptionView & { failedAttemptsInARow: number };
 
 export const CreateSubscriptionBody = Type.Object(
   {

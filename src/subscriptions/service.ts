@@ -17,7 +17,7 @@ import { type Page, toPage } from '../paging.js';
 import { checkFilter, filterView } from './filter.js';
 import type { SubscriptionFilter } from './filter-schema.js';
 import { parseNotificationUrl } from './notification-url.js';
-import type { AdminSubscriptionView, SubscriptionView } from './schemas.js';
+import type { AdminSubscriptionView, SubscriptionView, SubscriptionWithHealth } from './schemas.js';
 import { type AdminFilter, type Cursor, SubscriptionStore, type SubscriptionWithClient } from './store.js';
 
 export interface PageRequest {
@@ -36,6 +36,11 @@ export function toView(row: SubscriptionRow): SubscriptionView {
     ...filterView(row),
     createdAt: isoTime(row.created_at),
   };
+}
+
+/** The partner portal's view: the client's own, and the failed attempts in a row its banner counts. */
+export function toViewWithHealth(row: SubscriptionRow): SubscriptionWithHealth {
+  return { ...toView(row), failedAttemptsInARow: Number(row.consecutive_failures) };
 }
 
 function toAdminView(row: SubscriptionWithClient): AdminSubscriptionView {
@@ -142,10 +147,14 @@ export class SubscriptionService {
     return { subscription: toView(sameFilter(stored, row)), created: stored.id === row.id };
   }
 
-  async list(clientRef: string, page: PageRequest): Promise<Page<SubscriptionView>> {
+  async list<View = SubscriptionView>(
+    clientRef: string,
+    page: PageRequest,
+    view: (row: SubscriptionRow) => View = toView as (row: SubscriptionRow) => View,
+  ): Promise<Page<View>> {
     const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter, clientRef);
     const rows = await this.store.pageForClient(clientRef, page.limit, after);
-    return toPage(rows, page.limit, toView);
+    return toPage(rows, page.limit, view);
   }
 
   async get(clientRef: string, id: string): Promise<SubscriptionView> {

@@ -130,6 +130,42 @@ describeEachEngine('subscription.failing and subscription.disabled', (engine) =>
     ]);
   });
 
+  it('a failed Retry now announces subscription.failing when due, as a scheduled failure does, once', async () => {
+    // Two hours between scheduled attempts: the delivery waits for its next one while Retry now is pressed.
+    await setup({ webhookRetryScheduleSeconds: [7200, 7200, 7200] });
+    const failing = await receiver(() => ({ status: 500 }));
+    const watcher = await receiver();
+    const shop = await createClientWithToken(h, 'Shop');
+    const subject = await subscribe(shop, failing.url, 'list.updated');
+    const told = await subscribe(shop, watcher.url, 'subscription.failing');
+    await emit(db(), h.clock.now());
+    await runOnce(); // the first failure: failing since now, the next attempt in two hours
+    const [pending] = await db()
+      .kysely.selectFrom('deliveries')
+      .select('id')
+      .where('subscription_id', '=', subject)
+      .execute();
+    const retryNow = () => h.asAdmin().post(`/api/admin/v1/deliveries/${pending?.id}/send-now`);
+
+    h.clock.advance(30 * MINUTE); // failing for half an hour: a failed Retry now announces nothing yet
+    expect((await retryNow()).json()).toMatchObject({ status: 'pending', lastStatusCode: 500 });
+    expect(await healthDeliveries()).toEqual([]);
+
+    h.clock.advance(31 * MINUTE); // past the hour: this failed Retry now announces it
+    expect((await retryNow()).json()).toMatchObject({ status: 'pending', lastStatusCode: 500 });
+    expect(await healthDeliveries()).toEqual([
+      { subscription_id: told, name: 'subscription.failing', identifier: subject },
+    ]);
+    await runOnce();
+    expect(watcher.received.map((request) => request.body)).toEqual([payload('failing', subject)]);
+    expectSigned(watcher.received[0] as Received, shop.webhookSecret);
+
+    h.clock.advance(MINUTE); // the same failing period: not announced twice
+    expect((await retryNow()).statusCode).toBe(202);
+    expect(await healthDeliveries()).toHaveLength(1);
+    expect(failing.received).toHaveLength(4);
+  });
+
   it('disabled on a 410, told to the other subscriptions with the reason on the record', async () => {
     await setup();
     const gone = await receiver(() => ({ status: 410 }));

@@ -155,6 +155,47 @@ describeEachEngine('addresses of the sections (issue 34.8)', (engine) => {
   });
 
   it.skipIf(skipBrowser)(
+    "34.8 portal: the log's filters and one subscription's log are in the address; reload and Back keep them",
+    async () => {
+      const { client } = await deliveredList();
+      const pt = await partner(w, client);
+      await section(pt, 'Deliveries', 'Deliveries');
+      await pt.getByLabel('Status').selectOption('failed');
+      await pt.getByRole('button', { name: 'Filter' }).click();
+      await pt.waitForURL(`${w.base}/portal/deliveries?status=failed`);
+      await expect.poll(() => pt.locator('main tbody tr').count()).toBe(1);
+      expect(await pt.locator('main tbody tr').textContent()).toContain(w.flaky.url);
+      await pt.reload();
+      await heading(pt, 'Deliveries');
+      expect(await pt.getByLabel('Status').inputValue()).toBe('failed');
+      await expect.poll(() => pt.locator('main tbody tr').count()).toBe(1);
+
+      // One subscription's log: asked of the server (paged there), and named in the address.
+      const okSubscription = await w.h.database.db.kysely
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('notification_url', '=', w.ok.url)
+        .executeTakeFirstOrThrow();
+      await section(pt, 'Subscriptions', 'Subscriptions');
+      await pt.locator('main tr', { hasText: w.ok.url }).getByRole('button', { name: 'Deliveries' }).click();
+      await pt.waitForURL(`${w.base}/portal/deliveries?subscription=${okSubscription.id}`);
+      await pt.getByText('Showing one subscription only.').waitFor();
+      await pt.reload();
+      await pt.getByText('Showing one subscription only.').waitFor();
+      const rows = pt.locator('main tbody tr');
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await rows.textContent()).toContain(w.ok.url);
+
+      await pt.goBack();
+      await heading(pt, 'Subscriptions');
+      await pt.goBack();
+      await heading(pt, 'Deliveries');
+      expect(path(pt)).toBe('/portal/deliveries?status=failed');
+      expect(await pt.getByLabel('Status').inputValue()).toBe('failed');
+    },
+  );
+
+  it.skipIf(skipBrowser)(
     "34.8 portal: the sections and a delivery's attempts have addresses; Back, Forward and reload keep them",
     async () => {
       const { client } = await deliveredList();

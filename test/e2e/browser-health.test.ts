@@ -54,7 +54,7 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
       .execute();
     await db()
       .updateTable('subscriptions')
-      .set({ failing_since: now - 2 * HOUR })
+      .set({ failing_since: now - 2 * HOUR, consecutive_failures: 7 })
       .where('id', '=', failing)
       .execute();
 
@@ -96,7 +96,10 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
       expect(await gone.textContent()).toContain('Disabled: the receiver answered 410 Gone.');
       expect(await gone.textContent()).toContain(`${receiver.url}/gone`);
       const broken = pt.locator(`.banner[data-subscription="${failing}"]`);
-      expect(await broken.textContent()).toMatch(/Failing: every attempt has failed since 2 hours ago\./);
+      // The count of failed attempts, as the console's banner gives it.
+      expect(await broken.textContent()).toMatch(
+        /Failing: every attempt has failed since 2 hours ago \(7 failed attempts in a row\)\./,
+      );
       expect(await pt.locator(`.banner[data-subscription="${healthy}"]`).count()).toBe(0);
     },
   );
@@ -127,7 +130,9 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
     await op.locator('nav').getByRole('button', { name: 'Subscriptions', exact: true }).click();
     await op.locator('main h1', { hasText: 'Webhook subscriptions' }).waitFor();
     const broken = op.locator(`.banner[data-subscription="${failing}"]`);
-    expect(await broken.textContent()).toMatch(/Failing: every attempt has failed since 2 hours ago/);
+    expect(await broken.textContent()).toMatch(
+      /Failing: every attempt has failed since 2 hours ago \(7 failed attempts in a row\)\./,
+    );
     expect(await op.locator('.banner').count()).toBe(1);
     // Active, so no "Re-enable" (issue 34.15): the click sends again what failed.
     await broken.getByRole('button', { name: 'Send again what failed' }).click();

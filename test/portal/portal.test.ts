@@ -213,8 +213,18 @@ describeEachEngine('partner portal', (engine) => {
           event: 'list-published',
           status: 'active',
           createdAt: '2026-09-01T08:00:00.000Z',
+          failedAttemptsInARow: 0,
         },
       ],
+    });
+    // The banner's count: the failed attempts since the last success, as the worker keeps it.
+    await h.database.db.kysely
+      .updateTable('subscriptions')
+      .set({ failing_since: h.clock.now(), consecutive_failures: 3 })
+      .where('id', '=', subscription.id)
+      .execute();
+    expect((await as(session, { method: 'GET', url: '/portal/api/subscriptions' })).json()).toMatchObject({
+      data: [{ failingSince: '2026-09-01T08:00:00.000Z', failedAttemptsInARow: 3 }],
     });
 
     // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it stays on this machine.
@@ -269,6 +279,7 @@ describeEachEngine('partner portal', (engine) => {
       ['POST', `/portal/api/subscriptions/${theirs}/recover`, { since: '2026-01-01T00:00:00Z' }],
       ['GET', `/portal/api/deliveries/${delivery.id}`, undefined],
       ['POST', `/portal/api/deliveries/${delivery.id}/retry`, undefined],
+      ['GET', `/portal/api/deliveries?subscriptionId=${theirs}`, undefined],
     ] as const;
     for (const [method, url, payload] of cases) {
       const response = await as(session, { method, url, ...(payload === undefined ? {} : { payload }) });
@@ -291,6 +302,29 @@ describeEachEngine('partner portal', (engine) => {
   /** The shop's subscription to list.updated on port 9 of loopback: an attempt fails (blocked or refused) without leaving the machine. */
   const mySubscription = () =>
     addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/mine', h.clock.now(), 'list.updated');
+
+  it("filters the delivery log by one of the client's subscriptions, on the server (paged there)", async () => {
+    const session = await signIn(h.client.id);
+    const mine = await mySubscription();
+    const second = await addSubscription(
+      h.database.db,
+      h.client.id,
+      'http://127.0.0.1:9/second',
+      h.clock.now(),
+      'list.updated',
+    );
+    for (let i = 0; i < 3; i++) {
+      await emit(h.database.db, h.clock.now());
+      h.clock.advance(60_000);
+    }
+    type Listed = { has_more: boolean; data: { subscriptionId: string }[] };
+    const page = await as(session, { method: 'GET', url: `/portal/api/deliveries?subscriptionId=${second}&limit=2` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json<Listed>().data.map((d) => d.subscriptionId)).toEqual([second, second]);
+    expect(page.json<Listed>().has_more).toBe(true);
+    const all = await as(session, { method: 'GET', url: `/portal/api/deliveries?subscriptionId=${mine}` });
+    expect(all.json<Listed>().data.map((d) => d.subscriptionId)).toEqual([mine, mine, mine]);
+  });
 
   it('filters the delivery log by time range and shows attempts with masked signatures, retries one', async () => {
     const session = await signIn(h.client.id);

@@ -20,6 +20,35 @@ export interface DeliveryFilter {
   untilLocal?: string;
 }
 
+/** The filter's words in the address: /portal/deliveries?status=failed&event=list.updated&since=… */
+const FILTER_PARAMS = {
+  subscriptionId: 'subscription',
+  event: 'event',
+  status: 'status',
+  sinceLocal: 'since',
+  untilLocal: 'until',
+} as const satisfies Record<keyof DeliveryFilter, string>;
+
+/** The address's query for a filter (empty fields left out). */
+export function filterQuery(filter: DeliveryFilter): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, param] of Object.entries(FILTER_PARAMS)) {
+    const value = filter[key as keyof DeliveryFilter];
+    if (value) query[param] = value;
+  }
+  return query;
+}
+
+/** The filter an address names (unknown parameters ignored). */
+export function filterOf(query: Readonly<Record<string, string>>): DeliveryFilter {
+  const filter: DeliveryFilter = {};
+  for (const [key, param] of Object.entries(FILTER_PARAMS)) {
+    const value = query[param];
+    if (value) filter[key as keyof DeliveryFilter] = value;
+  }
+  return filter;
+}
+
 export const state = {
   csrfToken: '',
   me: null as Me | null,
@@ -84,6 +113,13 @@ export const router = createRouter('/portal', [
  */
 export async function show(name: string, keepNotice = false, arrived = false): Promise<void> {
   state.current = name;
-  if (!arrived) router.record({ section: name, id: name === 'deliveries' ? state.openDelivery : '' });
+  // The log's filters are in its address too: reload, Back and a shared link keep them.
+  const log = name === 'deliveries';
+  if (!arrived)
+    router.record({
+      section: name,
+      id: log ? state.openDelivery : '',
+      query: log ? filterQuery(state.deliveryFilter) : {},
+    });
   await drawSection(sections[name], name, keepNotice);
 }

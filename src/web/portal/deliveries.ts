@@ -19,7 +19,7 @@ import { h, notice, sleep } from '../common/dom.js';
 import { type RetryAction, retryControl, retryReport } from '../common/retry.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
-import { api, router, show, state } from './app.js';
+import { api, filterQuery, router, show, state } from './app.js';
 
 /** A delivery of the portal's log: with what it was about, by name (null: a test ping, or a list or school that is gone). */
 interface NamedDelivery extends Delivery {
@@ -119,6 +119,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
   const f = state.deliveryFilter;
   filterForm(root);
   const query = new URLSearchParams({ limit: '20' });
+  if (f.subscriptionId) query.set('subscriptionId', f.subscriptionId);
   if (f.event) query.set('event', f.event);
   if (f.status) query.set('status', f.status);
   if (f.sinceLocal) query.set('since', new Date(f.sinceLocal).toISOString());
@@ -139,8 +140,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
       .filter((s) => s.status === 'disabled')
       .map((s) => s.id),
   );
-  let rows = rowsOf(result);
-  if (f.subscriptionId) rows = rows.filter((d) => d.subscriptionId === f.subscriptionId);
+  const rows = rowsOf(result);
   const detail = h('div', { id: 'delivery-detail' });
   const filtered = f.status || f.event || f.sinceLocal || f.untilLocal;
   root.append(
@@ -163,7 +163,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
                 className: 'secondary',
                 onclick: () => {
                   // The opened delivery has its own address (/portal/deliveries/<id>): Back closes it again.
-                  router.record({ section: 'deliveries', id: d.id });
+                  router.record({ section: 'deliveries', id: d.id, query: filterQuery(state.deliveryFilter) });
                   return showDelivery(d.id, detail, urls.get(d.subscriptionId));
                 },
               },

@@ -3,7 +3,8 @@
  * Entry point: the sections, sign-in by one-time link, sign-out, start.
  */
 import { byId, nav, onSections } from '../common/dom.js';
-import { api, refreshMe, router, sections, show, signedOut, state } from './app.js';
+import type { Place } from '../common/router.js';
+import { api, filterOf, refreshMe, router, sections, show, signedOut, state } from './app.js';
 import { credentials } from './credentials.js';
 import { deliveries } from './deliveries.js';
 import { subscriptions } from './subscriptions.js';
@@ -11,9 +12,17 @@ import { subscriptions } from './subscriptions.js';
 Object.assign(sections, { credentials, subscriptions, deliveries });
 
 onSections((name) => show(name));
-/** Arrives at a place named by the address (start, Back, Forward): a delivery's address opens its attempts. */
-const arrive = (place: { section: string; id: string }) => {
-  state.openDelivery = place.section === 'deliveries' ? place.id : '';
+/**
+ * Arrives at a place named by the address (start, Back, Forward): a delivery's address opens its
+ * attempts, and the log's query is its filter.
+ */
+const arrive = (place: Place) => {
+  const log = place.section === 'deliveries';
+  state.openDelivery = log ? place.id : '';
+  if (log) {
+    state.deliveryFilter = filterOf(place.query);
+    state.pages = [];
+  }
   return show(place.section, false, true);
 };
 router.onMove((place) => (state.csrfToken === '' ? undefined : arrive(place)));

@@ -1,5 +1,5 @@
 /** The client's webhook subscriptions: subscribe (with the offer filter), test ping, re-enable, recover, delete. */
-import type { SubscriptionView } from '../../subscriptions/schemas.js';
+import type { SubscriptionWithHealth } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
@@ -10,7 +10,7 @@ import { confirmThen, empty, field, plural, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 import { ping } from './ping.js';
 
-type Subscription = SubscriptionView;
+type Subscription = SubscriptionWithHealth;
 
 /** The event and, for a filtered offer event, which offers it is limited to. */
 function eventOf(s: Subscription, lists: ReadonlyMap<string, ListChoice>) {
@@ -128,7 +128,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     return;
   }
   const byList = new Map(lists.map((l) => [l.identifier, l]));
-  const banners = rowsOf(result).map((s) => healthBanner(s, () => recoverFailed(s)));
+  const banners = rowsOf(result).map((s) => healthBanner(s, () => recoverFailed(s), s.failedAttemptsInARow));
   root.append(
     ...banners.filter((banner) => banner !== null),
     pingOut,
