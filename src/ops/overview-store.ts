@@ -103,21 +103,27 @@ export class OverviewStore {
   }
 
   /**
-   * Commit-to-delivery latencies (ms) of the newest `cap` deliveries created since `since` that
-   * succeeded: a bounded walk down deliveries_finished (whose predicate the query repeats for SQLite).
+   * The p95 commit-to-delivery latency (ms) of the newest `cap` deliveries created since `since` that
+   * succeeded, or null when none did: a bounded walk down deliveries_finished (whose predicate the
+   * query repeats for SQLite), ranked in the database. Only the one figure leaves it: 5,000 rows cost
+   * PostgreSQL about 4 ms to read and this process twice that to receive and parse (design
+   * measurements). The nearest rank, as a percentile is read everywhere here: the ceil(0.95 n)-th
+   * smallest (PostgreSQL's percentile_disc; on SQLite by row number).
    */
-  async latencies(since: number, cap: number): Promise<number[]> {
-    const rows = await this.db.kysely
-      .selectFrom('deliveries')
-      .select(['created_at', 'completed_at'])
-      .where('status', '=', 'succeeded')
-      .where(sql<SqlBool>`status <> 'pending'`)
-      .where('created_at', '>=', since)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(cap)
-      .execute();
-    return rows.map((row) => Number(row.completed_at) - Number(row.created_at));
+  async p95Latency(since: number, cap: number): Promise<number | null> {
+    const sample = sql`select completed_at - created_at as latency from deliveries
+      where status = 'succeeded' and status <> 'pending' and created_at >= ${since}
+      order by created_at desc, id desc limit ${cap}`;
+    const ranked =
+      this.db.engine === 'postgres'
+        ? sql<{ p: number | string | null }>`
+            select percentile_disc(0.95) within group (order by latency) as p from (${sample}) s`
+        : sql<{ p: number | string | null }>`
+            select latency as p from (
+              select latency, row_number() over (order by latency) as rn, count(*) over () as n from (${sample}) s
+            ) r where rn = (95 * n + 99) / 100`;
+    const p = (await ranked.execute(this.db.kysely)).rows[0]?.p;
+    return p === null || p === undefined ? null : Number(p);
   }
 
   /** Per subscription with any outcome: the last success and the attempts failed in a row since, as its row keeps them. */

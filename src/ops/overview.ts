@@ -12,12 +12,6 @@ const HOUR = 3_600_000;
 /** The p95 is computed over at most this many of the newest successes, bounding the work per request. */
 const LATENCY_SAMPLE = 5000;
 
-export function percentile(values: number[], p: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
-}
-
 export class OverviewService {
   private readonly store: OverviewStore;
 
@@ -33,10 +27,10 @@ export class OverviewService {
     const since = now - 24 * HOUR;
     const currentHour = now - (now % HOUR);
     const firstHour = currentHour - 23 * HOUR;
-    const [counts, hours, latencies] = await Promise.all([
+    const [counts, hours, p95] = await Promise.all([
       this.store.counts(),
       this.store.hours(firstHour),
-      this.store.latencies(since, LATENCY_SAMPLE),
+      this.store.p95Latency(since, LATENCY_SAMPLE),
     ]);
     const buckets = Array.from({ length: 24 }, (_, i) => ({
       hour: isoTime(firstHour + i * HOUR),
@@ -58,7 +52,7 @@ export class OverviewService {
       failedAttempts24h,
       failedDeliveries24h,
       failedLast24h: failedDeliveries24h,
-      p95DeliveryLatencyMs: percentile(latencies, 95),
+      p95DeliveryLatencyMs: p95,
       attemptsPerHour: buckets,
       generatedAt: isoTime(now),
     };
