@@ -11,8 +11,7 @@
  * - PostgreSQL: nothing waits on the prune's locks, but a batch of 1,000 deliveries is about 30 ms of
  *   a core's work (and a WAL flush) on the machine the deliveries run on: a rename that met one took up
  *   to that much longer, and the renames' p99 while pruning was 1.5 times the p99 without. In chunks of
- *   25 a meeting costs a fortieth as much; the pacing keeps the prune's share of the time the same.
- *   (SQLite keeps 100: each of its transactions is also a WAL checkpoint in the pause.)
+ *   100 a meeting costs a tenth as much.
  *
  * Figures: docs/performance.md#design-measurements and "A year of history".
  */
@@ -20,11 +19,11 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Engine, Executor } from '../db/database.js';
 import { finishedBefore } from './store.js';
 
-/** Deliveries deleted per transaction of a paced prune, per engine. */
-export const PACED_DELETE_CHUNK: Readonly<Record<Engine, number>> = { sqlite: 100, postgres: 25 };
+/** Deliveries deleted per transaction of a paced prune. */
+export const PACED_DELETE_CHUNK = 100;
 
 /** Splits a batch's ids into the write transactions' shares. */
-export function deleteChunks(ids: readonly string[], size: number): string[][] {
+export function deleteChunks(ids: readonly string[], size = PACED_DELETE_CHUNK): string[][] {
   const chunks: string[][] = [];
   const step = Math.max(1, size);
   for (let start = 0; start < ids.length; start += step) chunks.push(ids.slice(start, start + step));

@@ -128,7 +128,7 @@ export class RetentionService {
       const run = new PruneRun(this.store, held, this.cutoffs(startedAt), this.reasons(), {
         batchSize: config.pruneBatchSize,
         // Short transactions only while paced; a maintenance window (no pause) deletes whole batches.
-        deleteChunk: config.prunePauseMs === 0 ? config.pruneBatchSize : PACED_DELETE_CHUNK[this.deps.db.engine],
+        deleteChunk: config.prunePauseMs === 0 ? config.pruneBatchSize : PACED_DELETE_CHUNK,
         pause,
         stopped,
       });
