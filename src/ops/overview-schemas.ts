@@ -24,7 +24,8 @@ export const OverviewSchema = Type.Object(
       deprecated: true,
     }),
     p95DeliveryLatencyMs: Type.Union([Type.Number(), Type.Null()], {
-      description: 'Commit to successful delivery, over the newest 5,000 successes created in the last 24 h',
+      description:
+        'Commit to successful delivery (nearest-rank p95), over the newest 1,000 successes created in the last 24 h',
     }),
     attemptsPerHour: Type.Array(
       Type.Object({

@@ -10763,7 +10763,7 @@ export interface operations {
                          * @description Deprecated: the same number as failedDeliveries24h
                          */
                         failedLast24h: number;
-                        /** @description Commit to successful delivery, over the newest 5,000 successes created in the last 24 h */
+                        /** @description Commit to successful delivery (nearest-rank p95), over the newest 1,000 successes created in the last 24 h */
                         p95DeliveryLatencyMs: number | null;
                         /** @description The current hour and the 23 before it, oldest first */
                         attemptsPerHour: {
