@@ -119,11 +119,11 @@ describeEachEngine('issue 34: the console and the portal tell the truth', (engin
 
       await shoot(w, op, 'console-subscriptions-failing', () => section(op, 'Subscriptions', 'Webhook subscriptions'));
 
-      // The partner sees the same state, from the first failed attempt.
+      // The partner sees the same state, from the first failed attempt, with the same count.
       const pt = await partner(w, client);
       await section(pt, 'Subscriptions', 'Subscriptions');
       expect(await pt.locator(`.banner[data-subscription="${subscription.id}"] p`).textContent()).toMatch(
-        /— Failing: every attempt has failed since (\d+ seconds ago|now)\. After 5 days/,
+        /— Failing: every attempt has failed since (\d+ seconds ago|now) \(4 failed attempts in a row\)\. After 5 days/,
       );
       expect(await pt.locator('td[data-label="Status"]').textContent()).toMatch(
         /^active · receiving · failing since (\d+ seconds ago|now)$/,

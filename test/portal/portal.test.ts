@@ -306,13 +306,7 @@ describeEachEngine('partner portal', (engine) => {
   it("filters the delivery log by one of the client's subscriptions, on the server (paged there)", async () => {
     const session = await signIn(h.client.id);
     const mine = await mySubscription();
-    const second = await addSubscription(
-      h.database.db,
-      h.client.id,
-      'http://127.0.0.1:9/second',
-      h.clock.now(),
-      'list.updated',
-    );
+    const second = await addSubscription(h.database.db, h.client.id, 'http://127.0.0.1:9/second', h.clock.now());
     for (let i = 0; i < 3; i++) {
       await emit(h.database.db, h.clock.now());
       h.clock.advance(60_000);
