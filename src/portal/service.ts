@@ -14,7 +14,7 @@ import type { Page } from '../paging.js';
 import type { SubscriptionFilter } from '../subscriptions/filter-schema.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
 import type { SubscriptionView, SubscriptionWithHealth } from '../subscriptions/schemas.js';
-import { type SubscriptionService, toViewWithHealth } from '../subscriptions/service.js';
+import type { SubscriptionService } from '../subscriptions/service.js';
 import type { ListChoice, PortalSubjects, SubjectName } from './subjects.js';
 
 const MASK = '•••••••• (masked)';
@@ -60,7 +60,7 @@ export class PortalService {
 
   /** The client's subscriptions, each with the failed attempts in a row its banner counts. */
   listSubscriptions(clientRef: string, limit: number, startingAfter?: string): Promise<Page<SubscriptionWithHealth>> {
-    return this.subscriptions.list(clientRef, { limit, startingAfter }, toViewWithHealth);
+    return this.subscriptions.listWithHealth(clientRef, { limit, startingAfter });
   }
 
   createSubscription(

@@ -14,42 +14,16 @@ import { notFound, Problem } from '../errors.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js';
 import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
-import { checkFilter, filterView } from './filter.js';
+import { checkFilter } from './filter.js';
 import type { SubscriptionFilter } from './filter-schema.js';
 import { parseNotificationUrl } from './notification-url.js';
 import type { AdminSubscriptionView, SubscriptionView, SubscriptionWithHealth } from './schemas.js';
-import { type AdminFilter, type Cursor, SubscriptionStore, type SubscriptionWithClient } from './store.js';
+import { type AdminFilter, type Cursor, SubscriptionStore } from './store.js';
+import { toAdminView, toView, toViewWithHealth } from './views.js';
 
 export interface PageRequest {
   limit: number;
   startingAfter?: string | undefined;
-}
-
-export function toView(row: SubscriptionRow): SubscriptionView {
-  return {
-    id: row.id,
-    notificationUrl: row.notification_url,
-    event: row.event_as_given,
-    status: row.status === 'disabled' ? 'disabled' : 'active',
-    ...(row.status === 'disabled' ? { disabledReason: row.disabled_reason ?? 'disabled' } : {}),
-    ...(row.failing_since === null ? {} : { failingSince: isoTime(row.failing_since) }),
-    ...filterView(row),
-    createdAt: isoTime(row.created_at),
-  };
-}
-
-/** The partner portal's view: the client's own, and the failed attempts in a row its banner counts. */
-export function toViewWithHealth(row: SubscriptionRow): SubscriptionWithHealth {
-  return { ...toView(row), failedAttemptsInARow: Number(row.consecutive_failures) };
-}
-
-function toAdminView(row: SubscriptionWithClient): AdminSubscriptionView {
-  return {
-    ...toView(row),
-    canonicalEvent: row.event,
-    client: { id: row.client_ref, clientId: row.client_public_id, name: row.client_name },
-    updatedAt: isoTime(row.updated_at),
-  };
 }
 
 /** The repeat of a registration must ask for the same filter; another filter is a new subscription's job. */
@@ -147,14 +121,13 @@ export class SubscriptionService {
     return { subscription: toView(sameFilter(stored, row)), created: stored.id === row.id };
   }
 
-  async list<View = SubscriptionView>(
-    clientRef: string,
-    page: PageRequest,
-    view: (row: SubscriptionRow) => View = toView as (row: SubscriptionRow) => View,
-  ): Promise<Page<View>> {
-    const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter, clientRef);
-    const rows = await this.store.pageForClient(clientRef, page.limit, after);
-    return toPage(rows, page.limit, view);
+  list(clientRef: string, page: PageRequest): Promise<Page<SubscriptionView>> {
+    return this.page(clientRef, page, toView);
+  }
+
+  /** The partner portal's list: each subscription with the failed attempts in a row its banner counts. */
+  listWithHealth(clientRef: string, page: PageRequest): Promise<Page<SubscriptionWithHealth>> {
+    return this.page(clientRef, page, toViewWithHealth);
   }
 
   async get(clientRef: string, id: string): Promise<SubscriptionView> {
@@ -226,6 +199,11 @@ export class SubscriptionService {
     const row = await this.store.find(id);
     if (row === undefined || row.client_ref !== clientRef) throw notFound(`subscription ${id}`);
     return row;
+  }
+
+  private async page<View>(clientRef: string, page: PageRequest, view: (row: SubscriptionRow) => View) {
+    const after = page.startingAfter === undefined ? undefined : await this.cursor(page.startingAfter, clientRef);
+    return toPage(await this.store.pageForClient(clientRef, page.limit, after), page.limit, view);
   }
 
   private async cursor(id: string, clientRef?: string): Promise<Cursor> {
