@@ -6,7 +6,7 @@
  *
  * One run: a `--role api` server queues a backlog (schools created over the admin API, one delivery
  * per school.created subscription) and stops; the prune starts (with) and the bench waits until it is
- * deleting; a `--role worker` process drains the backlog to the receiver, timed at the receiver after
+ * deleting, and in both modes until 3 s after the API server stopped; a `--role worker` process drains the backlog to the receiver, timed at the receiver after
  * an unmeasured eleventh (the delivery scenario's machinery); then a `--role all` server takes school
  * renames at the offered rate (`RenameLoad`, per engine; open loop; a second of them unmeasured first,
  * as the server has just started) for one school.modified subscription, and the time from each call being
@@ -70,6 +70,9 @@ export interface RenameLoad {
   rate: number;
   seconds: number;
 }
+
+/** The pause between the backlog's queueing and its drain, the same in both modes (see loadRun). */
+const SETTLE_MS = 3000;
 
 interface Window {
   from: number;
@@ -171,6 +174,9 @@ async function loadRun(
   } finally {
     await api.stop();
   }
+  // Both modes start the backlog at the same time after the API server stopped: the prune's start and
+  // its first deleted batch fall inside this pause, and without a prune the database has the same rest.
+  const settled = epochNow() + SETTLE_MS;
   let prune: Child | undefined;
   let pruneStart = 0;
   let deletingAt = Number.NaN;
@@ -185,6 +191,8 @@ async function loadRun(
       await untilDeleting(db, setup.subscriptionIds[0] as string, prune);
       deletingAt = epochNow();
     }
+    const rest = settled - epochNow();
+    if (rest > 0) await sleep(rest);
     await receiver.reset();
     const worker = await startServer(db, {
       role: 'worker',
