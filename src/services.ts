@@ -35,6 +35,7 @@ import { RequestRateLimit } from './limits/request-limit.js';
 import { ListService } from './lml/list-service.js';
 import { ListStore } from './lml/list-store.js';
 import { SchoolService } from './lml/school-service.js';
+import { SchoolStore } from './lml/school-store.js';
 import { StructureService } from './lml/structure.js';
 import { PricedListService } from './offers/priced-list.js';
 import { OfferReadModel } from './offers/read-model.js';
@@ -195,7 +196,8 @@ export async function createServices(deps: Deps): Promise<Services> {
   const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config, audit);
   const overview = new OverviewService(db, clock);
   const recovery = new SubscriptionRecovery(subscriptions, deliveries, clock, config.webhookRetryScheduleSeconds);
-  const portal = new PortalService(clients, subscriptions, deliveries, recovery, new PortalSubjects(lists, schools));
+  const subjects = new PortalSubjects(lists, { lists: new ListStore(kysely), schools: new SchoolStore(kysely) });
+  const portal = new PortalService(clients, subscriptions, deliveries, recovery, subjects);
 
   return {
     audit,

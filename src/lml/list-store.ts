@@ -55,6 +55,17 @@ export class ListStore {
     return this.joined().where('lists.identifier', '=', identifier).executeTakeFirst();
   }
 
+  /** The names of the lists among `identifiers` that exist, with their school's (one query; none for an empty set). */
+  async names(identifiers: readonly string[]): Promise<{ identifier: string; name: string; school_name: string }[]> {
+    if (identifiers.length === 0) return [];
+    return this.db
+      .selectFrom('lists')
+      .innerJoin('schools', 'schools.identifier', 'lists.school_identifier')
+      .select(['lists.identifier', 'lists.name', 'schools.name as school_name'])
+      .where('lists.identifier', 'in', identifiers)
+      .execute();
+  }
+
   /** Lists of one school with this name (bulk import matches them by school, tags and name). */
   findByName(school: string, name: string): Promise<ListWithSchool[]> {
     return this.joined().where('lists.school_identifier', '=', school).where('lists.name', '=', name).execute();

@@ -25,6 +25,16 @@ export class SchoolStore {
     return this.db.selectFrom('schools').selectAll().where('identifier', '=', identifier).executeTakeFirst();
   }
 
+  /** The names of the schools among `identifiers` that exist (one query; none for an empty set). */
+  async names(identifiers: readonly string[]): Promise<{ identifier: string; name: string }[]> {
+    if (identifiers.length === 0) return [];
+    return this.db
+      .selectFrom('schools')
+      .select(['identifier', 'name'])
+      .where('identifier', 'in', identifiers)
+      .execute();
+  }
+
   async update(identifier: string, changes: Updateable<SchoolsTable>): Promise<void> {
     await this.db.updateTable('schools').set(changes).where('identifier', '=', identifier).execute();
   }

@@ -4,9 +4,9 @@
  * are the same public data a client reads through the LML API; a deleted one has no name (null).
  */
 import type { WebhookPayload } from '../delivery/schemas.js';
-import { Problem } from '../errors.js';
 import type { ListService } from '../lml/list-service.js';
-import type { SchoolService } from '../lml/school-service.js';
+import type { ListStore } from '../lml/list-store.js';
+import type { SchoolStore } from '../lml/school-store.js';
 
 /** A delivery's subject by name; `school` for a list. */
 export interface SubjectName {
@@ -27,33 +27,37 @@ export const LIST_CHOICES = 100;
 export class PortalSubjects {
   constructor(
     private readonly lists: ListService,
-    private readonly schools: SchoolService,
+    private readonly names: { lists: ListStore; schools: SchoolStore },
   ) {}
 
   /** The subject's name, or null for a test ping, another kind, or a list or school that is gone. */
   async name(payload: WebhookPayload): Promise<SubjectName | null> {
-    try {
-      if (payload.resource === 'list') {
-        const list = await this.lists.get(payload.identifier);
-        return { name: list.name, school: list.school.name };
-      }
-      if (payload.resource === 'school') return { name: (await this.schools.get(payload.identifier)).name };
-    } catch (error) {
-      if (!(error instanceof Problem && error.status === 404)) throw error;
-    }
-    return null;
+    const [named] = await this.nameAll([{ payload }]);
+    return named?.subject ?? null;
   }
 
-  /** Each delivery with its subject's name; a subject named by several deliveries is looked up once. */
+  /**
+   * Each delivery with its subject's name: a page's lists and schools are named in one query each,
+   * however many deliveries (a log of 50 list changes would otherwise be 50 look-ups).
+   */
   async nameAll<T extends { payload: WebhookPayload }>(
     deliveries: readonly T[],
   ): Promise<(T & { subject: SubjectName | null })[]> {
-    const keyOf = (payload: WebhookPayload): string => `${payload.resource}:${payload.identifier}`;
-    const subjects = new Map(deliveries.map((d) => [keyOf(d.payload), d.payload]));
-    const names = new Map(
-      await Promise.all([...subjects].map(async ([key, payload]) => [key, await this.name(payload)] as const)),
-    );
-    return deliveries.map((d) => ({ ...d, subject: names.get(keyOf(d.payload)) ?? null }));
+    const identifiersOf = (resource: string): string[] => [
+      ...new Set(deliveries.filter((d) => d.payload.resource === resource).map((d) => d.payload.identifier)),
+    ];
+    const [lists, schools] = await Promise.all([
+      this.names.lists.names(identifiersOf('list')),
+      this.names.schools.names(identifiersOf('school')),
+    ]);
+    const named = new Map<string, SubjectName>([
+      ...lists.map((list) => [`list:${list.identifier}`, { name: list.name, school: list.school_name }] as const),
+      ...schools.map((school) => [`school:${school.identifier}`, { name: school.name }] as const),
+    ]);
+    return deliveries.map((d) => ({
+      ...d,
+      subject: named.get(`${d.payload.resource}:${d.payload.identifier}`) ?? null,
+    }));
   }
 
   async listChoices(): Promise<{ data: ListChoice[] }> {
