@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Problem, problemBody } from './errors.js';
+import { buildSharedSerializer } from './http/compiled-schemas.js';
 import { registerHttpFeatures } from './http/index.js';
 import { buildValidatorPerPart, type FastifyValidatorFactory } from './http/validation.js';
 import { clientErrorHandler } from './limits/http-limits.js';
@@ -83,7 +84,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     schemaController: {
-      compilersFactory: { buildValidator: buildValidatorPerPart as unknown as FastifyValidatorFactory },
+      compilersFactory: {
+        buildValidator: buildValidatorPerPart as unknown as FastifyValidatorFactory,
+        buildSerializer: buildSharedSerializer,
+      },
     },
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,

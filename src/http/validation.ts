@@ -1,9 +1,11 @@
 /**
- * Request validation with Ajv, one validator per request part (Fastify's schemaController factory).
+ * Request validation with Ajv, one validator per request part (Fastify's schemaController factory),
+ * each compiled once per process (compiled-schemas.ts).
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
+import { compiledOnce, contextKey, schemaKey } from './compiled-schemas.js';
 
 const ajvPool = AjvCompiler();
 const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true } as const;
@@ -24,8 +26,14 @@ export function buildValidatorPerPart(externalSchemas: Record<string, unknown>, 
   const pool = ajvPool as unknown as ValidatorFactory;
   const coercing = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } });
   const strict = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
+  const context = contextKey('validator', externalSchemas, serverOptions ?? null);
   return (route: FastifyRouteSchemaDef<unknown>) =>
-    (route.httpPart === 'body' ? strict(route) : finiteOnly(coercing(route) as AjvValidate)) as FastifyValidationResult;
+    route.httpPart === 'body'
+      ? compiledOnce(`${context}strict${schemaKey(route)}`, () => strict(route) as FastifyValidationResult)
+      : compiledOnce(
+          `${context}coercing${schemaKey(route)}`,
+          () => finiteOnly(coercing(route) as AjvValidate) as FastifyValidationResult,
+        );
 }
 
 interface AjvValidate {
