@@ -6,11 +6,12 @@
  *
  * One run: a `--role api` server queues a backlog (schools created over the admin API, one delivery
  * per school.created subscription) and stops; the prune starts (with) and the bench waits until it is
- * deleting, and in both modes until 3 s after the API server stopped; a `--role worker` process drains the backlog to the receiver, timed at the receiver after
- * an unmeasured eleventh (the delivery scenario's machinery); then a `--role all` server takes school
- * renames at the offered rate (`RenameLoad`, per engine; open loop; a second of them unmeasured first,
- * as the server has just started) for one school.modified subscription, and the time from each call being
- * sent to the first arrival gives commit → first attempt p50/p99.
+ * deleting, and in both modes until 3 s after the API server stopped; a `--role worker` process drains
+ * the backlog to the receiver, timed at the receiver after an unmeasured eleventh (the delivery
+ * scenario's machinery); then a `--role all` server takes school renames at the offered rate
+ * (`RenameLoad`, per engine; open loop; a second of them unmeasured first, as the server has just
+ * started) for one school.modified subscription, and the time from each call being sent to the first
+ * arrival gives commit → first attempt p50/p99.
  * The prune's start and end are set against those windows: how much of them it overlapped is reported.
  */
 
