@@ -27,13 +27,12 @@ export function buildValidatorPerPart(externalSchemas: Record<string, unknown>, 
   const coercing = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } });
   const strict = pool(externalSchemas, { ...serverOptions, customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
   const context = contextKey('validator', externalSchemas, serverOptions ?? null);
-  return (route: FastifyRouteSchemaDef<unknown>) =>
-    route.httpPart === 'body'
-      ? compiledOnce(`${context}strict${schemaKey(route)}`, () => strict(route) as FastifyValidationResult)
-      : compiledOnce(
-          `${context}coercing${schemaKey(route)}`,
-          () => finiteOnly(coercing(route) as AjvValidate) as FastifyValidationResult,
-        );
+  return (route: FastifyRouteSchemaDef<unknown>) => {
+    const body = route.httpPart === 'body';
+    const compile = () =>
+      (body ? strict(route) : finiteOnly(coercing(route) as AjvValidate)) as FastifyValidationResult;
+    return compiledOnce(`${context}${body ? 'strict' : 'coercing'}${schemaKey(route)}`, compile);
+  };
 }
 
 interface AjvValidate {

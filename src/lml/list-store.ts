@@ -19,12 +19,13 @@ export type ListNodeRow = Pick<ListRow, 'identifier' | 'name' | 'slug' | 'status
 export class ListStore {
   constructor(private readonly db: Executor) {}
 
+  /** Lists with their school, the join every read of a list's school name goes through. */
+  private withSchool() {
+    return this.db.selectFrom('lists').innerJoin('schools', 'schools.identifier', 'lists.school_identifier');
+  }
+
   private joined() {
-    return this.db
-      .selectFrom('lists')
-      .innerJoin('schools', 'schools.identifier', 'lists.school_identifier')
-      .selectAll('lists')
-      .select('schools.name as school_name');
+    return this.withSchool().selectAll('lists').select('schools.name as school_name');
   }
 
   /** Whether a list with this identifier exists (a subscription's list filter names one). */
@@ -58,9 +59,7 @@ export class ListStore {
   /** The names of the lists among `identifiers` that exist, with their school's (one query; none for an empty set). */
   async names(identifiers: readonly string[]): Promise<{ identifier: string; name: string; school_name: string }[]> {
     if (identifiers.length === 0) return [];
-    return this.db
-      .selectFrom('lists')
-      .innerJoin('schools', 'schools.identifier', 'lists.school_identifier')
+    return this.withSchool()
       .select(['lists.identifier', 'lists.name', 'schools.name as school_name'])
       .where('lists.identifier', 'in', identifiers)
       .execute();

@@ -17,23 +17,21 @@ describeEachEngine('portal subject names', (engine) => {
   /** The stores the names come from, each call's identifiers recorded. */
   function countingStores() {
     const calls: { lists: string[][]; schools: string[][] } = { lists: [], schools: [] };
-    const lists = new ListStore(h.database.db.kysely);
-    const schools = new SchoolStore(h.database.db.kysely);
+    const counting = <S extends { names(ids: readonly string[]): Promise<unknown> }>(store: S, into: string[][]): S => {
+      const names = store.names.bind(store);
+      return Object.assign(store, {
+        names: (ids: readonly string[]) => {
+          into.push([...ids]);
+          return names(ids);
+        },
+      });
+    };
+    const db = h.database.db.kysely;
     return {
       calls,
       stores: {
-        lists: Object.assign(lists, {
-          names: (ids: readonly string[]) => {
-            calls.lists.push([...ids]);
-            return ListStore.prototype.names.call(lists, ids);
-          },
-        }),
-        schools: Object.assign(schools, {
-          names: (ids: readonly string[]) => {
-            calls.schools.push([...ids]);
-            return SchoolStore.prototype.names.call(schools, ids);
-          },
-        }),
+        lists: counting(new ListStore(db), calls.lists),
+        schools: counting(new SchoolStore(db), calls.schools),
       },
     };
   }
