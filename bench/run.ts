@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the orchestrator. It builds the server, then runs each scenario with every party in
  * a process of its own (the compiled server, autocannon, the webhook receiver, baselines and peers),
- * rounds interleaved, and prints/writes the figures and the targets of issue 6.
+ * rounds interleaved, and prints the figures and the targets.
  *
  *   npm run bench                         every scenario but history, full length (< 12 min on 2 cores)
  *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)

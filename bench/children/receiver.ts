@@ -1,7 +1,7 @@
 /**
  * The webhook receiver, in a process of its own: answers every POST with 204, counts arrivals and
  * timestamps them (epoch milliseconds with sub-millisecond precision, comparable across processes
- * on this machine). Control endpoints for the orchestrator:
+ * on one host). Control endpoints for the orchestrator:
  *   GET  /_stats?n=N&wait=MS&from=K   waits up to MS until N distinct deliveries arrived, then
  *                              {count, distinct, first, nth, kth} (nth, kth: arrival times of the Nth
  *                              and the Kth distinct one)

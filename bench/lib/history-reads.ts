@@ -12,7 +12,7 @@ export interface Read {
   headers: Record<string, string>;
 }
 
-/** The reads of issue 29's table; `storage` only where the build has it (see availableReads). */
+/** The reads whose cost must not grow with the history; `storage` only where the build has it (see availableReads). */
 export async function readsOf(server: Server, setup: ReadSetup): Promise<Read[]> {
   const operator = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const bearer = { authorization: `Bearer ${await accessToken(server, setup.client)}` };

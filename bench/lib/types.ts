@@ -1,4 +1,4 @@
-/** The shapes every scenario reports: table rows, targets of issue 6 section 2, and raw figures. */
+/** The shapes every scenario reports: table rows, targets, and raw figures. */
 import type { Spread } from './measure.js';
 
 export interface Settings {

@@ -279,7 +279,7 @@ export async function deliveryScenario(settings: Settings, log: (line: string) =
           unit: '×',
           spread: ofGraphile,
         });
-        // Issue 33: ahead of graphile-worker once warm, on both engines.
+        // Ahead of graphile-worker once warm, on both engines.
         if (window === 'warm')
           targets.push(
             target(

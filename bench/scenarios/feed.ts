@@ -1,5 +1,5 @@
 /**
- * The event feed (issue 32), on SQLite and PostgreSQL:
+ * The event feed, on SQLite and PostgreSQL:
  * - a page of 100 events (GET /api/lml/v1/events?limit=100), 50 connections, interleaved round by round
  *   with a bare Fastify serving the same bytes from memory. Target: ≥ 50 % of that baseline's rate.
  * - long-poll: 1,000 readers waiting on one node (each its own connection, one client), then one event

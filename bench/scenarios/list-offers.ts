@@ -2,7 +2,7 @@
  * GET /api/v1/lists/{identifier}/offers for a published 50-item list (every item 4 published offers at
  * several prices and conditions), 50 connections, on SQLite — interleaved round by round with the plain
  * offers call for 10 EANs against the same server, so the ratio says what pricing a whole list costs.
- * Target (issue 16): p99 ≤ 10 ms for the list.
+ * Target: p99 ≤ 10 ms for the list.
  */
 import { type LoadResult, load, ratios, spread } from '../lib/measure.js';
 import { accessToken, admin, createClient, freshDatabase, pool, type Server, startServer } from '../lib/shelfmark.js';

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 15): the compiled server on the demo data, `minutes` of mixed traffic from one process
+ * Soak: the compiled server on the demo data, `minutes` of mixed traffic from one process
  * (tokens, offer reads with known and made-up EANs, LML reads, subscription writes, bad requests with
  * attacker-chosen keys) plus admin school creates that each deliver a webhook to the receiver. The
  * server's RSS (VmRSS) is sampled every second. Reported: RSS after the first minute (the warm-up; in

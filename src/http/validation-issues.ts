@@ -1,8 +1,8 @@
 /**
  * Ajv's errors as a person reads them. A value outside a union of literals (every enum of the API:
  * statuses, conditions, event names) makes Ajv report one "must be equal to constant" per literal and
- * then "must match a schema in anyOf"; those become one issue that names the allowed values
- * (issue 34.13). An `enum` keyword's "must be equal to one of the allowed values" names them too.
+ * then "must match a schema in anyOf"; those become one issue that names the allowed values.
+ * An `enum` keyword's "must be equal to one of the allowed values" names them too.
  */
 
 /** The part of an Ajv error this reads. */

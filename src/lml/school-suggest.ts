@@ -1,5 +1,5 @@
 /**
- * What to say when an import names a school that does not exist (issue 34.16): the school's
+ * What to say when an import names a school that does not exist: the school's
  * identifier when it was given by name, otherwise the closest school names with their identifiers,
  * and where the whole list is.
  */

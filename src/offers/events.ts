@@ -1,5 +1,5 @@
 /**
- * Which offer events a change announces (issue 16), decided from the row before and after, so the
+ * Which offer events a change announces, decided from the row before and after, so the
  * admin API and the CSV import emit exactly alike:
  * - `offer.published` whenever an offer becomes published;
  * - `offer.status` (type = the new status) on every status change of an offer that is or was

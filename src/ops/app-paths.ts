@@ -1,5 +1,5 @@
 /**
- * The addresses of a browser page's sections (issue 34.8): `/dashboard/deliveries`,
+ * The addresses of a browser page's sections: `/dashboard/deliveries`,
  * `/dashboard/deliveries/dlv_…`, `/portal/subscriptions` are all answered with the page's HTML shell,
  * whose script then draws the section the address names (src/web/common/router.ts). Only the page's
  * own section words are answered so; any other path under the page (an API path mistyped under

@@ -1,5 +1,5 @@
 /**
- * SQL behind the operator overview. No read here walks the history (issue 29): counts of small
+ * SQL behind the operator overview. No read here walks the history: counts of small
  * tables, the queue through its partial indexes, the hourly counters the completions keep
  * (delivery_stats), the newest successes down an index, and the health each subscription's row keeps.
  *

@@ -12,8 +12,7 @@ const HOUR = 3_600_000;
 /**
  * The p95 is taken over at most this many of the newest successes of the last 24 hours, bounding the
  * work per request: the 950th of 1,000 is as good an estimate for a tile as the 4,750th of 5,000, and
- * the walk (an index entry and a row each) is a fifth as long. At 5,000, with a million deliveries of
- * history, it took SQLite about 15 ms of the overview's 21 on a slow 2-core machine.
+ * the walk (an index entry and a row each) is a fifth as long (docs/performance.md#decisions).
  */
 const LATENCY_SAMPLE = 1000;
 

@@ -1,5 +1,5 @@
 /**
- * Names for the portal (issue 34.9): what a delivery was about ("ICT jaar 1" of "Erasmus Lyceum")
+ * Names for the portal: what a delivery was about ("ICT jaar 1" of "Erasmus Lyceum")
  * instead of a 32-hex identifier, and the lists a subscription filter may follow. Lists and schools
  * are the same public data a client reads through the LML API; a deleted one has no name (null).
  */

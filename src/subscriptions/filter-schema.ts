@@ -1,5 +1,5 @@
 /**
- * The shape of a subscription filter (issue 16) on the wire: only the offers of some EANs, or of a
+ * The shape of a subscription filter on the wire: only the offers of some EANs, or of a
  * list's current items. Apart from the rules that check it (filter.ts), so the API schemas and the
  * browser pages can use it without the database.
  */

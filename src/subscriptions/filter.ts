@@ -1,5 +1,5 @@
 /**
- * Subscription filters (issue 16): a subscription to an offer event may take only the offers of some
+ * Subscription filters: a subscription to an offer event may take only the offers of some
  * EANs, `{"eans": [...]}` (1–500 valid codes), or of a list's current items, `{"list": "<identifier>"}`.
  * Checked here, stored as echoed JSON plus the columns the outbox joins on (events/fan-out.ts).
  */

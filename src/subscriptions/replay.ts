@@ -1,5 +1,5 @@
 /**
- * Replay into a subscription (issue 32): deliveries for the past events it matches, queued in feed
+ * Replay into a subscription: deliveries for the past events it matches, queued in feed
  * order through the normal delivery path (signed and retried like any other), at most
  * MAX_REPLAY_EVENTS per replay. For a new subscription (`replayFrom` at creation) the seam with live
  * deliveries has no gap and no duplicate: the replay first waits for every fan-out in progress
@@ -13,7 +13,7 @@ import { appendRecord } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { notFound, Problem } from '../errors.js';
+import { clientRevoked, notFound, Problem } from '../errors.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import { DELIVERIES_CHANNEL } from '../events/channels.js';
 import { awaitFanOuts } from '../events/fan-out-fence.js';
@@ -87,6 +87,7 @@ export class SubscriptionReplay {
   ): Promise<ReplayOutcome> {
     const match = await this.store.matchOf(clientRef, subscriptionId);
     if (match === undefined) throw notFound(`subscription ${subscriptionId}`);
+    if (match.status === 'revoked') throw clientRevoked(`subscription ${subscriptionId}`);
     // Every fan-out that read the subscriptions before this one existed has committed after this.
     await awaitFanOuts(this.db.kysely);
     const upTo = await this.feed.head();

@@ -1,5 +1,5 @@
 /**
- * The admin endpoints the console's new screens call (issue 34, items 5 and 6): registering a
+ * The admin endpoints the console's screens call: registering a
  * subscription for a client (the client's own rules, filters included), and sending a delivery that
  * waits for its next scheduled retry now. Both engines; the answers and the resulting rows asserted.
  */
@@ -31,7 +31,7 @@ async function consoleSession(h: Harness): Promise<{ cookie: string; csrf: strin
   return { cookie, csrf: signIn.json<{ csrfToken: string }>().csrfToken };
 }
 
-describeEachEngine('POST /api/admin/v1/subscriptions (issue 34.6)', (engine) => {
+describeEachEngine('POST /api/admin/v1/subscriptions', (engine) => {
   const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Boekhandel Noord' } });
 
   it('registers a subscription for a client named by id or public clientId; a repeat answers 200 with it', async () => {
@@ -164,7 +164,7 @@ describeEachEngine('POST /api/admin/v1/subscriptions (issue 34.6)', (engine) => 
   });
 });
 
-describeEachEngine('POST /api/admin/v1/deliveries/{id}/send-now (issue 34.5)', (engine) => {
+describeEachEngine('POST /api/admin/v1/deliveries/{id}/send-now', (engine) => {
   const h = useHarness(engine, { client: { name: 'Boekhandel Noord' } });
 
   const delivery = (id: string) =>

@@ -1,5 +1,5 @@
 /**
- * Issue 34.10: a default start binds to loopback, and the demo client's published secret opens no
+ * A default start binds to loopback, and the demo client's published secret opens no
  * token on a server bound beyond loopback unless DEMO_CLIENT_PUBLIC=true. What counts is the address
  * the server is bound to, not the caller's: the requests here all go to 127.0.0.1. No traffic leaves
  * the machine (a 0.0.0.0 bind is reached through 127.0.0.1).
@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { DEMO_CLIENT, seedDemo } from '../../src/seed/demo.js';
 import { basic, createHarness, type Harness } from '../support/harness.js';
 
-describe('34.10 a safe default start', () => {
+describe('a safe default start', () => {
   let h: Harness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -32,7 +32,7 @@ describe('34.10 a safe default start', () => {
       headers: { authorization: basic(DEMO_CLIENT.clientId, DEMO_CLIENT.clientSecret) },
     });
 
-  it('34.10 binds to loopback by default', async () => {
+  it('binds to loopback by default', async () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({}).demoClientPublic).toBe(false);
     const address = await serve(loadConfig({}).host, false);
@@ -42,7 +42,7 @@ describe('34.10 a safe default start', () => {
     expect(response.status).toBe(200);
   });
 
-  it('34.10 bound to 0.0.0.0, the published demo secret is refused with a 401 that says why and how to allow it', async () => {
+  it('bound to 0.0.0.0, the published demo secret is refused with a 401 that says why and how to allow it', async () => {
     const address = await serve('0.0.0.0', false);
     expect(address.address).toBe('0.0.0.0');
     const response = await demoToken(address.port);
@@ -70,12 +70,12 @@ describe('34.10 a safe default start', () => {
     expect(JSON.stringify(await wrong.json())).not.toContain('published');
   });
 
-  it('34.10 DEMO_CLIENT_PUBLIC=true accepts the demo secret on 0.0.0.0', async () => {
+  it('DEMO_CLIENT_PUBLIC=true accepts the demo secret on 0.0.0.0', async () => {
     const address = await serve('0.0.0.0', true);
     expect((await demoToken(address.port)).status).toBe(200);
   });
 
-  it('34.10 loopback addresses are told apart from the others', () => {
+  it('loopback addresses are told apart from the others', () => {
     for (const loopback of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'])
       expect(isLoopbackAddress(loopback)).toBe(true);
     for (const other of ['0.0.0.0', '::', '192.0.2.2', '10.0.0.1', 'example.org', ''])

@@ -31,7 +31,7 @@ describe('config', () => {
       clusterWorkers: 1,
       sqliteCacheMib: 2,
       heapGrowthPercent: 50,
-      // Limits (issue 8).
+      // Limits.
       rateLimitRate: 100,
       rateLimitBurst: 200,
       authFailuresPerClientAddress: 10,
@@ -47,7 +47,7 @@ describe('config', () => {
       compressMinBytes: 1024,
       sessionIdleSeconds: 1800,
       subscriptionFailingAfterSeconds: 3600,
-      // Retention (issue 29).
+      // Retention.
       deliveryRetentionDays: 30,
       failedDeliveryRetentionDays: 90,
       eventRetentionDays: undefined,
@@ -56,13 +56,13 @@ describe('config', () => {
       pruneIntervalSeconds: 3600,
       pruneBatchSize: 1000,
       prunePauseMs: 100,
-      // Audit log (issue 31).
+      // Audit log.
       auditRetentionDays: 400,
-      // Event feed (issue 32).
+      // Event feed.
       eventsMaxWaitingPerClient: 10,
       // Delivery completions awaiting their batch (default: the concurrency).
       webhookCompletionBacklog: undefined,
-      // Operator sign-in (issue 31): off until OIDC_ISSUER is set.
+      // Operator sign-in: off until OIDC_ISSUER is set.
       oidcIssuer: undefined,
       oidcClientId: undefined,
       oidcClientSecret: undefined,

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 10: `npm install` on the oldest Node that package.json's `engines` admits prints no
+ * `npm install` on the oldest Node that package.json's `engines` admits prints no
  * EBADENGINE, i.e. every package in the lock file accepts that Node version.
  */
 import { readFileSync } from 'node:fs';

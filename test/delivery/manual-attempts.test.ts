@@ -1,5 +1,5 @@
 /**
- * Attempts made by hand and what the log says of failed attempts (issue 34): a test ping is one
+ * Attempts made by hand and what the log says of failed attempts: a test ping is one
  * attempt whose answer is its outcome and which leaves the subscription's health alone; "Retry now"
  * takes no step of the retry schedule; every failed attempt writes one warn line without secrets.
  * Real sockets: a node:http receiver on 127.0.0.1 and the real undici sender; a manual clock.
@@ -71,7 +71,7 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
       .executeTakeFirstOrThrow();
   const ping = () => h.as(client).post(`/api/lml/v1/subscriptions/${subscriptionId}/ping`);
 
-  it('34.2 a failed test ping answers its failure, is one attempt and leaves the subscription healthy', async () => {
+  it('a failed test ping answers its failure, is one attempt and leaves the subscription healthy', async () => {
     await setup(() => ({ status: 500, body: 'receiver broke' }));
     const response = await ping();
     expect(response.statusCode).toBe(200);
@@ -127,7 +127,7 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     ]);
   });
 
-  it('34.2 a ping answered 2xx is ok; one that finds no receiver names the error class', async () => {
+  it('a ping answered 2xx is ok; one that finds no receiver names the error class', async () => {
     await setup(() => ({ status: 204 }));
     const ok = await ping();
     expect(ok.json()).toMatchObject({ ok: true, statusCode: 204, errorClass: null, error: null });
@@ -140,7 +140,7 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     receiver = await startReceiver();
   });
 
-  it('34.3 Retry now takes no step of the schedule: the next automatic attempt stays where it was', async () => {
+  it('Retry now takes no step of the schedule: the next automatic attempt stays where it was', async () => {
     let answers = 0;
     await setup(() => (++answers >= 4 ? { status: 200 } : { status: 500 }));
     await emit(h.database.db, h.clock.now());
@@ -201,7 +201,7 @@ describeEachEngine('attempts by hand and failed-attempt log lines', (engine) => 
     expect((await h.asAdmin().post(`/api/admin/v1/deliveries/${id}/send-now`)).statusCode).toBe(409);
   });
 
-  it('34.11 every failed attempt writes one warn line: ids, attempt, status or error class, next attempt; no secret or body', async () => {
+  it('every failed attempt writes one warn line: ids, attempt, status or error class, next attempt; no secret or body', async () => {
     await setup(() => ({ status: 503, body: `leaked ${'x'.repeat(10)}` }));
     await emit(h.database.db, h.clock.now());
     const start = h.clock.now();

@@ -1,10 +1,10 @@
 /**
- * Issue 34, items 5 and 6, in a real browser: the operator can do what the partner can. The console
+ * In a real browser: the operator can do what the partner can. The console
  * shows a delivery waiting to retry with its next attempt and offers Retry now through the control the
- * portal uses too, and a disabled Retry always says why (34.5); it subscribes a client with the
+ * portal uses too, and a disabled Retry always says why; it subscribes a client with the
  * portal's own form, filters included, edits a list's items with the list's own validation shown
  * inline, asks before publishing an empty list, and shows offers with their identifier, Withdraw and
- * Delete (34.6). Each test drives a listening instance with a running worker (support.ts) and checks
+ * Delete. Each test drives a listening instance with a running worker (support.ts) and checks
  * what the page shows and the rows or API state that result.
  */
 import type { Page } from 'playwright-core';
@@ -28,7 +28,7 @@ import {
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';
 
-describeEachEngine('console actions (issue 34.5, 34.6)', (engine) => {
+describeEachEngine('console actions', (engine) => {
   const openWorldFor = useBrowserWorlds(engine);
   let w: World;
   beforeEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 34.8 in a real browser: every section of the console and the portal, and the delivery or list
+ * In a real browser: every section of the console and the portal, and the delivery or list
  * opened in it, has its own address. Opening one records it in the history (Back and Forward move
  * between them), a reload keeps it, and an address typed or bookmarked opens there — after sign-in
  * when the session had ended. The server answers those paths with the page (test/ops/app-paths.test.ts).
@@ -20,7 +20,7 @@ import {
   type World,
 } from './support.js';
 
-describeEachEngine('addresses of the sections (issue 34.8)', (engine) => {
+describeEachEngine('addresses of the sections', (engine) => {
   const openWorldFor = useBrowserWorlds(engine);
   let w: World;
   beforeEach(async () => {

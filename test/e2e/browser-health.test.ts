@@ -134,7 +134,7 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
       /Failing: every attempt has failed since 2 hours ago \(7 failed attempts in a row\)\./,
     );
     expect(await op.locator('.banner').count()).toBe(1);
-    // Active, so no "Re-enable" (issue 34.15): the click sends again what failed.
+    // Active, so no "Re-enable": the click sends again what failed.
     await broken.getByRole('button', { name: 'Send again what failed' }).click();
     await op.getByText(/: 0 failed deliveries queued again\./).waitFor();
     await expect.poll(() => op.locator('.banner').count()).toBe(0);

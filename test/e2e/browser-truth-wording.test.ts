@@ -1,5 +1,5 @@
 /**
- * Issue 34.15 in a real browser: the wording fixes of the console and the portal, each asserted on the
+ * In a real browser: the wording of the console and the portal, each asserted on the
  * visible text — failure reasons in words, plurals, "until" with a moment, the cut-off line of a new
  * client, the partner's name on a phone, the click an active failing subscription is offered, the
  * labelled recovery date, inline form errors, and the list status buttons. Each test has an instance
@@ -29,7 +29,7 @@ const HOUR = 3_600_000;
 const localMoment = (page: Page, iso: string): Promise<string> =>
   page.evaluate((at) => new Date(at).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }), iso);
 
-describeEachEngine('issue 34.15: wording in the console and the portal', (engine) => {
+describeEachEngine('wording in the console and the portal', (engine) => {
   const world = useBrowserWorlds(engine);
 
   /** Waits until the admin API lists `count` deliveries of `status`. */

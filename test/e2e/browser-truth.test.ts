@@ -1,10 +1,10 @@
 /**
- * Issue 34 in a real browser: the console and the portal tell the truth about a failing receiver.
- * Counts say what they count (attempts or deliveries) and agree with the chart (34.1); a failed test
- * ping is reported as failed (34.2); every state reads in the API's word with its label (34.4); the
- * portal's form takes the offer filter (34.7); the portal's delivery detail names the list and its
- * school and shows what each attempt sent (34.9); the console's sign-in says where the admin token
- * comes from and hides the navigation (34.14). Each test has an instance of its own (support.ts).
+ * In a real browser: the console and the portal tell the truth about a failing receiver.
+ * Counts say what they count (attempts or deliveries) and agree with the chart; a failed test
+ * ping is reported as failed; every state reads in the API's word with its label; the
+ * portal's form takes the offer filter; the portal's delivery detail names the list and its
+ * school and shows what each attempt sent; the console's sign-in says where the admin token
+ * comes from and hides the navigation. Each test has an instance of its own (support.ts).
  */
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -65,7 +65,7 @@ const axisAndBody = (page: Page): Promise<[number, number]> =>
     return [Math.round(axis * 100) / 100, Number.parseFloat(getComputedStyle(document.body).fontSize)];
   })()`) as Promise<[number, number]>;
 
-describeEachEngine('issue 34: the console and the portal tell the truth', (engine) => {
+describeEachEngine('the console and the portal tell the truth', (engine) => {
   const world = useBrowserWorlds(engine);
 
   it.skipIf(skipBrowser)(

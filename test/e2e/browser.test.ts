@@ -151,7 +151,7 @@ describeEachEngine('browser end to end', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    'issue 14.9: after a secret reset the "tokens minted before" line is current and each new secret shows under its own button',
+    'after a secret reset the "tokens minted before" line is current and each new secret shows under its own button',
     async () => {
       const pt = await partner(w, await shop(w));
       await pt.getByRole('button', { name: 'Reset client secret' }).click();
@@ -195,7 +195,7 @@ describeEachEngine('browser end to end', (engine) => {
     await shoot(w, pt, 'portal-subscriptions');
   });
 
-  it.skipIf(skipBrowser)('issue 14.8: an ftp:// receiver is refused with one clear sentence', async () => {
+  it.skipIf(skipBrowser)('an ftp:// receiver is refused with one clear sentence', async () => {
     const pt = await partner(w, await shop(w));
     await section(pt, 'Subscriptions', 'Subscriptions');
     await expectingRefusals(w, async () => {
@@ -203,7 +203,7 @@ describeEachEngine('browser end to end', (engine) => {
       await pt.getByRole('button', { name: 'Subscribe' }).click();
       await pt.locator('.field-error', { hasText: /http/ }).waitFor();
     });
-    // Issue 34.15: named by the field's label, under the field.
+    // Named by the field's label, under the field.
     expect(await pt.locator('#error-url').textContent()).toBe('Receiver URL must use http or https, not ftp');
     await pt.getByLabel('Receiver URL').fill('');
   });
@@ -295,7 +295,7 @@ describeEachEngine('browser end to end', (engine) => {
   }
 
   it.skipIf(skipBrowser)(
-    'issue 14.1: a delivery waiting for its retry reads "pending · retrying · next attempt in …", the exact time on hover',
+    'a delivery waiting for its retry reads "pending · retrying · next attempt in …", the exact time on hover',
     async () => {
       const pt = await failedOnce();
       const next = w.h.clock.now() + 5 * 60_000;
@@ -311,7 +311,7 @@ describeEachEngine('browser end to end', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    'issue 14.2: Retry now sends a delivery waiting for its retry at once; after Retry (now) its attempts open',
+    'Retry now sends a delivery waiting for its retry at once; after Retry (now) its attempts open',
     async () => {
       const pt = await failedOnce();
       w.flakyUp = true;
@@ -380,24 +380,21 @@ describeEachEngine('browser end to end', (engine) => {
     },
   );
 
-  it.skipIf(skipBrowser)(
-    'issue 14.13: the console delivery log names the list and its school an event was about',
-    async () => {
-      await subscribeReceivers(w, await shop(w));
-      await publishedList(w);
-      await w.ok.waitFor(1, 10_000);
-      const op = await operator(w);
-      await section(op, 'Deliveries', 'Delivery log');
-      const rows = op.locator('main tr', { hasText: 'List published' });
-      await rows.first().waitFor();
-      // The school's hostile name is shown as text beside the list's name, never as markup.
-      expect(await rows.first().locator('td').nth(4).textContent()).toBe(`ICT jaar 1 (${HOSTILE})`);
-      expect(await op.locator('main img').count()).toBe(0);
-    },
-  );
+  it.skipIf(skipBrowser)('the console delivery log names the list and its school an event was about', async () => {
+    await subscribeReceivers(w, await shop(w));
+    await publishedList(w);
+    await w.ok.waitFor(1, 10_000);
+    const op = await operator(w);
+    await section(op, 'Deliveries', 'Delivery log');
+    const rows = op.locator('main tr', { hasText: 'List published' });
+    await rows.first().waitFor();
+    // The school's hostile name is shown as text beside the list's name, never as markup.
+    expect(await rows.first().locator('td').nth(4).textContent()).toBe(`ICT jaar 1 (${HOSTILE})`);
+    expect(await op.locator('main img').count()).toBe(0);
+  });
 
   it.skipIf(skipBrowser)(
-    'issue 14.4: archived lists show greyed behind a toggle, with their way back (archived → created)',
+    'archived lists show greyed behind a toggle, with their way back (archived → created)',
     async () => {
       const admin = w.h.asAdmin();
       const made = await admin.post('/api/admin/v1/schools', { name: HOSTILE, type: 'HBO', location: 'Amsterdam' });

@@ -1,5 +1,5 @@
 /**
- * Issue 34.12: PostgreSQL with one API and one worker process, as the operating docs set it up, in a
+ * PostgreSQL with one API and one worker process, as the operating docs set it up, in a
  * schema of Shelfmark's own (`?options=-c search_path=…`). The worker migrates but never seeds and
  * prints no credential or token hint; the API seeds and prints the demo client; every table lands
  * in the schema named. The server runs from its TypeScript source (tsx), so no build is needed.
@@ -65,7 +65,7 @@ describe.skipIf(!postgresAvailable && !required)('34.12 PostgreSQL with separate
       )
     ).rows.map((row) => row.table_name);
 
-  it('34.12 the worker migrates into the schema, seeds nothing and prints no credentials; the API seeds', async () => {
+  it('the worker migrates into the schema, seeds nothing and prints no credentials; the API seeds', async () => {
     const worker = start(url, 'worker');
     children.push(worker.child);
     await until(

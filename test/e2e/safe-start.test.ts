@@ -1,5 +1,5 @@
 /**
- * Issue 34.10, as an operator starts the server (from its TypeScript source through tsx, so no build
+ * A safe default start, as an operator starts the server (from its TypeScript source through tsx, so no build
  * is needed): a default start binds loopback; bound to 0.0.0.0 the demo client's published secret is
  * refused, though the request comes in on 127.0.0.1 (the refusal follows the bind, not the caller), and
  * DEMO_CLIENT_PUBLIC=true accepts it with one warning line. Every request goes to 127.0.0.1.
@@ -17,7 +17,7 @@ import { until } from '../support/until.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const WARNING = 'DEMO_CLIENT_PUBLIC=true';
 
-describe('34.10 a safe default start', () => {
+describe('a safe default start', () => {
   const children: ChildProcess[] = [];
   afterEach(async () => {
     for (const child of children.splice(0)) {
@@ -52,7 +52,7 @@ describe('34.10 a safe default start', () => {
       headers: { authorization: basic(DEMO_CLIENT.clientId, DEMO_CLIENT.clientSecret) },
     });
 
-  it('34.10 binds to loopback by default, where the README curl works', async () => {
+  it('binds to loopback by default, where the README curl works', async () => {
     const server = await start({});
     // The address printed is the one the kernel bound (Fastify reads server.address()).
     expect(server.host).toBe('127.0.0.1');
@@ -61,7 +61,7 @@ describe('34.10 a safe default start', () => {
     expect(server.output()).not.toContain(WARNING);
   }, 90_000);
 
-  it('34.10 bound to 0.0.0.0, a token request on 127.0.0.1 with the demo secret is refused (401, why and how)', async () => {
+  it('bound to 0.0.0.0, a token request on 127.0.0.1 with the demo secret is refused (401, why and how)', async () => {
     const server = await start({ HOST: '0.0.0.0' });
     const response = await demoToken(server.port);
     expect(response.status).toBe(401);
@@ -72,7 +72,7 @@ describe('34.10 a safe default start', () => {
     expect(server.output()).toContain("The demo client's published secret is refused on 0.0.0.0");
   }, 90_000);
 
-  it('34.10 DEMO_CLIENT_PUBLIC=true accepts it on 0.0.0.0 and says so in one warning line', async () => {
+  it('DEMO_CLIENT_PUBLIC=true accepts it on 0.0.0.0 and says so in one warning line', async () => {
     const server = await start({ HOST: '0.0.0.0', DEMO_CLIENT_PUBLIC: 'true' });
     expect((await demoToken(server.port)).status).toBe(200);
     await until(() => server.output().includes(WARNING), 'the warning line', 5000);

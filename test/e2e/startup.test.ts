@@ -1,5 +1,5 @@
 /**
- * The compiled server as operators start it (issue 14): a warning line when WEBHOOK_ALLOW_PRIVATE
+ * The compiled server as operators start it: a warning line when WEBHOOK_ALLOW_PRIVATE
  * turns the SSRF guard off, and an answer (never a silent close) to a CONNECT request.
  */
 import { mkdtempSync } from 'node:fs';

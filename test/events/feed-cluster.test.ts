@@ -189,7 +189,7 @@ describe.skipIf(!postgresAvailable && !required)('event feed on three nodes [pos
     console.log(
       `[feed-cluster] cross-node wake-up after commit: p50 ${delays[24]} ms, p95 ${p95} ms, max ${delays.at(-1)} ms`,
     );
-    // The issue's bound is 200 ms (p95); on a shared 2-core machine the test holds it to 2 s and the
+    // The design bound is 200 ms (p95); on a host shared with other tests this holds it to 2 s, and the
     // bench (feed scenario) measures it.
     expect(p95).toBeLessThanOrEqual(2000);
   }, 120_000);

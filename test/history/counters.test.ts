@@ -109,7 +109,7 @@ describeEachEngine('history counters', (engine) => {
     expect((await health())[0]?.lastSuccessAt).toBe(new Date(now + 30_000).toISOString());
   });
 
-  it('34.1 counts failed attempts from the first one, and says which count is which', async () => {
+  it('counts failed attempts from the first one, and says which count is which', async () => {
     const now = h.clock.now();
     const id = deliveries[0] ?? '';
     // Four failed attempts of one delivery, each scheduled for a retry: no delivery has failed for good yet.

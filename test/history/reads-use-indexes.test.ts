@@ -1,5 +1,5 @@
 /**
- * The operator's and partner's reads never walk the history (issue 29): every query the overview,
+ * The operator's and partner's reads never walk the history: every query the overview,
  * subscription health, the /metrics gauges and the delivery lists send is explained on the real
  * engine, and none may scan deliveries, events or attempts in full. SQLite: no `SCAN` of those
  * tables except a due index (whose rows are the queue, bounded by the backlog). PostgreSQL: with

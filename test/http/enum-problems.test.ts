@@ -1,5 +1,5 @@
 /**
- * Issue 34.13: a value outside an enum (a union of literals in the schema) is refused with one issue
+ * A value outside an enum (a union of literals in the schema) is refused with one issue
  * naming the allowed values, never "must be equal to constant" once per literal; in the query, in a
  * JSON body, nested in an array; and the CLI's `deliveries list --status` the same.
  */
@@ -12,7 +12,7 @@ import { useHarness } from '../support/use-harness.js';
 describeEachEngine('validation problems of enums', (engine) => {
   const h = useHarness(engine);
 
-  it('34.13 a bad status in the query names the allowed values once', async () => {
+  it('a bad status in the query names the allowed values once', async () => {
     const response = await h.asAdmin().get('/api/admin/v1/deliveries?status=bogus');
     expect(response.statusCode).toBe(400);
     const body = response.json<{ detail: string; errors: unknown[] }>();
@@ -28,7 +28,7 @@ describeEachEngine('validation problems of enums', (engine) => {
     expect(response.body).not.toContain('must be equal to constant');
   });
 
-  it("34.13 a bad enum nested in a JSON body's array is one issue naming the allowed values", async () => {
+  it("a bad enum nested in a JSON body's array is one issue naming the allowed values", async () => {
     const created = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Shop', scopes: ['offers:read', 'nope'] });
     expect(created.statusCode).toBe(400);
     const body = created.json<{ detail: string; errors: { path: string; message: string; allowed?: string[] }[] }>();
@@ -39,7 +39,7 @@ describeEachEngine('validation problems of enums', (engine) => {
     expect(created.body).not.toContain('must be equal to constant');
   });
 
-  it('34.13 other validation errors keep their wording', async () => {
+  it('other validation errors keep their wording', async () => {
     const response = await h.asAdmin().get('/api/admin/v1/deliveries?limit=0');
     expect(response.statusCode).toBe(400);
     expect(response.json<{ errors: { message: string }[] }>().errors[0]?.message).toBe('must be >= 1');
@@ -58,7 +58,7 @@ describeEachEngine('deliveries list --status', (engine) => {
     await h.close();
   });
 
-  it('34.13 `deliveries list --status bogus` exits 2 and lists the allowed values', async () => {
+  it('`deliveries list --status bogus` exits 2 and lists the allowed values', async () => {
     const result = await cli(['deliveries', 'list', '--status', 'bogus']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(

@@ -1,5 +1,5 @@
 /**
- * Every route says what it is (issue 30): who may call it, and for a state-changing route whether
+ * Every route says what it is: who may call it, and for a state-changing route whether
  * repeating it is safe. The behaviour and the OpenAPI document come from those declarations; a route
  * that declares nothing is refused when it is registered.
  */

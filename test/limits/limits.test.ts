@@ -1,5 +1,5 @@
 /**
- * The limits of issue 8: per-client request rate (token bucket, IETF RateLimit fields, 429 + Retry-After),
+ * The limits: per-client request rate (token bucket, IETF RateLimit fields, 429 + Retry-After),
  * the brute-force limit of the token endpoint (a failing attacker elsewhere never locks the real client
  * out), and the body, URL, header and subscription caps. Time is a ManualClock: refills without sleeping.
  */

@@ -82,7 +82,7 @@ describeEachEngine('LML read API', (engine) => {
     expect(response.json().code).toBe(code);
   });
 
-  // Issue 7: one rule for unknown query parameters on every route — ignored (was: 400 on this collection only).
+  // One rule for unknown query parameters on every route: ignored.
   it.each(['sort=name', '_=1', 'utm_source=x&limit=1'])(
     'GET /schools?%s → 200, the unknown parameter ignored',
     async (query) => {

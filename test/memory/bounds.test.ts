@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 5: every per-key structure that a caller outside can grow stays within its cap under
+ * Every per-key structure that a caller outside can grow stays within its cap under
  * many distinct keys, and drops what it no longer needs. Time is a ManualClock (no sleeps); the offers
  * read model runs on a fake store, so only its own memory is under test.
  */

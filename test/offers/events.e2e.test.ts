@@ -1,5 +1,5 @@
 /**
- * Offer events end to end (issue 16), on both engines: the API over a real socket, the worker, a real
+ * Offer events end to end, on both engines: the API over a real socket, the worker, a real
  * receiver on loopback. Every write path (admin API, CSV import) announces offer.published,
  * offer.updated and offer.status through the outbox; filters by EANs and by a list's current items
  * decide who receives them; a draft's withdrawal and non-public changes announce nothing.

@@ -196,7 +196,7 @@ describeEachEngine('offers read model', (engine) => {
     );
     // The remembered answer went with the fragment it was made of.
     expect(await answered()).toBe('[]');
-    // The documented bound: one sync interval (plus scheduling slack on a loaded machine).
+    // The documented bound: one sync interval (plus scheduling slack on a busy host).
     expect(seenAfter).toBeLessThanOrEqual(syncMs * 3 + 500);
     expect(goneAfter).toBeLessThanOrEqual(syncMs * 3 + 500);
     expect(await b.services.offers.findPublishedJson(ean)).toBe(

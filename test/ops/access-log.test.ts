@@ -27,7 +27,7 @@ async function linesFor(mode: LogRequests): Promise<Record<string, unknown>[]> {
   );
   await app.inject({
     method: 'GET',
-    // Not /healthz: the probes are logged at warn only (issue 34.11).
+    // Not /healthz: the probes are logged at warn only.
     url: '/.well-known/oauth-authorization-server',
     headers: { 'x-request-id': 'ok-1', authorization: 'Bearer secret-value' },
   });

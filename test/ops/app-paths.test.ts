@@ -1,5 +1,5 @@
 /**
- * Issue 34.8 on the server's side: every section of the console and the portal has an address the
+ * On the server's side: every section of the console and the portal has an address the
  * server answers with the page (so a reload or a shared link opens that section), while any other path
  * under those pages, and every unknown API path, is still a problem+json 404.
  */
@@ -57,7 +57,7 @@ describe('the pages answer their sections’ addresses', () => {
     expect(response.json()).toMatchObject({ status: 404, code: 'route-not-found', detail });
   });
 
-  it('34.8 the API and the pages’ own files keep their answers', async () => {
+  it('the API and the pages’ own files keep their answers', async () => {
     expect((await h.anonymous().get('/dashboard/api/session')).json()).toMatchObject({ signedIn: false });
     expect((await h.anonymous().get('/dashboard/app.js')).headers['content-type']).toBe(
       'text/javascript; charset=utf-8',

@@ -177,7 +177,7 @@ describeEachEngine('CLI bulk import', (engine) => {
     ];
     const refused = await cli(['lists', 'import', await file('lists-bad.json', JSON.stringify(bad, null, 2))]);
     expect(refused.code).toBe(1);
-    // Issue 14 item 8: each problem one sentence, with the entry's position (and the line it starts on).
+    // Each problem one sentence, with the entry's position (and the line it starts on).
     expect(refused.stderr.split('\n').filter((line) => line.startsWith('entry '))).toEqual([
       `entry 2 (line 10): school "${'f'.repeat(32)}" does not exist; the schools and their identifiers: GET /api/lml/v1/schools`,
       'entry 3 (line 14): status "retired" is not a list status',
@@ -189,7 +189,7 @@ describeEachEngine('CLI bulk import', (engine) => {
     expect(await h.database.db.kysely.selectFrom('lists').select('name').execute()).toHaveLength(2);
   });
 
-  it('34.16 a missing file is a short error with its command usage, not every command', async () => {
+  it('a missing file is a short error with its command usage, not every command', async () => {
     const path = join(dir, 'shelfmark-does-not-exist.csv');
     const missing = await cli(['offers', 'import', path]);
     expect(missing.code).toBe(2);
@@ -201,7 +201,7 @@ describeEachEngine('CLI bulk import', (engine) => {
     expect(missing.stderr).not.toContain('Usage: shelfmark <command>');
   });
 
-  it('34.16 lists import with an unknown school suggests the closest names, or says where the schools are', async () => {
+  it('lists import with an unknown school suggests the closest names, or says where the schools are', async () => {
     const school = await h.asAdmin().post('/api/admin/v1/schools', { name: 'Het Lyceum Noord', type: 'VO' });
     const id = school.json<{ identifier: string }>().identifier;
     const entries = [

@@ -327,7 +327,7 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
     await call('GET', '/api/lml/v1/subscriptions', {}, { headers: bearer });
     await call('GET', '/api/lml/v1/subscriptions/:id', { id: subscription.id }, { headers: bearer });
     await call('POST', '/api/lml/v1/subscriptions/:id/enable', { id: subscription.id }, { headers: bearer });
-    // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it stays on this machine.
+    // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it never leaves the host.
     await h.database.db.kysely
       .updateTable('subscriptions')
       .set({ notification_url: 'http://127.0.0.1:9/in' })
@@ -335,7 +335,7 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       .execute();
     await call('POST', '/api/lml/v1/subscriptions/:id/ping', { id: subscription.id }, { headers: bearer });
     await call('GET', '/api/lml/v1/subscriptions/:id/deliveries', { id: subscription.id }, { headers: bearer });
-    // The event feed (issue 32): a page, a malformed cursor (400), a type filter.
+    // The event feed: a page, a malformed cursor (400), a type filter.
     await call('GET', '/api/lml/v1/events', {}, { headers: bearer, query: 'limit=5' });
     await call('GET', '/api/lml/v1/events', {}, { headers: bearer, query: 'after=not-a-cursor' });
     await call('GET', '/api/lml/v1/events', {}, { headers: bearer, query: 'types=list.published' });
@@ -402,7 +402,7 @@ describeEachEngine('real responses match the OpenAPI document', (engine) => {
       .execute();
     await call('POST', '/api/admin/v1/deliveries/:id/retry', { id: delivery }, { headers: admin });
     // Due now after the retry: send-now refuses it (409); waiting for its next attempt, it is sent now (202).
-    // Sent before the answer: to a loopback port nothing listens on (no traffic may leave this machine).
+    // Sent before the answer: to a loopback port nothing listens on (no traffic may leave the host).
     await call('POST', '/api/admin/v1/deliveries/:id/send-now', { id: delivery }, { headers: admin });
     await h.database.db.kysely
       .updateTable('subscriptions')

@@ -1,5 +1,5 @@
 /**
- * Issue 34.9 over HTTP: the portal's delivery detail names what a delivery was about (a list and its
+ * Over HTTP: the portal's delivery detail names what a delivery was about (a list and its
  * school, a school; nothing for a test ping or a subject that is gone) and carries, per attempt, the
  * exact body the request sent; the lists its subscription form may follow come by name. Both only with
  * a portal session, and another client's delivery stays 404.
@@ -19,7 +19,7 @@ interface Detail {
   attempts: { attemptNo: number; requestBody: string; requestHeaders: Record<string, string> }[];
 }
 
-describeEachEngine('portal delivery names (issue 34.9)', (engine) => {
+describeEachEngine('portal delivery names', (engine) => {
   const h = useHarness(engine, { create: (e) => createDnsHarness(e), client: { name: 'Shop' } });
 
   async function signIn(clientRef: string): Promise<Record<string, string>> {
@@ -34,7 +34,7 @@ describeEachEngine('portal delivery names (issue 34.9)', (engine) => {
   const get = (headers: Record<string, string>, url: string) =>
     h.anonymous().request('GET', url, undefined, { headers });
 
-  it('34.9 the log and the detail name the list and its school, a school, and nothing for a ping or a subject that is gone; each attempt carries its body', async () => {
+  it('the log and the detail name the list and its school, a school, and nothing for a ping or a subject that is gone; each attempt carries its body', async () => {
     const now = h.clock.now();
     // Port 9 of loopback: every attempt fails without leaving the machine, and is recorded all the same.
     const url = 'http://127.0.0.1:9/hooks';
@@ -95,7 +95,7 @@ describeEachEngine('portal delivery names (issue 34.9)', (engine) => {
     }
   });
 
-  it('34.7 offers the lists a filter may follow, by name, to a signed-in partner only', async () => {
+  it('offers the lists a filter may follow, by name, to a signed-in partner only', async () => {
     const admin = h.asAdmin();
     const school = await admin.post('/api/admin/v1/schools', { name: 'Erasmus Lyceum', type: 'VO', location: null });
     const schoolId = school.json<{ identifier: string }>().identifier;
@@ -109,7 +109,7 @@ describeEachEngine('portal delivery names (issue 34.9)', (engine) => {
     expect(anonymous.statusCode).toBe(401);
   });
 
-  it("34.9 answers 404 for another client's delivery", async () => {
+  it("answers 404 for another client's delivery", async () => {
     const mine = await addSubscription(
       h.database.db,
       h.client.id,

@@ -227,7 +227,7 @@ describeEachEngine('partner portal', (engine) => {
       data: [{ failingSince: '2026-09-01T08:00:00.000Z', failedAttemptsInARow: 3 }],
     });
 
-    // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it stays on this machine.
+    // A ping is sent at once: pointed at loopback (port 9), which the SSRF guard refuses, it never leaves the host.
     await h.database.db.kysely
       .updateTable('subscriptions')
       .set({ notification_url: 'http://127.0.0.1:9/x' })

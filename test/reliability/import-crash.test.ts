@@ -53,9 +53,8 @@ describeEachEngine('crash: an offer import killed between its batches and their 
       cwd: ROOT,
       // Each batch's transaction held 0–1,000 ms before its commit (src/events/test-hold.ts): the 18 batches
       // after the first two then take about 9 s, so the kill lands mid-import however long this process
-      // stalls between two looks at the table (on a quiet machine the whole import once committed between
-      // two looks; at 0–200 ms a fresh-clone run once saw all 10,000 committed before the kill), and
-      // sometimes inside a batch not yet committed.
+      // stalls between two looks at the table (with shorter holds the whole import can commit between two
+      // looks), and sometimes inside a batch not yet committed.
       env: {
         PATH: process.env.PATH,
         DATABASE_URL: h.database.url,

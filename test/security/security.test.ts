@@ -1,5 +1,5 @@
 /**
- * The security suite (issue 8, section 3): JWT attacks, SSRF at registration and at connect time,
+ * The security suite: JWT attacks, SSRF at registration and at connect time,
  * cross-client access, credential-guarded route groups without or with a wrong credential, the
  * brute-force limit, security headers on every HTML page, and, over the whole suite, no secret in
  * any captured log line.

@@ -99,7 +99,7 @@ describe('the built package', () => {
     }
   });
 
-  it('34.16 the packed README links only to what ships or to absolute addresses', async () => {
+  it('the packed README links only to what ships or to absolute addresses', async () => {
     const [packed] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE, encoding: 'utf8' }),
     ) as { files: { path: string }[] }[];

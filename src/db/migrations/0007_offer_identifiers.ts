@@ -3,7 +3,7 @@ import type { Engine } from '../database.js';
 import type { UntypedDb } from './untyped.js';
 
 /**
- * Offer events (issue 16): offers gain a public, stable `identifier` (32 lower-case hex, like schools
+ * Offer events: offers gain a public, stable `identifier` (32 lower-case hex, like schools
  * and lists) for the webhook payload, and `published_at` (first publication) so `offer.status` can
  * tell a published offer's later life from a draft's. Subscriptions to offer events may carry a
  * filter: `filter` is its JSON as echoed, `filter_list` the list whose current items it follows, and

@@ -4,10 +4,9 @@ import type { UntypedDb } from './untyped.js';
 const HOUR_MS = 3_600_000;
 
 /**
- * History that no read scans (issue 29). Before, the overview, subscription health and the /metrics
- * gauges grouped every delivery and attempt ever made, and the delivery lists walked the whole table
- * to find the newest 50 of a status or a client, so every read slowed as the history grew (figures:
- * docs/performance.md#design-measurements).
+ * History that no read scans: grouping every delivery and attempt ever made, or walking the whole
+ * table for the newest 50 of a status or a client, would slow every read as the history grows
+ * (docs/decisions/0003-paced-prune.md).
  *
  * - `delivery_stats`: completions and attempts counted per hour where they are recorded (the
  *   completion batch adds to its hour's row), so the overview's 24 hours read 24 rows a writer.

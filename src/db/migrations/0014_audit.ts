@@ -3,7 +3,7 @@ import { GENESIS_HASH } from '../../audit/canonical.js';
 import type { UntypedDb } from './untyped.js';
 
 /**
- * The audit log (issue 31): one append-only record per state change, each chained to the one before
+ * The audit log: one append-only record per state change, each chained to the one before
  * by a SHA-256 hash (src/audit/canonical.ts). `audit_chain` holds the chain's head in one row that
  * every writer locks within its transaction, so two nodes never append to the same link; after a
  * prune it also holds the anchor, the hash of the last record pruned, from which verification starts.

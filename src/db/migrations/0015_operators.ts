@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import type { UntypedDb } from './untyped.js';
 
 /**
- * Operators by name (issue 31): the people who signed in to the console through the OpenID Connect
+ * Operators by name: the people who signed in to the console through the OpenID Connect
  * provider, the sign-ins in progress, and the operator behind each console session.
  *
  * - `operators`: one row per identity (issuer + subject), its e-mail, name and role as of the last

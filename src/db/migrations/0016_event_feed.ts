@@ -3,7 +3,7 @@ import type { Engine } from '../database.js';
 import type { UntypedDb } from './untyped.js';
 
 /**
- * The event feed (issue 32): `events.seq`, an event's place in the feed, given when the event is
+ * The event feed: `events.seq`, an event's place in the feed, given when the event is
  * visible, in the order events become visible, so a reader following it never skips a later commit
  * (docs/architecture.md#event-feed-order); and the offer's EAN on offer events, so a replay applies a
  * subscription's filter to past events as the fan-out does to new ones.

@@ -1,5 +1,5 @@
 /**
- * Retry, for the console and the portal alike (issue 34.5): one control that knows what a delivery in
+ * Retry, for the console and the portal alike: one control that knows what a delivery in
  * each state allows. A finished delivery is sent once more (…/retry); one waiting for its next
  * scheduled attempt is sent now instead (…/send-now), same webhook-id. When neither is possible the
  * button is disabled and the reason is written beside it (and tied to it for screen readers), never

@@ -1,5 +1,5 @@
 /**
- * Each section of a page has its own address (issue 34.8): `/dashboard/deliveries`,
+ * Each section of a page has its own address: `/dashboard/deliveries`,
  * `/dashboard/deliveries/dlv_…`, `/portal/subscriptions`, with the section's filters in the query.
  * Opening a section pushes its address onto the history (History API), so reload keeps the section and
  * Back and Forward move between sections; the server answers every such path with the page itself

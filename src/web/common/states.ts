@@ -1,5 +1,5 @@
 /**
- * One word for one state (issue 34.4): the pages show the API's own word for a state ("succeeded",
+ * One word for one state: the pages show the API's own word for a state ("succeeded",
  * "failed", "pending", …), exactly as the API and the CLI say it, with a human label beside it
  * ("succeeded · delivered"). Every label comes from this one map, so a state reads the same on
  * every page of the console and the portal.

@@ -1,5 +1,5 @@
 /**
- * Subscribing a receiver on a client's behalf (issue 34.6): the portal's own form (common/
+ * Subscribing a receiver on a client's behalf: the portal's own form (common/
  * subscription-form.ts: receiver URL, event, the offer filter, refusals under their field), with the
  * client chosen first. The admin API applies the client's rules (POST /api/admin/v1/subscriptions).
  */

@@ -63,7 +63,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
       ),
     ]);
   };
-  // Failed attempts in a row, counted from the first one (issue 34.1): the same count on the banner and in the table.
+  // Failed attempts in a row, counted from the first one: the same count on the banner and in the table.
   const failedAttempts = (x: AdminSubscription): number => byId.get(x.id)?.consecutiveFailedAttempts ?? 0;
   const banners = rowsOf(result).map((x) => healthBanner(x, () => recoverFailed(x), failedAttempts(x)));
   root.append(

@@ -100,7 +100,7 @@ export async function refreshMe(): Promise<boolean> {
   return true;
 }
 
-/** Each section's address (issue 34.8): /portal/subscriptions, /portal/deliveries/<id>; /portal is the first. */
+/** Each section's address: /portal/subscriptions, /portal/deliveries/<id>; /portal is the first. */
 export const router = createRouter('/portal', [
   ['credentials', 'credentials'],
   ['subscriptions', 'subscriptions'],

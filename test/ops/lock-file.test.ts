@@ -1,5 +1,5 @@
 /**
- * Issue 34.16: `npm install` on a fresh clone leaves package-lock.json as committed. npm resolves the
+ * `npm install` on a fresh clone leaves package-lock.json as committed. npm resolves the
  * tree again from the manifests (the root's and every workspace's) and the lock; any difference it
  * would write (a platform package the lock lacks, a workspace version out of step) shows here. The
  * lock-only install reads the registry's metadata through npm's cache and installs nothing.
@@ -14,7 +14,7 @@ import { expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 
-it('34.16 npm install leaves the committed package-lock.json unchanged', async () => {
+it('npm install leaves the committed package-lock.json unchanged', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'shelfmark-lock-'));
   try {
     for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(ROOT, file), join(dir, file));

@@ -1,5 +1,5 @@
 /**
- * Issue 34.16: the README's sample answer of the offers call shows every field an offer has, in the
+ * The README's sample answer of the offers call shows every field an offer has, in the
  * order the API writes them (identifier included: the one offer events carry).
  */
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { PublicOfferSchema } from '../../src/offers/schemas.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-it("34.16 the README's sample offer has the API's fields, identifier included", () => {
+it("the README's sample offer has the API's fields, identifier included", () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const sample = /^# \[(\{"id":.*?\}), \.\.\.\]$/m.exec(readme)?.[1];
   expect(sample, 'a "# [{"id":…}, ...]" sample line after the offers call').toBeDefined();
