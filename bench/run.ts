@@ -1,26 +1,30 @@
 /**
  * `npm run bench`: the orchestrator. It builds the server, then runs each scenario with every party in
  * a process of its own (the compiled server, autocannon, the webhook receiver, baselines and peers),
- * rounds interleaved, and prints the figures and the targets.
+ * rounds interleaved, and prints the figures and the targets. Every run writes bench/out/ (ignored by
+ * git); `--record` (or BENCH_RECORD=1) also replaces each scenario's file in bench/results/ and the
+ * figures table of docs/performance.md, which is generated from those files.
  *
- *   npm run bench                         every scenario but history, full length (< 12 min on 2 cores)
- *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI: < 3 min, never judged)
+ *   npm run bench                         every scenario but history and writes, full length
+ *   npm run bench -- --record             the same, recorded
+ *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI; never judged or recorded)
  *   npm run bench -- --only offers        one scenario: offers | list-offers | token | delivery | scale-out |
  *                                         fanout | feed | latency | soak | history | writes (history and writes
- *                                         run only this way; history about 15 min, time limit 2 h; quick
- *                                         with BENCH_QUICK=1)
+ *                                         run only this way, time limit 2 h; quick with BENCH_QUICK=1)
  *   npm run bench -- --profile offers     CPU profile of the server under load: offers | token | delivery | feed
  *   npm run bench -- --profile delivery --engine postgres   the delivery worker on PostgreSQL (default sqlite)
  *
  * BENCH_ROUNDS, BENCH_DELIVERY_ROUNDS, BENCH_SECONDS, BENCH_DELIVERIES, BENCH_FANOUT override the lengths.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withFiguresTable } from './lib/figures.js';
 import { load, startReceiver } from './lib/measure.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
-import { machine, readmeBlock, table, targetTable, updateReadme, writeResults } from './lib/report.js';
+import { OUT_DIR, RESULTS_DIR, recordScenario, recordWanted, writeRun } from './lib/record.js';
+import { machine, svg, table, targetTable } from './lib/report.js';
 import {
   accessToken,
   createClient,
@@ -57,13 +61,10 @@ const SCENARIOS = {
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 /**
- * Scenarios a full run leaves out because they take longer than all the others together (history:
- * a million deliveries written, pruned and copied for each load run on both engines, about 15
- * minutes): run them with --only. A quick run leaves them out too (history's quick size still took
- * 80 of the quick run's 240 s, the largest share of .ci/run after the tests; its seed, prune and
- * backup are covered by the test suite): `BENCH_QUICK=1 npm run bench -- --only history` runs it quick.
- * writes is a diagnostic of the audited write path with no target of its own (docs/performance.md,
- * "The write path").
+ * Scenarios a full run leaves out: history takes longer than all the others together (a million
+ * deliveries written, pruned and copied for each load run on both engines), and its seed, prune and
+ * backup are covered by the test suite; writes is a diagnostic of the audited write path with no
+ * target of its own. Run them with --only (`BENCH_QUICK=1` for history's quick size).
  */
 const OWN_RUN: readonly ScenarioName[] = ['history', 'writes'];
 const PROFILES = ['offers', 'token', 'delivery', 'feed'] as const;
@@ -122,13 +123,12 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
   const targets: Target[] = [];
   const notes: string[] = postgres ? [] : ['PostgreSQL unreachable: PostgreSQL parties skipped'];
   const raw: Record<string, unknown> = {};
+  const results: Array<readonly [ScenarioName, ScenarioResult, number]> = [];
   const started = Date.now();
   for (const name of Object.keys(SCENARIOS) as ScenarioName[]) {
     if (only !== undefined && name !== only) continue;
     if (only === undefined && OWN_RUN.includes(name)) {
-      log(
-        `\n== ${name}: not part of a ${settings.quick ? 'quick' : 'full'} run (a full one takes about 15 minutes); npm run bench -- --only ${name}`,
-      );
+      log(`\n== ${name}: not part of a ${settings.quick ? 'quick' : 'full'} run; npm run bench -- --only ${name}`);
       continue;
     }
     log(`\n== ${name}`);
@@ -138,7 +138,9 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
     targets.push(...result.targets);
     notes.push(...result.notes);
     raw[name] = result.raw;
-    log(`  (${((Date.now() - scenarioStarted) / 1000).toFixed(0)} s)`);
+    const scenarioSeconds = Math.round((Date.now() - scenarioStarted) / 1000);
+    results.push([name, result, scenarioSeconds]);
+    log(`  (${scenarioSeconds} s)`);
   }
   const seconds = Math.round((Date.now() - started) / 1000);
   log(`\nResults (median of ${settings.rounds} interleaved round(s), min–max in brackets; ${seconds} s in all)\n`);
@@ -159,46 +161,38 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
     notes,
     raw,
   };
-  const subtitle = `${host.cpuModel}, ${host.cores} cores, node ${host.node}, ${result.when.slice(0, 10)}; median of ${settings.rounds} rounds; every party in its own process`;
-  const full = !settings.quick && only === undefined;
-  const files = full
-    ? writeResults(result, targets, subtitle, true)
-    : writePartial(result, settings.quick ? 'quick' : `only-${only ?? 'all'}`);
-  if (full) {
-    const readme = updateReadme(
-      readmeBlock({
-        when: result.when,
-        host,
-        seconds,
-        loadAtEnd: result.loadAverage1mAtEnd,
-        rows,
-        targets,
-        notes,
-        rounds: settings.rounds,
-      }),
-    );
-    if (readme !== undefined) files.push(readme);
+  const files = [writeRun(settings.quick ? 'quick' : only === undefined ? 'full' : `only-${only}`, result)];
+  const chart = join(OUT_DIR, 'bench.svg');
+  writeFileSync(chart, svg(targets, `${host.cores} cores, node ${host.node}; median of ${settings.rounds} rounds`));
+  files.push(chart);
+  if (recordWanted(process.argv.slice(2), process.env)) {
+    if (settings.quick) log('\na quick run is never recorded: its figures are not judged');
+    else files.push(...record(results, result));
   }
   log(`\nwritten: ${files.map((file) => file.replace(`${ROOT}/`, '')).join(', ')}`);
 }
 
-/** A quick or single-scenario run never replaces the figures of the last full run. */
-function writePartial(result: Record<string, unknown>, name: string): string[] {
-  const file = join(ROOT, 'bench', 'results', `${name}.json`);
-  writeFileSync(
-    file,
-    `${JSON.stringify(
-      result,
-      (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value),
-      2,
-    )}\n`,
+/** Each scenario's figures into bench/results/, then the performance page's table from them. */
+function record(
+  results: ReadonlyArray<readonly [ScenarioName, ScenarioResult, number]>,
+  run: Record<string, unknown>,
+): string[] {
+  const { when, mode, machine: host, separateProcesses, settings } = run;
+  const files = results.map(([name, result, durationSeconds]) =>
+    recordScenario(name, result, { when, mode, machine: host, separateProcesses, settings, durationSeconds }),
   );
-  return [file];
+  const page = join(ROOT, 'docs', 'performance.md');
+  const next = withFiguresTable(readFileSync(page, 'utf8'), RESULTS_DIR);
+  if (next !== undefined) {
+    writeFileSync(page, next);
+    files.push(page);
+  }
+  return files;
 }
 
 async function profile(name: ProfileName): Promise<void> {
   const settings = settingsFromEnv(await postgresReachable());
-  const dir = join(ROOT, 'bench', 'results', 'profiles', `${new Date().toISOString().replace(/[:.]/g, '-')}-${name}`);
+  const dir = join(OUT_DIR, 'profiles', `${new Date().toISOString().replace(/[:.]/g, '-')}-${name}`);
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   const seconds = envNumber('BENCH_SECONDS', settings.quick ? 2 : 10);

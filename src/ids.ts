@@ -20,7 +20,7 @@ function byteSource(size: number): () => number {
 
 /**
  * Ids draw from a pool refilled 4 KiB at a time, as node's randomInt() and randomUUID() do: one CSPRNG
- * call per id was a measurable share of a delivery's CPU (figures: docs/performance.md#design-measurements).
+ * call per id was a measurable share of a delivery's CPU (docs/performance.md#decisions).
  * Secrets never come from the pool, so no secret sits in memory before it is minted.
  */
 const pooledByte = byteSource(4096);
@@ -55,7 +55,7 @@ const prefixed = (prefix: string): string => prefix + base62(25 - prefix.length)
  * at event rate (events, deliveries, attempts), so an insert lands at the right edge of the key index
  * instead of on a random page, and a group commit rewrites a few pages instead of one per row. Draining
  * on SQLite, the worker spent clearly less CPU a delivery than with random ids; PostgreSQL's drain did
- * not change (figures: docs/performance.md#design-measurements).
+ * not change (docs/performance.md#decisions).
  */
 const timeOrdered = (prefix: string): string =>
   prefix + base62Time(Date.now()) + base62(25 - prefix.length - TIME_CHARS);

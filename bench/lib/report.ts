@@ -1,10 +1,6 @@
-/** The printed table, the JSON files and the SVG chart of one bench run. */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+/** The printed tables and the SVG chart of one bench run. */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Spread } from './measure.js';
-import { ROOT } from './proc.js';
 import { type Row, round, type Target } from './types.js';
 
 export function machine(): Record<string, string | number> {
@@ -40,7 +36,7 @@ export function table(rows: readonly Row[]): string {
 }
 
 export function targetTable(targets: readonly Target[]): string {
-  const lines = ['| target (issue 6 §2) | measured (median) | verdict |', '|---|---|---|'];
+  const lines = ['| target | measured (median) | verdict |', '|---|---|---|'];
   for (const t of targets)
     lines.push(
       `| ${t.label} | ${fmt(t.value, t.unit)}${t.unit === '%' || t.unit === '×' ? '' : ` ${t.unit}`} | ${t.met ? '✅' : '❌'} ${t.verdict} |`,
@@ -70,7 +66,7 @@ export function svg(targets: readonly Target[], subtitle: string): string {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="16" y="24" font-size="16" font-weight="600">Shelfmark bench: measured ÷ target (issue 6), ≥ 100 % = met</text>`,
+    `<text x="16" y="24" font-size="16" font-weight="600">Shelfmark bench: measured ÷ target, ≥ 100 % = met</text>`,
     `<text x="16" y="44" fill="#555">${escapeXml(subtitle)}</text>`,
   ];
   targets.forEach((t, index) => {
@@ -94,87 +90,4 @@ export function svg(targets: readonly Target[], subtitle: string): string {
   );
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
-}
-
-export function writeResults(
-  result: Record<string, unknown>,
-  targets: readonly Target[],
-  subtitle: string,
-  writeChart: boolean,
-): string[] {
-  const dir = join(ROOT, 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  const date = new Date().toISOString().slice(0, 10);
-  const text = `${JSON.stringify(
-    result,
-    (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value),
-    2,
-  )}\n`;
-  const files = [join(dir, `${date}.json`), join(dir, 'latest.json')];
-  for (const file of files) writeFileSync(file, text);
-  if (writeChart) {
-    const chart = join(ROOT, 'docs', 'bench.svg');
-    mkdirSync(dirname(chart), { recursive: true });
-    writeFileSync(chart, svg(targets, subtitle));
-    files.push(chart);
-  }
-  return files;
-}
-
-const START = '<!-- bench:last-run:start';
-const END = '<!-- bench:last-run:end -->';
-
-/**
- * The "last full run" block of docs/performance.md, between its markers: machine, date, duration, load, the tables,
- * the notes and a sentence on which targets are met. Only a full run writes it.
- */
-export function readmeBlock(input: {
-  when: string;
-  host: Record<string, string | number>;
-  seconds: number;
-  loadAtEnd: number | string | undefined;
-  rows: readonly Row[];
-  targets: readonly Target[];
-  notes: readonly string[];
-  rounds: number;
-}): string {
-  const { host, targets } = input;
-  const met = targets.filter((t) => t.met).map((t) => t.label);
-  const missed = targets.filter((t) => !t.met);
-  const summary =
-    missed.length === 0
-      ? 'Every target of issue 6 section 2 is met in this run.'
-      : `${met.length} of ${targets.length} targets of issue 6 section 2 met in this run${met.length === 0 ? '' : ` (${met.join('; ')})`}; the table says by how much each other one is missed.`;
-  return [
-    `Last full run: \`npm run bench\`, ${input.when.slice(0, 16).replace('T', ' ')} UTC, ${host.cpuModel}, ${host.cores} cores, Node ${host.node},`,
-    `${Math.round(input.seconds / 60)} min; **every party in its own process** (server \`node dist/server.js\`, autocannon, receiver,`,
-    `baselines, peers); median of ${input.rounds} interleaved rounds (min–max). The machine's 1-minute load average was`,
-    `${host.loadAverage1m} at the start and ${String(input.loadAtEnd)} at the end (${host.cores} cores shared with other work): absolute figures are`,
-    'noisy, the ratios of interleaved rounds are the figures to compare. Source: `bench/results/latest.json`.',
-    '',
-    '![Bench: measured ÷ target per scenario](bench.svg)',
-    '',
-    table(input.rows),
-    '',
-    targetTable(targets),
-    '',
-    ...input.notes.map((note) => `- ${note}`),
-    '',
-    summary,
-  ].join('\n');
-}
-
-/** Replaces the block between the markers of docs/performance.md; leaves the file alone when the markers are missing. */
-export function updateReadme(block: string): string | undefined {
-  const file = join(ROOT, 'docs', 'performance.md');
-  const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) return undefined;
-  const opening = text.indexOf('-->', start) + 3;
-  writeFileSync(file, `${text.slice(0, opening)}\n${block}\n${text.slice(end)}`);
-  // The tables are written unpadded; the project's formatter lays them out, so a bench run leaves a
-  // file that `npm test`'s lint step accepts.
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', file], { stdio: 'ignore' });
-  return file;
 }

@@ -9,7 +9,7 @@
  * BENCH_SOAK_SECONDS overrides the length (300 full, 20 quick); BENCH_SOAK_ENGINES=sqlite,postgres
  * picks the engines (default: SQLite only; PostgreSQL too when reachable and BENCH_SOAK_ENGINES says so).
  * BENCH_SOAK_SNAPSHOTS=1 writes a V8 heap snapshot after the warm-up and at the end (SIGUSR2, node
- * --heapsnapshot-signal; the snapshot collects garbage first) into bench/results/profiles/soak-*.heapsnapshot,
+ * --heapsnapshot-signal; the snapshot collects garbage first) into bench/out/profiles/soak-*.heapsnapshot,
  * to compare with `tsx bench/lib/heap-diff.ts before after`.
  */
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
@@ -29,7 +29,7 @@ import {
 import { type Row, type ScenarioResult, type Settings, type Target, target } from '../lib/types.js';
 
 const DEMO_EANS = ['9789001891442', '9789034523716', '9789001798802', '9789001865122', '9789001774363'];
-const SNAPSHOT_DIR = join(ROOT, 'bench', 'results', 'profiles');
+const SNAPSHOT_DIR = join(ROOT, 'bench', 'out', 'profiles');
 const MB = 1_000_000 / 2 ** 20; // the target is in MB (10^6 bytes); samples are MiB
 
 interface SoakRun {
@@ -120,7 +120,7 @@ async function soakOnce(engine: Engine, seconds: number, log: (line: string) => 
             await sleep(1000);
           }
           renameSync(file, join(SNAPSHOT_DIR, `soak-${engine}-${name}.heapsnapshot`));
-          log(`  heap snapshot: bench/results/profiles/soak-${engine}-${name}.heapsnapshot`);
+          log(`  heap snapshot: bench/out/profiles/soak-${engine}-${name}.heapsnapshot`);
           return;
         }
       }

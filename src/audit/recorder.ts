@@ -61,8 +61,8 @@ const deferred = new WeakMap<Executor, (() => Promise<AuditRecord>)[]>();
  * Records appended in `trx` from now on wait until the function returned is called, then go in the
  * order they were made. The outbox calls it last, after its fan-out: a record takes the chain's head
  * row until the commit, and every audited write of every node waits for that row, so the less the
- * transaction does after taking it the less the others wait (PostgreSQL: 4 concurrent school creations
- * went from 215 to 257 a second; docs/performance.md). A transaction that fails before never appends them.
+ * transaction does after taking it the less the others wait (docs/decisions/0005-audit-chain.md). A
+ * transaction that fails before never appends them.
  */
 export function deferRecords(trx: Executor): () => Promise<void> {
   const waiting: (() => Promise<AuditRecord>)[] = [];

@@ -12,7 +12,7 @@
  * Why not `VACUUM INTO`: it gives the same snapshot and a compacted file, but rebuilds every table and
  * index to do it: measured with a writer committing every few milliseconds, it ran longer than the one
  * backup step and made the writer's slowest commit several times slower (figures:
- * docs/performance.md#design-measurements). Either keeps the WAL from being checkpointed past its
+ * docs/performance.md#decisions). Either keeps the WAL from being checkpointed past its
  * snapshot while it runs; the shorter run holds it less (docs/operating/backup.md).
  */
 import SQLite from 'better-sqlite3';

@@ -8,10 +8,9 @@
  * id 8 while id 7 is still in an open transaction. So on PostgreSQL a position also holds the ids below
  * its newest that were missing when it read (gaps: an open transaction's, or a rolled-back one's,
  * which never appear), and every read asks for them by id until they appear or the late-commit window
- * has passed. Before, readers re-read every entry of the last 30 s on every read instead: 600 rows
- * per structure call at 20 school writes a second, most of the PostgreSQL soak's promoted garbage
- * (docs/performance.md), and the offers read model forgot every EAN changed in the last 30 s again
- * at every sync.
+ * has passed. Re-reading every entry of the window at every read would cost rows in proportion to the
+ * write rate on every call, and make the offers read model forget every EAN changed in the window again
+ * at every sync (docs/performance.md#decisions).
  */
 import { sql } from 'kysely';
 import type { Engine, Executor } from './database.js';

@@ -20,7 +20,7 @@ import type { Database } from './schema.js';
 /**
  * SQLite's own default page cache. better-sqlite3 builds SQLite with 16 MiB instead, and in the
  * bench's 5-minute SQLite soak that cache filling up was most of the process's native growth: RSS
- * ended the soak closer to its first-minute figure with 2 MiB (figures: docs/performance.md#design-measurements).
+ * ended the soak closer to its first-minute figure with 2 MiB (docs/performance.md#decisions).
  */
 const DEFAULT_SQLITE_CACHE_MIB = 2;
 

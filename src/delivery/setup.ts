@@ -52,7 +52,7 @@ export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
   // first such worker). Not beside the API: its writes and the thread's would wait on each other for
   // SQLite's write lock, whose busy handler sleeps in steps of milliseconds (in the bench's latency
   // scenario, --role all, commit → first attempt took longer at p50 and p99 with the thread than
-  // without it; figures: docs/performance.md#design-measurements).
+  // without it; docs/performance.md#decisions).
   const threaded =
     config.webhookQueueThread === 'auto' && db.sqliteFile !== undefined
       ? new ThreadedDeliveryQueue({ sqliteFile: db.sqliteFile, sqliteCacheMib: config.sqliteCacheMib })

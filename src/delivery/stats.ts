@@ -33,7 +33,7 @@ export async function addStats(db: Executor, now: number, delta: StatsDelta): Pr
   if (row.attempts_ok + row.attempts_failed + row.succeeded + row.failed === 0) return;
   // One fixed text (the values are parameters), so SQLite's statement cache keeps it prepared: built
   // with the query builder it cost a group commit about ten times as much as this upsert itself
-  // (figures: docs/performance.md#design-measurements).
+  // (docs/performance.md#decisions).
   await sql`
     insert into delivery_stats (hour, shard, attempts_ok, attempts_failed, succeeded, failed)
     values (${hourStart(now)}, ${STATS_SHARD}, ${row.attempts_ok}, ${row.attempts_failed}, ${row.succeeded}, ${row.failed})

@@ -53,11 +53,8 @@ export function workerSettings(config: WorkerDefaults, options: WorkerOptions): 
     owner: options.owner ?? `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`,
     concurrency,
     // The claim-ahead queue and the sending slots together hold up to three times `concurrency` leases,
-    // so the cap must leave room for them across a handful of busy subscriptions: at a quarter of
-    // `concurrency`, ten subscriptions hit it and claims came back short. Half of `concurrency`, with
-    // the prefetch and refill below, delivered faster on both engines than a quarter with a prefetch of
-    // `concurrency` and a refill at a quarter; the cap alone or the prefetch alone gained nothing
-    // (interleaved drains; figures: docs/performance.md#design-measurements).
+    // so the cap must leave room for them across a handful of busy subscriptions; the cap, the prefetch
+    // and the refill were chosen together (docs/decisions/0002-delivery-claim-and-completion.md).
     perSubscription: options.perSubscription ?? Math.max(4, Math.ceil(concurrency / 2)),
     pollIntervalMs: options.pollIntervalMs ?? 500,
     // The lease must outlive the request (bounded by the timeout) plus signing and recording it.

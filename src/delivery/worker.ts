@@ -46,7 +46,7 @@ export class DeliveryWorker {
    * Claimed deliveries waiting for a free slot. The loop claims up to `prefetch` (twice `concurrency`)
    * ahead, because a claim of 64 rows costs far less than eight claims of 8, so the per-delivery database
    * work shrinks with the batch, and a PostgreSQL claim's round trip passes while the queue still feeds
-   * the slots (figures: docs/performance.md#design-measurements). Queued rows are leased like sending ones
+   * the slots (docs/performance.md#decisions). Queued rows are leased like sending ones
    * (the per-subscription cap counts them); a row whose lease could no longer cover a whole attempt
    * is handed back unsent, and after a crash the unsent rows are simply claimed again.
    */
@@ -213,7 +213,7 @@ export class DeliveryWorker {
    * the slots stood empty as well left more of them idle in a PostgreSQL drain, and delivered fewer a
    * second). Not when a SQLite claim holds the event loop: claiming early there only splits the same
    * work into more claims, and interleaved drains delivered fewer a second (figures:
-   * docs/performance.md#design-measurements).
+   * docs/performance.md#decisions).
    */
   private claimsEarly(): boolean {
     return this.deps.store.claimsOverlapSending && this.queue.length < this.refill;

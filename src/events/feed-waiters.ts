@@ -112,7 +112,7 @@ export class FeedWaiters {
    * waiting nobody needs the head now (the next reader looks it up: `wakes` moved), and the look-up is
    * put off by `lookUpAfterMs`, once for every commit in between: on PostgreSQL it stamps the new events'
    * positions (a write transaction of its own), and a look-up per commit took more round trips than the
-   * commit itself (docs/performance.md, "The write path").
+   * commit itself (docs/decisions/0004-event-feed-order.md).
    */
   wake(): void {
     this.wakes++;

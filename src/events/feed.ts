@@ -118,9 +118,9 @@ export class EventFeed {
   private nextSelectionId = 1;
   /**
    * The last answer made of each kept page, with the position and time its `next` names: readers
-   * polling the same place get the same bytes, encoded once. (A body built per request is a
-   * concatenated string that Node measures and encodes again for every answer: 7 µs of a 100-event
-   * page's ~100 µs, docs/performance.md.)
+   * polling the same place get the same bytes, encoded once: a body built per request is a
+   * concatenated string that Node measures and encodes again for every answer
+   * (docs/performance.md#decisions).
    */
   private readonly answers = new WeakMap<PageSlice, FeedAnswer & { upTo: number; asOf: number }>();
 

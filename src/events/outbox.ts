@@ -19,7 +19,7 @@ import { holdForTest } from './test-hold.js';
 
 const INSERT_CHUNK = 500;
 
-/** The PostgreSQL channels the outbox notifies on (channels.ts), exported here where they always were. */
+/** The PostgreSQL channels the outbox notifies on (channels.ts), exported beside the outbox too. */
 export { DELIVERIES_CHANNEL, EVENTS_CHANNEL };
 
 /** Takes an event built by a generated emitter (emitters.ts), e.g. `emit(events.listPublished(identifier))`. */

@@ -1,7 +1,7 @@
 /**
  * gzip and brotli for answers of at least COMPRESS_MIN_BYTES when the client's Accept-Encoding asks
  * (an offers answer shrinks to a small fraction of its size). Brotli at quality 4: close to gzip's speed,
- * smaller output; 11 would cost far more time per answer (figures: docs/performance.md#design-measurements).
+ * smaller output; 11 would cost far more time per answer (docs/performance.md#decisions).
  * Requests without Accept-Encoding pay one header look-up.
  */
 

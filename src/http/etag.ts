@@ -2,7 +2,7 @@
  * Strong ETags and 304 Not Modified on the read routes whose bodies clients poll (offers, LML reads):
  * the GET routes that declare `etag: true` (route-config.ts) get the hooks (route-behaviour.ts), and
  * only 200 answers are hashed (SHA-1 of the serialised body, a small cost per answer; figures:
- * docs/performance.md#design-measurements). The tag is computed on the uncompressed body; when
+ * docs/performance.md#decisions). The tag is computed on the uncompressed body; when
  * compression then encodes the answer, the tag gets the encoding as a suffix (`"…-br"`), as RFC 9110
  * §8.8.3 wants a strong validator per representation. If-None-Match accepts either form.
  */
@@ -24,7 +24,7 @@ function matches(header: string | undefined, tag: string): boolean {
 
 // Callback hooks and the one-shot hash: these run on the hottest route, where a promise per hook and a
 // Hash object per answer showed up in the profile; one-shot hashing avoids the Hash object and is the
-// faster of the two (figures: docs/performance.md#design-measurements).
+// faster of the two (docs/performance.md#decisions).
 export const tagBody: onSendHookHandler = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
   if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload)))
     return done(null, payload);

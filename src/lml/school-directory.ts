@@ -1,8 +1,8 @@
 /**
  * Every school's identifier, name and type, kept in memory for the first level of the structure tree,
- * which answers every school. Reading them all from the database on each call made a large answer's
- * rows arrive over several socket reads on PostgreSQL, so they outlived young-generation collections
- * and the old space grew in the soak (docs/performance.md). The directory loads once, then catches up
+ * which answers every school. Read from the database on each call, a large answer's rows arrive over
+ * several socket reads on PostgreSQL and outlive young-generation collections, so the old space grows
+ * under load (docs/performance.md#decisions). The directory loads once, then catches up
  * from the trigger-written `school_changes` log (migration 0010) before every answer, re-reading only
  * the schools that changed, so a write committed before a call is in that call's answer, whichever
  * node wrote it.

@@ -1,7 +1,7 @@
 /**
  * The last answers of the offers call, by the `eans` value as sent: a repeated query (a shop polling
  * its books, a page asking again) skips parsing and checking the codes, joining the fragments and
- * hashing the tag, and sends the same flat string again (figures: docs/performance.md#design-measurements).
+ * hashing the tag, and sends the same flat string again (docs/performance.md#decisions).
  *
  * Only answers made at once from remembered fragments are kept, and the read model forgets them all
  * whenever it forgets any fragment (a change of this node, or one read from the change log), so an

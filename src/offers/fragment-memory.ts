@@ -8,9 +8,7 @@
  * - every EAN without offers shares one frozen fragment, `NO_OFFERS` (fragment.ts), instead of an
  *   object and an empty array of its own.
  *
- * Found in the soak bench (bench/scenarios/soak.ts): a heap snapshot diff of mixed traffic showed
- * sliced strings, objects and arrays added, all held by OfferReadModel.fragments (figures:
- * docs/performance.md#design-measurements).
+ * docs/decisions/0001-offers-read-model.md.
  */
 
 /** A flat copy of an EAN (ASCII digits), so a cache key never retains the string it was cut from. */

@@ -76,8 +76,7 @@ export class OfferReadModel {
   /**
    * The JSON array of published offers for these (valid, distinct) EANs, by EAN, price, id, with a
    * strong entity tag. The tag is derived from the fragments' own tags, made once per fill, so a
-   * request hashes a few dozen bytes instead of the whole body (hashing the body was a visible share of the
-   * call in the profile; figures: docs/performance.md#design-measurements).
+   * request hashes a few dozen bytes instead of the whole body (docs/decisions/0001-offers-read-model.md).
    */
   async published(eans: readonly string[]): Promise<PublishedOffers> {
     return this.assemble(eans);

@@ -63,7 +63,7 @@ export function loggedUrl(url: string): string {
 /**
  * Whether a logger writes info lines. The line's fields (loggedUrl above all) are built only then: at
  * LOG_LEVEL=warn they were built for every request and thrown away (figures:
- * docs/performance.md#design-measurements). A logger without the check (none here) is taken as writing.
+ * docs/performance.md#decisions). A logger without the check (none here) is taken as writing.
  */
 function writesInfo(logger: FastifyBaseLogger): boolean {
   const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;

@@ -7,7 +7,7 @@
  * then filled with promoted garbage to about four times that before the first full collection: in the
  * PostgreSQL soak RSS climbed well above its plateau in the first minute and fell back at that
  * collection. A fixed factor of 1.5 keeps RSS close to its plateau, for more frequent full collections
- * of mostly incremental work (figures: docs/performance.md#design-measurements).
+ * of mostly incremental work (docs/performance.md#decisions).
  *
  * The factor is read at every collection, so setting it once at start-up takes effect (measured:
  * the soak's threshold followed it); the heap's maximum size, by contrast, is fixed when the process

@@ -2,7 +2,7 @@
  * The logger of each request, made only when the request logs a line. Fastify gives every request a
  * child of the app's logger (bound to its request id); pino builds a child by serialising and
  * redacting its bindings, which cost more per request than anything the offers call does itself,
- * and at LOG_LEVEL=warn most requests never log a line (figures: docs/performance.md#design-measurements).
+ * and at LOG_LEVEL=warn most requests never log a line (docs/performance.md#decisions).
  * This stand-in answers the level check itself and makes the very same child on the first line the
  * level lets through, so what is written does not change.
  */

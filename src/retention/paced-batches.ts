@@ -4,16 +4,10 @@
  * most PACED_DELETE_CHUNK deliveries, each paced like a batch. Unpaced (PRUNE_PAUSE_MS=0, a maintenance
  * window) a batch is deleted in one transaction, the same way.
  *
- * - SQLite: every write transaction holds the database's one write lock, and a writer of the delivery
- *   path that meets it sleeps in SQLite's busy handler (1, 2, 5, 10 ms...) until it is free; a
- *   transaction a tenth as long makes each such meeting cost a tenth as much, and the pacing keeps the
- *   share of time the lock is held the same.
- * - PostgreSQL: nothing waits on the prune's locks, but a batch of 1,000 deliveries is about 30 ms of
- *   a core's work (and a WAL flush) on the machine the deliveries run on: a rename that met one took up
- *   to that much longer, and the renames' p99 while pruning was 1.5 times the p99 without. In chunks of
- *   100 a meeting costs a tenth as much.
- *
- * Figures: docs/performance.md#design-measurements and "A year of history".
+ * A writer of the delivery path that meets one of these transactions waits for it: for SQLite's one
+ * write lock, or on PostgreSQL for the CPU and WAL flush it takes. A transaction a tenth as long makes
+ * each such meeting cost a tenth as much, and the pacing keeps the share of time the prune is busy the
+ * same (docs/decisions/0003-paced-prune.md).
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Engine, Executor } from '../db/database.js';

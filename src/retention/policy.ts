@@ -146,18 +146,10 @@ export const PACE = 100;
 /**
  * The pause (ms) after a batch that held its transaction `heldMs`: PRUNE_PAUSE_MS, and at least PACE
  * times the batch; `0` = none at all (a maintenance window). On SQLite every write transaction holds the
- * database's one write lock, and a writer on another connection that meets it waits in SQLite's
- * busy-handler steps (1, 2, 5, 10 ms...): each meeting costs the delivery path at least one such sleep,
- * however short the batch. Paced at 100 times, the prune holds the lock about 1 % of the time, whatever
- * the machine's speed: against a steady writer in another process, a fixed short pause raised the
- * writer's p99 many times over, a slower pace less, this one hardly at all, the prune taking several
- * times longer. On PostgreSQL nothing waits on the prune's locks (it skips locked rows), but its deletes
- * take CPU and WAL from the same machine as the deliveries, and a write of the delivery path that meets a
- * transaction of the prune waits that much longer for the CPU: at 10 times the renames' p99 while pruning
- * was about 1.5 times the p99 without, at 50 and 100 times 1.2 times (medians of 3 rounds: the
- * renames' p99 went from 60-90 ms to 14-20 ms meanwhile, and a few ms of noise is now 10 %); at 100
- * times, as on SQLite, the prune is busy about 1 % of the time (figures: docs/performance.md, "A year of
- * history").
+ * database's one write lock, and a writer that meets it sleeps in SQLite's busy-handler steps; on
+ * PostgreSQL the prune's deletes take CPU and WAL from the deliveries beside it. Paced at 100 times, the
+ * prune is busy about 1 % of the time on either engine, whatever the host's speed
+ * (docs/decisions/0003-paced-prune.md).
  */
 export function pauseAfter(pauseMs: number, heldMs: number): number {
   if (pauseMs === 0) return 0;

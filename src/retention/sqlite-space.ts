@@ -15,7 +15,7 @@ import type { Db, Executor } from '../db/database.js';
 
 /**
  * Pages returned per step: 1,000 pages (4 MiB at the default page size), a step short enough that the
- * write lock it holds stays brief (figures: docs/performance.md#design-measurements).
+ * write lock it holds stays brief (docs/performance.md#decisions).
  */
 export const VACUUM_STEP_PAGES = 1000;
 

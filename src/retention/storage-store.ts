@@ -17,7 +17,7 @@ export class StorageStore {
 
   /**
    * Rows per table. SQLite counts exactly (a scan of the table's smallest index, growing with the table
-   * but acceptable for an operator's page; figures: docs/performance.md#design-measurements); PostgreSQL
+   * but acceptable for an operator's page; docs/performance.md#decisions); PostgreSQL
    * reads the planner's estimate (pg_class.reltuples, kept by autovacuum and the prune's ANALYZE) and
    * counts exactly only tables it estimates below EXACT_BELOW rows, or never analysed.
    */

@@ -17,7 +17,7 @@ describeEachEngine('malformed requests', (engine) => {
     schools: await h.database.db.kysely.selectFrom('schools').select('name').execute(),
   });
 
-  it('the token endpoint answers an unparseable body, and our own refusals before it, in the RFC 6749 shape (was a 500)', async () => {
+  it('the token endpoint answers an unparseable body, and our own refusals before it, in the RFC 6749 shape', async () => {
     const response = await h.app.inject({
       method: 'POST',
       url: '/api/auth/token',

@@ -8,7 +8,7 @@ import type { UntypedDb } from './untyped.js';
  * of its pending rows, and the lease index only rows with a lease, so a completion adds no entry to
  * either and a claim one to each. Measured on a drain by the worker with an instant sender: less
  * PostgreSQL CPU a delivery, cheaper completion batches, and cheaper claims on SQLite (figures:
- * docs/performance.md#design-measurements). The counts by status that the console reads now scan the
+ * docs/performance.md#decisions). The counts by status that the console reads now scan the
  * table, which they mostly did already (counts over every status).
  */
 export const deliveryPartialIndexes: Migration = {

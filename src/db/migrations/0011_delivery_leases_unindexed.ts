@@ -10,7 +10,7 @@ import type { UntypedDb } from './untyped.js';
  * its page and no index gets an entry (before: four per claimed row). The table keeps a fifth of each
  * page free for those versions (fillfactor 80; pages written before keep their old packing).
  * Measured with bench/db-costs.ts: cheaper claims, less PostgreSQL CPU a delivery, and faster
- * interleaved drains by one worker (figures: docs/performance.md#design-measurements).
+ * interleaved drains by one worker (docs/performance.md#decisions).
  */
 export function deliveryLeasesUnindexed(engine: Engine): Migration {
   return {

@@ -8,7 +8,7 @@ import type { UntypedDb } from './untyped.js';
  * of one fan-out share their millisecond and their due time, so in id order a claim of 64 picked rows
  * spread over the whole fan-out, each on a page of its own, and so did the group commits after it.
  * In insertion order they sit side by side: in bench/db-costs.ts a claim and a group commit wrote fewer
- * WAL pages and the worker spent less CPU a delivery (figures: docs/performance.md#design-measurements).
+ * WAL pages and the worker spent less CPU a delivery (docs/performance.md#decisions).
  * PostgreSQL keeps (next_attempt_at, id): there a claim's row versions need free room on the rows'
  * own pages (HOT updates, migration 0011), which rows side by side exhaust.
  */

@@ -6,7 +6,7 @@ import type { UntypedDb } from './untyped.js';
  * `deliveries_subscription` by (subscription_id, status, created_at, id), so every completion deleted
  * its row's entry from the subscription's pending range and inserted it into the succeeded one: on
  * SQLite a group commit of 18 wrote 37 WAL pages instead of 12, two thirds of them this index, and the
- * worker's CPU a delivery rose by half (bench/db-costs.ts; figures: docs/performance.md#design-measurements).
+ * worker's CPU a delivery rose by half (bench/db-costs.ts; docs/performance.md#decisions).
  * Now:
  * - `deliveries_subscription (subscription_id, created_at, id)`: a subscription's log, newest first,
  *   all statuses in one walk; a completion changes none of its columns.

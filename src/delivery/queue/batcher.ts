@@ -37,7 +37,7 @@ export class CompletionBatcher {
       this.waiting.push({ completion, resolve, reject });
       // Start the commit after this turn of the event loop, so every response that arrived in the same
       // turn joins it: with a synchronous driver (SQLite) a commit started at once would always hold
-      // just one completion, nearly a commit per delivery (figures: docs/performance.md#design-measurements).
+      // just one completion, nearly a commit per delivery (docs/performance.md#decisions).
       this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     });
   }

@@ -24,7 +24,7 @@ import {
  * subscription is below its cap (`past-capped`), which walks every row of the capped ones first. In
  * a drain with every subscription at its cap most of the time, the second walked the whole backlog on
  * every claim, and a claim that walks the whole backlog costs more the deeper it is; the window's cost
- * does not grow with the backlog (figures: docs/performance.md#design-measurements).
+ * does not grow with the backlog (docs/performance.md#decisions).
  * On PostgreSQL the rows are locked with SKIP LOCKED and re-checked, so concurrent claimers split
  * the work; SQLite runs the statement under its single write lock. The claim sets only unindexed
  * columns, which makes it a HOT update on PostgreSQL (migration 0011).
@@ -37,7 +37,7 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
   // The window is four rows per row wanted: enough to reach past a few capped subscriptions, and what
   // a claim costs grows with it (ranking and sorting the window). Measured with bench/db-costs.ts: eight
   // rows per row wanted cost both engines more a claim than four, and larger claims gain less from the
-  // smaller window (figures: docs/performance.md#design-measurements).
+  // smaller window (docs/performance.md#decisions).
   const scan = pastCapped ? Math.max(limit * 4, 64) : Math.max(limit * 4, 128);
   const skipCapped = pastCapped
     ? sql`and subscription_id not in (select subscription_id from busy where n >= ${perSubscription})`
@@ -55,7 +55,7 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
   // (migration 0012): a fan-out's deliveries share their due time and millisecond, and in id order a
   // claim picked rows all over it, each on a page of its own that the commit then wrote. Side by side,
   // a claim and a group commit write fewer WAL pages and take less time and CPU a delivery (measured
-  // with bench/db-costs.ts; figures: docs/performance.md#design-measurements).
+  // with bench/db-costs.ts; docs/performance.md#decisions).
   const seq = engine === 'postgres' ? sql`id` : sql`rowid`;
   return sql`
     update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
@@ -92,7 +92,7 @@ function busy(engine: Engine, held: ReadonlyMap<string, number> = new Map()): Ra
   if (engine === 'postgres')
     return sql`busy as (select * from unnest(${[...held.keys()]}::text[], ${[...held.values()]}::integer[]) as busy (subscription_id, n))`;
   // Materialised: otherwise SQLite parses the JSON again for every due row it joins, so a claim costs
-  // more the more leases are held (bench/db-costs.ts; figures: docs/performance.md#design-measurements).
+  // more the more leases are held (bench/db-costs.ts; docs/performance.md#decisions).
   return sql`busy as materialized (select value ->> 0 as subscription_id, value ->> 1 as n from json_each(${JSON.stringify([...held])}))`;
 }
 

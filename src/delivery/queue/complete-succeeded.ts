@@ -116,7 +116,7 @@ export async function onPostgres(
  * stays prepared (the connection's statement cache, db/database.ts), and Kysely compiles a single
  * parameter instead of one per column and row. `jsonb_each` hands each row's array over already
  * parsed: with `json_each` every `->>` parsed the row's text again, once per column of every row
- * (figures: docs/performance.md#design-measurements).
+ * (docs/performance.md#decisions).
  */
 async function onSqlite(
   db: Executor,
