@@ -30,8 +30,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...ALONE],
           // Two files at once (vitest's default on 2 cores is one), and the modules loaded once per worker
           // rather than once per file: every file builds its own apps and databases, and nothing of
-          // ours is kept in module state between them. Measured on 23 files (lml, offers, auth):
-          // 138 s → 96 s, 197 s → 122 s of CPU.
+          // ours is kept in module state between them.
           maxWorkers: 2,
           isolate: false,
           sequence: { groupOrder: 0 },

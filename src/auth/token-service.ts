@@ -111,7 +111,7 @@ export class TokenService {
       jti: randomUUID(),
     };
     // A compact JWS (RFC 7515) signed with node:crypto directly: jose signs through WebCrypto, whose
-    // asynchronous job costs more than the signature itself (figures: docs/performance.md#design-measurements).
+    // asynchronous job costs more than the signature itself (docs/performance.md#decisions).
     // jose still verifies every token, so an encoding mistake here could not go unnoticed.
     const signingInput = `${key.encodedHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     const signature = sign('sha256', Buffer.from(signingInput), { key: key.signingKey, dsaEncoding: 'ieee-p1363' });
