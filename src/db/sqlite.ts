@@ -18,9 +18,9 @@ import {
 import type { Database } from './schema.js';
 
 /**
- * SQLite's own default page cache. better-sqlite3 builds SQLite with 16 MiB instead, and in the
- * bench's 5-minute SQLite soak that cache filling up was most of the process's native growth: RSS
- * ended the soak closer to its first-minute figure with 2 MiB (docs/performance.md#decisions).
+ * SQLite's own default page cache. better-sqlite3 builds SQLite with 16 MiB instead, and under a
+ * long load that cache filling up is most of the process's native growth; 2 MiB costs the delivery
+ * and offers rates nothing measurable (docs/performance.md#decisions).
  */
 const DEFAULT_SQLITE_CACHE_MIB = 2;
 

@@ -2,8 +2,8 @@
  * Compiled validators and serializers, kept for the life of the process and keyed by what the
  * compiler is given: the schema's JSON, the shared schemas and the options. A process that builds
  * many apps from the same routes (the test suite builds one per test, hundreds per worker) then
- * compiles each schema once; compiling every route's schemas was most of the ~190 ms an app took to
- * be ready. Two apps share a function only where the compiler would have built the same one, and
+ * compiles each schema once; compiling every route's schemas was most of the time an app took to be
+ * ready (docs/performance.md#decisions). Two apps share a function only where the compiler would have built the same one, and
  * the functions keep no state between calls. The keys are bounded by the routes' distinct schemas.
  */
 import FastJsonStringifyCompiler from '@fastify/fast-json-stringify-compiler';

@@ -105,9 +105,8 @@ export class OverviewStore {
   /**
    * The p95 commit-to-delivery latency (ms) of the newest `cap` deliveries created since `since` that
    * succeeded, or null when none did: a bounded walk down deliveries_finished (whose predicate the
-   * query repeats for SQLite), ranked in the database. Only the one figure leaves it: 5,000 rows cost
-   * PostgreSQL about 4 ms to read and this process twice that to receive and parse (design
-   * measurements). The nearest rank, as a percentile is read everywhere here: the ceil(0.95 n)-th
+   * query repeats for SQLite), ranked in the database. Only the one figure leaves it, so the rows are
+   * never received and parsed here (docs/performance.md#decisions). The nearest rank, as a percentile is read everywhere here: the ceil(0.95 n)-th
    * smallest (PostgreSQL's percentile_disc; on SQLite by row number).
    */
   async p95Latency(since: number, cap: number): Promise<number | null> {

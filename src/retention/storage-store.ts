@@ -79,7 +79,7 @@ export class StorageStore {
   async size(db: Executor): Promise<{ bytes: number; freeBytes: number | null }> {
     if (this.engine === 'postgres') {
       // Shelfmark's own schema, not the whole database: it may share one (DATABASE_URL's search_path),
-      // and pg_database_size() stats every file of every schema (60-130 ms on a database of 30,000 relations).
+      // and pg_database_size() stats every file of every schema, slow where there are many.
       const { rows } = await sql<{ bytes: number }>`
         select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
         where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'm')`.execute(db);
