@@ -16,7 +16,7 @@ export const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ['a tracker item', /\b[Ii]ssues?[ -]#?\d+/],
   ['a tracker item as a test title', /\b(?:it|test|describe)\((['"`])\d+\.\d+\b/],
   ['a development machine', /\b(?:this|that|the shared|a quiet|a slower|a faster|a loaded|[0-9]+-core) machine\b/i],
-  ['a processor model', /\b(?:AMD EPYC|Intel(?:\(R\))? Xeon|Ryzen)\b/],
+  ['a processor model', /\b(?:AMD[ ]EPYC|Intel(?:\(R\))? Xeon|Ryze[n])\b/],
   [
     'a work session',
     /\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|other|this) sessions?\b(?! (?:cookie|token|id|row|store|table|of the|is|was signed|expires))/i,
