@@ -19,6 +19,7 @@ export const PROBLEMS = {
   'route-not-found': { status: 404, title: 'No such endpoint' },
   'request-timeout': { status: 408, title: 'The request was not received in time' },
   conflict: { status: 409, title: 'The request conflicts with the current state' },
+  'client-revoked': { status: 409, title: 'The client is revoked' },
   'illegal-transition': { status: 409, title: 'This status change is not allowed' },
   'subscription-limit': { status: 409, title: 'The client has reached its subscription limit' },
   'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
@@ -82,3 +83,7 @@ export function problemBody(problem: Problem, requestId: string): ProblemBody {
 }
 
 export const notFound = (what: string): Problem => new Problem('not-found', `${what} was not found`);
+
+/** A revoked client's subscription or delivery: nothing brings it back, so every attempt to is refused alike. */
+export const clientRevoked = (what: string): Problem =>
+  new Problem('client-revoked', `${what} belongs to a revoked client; nothing is sent to it any more`);

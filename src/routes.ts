@@ -60,7 +60,7 @@ export async function registerRoutes(
     lists: s.lists,
     structure: s.structure,
   }); // schools, lists, structure
-  await app.register(eventFeedRoutes, { eventFeed: s.eventFeed, db }); // /api/lml/v1/events
+  await app.register(eventFeedRoutes, { eventFeed: s.eventFeed, db, tokens: s.tokens }); // /api/lml/v1/events
   await app.register(deliveryRoutes, { deliveries: s.deliveries }); // /api/lml/v1/subscriptions/:id/deliveries, /ping
   await app.register(subscriptionRoutes, {
     subscriptions: s.subscriptions,

@@ -8,7 +8,7 @@
 
 import { type AdminToken, bootstrapAdminToken } from './admin/admin-token.js';
 import { AuditLog } from './audit/recorder.js';
-import { ClientService } from './auth/client-service.js';
+import { ClientService, type EndClientDependents } from './auth/client-service.js';
 import { ClientStates } from './auth/client-states.js';
 import { ClientStore } from './auth/client-store.js';
 import { SecretHasher } from './auth/secret-hash.js';
@@ -50,6 +50,7 @@ import { PortalSubjects } from './portal/subjects.js';
 import { createRetention, type RetentionServices } from './retention/setup.js';
 import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { SubscriptionReplay } from './subscriptions/replay.js';
+import { endClientWebhooks } from './subscriptions/revocation.js';
 import { SubscriptionService } from './subscriptions/service.js';
 import { SubscriptionStore } from './subscriptions/store.js';
 import { WebSessions } from './web-sessions/sessions.js';
@@ -153,7 +154,20 @@ export async function createServices(deps: Deps): Promise<Services> {
 
   const clientStates = new ClientStates();
   const audit = new AuditLog(db, clock);
-  const clients = new ClientService(new ClientStore(kysely), hasher, clock, config, clientStates, audit);
+  // A revoked client keeps nothing that acts for it: webhooks and portal access end in the revoke's transaction.
+  const endClientDependents: EndClientDependents = async (trx, clientRef, now) => ({
+    ...(await endClientWebhooks(trx, clientRef, now)),
+    ...(await new WebSessionStore(trx).deleteClientAccess(clientRef)),
+  });
+  const clients = new ClientService(
+    new ClientStore(kysely),
+    hasher,
+    clock,
+    config,
+    clientStates,
+    audit,
+    endClientDependents,
+  );
   const signingKeys = new SigningKeys(kysely, clock, config.tokenTtlSeconds * 1000);
   const tokens = new TokenService(signingKeys, clients, clock, config, clientStates);
 

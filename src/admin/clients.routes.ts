@@ -2,7 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
-import { ClientViewSchema, CreatedClientSchema, RotatedWebhookSecret, ScopeSchema } from '../auth/client-schemas.js';
+import {
+  ClientStatusSchema,
+  ClientViewSchema,
+  CreatedClientSchema,
+  RotatedWebhookSecret,
+  ScopeSchema,
+} from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -43,13 +49,12 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
       schema: {
         operationId: 'adminListClients',
         tags,
-        summary: 'List API clients',
+        summary: 'List API clients, oldest first; `status` keeps only the active or the revoked ones',
+        querystring: Type.Object({ status: Type.Optional(ClientStatusSchema) }),
         response: { 200: Type.Object({ data: Type.Array(ClientViewSchema) }) },
       },
     },
-    async () => ({
-      data: await clients.list(),
-    }),
+    async (request) => ({ data: await clients.list(request.query.status) }),
   );
   app.get(
     '/clients/:id',

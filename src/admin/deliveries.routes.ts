@@ -52,7 +52,13 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/retry',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'], audit: 'delivery.retried' },
+      config: {
+        auth: 'admin',
+        role: 'support',
+        idempotent: true,
+        problems: ['conflict', 'client-revoked'],
+        audit: 'delivery.retried',
+      },
       schema: {
         operationId: 'adminRetryDelivery',
         tags,
@@ -72,7 +78,13 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/deliveries/:id/send-now',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, problems: ['conflict'], audit: 'delivery.sent-now' },
+      config: {
+        auth: 'admin',
+        role: 'support',
+        idempotent: true,
+        problems: ['conflict', 'client-revoked'],
+        audit: 'delivery.sent-now',
+      },
       schema: {
         operationId: 'adminSendDeliveryNow',
         tags,
@@ -93,7 +105,13 @@ export const adminDeliveryRoutes: FastifyPluginAsyncTypebox<AdminDeliveryRoutesO
   app.post(
     '/subscriptions/:id/recover',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'subscription.recovered' },
+      config: {
+        auth: 'admin',
+        role: 'support',
+        idempotent: true,
+        problems: ['client-revoked'],
+        audit: 'subscription.recovered',
+      },
       schema: {
         operationId: 'adminRecoverSubscription',
         tags,

@@ -34,7 +34,12 @@ export const AUDIT_ACTIONS = {
     by: operatorOrPartner,
     summary: 'The webhook secret was rotated: `webhookSecret` (only "rotated"), `previousSecretValidUntil`.',
   },
-  'client.revoked': { target: 'client', by: operator, summary: 'A client was revoked: `status`.' },
+  'client.revoked': {
+    target: 'client',
+    by: operator,
+    summary:
+      'A client was revoked, and with it what acted for it: `status`, `subscriptionsEnded`, `deliveriesCancelled`, `portalSessionsEnded`, `portalLinksVoided`.',
+  },
   'portal.link.created': {
     target: 'client',
     by: operator,

@@ -5,6 +5,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { SCOPES } from './scopes.js';
 
+export const CLIENT_STATUSES = ['active', 'revoked'] as const;
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+export const ClientStatusSchema = Type.Union(CLIENT_STATUSES.map((status) => Type.Literal(status)));
+
 export const ScopeSchema = Type.Union(SCOPES.map((scope) => Type.Literal(scope)));
 
 export const ClientViewSchema = Type.Object(
@@ -13,7 +17,7 @@ export const ClientViewSchema = Type.Object(
     clientId: Type.String(),
     name: Type.String(),
     scopes: Type.Array(ScopeSchema),
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    status: ClientStatusSchema,
     tokensValidAfter: Type.String({ format: 'date-time' }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),

@@ -8,10 +8,11 @@ import { type AuditLog, ROTATED } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
+import type { Executor } from '../db/database.js';
 import type { ClientRow } from '../db/schema.js';
 import { notFound, Problem } from '../errors.js';
 import { ids, secrets } from '../ids.js';
-import type { ClientView, CreatedClient } from './client-schemas.js';
+import type { ClientStatus, ClientView, CreatedClient } from './client-schemas.js';
 import type { ClientStates } from './client-states.js';
 import { ClientStore } from './client-store.js';
 import { isScope, parseScopes, SCOPES } from './scopes.js';
@@ -23,6 +24,16 @@ export interface CreateClientInput {
   /** Only for demo seeding: fixed, documented credentials. */
   fixedCredentials?: { clientId: string; clientSecret: string; webhookSecret: string } | undefined;
 }
+
+/**
+ * What a client's revocation ends beside the client itself, in the revoke's transaction (its
+ * subscriptions, waiting deliveries, portal sessions and links); the composition root supplies it, so
+ * this capability names none of them. Answers a count of each, which the audit record keeps.
+ */
+export type EndClientDependents = (trx: Executor, clientRef: string, now: number) => Promise<Record<string, number>>;
+
+/** A client's credentials checked: its row, `revoked` (right secret, revoked client), or undefined (wrong or unknown). */
+export type Authentication = ClientRow | 'revoked' | undefined;
 
 /** The secrets a webhook is signed with: the newest first, then the previous one while it overlaps. */
 export interface WebhookSigningSecrets {
@@ -40,6 +51,7 @@ export class ClientService {
     private readonly clientStates: ClientStates,
     /** Every change of a client is recorded in the same transaction (src/audit/). */
     private readonly audit: AuditLog,
+    private readonly endDependents: EndClientDependents = async () => ({}),
   ) {}
 
   static view(row: ClientRow): ClientView {
@@ -100,8 +112,8 @@ export class ClientService {
     return this.store.count();
   }
 
-  async list(): Promise<ClientView[]> {
-    return (await this.store.list()).map(ClientService.view);
+  async list(status?: ClientStatus): Promise<ClientView[]> {
+    return (await this.store.list(status)).map(ClientService.view);
   }
 
   async get(id: string): Promise<ClientView> {
@@ -109,11 +121,12 @@ export class ClientService {
   }
 
   /**
-   * Checks a clientId/clientSecret pair; undefined when wrong, unknown or revoked (no hint which).
+   * Checks a clientId/clientSecret pair: the client, `revoked` when the pair is right but the client
+   * was revoked (only the secret's holder learns that), or undefined when wrong or unknown (no hint which).
    * The row is the one read less than CLIENT_STATE_TTL_MS ago when there is one (client-states.ts),
    * answered synchronously: the token endpoint's hot path then awaits no query.
    */
-  authenticate(clientId: string, clientSecret: string): ClientRow | undefined | Promise<ClientRow | undefined> {
+  authenticate(clientId: string, clientSecret: string): Authentication | Promise<Authentication> {
     const now = this.clock.now();
     const known = this.clientStates.rowOf(clientId, now);
     if (known !== undefined) return this.check(known.row, clientSecret);
@@ -124,11 +137,11 @@ export class ClientService {
     });
   }
 
-  private check(row: ClientRow | undefined, clientSecret: string): ClientRow | undefined {
+  private check(row: ClientRow | undefined, clientSecret: string): Authentication {
     // Hash even for unknown clients so timing does not reveal which client ids exist.
     const matches = this.hasher.matches(clientSecret, row?.secret_hash ?? 'x');
-    if (row === undefined || !matches || row.revoked_at !== null) return undefined;
-    return row;
+    if (row === undefined || !matches) return undefined;
+    return row.revoked_at === null ? row : 'revoked';
   }
 
   findByClientId(clientId: string): Promise<ClientRow | undefined> {
@@ -169,14 +182,24 @@ export class ClientService {
     return { webhookSecret, previousSecretValidUntil: isoTime(overlapUntil) };
   }
 
+  /**
+   * Revokes a client and, in the same transaction, everything that acts for it (EndClientDependents).
+   * Revoking a revoked client changes nothing, so it records nothing.
+   */
   async revoke(id: string, by: Initiator): Promise<void> {
     const row = await this.require(id);
     const now = this.clock.now();
-    // Revoking a revoked client changes nothing, so it records nothing.
     if (row.revoked_at === null)
       await this.audit.transaction(async (trx) => {
-        await new ClientStore(trx).update(id, { revoked_at: now, updated_at: now });
-        await this.audit.record(trx, by, 'client.revoked', id, { status: { before: 'active', after: 'revoked' } });
+        if (!(await new ClientStore(trx).revoke(id, now))) return;
+        const ended = await this.endDependents(trx, id, now);
+        const counts = Object.fromEntries(
+          Object.entries(ended).map(([name, count]) => [name, { before: null, after: count }]),
+        );
+        await this.audit.record(trx, by, 'client.revoked', id, {
+          status: { before: 'active', after: 'revoked' },
+          ...counts,
+        });
       });
     this.clientStates.forget(row.client_id);
   }

@@ -1,8 +1,7 @@
 /** SQL for API clients (credentials, scopes, webhook secrets). */
 
-import type { Updateable } from 'kysely';
 import { compiledQuery, type Executor } from '../db/database.js';
-import type { ClientRow, ClientsTable } from '../db/schema.js';
+import type { ClientRow } from '../db/schema.js';
 
 export class ClientStore {
   /**
@@ -42,13 +41,22 @@ export class ClientStore {
     return (await this.byClientId(clientId))[0];
   }
 
-  list(): Promise<ClientRow[]> {
-    return this.db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute();
+  /** Every client, or only the active (not revoked) or revoked ones, oldest first. */
+  list(status?: 'active' | 'revoked'): Promise<ClientRow[]> {
+    let query = this.db.selectFrom('clients').selectAll();
+    if (status !== undefined) query = query.where('revoked_at', status === 'active' ? 'is' : 'is not', null);
+    return query.orderBy('created_at').orderBy('id').execute();
   }
 
-  async update(id: string, changes: Updateable<ClientsTable>): Promise<ClientRow | undefined> {
-    await this.db.updateTable('clients').set(changes).where('id', '=', id).execute();
-    return this.findById(id);
+  /** Marks the client revoked; false when it already was (a concurrent revoke won). */
+  async revoke(id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('clients')
+      .set({ revoked_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /**

@@ -6,10 +6,9 @@
  * request are checked before authentication, so a malformed request never costs a secret hash and is
  * never counted as a failed authentication.
  */
-import type { ClientRow } from '../db/schema.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
 import { parseBasic } from './basic.js';
-import type { ClientService } from './client-service.js';
+import type { Authentication, ClientService } from './client-service.js';
 import { DemoSecretPolicy } from './demo-secret.js';
 import { InvalidClient, InvalidRequest, InvalidScope, TooManyAttempts, UnsupportedGrantType } from './oauth-errors.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
@@ -98,11 +97,14 @@ export class TokenEndpoint {
     const wait = this.authFailures.retryAfter(clientId, ip);
     if (wait > 0) throw new TooManyAttempts(wait);
     this.demoSecret.check(credentials);
-    const issue = (client: ClientRow | undefined): IssuedToken | Promise<IssuedToken> => {
+    const issue = (client: Authentication): IssuedToken | Promise<IssuedToken> => {
       if (client === undefined) {
         this.authFailures.recordFailure(clientId, ip);
         throw new InvalidClient('client authentication failed: wrong client id or secret');
       }
+      // Said only to whoever holds the right secret: a wrong one above learns nothing of the client.
+      if (client === 'revoked')
+        throw new InvalidClient('this client was revoked by the operator; it gets no tokens any more');
       return this.tokens.issueNow(client, requestedScopes(scope), issuer);
     };
     const client = this.clients.authenticate(clientId, clientSecret);

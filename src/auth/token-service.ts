@@ -208,6 +208,18 @@ export class TokenService {
     };
   }
 
+  /**
+   * A token checked again against the database, no cached state: for an answer given after a long
+   * wait, so a revocation or secret reset on any node during the wait refuses it (throws 401/403).
+   */
+  async recheck(token: string): Promise<void> {
+    const entry = this.verified.get(token) ?? (await this.verify(token));
+    if (entry.principal.expiresAt <= this.clock.now()) throw tokenProblems.expired();
+    const row = await this.clients.findByClientId(entry.principal.clientId);
+    if (row === undefined || row.revoked_at !== null || row.secret_version !== entry.secretVersion)
+      throw tokenProblems.invalid();
+  }
+
   private freshState(clientId: string, now: number): ClientState | undefined {
     const cached = this.clientStates.get(clientId);
     return cached !== undefined && now - cached.loadedAt < CLIENT_STATE_TTL_MS && now >= cached.loadedAt

@@ -4,7 +4,8 @@
  * and the page sizes.
  */
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/** `cancelled`: never sent again because its client was revoked (kept in the log, as failed ones are). */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Why an attempt failed; `http` is a non-2xx answer, `blocked` the SSRF policy refusing the address. */

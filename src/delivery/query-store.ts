@@ -4,6 +4,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { InTransaction } from '../audit/recorder.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Database, DeliveryAttemptRow } from '../db/schema.js';
+import { clientRevoked } from '../errors.js';
 import { type DeliveryFilter, pageKeys } from './log-page.js';
 import { uncountFinished } from './stats.js';
 
@@ -60,7 +61,7 @@ export interface SubscriptionRecords {
     event?: string | undefined;
   }): Promise<string[]>;
   find(id: string): Promise<{ id: string; client_ref: string; status: string } | undefined>;
-  /** Active again, its disabled reason and failing period cleared. */
+  /** Active again, its disabled reason and failing period cleared; false when unknown or revoked. */
   enable(id: string, now: number): Promise<boolean>;
 }
 
@@ -166,7 +167,9 @@ export class DeliveryQueryStore {
   /** Re-activates the subscription and makes its failed deliveries created since `since` due now. */
   async recover(subscriptionId: string, since: number, now: number, audit: InTransaction<number>): Promise<number> {
     return this.db.kysely.transaction().execute(async (trx) => {
-      await this.subscriptionsIn(trx).enable(subscriptionId, now);
+      // Not enabled: its client was revoked meanwhile, and nothing of it is queued again.
+      if (!(await this.subscriptionsIn(trx).enable(subscriptionId, now)))
+        throw clientRevoked(`subscription ${subscriptionId}`);
       // When each failed, read before the update clears it: their hours' counters give them back.
       const failed = await trx
         .selectFrom('deliveries')

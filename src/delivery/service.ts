@@ -6,7 +6,7 @@ import type { Initiator } from '../audit/initiator.js';
 import { appendRecord, type InTransaction } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
-import { notFound, Problem } from '../errors.js';
+import { clientRevoked, notFound, Problem } from '../errors.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import { type Page, toPage } from '../paging.js';
 import type { ManualAttempts, ManualOutcome } from './manual.js';
@@ -136,10 +136,11 @@ export class DeliveryService {
   async retry(id: string, by: Initiator): Promise<DeliveryView> {
     const row = await this.store.get(id);
     if (row === undefined) throw notFound(`delivery ${id}`);
+    const subscription = await this.store.subscription(row.subscription_id);
+    if (subscription?.status === 'revoked') throw clientRevoked(`delivery ${id}`);
     if (row.status === 'pending')
       throw new Problem('conflict', 'the delivery is already pending; it will be attempted when due');
     if (row.event === 'ping') throw new Problem('conflict', 'a test ping is one attempt; send another ping instead');
-    const subscription = await this.store.subscription(row.subscription_id);
     if (subscription?.status !== 'active') {
       throw new Problem(
         'conflict',
@@ -163,6 +164,8 @@ export class DeliveryService {
   async sendNow(id: string, by: Initiator): Promise<DeliveryView> {
     const row = await this.store.get(id);
     if (row === undefined) throw notFound(`delivery ${id}`);
+    if ((await this.store.subscription(row.subscription_id))?.status === 'revoked')
+      throw clientRevoked(`delivery ${id}`);
     if (row.status !== 'pending') throw new Problem('conflict', 'the delivery is finished; retry it instead');
     const audit: InTransaction = (trx, after) =>
       appendRecord(trx, this.clock.now(), by, 'delivery.sent-now', id, { status: { before: 'pending', after } });
@@ -179,6 +182,7 @@ export class DeliveryService {
     if (Number.isNaN(sinceMs)) throw new Problem('validation-failed', 'since must be an ISO 8601 date-time');
     const subscription = await this.store.subscription(subscriptionId);
     if (subscription === undefined) throw notFound(`subscription ${subscriptionId}`);
+    if (subscription.status === 'revoked') throw clientRevoked(`subscription ${subscriptionId}`);
     const now = this.clock.now();
     const audit: InTransaction<number> = (trx, resent) =>
       appendRecord(trx, now, by, 'subscription.recovered', subscriptionId, {
@@ -226,6 +230,7 @@ export class DeliveryService {
   /** A test ping: one attempt made before answering, its outcome the answer; never retried (manual.ts). */
   async ping(subscriptionId: string, clientRef: string, by: Initiator): Promise<ManualOutcome> {
     const subscription = await this.ownSubscription(subscriptionId, clientRef);
+    if (subscription.status === 'revoked') throw clientRevoked(`subscription ${subscriptionId}`);
     if (subscription.status !== 'active') throw new Problem('conflict', 'the subscription is disabled');
     const target = await this.manual.target(subscriptionId);
     if (target === undefined) throw notFound(`subscription ${subscriptionId}`);

@@ -7,7 +7,9 @@
 import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import { parseBearer } from '../auth/basic.js';
 import { principalOf } from '../auth/guard.js';
+import type { TokenService } from '../auth/token-service.js';
 import type { Db } from '../db/database.js';
 import { FeedPageSchema, FeedQuerySchema } from '../events/feed-schemas.js';
 import type { EventFeedParts } from '../events/feed-setup.js';
@@ -15,9 +17,13 @@ import type { EventFeedParts } from '../events/feed-setup.js';
 export interface EventFeedRoutesOptions {
   eventFeed: EventFeedParts;
   db: Pick<Db, 'listen'>;
+  tokens: Pick<TokenService, 'recheck'>;
 }
 
-export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> = async (app, { eventFeed, db }) => {
+export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> = async (
+  app,
+  { eventFeed, db, tokens },
+) => {
   const { feed, waiters } = eventFeed;
   // PostgreSQL: other nodes' commits wake this node's waiters. Before the server stops waiting for its
   // open requests, the held ones answer (an empty page with their `next`), so shutdown is not delayed.
@@ -70,6 +76,9 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<EventFeedRoutesOptions> 
           request.query,
           gone?.signal,
         );
+        // A long-poll may have waited past its client's revocation or secret reset (on any node): what
+        // committed meanwhile goes only to a token that is still good.
+        if (request.query.wait > 0) await tokens.recheck(parseBearer(request.headers.authorization) ?? '');
         // Shutting down: the connection must not stay open (keep-alive) after this answer.
         if (waiters.closing) void reply.header('connection', 'close');
         // Finished JSON bytes (feed.ts) with its tag: the serialiser and the ETag hook's hashing are skipped.

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
+import { SUBSCRIPTION_STATUSES } from './model.js';
 import type { SubscriptionRecovery } from './recovery.js';
 import {
   AdminCreateSubscriptionBody,
@@ -22,7 +23,7 @@ const AdminListQuery = Type.Composite([
     clientId: Type.Optional(
       Type.String({ maxLength: 64, description: 'The client id (cli_...) or its public clientId (smc_...)' }),
     ),
-    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+    status: Type.Optional(Type.Union(SUBSCRIPTION_STATUSES.map((status) => Type.Literal(status)))),
   }),
 ]);
 
@@ -110,7 +111,13 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/enable',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'subscription.reenabled' },
+      config: {
+        auth: 'admin',
+        role: 'support',
+        idempotent: true,
+        problems: ['client-revoked'],
+        audit: 'subscription.reenabled',
+      },
       schema: {
         operationId: 'adminEnableSubscription',
         tags,
@@ -128,7 +135,13 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions/:id/recover-failed',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'subscription.recovered' },
+      config: {
+        auth: 'admin',
+        role: 'support',
+        idempotent: true,
+        problems: ['client-revoked'],
+        audit: 'subscription.recovered',
+      },
       schema: {
         operationId: 'adminRecoverFailedSubscription',
         tags,

@@ -31,11 +31,17 @@ export class ReplayStore {
     private readonly engine: Engine,
   ) {}
 
-  /** The subscription's matcher, or undefined when it does not exist or is not the client's (if one is named). */
-  async matchOf(clientRef: string | undefined, subscriptionId: string): Promise<ReplayMatch | undefined> {
+  /**
+   * The subscription's matcher and status, or undefined when it does not exist or is not the client's
+   * (if one is named).
+   */
+  async matchOf(
+    clientRef: string | undefined,
+    subscriptionId: string,
+  ): Promise<(ReplayMatch & { status: string }) | undefined> {
     const row = await this.db
       .selectFrom('subscriptions')
-      .select(['id', 'event', 'client_ref', 'filter_list'])
+      .select(['id', 'event', 'client_ref', 'filter_list', 'status'])
       .where('id', '=', subscriptionId)
       .executeTakeFirst();
     if (row === undefined || (clientRef !== undefined && row.client_ref !== clientRef)) return undefined;
@@ -50,6 +56,7 @@ export class ReplayStore {
       subscriptionId,
       eans: eans.map((e) => e.ean),
       list: row.filter_list,
+      status: row.status,
     };
   }
 

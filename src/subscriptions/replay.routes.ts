@@ -85,7 +85,8 @@ export const replayRoutes: FastifyPluginAsyncTypebox<{ replays: SubscriptionRepl
           auth,
           ...(auth === 'admin' ? { role: 'support' as const } : {}),
           idempotent: true,
-          problems: ['replay-too-large'],
+          // The operator may name a revoked client's subscription; a revoked client has no portal session.
+          problems: auth === 'admin' ? ['replay-too-large', 'client-revoked'] : ['replay-too-large'],
           audit: ['subscription.replayed'],
         },
         schema: {

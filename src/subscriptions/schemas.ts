@@ -2,7 +2,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
 import { FilterSchema } from './filter-schema.js';
-import { DEFAULT_SUBSCRIPTION_PAGE, MAX_SUBSCRIPTION_PAGE } from './model.js';
+import { DEFAULT_SUBSCRIPTION_PAGE, MAX_SUBSCRIPTION_PAGE, REVOKED_REASONS, SUBSCRIPTION_STATUSES } from './model.js';
 import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
 
 const fields = {
@@ -12,9 +12,21 @@ const fields = {
     description: 'The event name exactly as it was given at registration',
     examples: ['list-published'],
   }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  status: Type.Union(
+    SUBSCRIPTION_STATUSES.map((status) => Type.Literal(status)),
+    {
+      description:
+        '`disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good',
+    },
+  ),
   disabledReason: Type.Optional(
     Type.String({ description: 'Present only while disabled', examples: ['receiver answered 410 Gone'] }),
+  ),
+  revokedReason: Type.Optional(
+    Type.Union(
+      REVOKED_REASONS.map((reason) => Type.Literal(reason)),
+      { description: 'Present only when revoked: why it ended' },
+    ),
   ),
   failingSince: Type.Optional(
     Type.String({ format: 'date-time', description: 'Present only while deliveries are failing' }),
@@ -37,7 +49,7 @@ export const AdminSubscriptionSchema = Type.Object(
 
 /**
  * A client's view of its subscription, as the API sends it. `event` is the spelling it registered
- * (dotted or hyphenated); `disabledReason` is present only while disabled, `failingSince` only while
+ * (dotted or hyphenated); `disabledReason` is present only while disabled, `revokedReason` only when revoked, `failingSince` only while
  * deliveries fail, and `filter` (offer events) as given, normalised.
  */
 export type SubscriptionView = Static<typeof SubscriptionSchema>;

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
 import type { SubscriptionRow } from '../db/schema.js';
 import { type LookupFn, resolveAndCheck, SsrfBlockedError, UnresolvableHostError } from '../delivery/ssrf.js';
-import { notFound, Problem } from '../errors.js';
+import { clientRevoked, notFound, Problem } from '../errors.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent } from '../events/catalogue.js';
 import { ids } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
@@ -154,9 +154,11 @@ export class SubscriptionService {
   async reenable(id: string, by: Initiator): Promise<void> {
     const before = await this.store.find(id);
     if (before === undefined) throw notFound(`subscription ${id}`);
+    if (before.status === 'revoked') throw clientRevoked(`subscription ${id}`);
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
-      if (!(await new SubscriptionStore(trx).enable(id, now))) throw notFound(`subscription ${id}`);
+      // Not enabled: its client was revoked since it was read (the row is never deleted under us here).
+      if (!(await new SubscriptionStore(trx).enable(id, now))) throw clientRevoked(`subscription ${id}`);
       await appendRecord(trx, now, by, 'subscription.reenabled', id, {
         status: { before: before.status, after: 'active' },
         failingSince: { before: before.failing_since === null ? null : isoTime(before.failing_since), after: null },

@@ -2,8 +2,7 @@
 import type { Executor } from '../db/database.js';
 import { afterCursor } from '../db/keyset.js';
 import type { SubscriptionRow } from '../db/schema.js';
-
-export type SubscriptionStatus = 'active' | 'disabled';
+import type { RevokedReason, SubscriptionStatus } from './model.js';
 
 /** A subscription with the owning client's public id and name, for the operator's views. */
 export interface SubscriptionWithClient extends SubscriptionRow {
@@ -140,13 +139,27 @@ export class SubscriptionStore {
     return result.numDeletedRows > 0n;
   }
 
+  /** False for an unknown id and for a revoked subscription, which nothing brings back. */
   async enable(id: string, now: number): Promise<boolean> {
     const result = await this.db
       .updateTable('subscriptions')
       .set({ status: 'active', disabled_reason: null, failing_since: null, updated_at: now })
       .where('id', '=', id)
+      .where('status', '<>', 'revoked')
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** Ends every subscription of a client for good; returns the ids it ended (those not ended already). */
+  async revokeForClient(clientRef: string, reason: RevokedReason, now: number): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('subscriptions')
+      .set({ status: 'revoked', disabled_reason: reason, updated_at: now })
+      .where('client_ref', '=', clientRef)
+      .where('status', '<>', 'revoked')
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   /** The client an operator names by its id (cli_...) or its public client_id (smc_...). */

@@ -2,16 +2,23 @@
 import { isoTime } from '../clock.js';
 import type { SubscriptionRow } from '../db/schema.js';
 import { filterView } from './filter.js';
+import { REVOKED_REASONS, type RevokedReason, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
 import type { AdminSubscriptionView, SubscriptionView, SubscriptionWithHealth } from './schemas.js';
 import type { SubscriptionWithClient } from './store.js';
+
+const statusOf = (status: string): SubscriptionStatus =>
+  SUBSCRIPTION_STATUSES.find((known) => known === status) ?? 'active';
+const revokedReasonOf = (reason: string | null): RevokedReason =>
+  REVOKED_REASONS.find((known) => known === reason) ?? 'client-revoked';
 
 export function toView(row: SubscriptionRow): SubscriptionView {
   return {
     id: row.id,
     notificationUrl: row.notification_url,
     event: row.event_as_given,
-    status: row.status === 'disabled' ? 'disabled' : 'active',
+    status: statusOf(row.status),
     ...(row.status === 'disabled' ? { disabledReason: row.disabled_reason ?? 'disabled' } : {}),
+    ...(row.status === 'revoked' ? { revokedReason: revokedReasonOf(row.disabled_reason) } : {}),
     ...(row.failing_since === null ? {} : { failingSince: isoTime(row.failing_since) }),
     ...filterView(row),
     createdAt: isoTime(row.created_at),

@@ -65,6 +65,21 @@ export class WebSessionStore {
     return Number(result.numDeletedRows);
   }
 
+  /** A revoked client's way into its portal: its sessions and its unused links, deleted; answers how many of each. */
+  async deleteClientAccess(clientRef: string): Promise<{ portalSessionsEnded: number; portalLinksVoided: number }> {
+    const sessions = await this.db
+      .deleteFrom('web_sessions')
+      .where('kind', '=', 'portal')
+      .where('client_ref', '=', clientRef)
+      .executeTakeFirst();
+    const links = await this.db
+      .deleteFrom('portal_links')
+      .where('client_ref', '=', clientRef)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return { portalSessionsEnded: Number(sessions.numDeletedRows), portalLinksVoided: Number(links.numDeletedRows) };
+  }
+
   /** Housekeeping: idle sessions and expired links are useless; removing them keeps the tables small. */
   async prune(idleBefore: number, now: number): Promise<void> {
     await this.db.deleteFrom('web_sessions').where('last_seen_at', '<', idleBefore).execute();

@@ -31,6 +31,8 @@ export interface Reply {
   /** Never answer (the connection is closed when the receiver closes). */
   hang?: boolean;
   delayMs?: number;
+  /** Answer only once this settles (an attempt held open while the test acts). */
+  after?: Promise<unknown>;
 }
 
 export interface Receiver {
@@ -65,7 +67,8 @@ export async function startReceiver(
         res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
         res.end(reply.body ?? 'ok');
       };
-      if (reply.delayMs === undefined) send();
+      if (reply.after !== undefined) void reply.after.then(send);
+      else if (reply.delayMs === undefined) send();
       else setTimeout(send, reply.delayMs);
     });
   });

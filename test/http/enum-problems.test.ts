@@ -16,13 +16,13 @@ describeEachEngine('validation problems of enums', (engine) => {
     const response = await h.asAdmin().get('/api/admin/v1/deliveries?status=bogus');
     expect(response.statusCode).toBe(400);
     const body = response.json<{ detail: string; errors: unknown[] }>();
-    expect(body.detail).toBe('querystring status must be one of "pending", "succeeded", "failed"');
+    expect(body.detail).toBe('querystring status must be one of "pending", "succeeded", "failed", "cancelled"');
     expect(body.errors).toEqual([
       {
         location: 'querystring',
         path: '/status',
-        message: 'must be one of "pending", "succeeded", "failed"',
-        allowed: ['pending', 'succeeded', 'failed'],
+        message: 'must be one of "pending", "succeeded", "failed", "cancelled"',
+        allowed: ['pending', 'succeeded', 'failed', 'cancelled'],
       },
     ]);
     expect(response.body).not.toContain('must be equal to constant');
@@ -62,8 +62,8 @@ describeEachEngine('deliveries list --status', (engine) => {
     const result = await cli(['deliveries', 'list', '--status', 'bogus']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      '--status: expected one of pending, succeeded, failed; got "bogus"\n' +
-        'Usage: shelfmark deliveries list [--status pending|succeeded|failed] [--subscription <id>] [--limit n] [--json]\n' +
+      '--status: expected one of pending, succeeded, failed, cancelled; got "bogus"\n' +
+        'Usage: shelfmark deliveries list [--status pending|succeeded|failed|cancelled] [--subscription <id>] [--limit n] [--json]\n' +
         'More: shelfmark deliveries list --help\n',
     );
     expect(result.stdout).toBe('');

@@ -8,6 +8,7 @@ import { SYSTEM } from '../../audit/initiator.js';
 import { appendRecord } from '../../audit/recorder.js';
 import { addConsecutiveFailures, addStats } from '../stats.js';
 import { announceHealth } from '../subscription-health.js';
+import { cancelIfRevoked } from './cancel.js';
 import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_RECORDED } from './types.js';
 
 /** One failed completion, inside the caller's transaction. */
@@ -33,6 +34,11 @@ export async function completeFailed(trx: Executor, input: Completion): Promise<
   if (Number(updated.numUpdatedRows) === 0) return NOT_RECORDED;
 
   await trx.insertInto('delivery_attempts').values(attemptRow(input)).execute();
+  // The client was revoked while this attempt was under way: its answer is kept, no retry is sent.
+  if (input.status === 'pending' && (await cancelIfRevoked(trx, id, input.subscriptionId, now))) {
+    await addStats(trx, now, { attemptsFailed: 1 });
+    return { recorded: true, failed: 0, subscriptionDisabled: false };
+  }
 
   let failed = input.status === 'failed' ? 1 : 0;
   await trx

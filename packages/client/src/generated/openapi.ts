@@ -469,7 +469,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API clients */
+        /** List API clients, oldest first; `status` keeps only the active or the revoked ones */
         get: operations["adminListClients"];
         put?: never;
         /** Create an API client; the response is the only time its secrets are shown */
@@ -1272,7 +1272,7 @@ export interface components {
                 resource: string;
                 identifier: string;
             };
-            status: "pending" | "succeeded" | "failed";
+            status: "pending" | "succeeded" | "failed" | "cancelled";
             /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
             attemptCount: number;
             /** @description Only while pending */
@@ -1313,12 +1313,18 @@ export interface components {
              * @example list-published
              */
             event: string;
-            status: "active" | "disabled";
+            /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+            status: "active" | "disabled" | "revoked";
             /**
              * @description Present only while disabled
              * @example receiver answered 410 Gone
              */
             disabledReason?: string;
+            /**
+             * @description Present only when revoked: why it ended
+             * @enum {string}
+             */
+            revokedReason?: "client-revoked";
             /**
              * Format: date-time
              * @description Present only while deliveries are failing
@@ -1405,12 +1411,18 @@ export interface components {
              * @example list-published
              */
             event: string;
-            status: "active" | "disabled";
+            /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+            status: "active" | "disabled" | "revoked";
             /**
              * @description Present only while disabled
              * @example receiver answered 410 Gone
              */
             disabledReason?: string;
+            /**
+             * @description Present only when revoked: why it ended
+             * @enum {string}
+             */
+            revokedReason?: "client-revoked";
             /**
              * Format: date-time
              * @description Present only while deliveries are failing
@@ -1567,7 +1579,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1588,7 +1600,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1906,7 +1918,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1927,7 +1939,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1948,7 +1960,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1969,7 +1981,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1990,7 +2002,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2072,7 +2084,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2093,7 +2105,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2114,7 +2126,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2135,7 +2147,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2156,7 +2168,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2177,7 +2189,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2275,7 +2287,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2296,7 +2308,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2317,7 +2329,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2338,7 +2350,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2359,7 +2371,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2380,7 +2392,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2450,7 +2462,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2471,7 +2483,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2492,7 +2504,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2513,7 +2525,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2534,7 +2546,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2599,7 +2611,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2620,7 +2632,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2641,7 +2653,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2662,7 +2674,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2683,7 +2695,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2704,7 +2716,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2799,7 +2811,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2820,7 +2832,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2841,7 +2853,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2862,7 +2874,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2883,7 +2895,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2969,7 +2981,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2990,7 +3002,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3011,7 +3023,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3032,7 +3044,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3053,7 +3065,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3074,7 +3086,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3138,7 +3150,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3159,7 +3171,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3180,7 +3192,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3201,7 +3213,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3222,7 +3234,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3290,7 +3302,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3311,7 +3323,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3332,7 +3344,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3353,7 +3365,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3374,7 +3386,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3395,7 +3407,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3409,7 +3421,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last delivery of the previous page */
                 starting_after?: string;
-                status?: "pending" | "succeeded" | "failed";
+                status?: "pending" | "succeeded" | "failed" | "cancelled";
                 /** @description Event name, either spelling, or ping */
                 event?: string;
             };
@@ -3448,7 +3460,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3469,7 +3481,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3490,7 +3502,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3511,7 +3523,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3532,7 +3544,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3553,7 +3565,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3611,7 +3623,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3632,7 +3644,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3653,7 +3665,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3674,7 +3686,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3695,7 +3707,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3716,7 +3728,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3737,7 +3749,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3758,7 +3770,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3806,7 +3818,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3827,7 +3839,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3848,7 +3860,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3869,7 +3881,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3890,7 +3902,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3947,12 +3959,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -3983,12 +4001,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -4015,7 +4039,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4036,7 +4060,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4057,7 +4081,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4078,7 +4102,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4099,7 +4123,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4120,7 +4144,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4141,7 +4165,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4162,7 +4186,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4183,7 +4207,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4221,12 +4245,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -4253,7 +4283,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4274,7 +4304,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4295,7 +4325,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4316,7 +4346,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4337,7 +4367,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4358,7 +4388,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4399,7 +4429,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4420,7 +4450,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4441,7 +4471,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4462,7 +4492,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4483,7 +4513,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4504,7 +4534,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4545,12 +4575,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -4577,7 +4613,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4598,7 +4634,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4619,7 +4655,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4640,7 +4676,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4661,7 +4697,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4682,7 +4718,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4703,7 +4739,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4724,7 +4760,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4772,7 +4808,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4793,7 +4829,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4814,7 +4850,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4835,7 +4871,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4856,7 +4892,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4877,7 +4913,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4898,7 +4934,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4959,7 +4995,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4980,7 +5016,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5001,7 +5037,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5022,7 +5058,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5043,7 +5079,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5064,7 +5100,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5085,7 +5121,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5106,7 +5142,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5127,7 +5163,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5148,7 +5184,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5209,7 +5245,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5230,7 +5266,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5251,7 +5287,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5272,13 +5308,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; client-revoked: The client is revoked */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5293,7 +5329,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5314,7 +5350,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5335,7 +5371,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5356,7 +5392,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5377,7 +5413,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5387,7 +5423,9 @@ export interface operations {
     };
     adminListClients: {
         parameters: {
-            query?: never;
+            query?: {
+                status?: "active" | "revoked";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5402,6 +5440,27 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminClient"][];
+                    };
+                };
+            };
+            /** @description validation-failed: Request validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -5420,7 +5479,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5441,7 +5500,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5506,7 +5565,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5527,7 +5586,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5548,7 +5607,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5569,7 +5628,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5590,7 +5649,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5611,7 +5670,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5632,7 +5691,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5653,7 +5712,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5708,7 +5767,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5729,7 +5788,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5750,7 +5809,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5771,7 +5830,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5812,7 +5871,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5833,7 +5892,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5854,7 +5913,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5875,7 +5934,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5896,7 +5955,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5944,7 +6003,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5965,7 +6024,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5986,7 +6045,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6007,7 +6066,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6028,7 +6087,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6049,7 +6108,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6070,7 +6129,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6120,7 +6179,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6141,7 +6200,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6162,7 +6221,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6183,7 +6242,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6204,7 +6263,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6225,7 +6284,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6246,7 +6305,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6260,7 +6319,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last delivery of the previous page */
                 starting_after?: string;
-                status?: "pending" | "succeeded" | "failed";
+                status?: "pending" | "succeeded" | "failed" | "cancelled";
                 /** @description Event name, either spelling, or ping */
                 event?: string;
                 subscriptionId?: string;
@@ -6298,7 +6357,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6319,7 +6378,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6340,7 +6399,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6383,7 +6442,7 @@ export interface operations {
                             resource: string;
                             identifier: string;
                         };
-                        status: "pending" | "succeeded" | "failed";
+                        status: "pending" | "succeeded" | "failed" | "cancelled";
                         /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
                         attemptCount: number;
                         /** @description Only while pending */
@@ -6412,7 +6471,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6433,7 +6492,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6454,7 +6513,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6475,7 +6534,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6521,7 +6580,7 @@ export interface operations {
                             resource: string;
                             identifier: string;
                         };
-                        status: "pending" | "succeeded" | "failed";
+                        status: "pending" | "succeeded" | "failed" | "cancelled";
                         /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
                         attemptCount: number;
                         /** @description Only while pending */
@@ -6549,7 +6608,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6570,7 +6629,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6591,7 +6650,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6612,13 +6671,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state; client-revoked: The client is revoked */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6633,7 +6692,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6654,7 +6713,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6675,7 +6734,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6721,7 +6780,7 @@ export interface operations {
                             resource: string;
                             identifier: string;
                         };
-                        status: "pending" | "succeeded" | "failed";
+                        status: "pending" | "succeeded" | "failed" | "cancelled";
                         /** @description Attempts made, scheduled and by hand ("Retry now" takes no step of the retry schedule) */
                         attemptCount: number;
                         /** @description Only while pending */
@@ -6749,7 +6808,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6770,7 +6829,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6791,7 +6850,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6812,13 +6871,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state; client-revoked: The client is revoked */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6833,7 +6892,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6854,7 +6913,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6875,7 +6934,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6933,7 +6992,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6954,7 +7013,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6975,7 +7034,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6996,13 +7055,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; client-revoked: The client is revoked */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +7076,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7038,7 +7097,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7059,7 +7118,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7080,7 +7139,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7101,7 +7160,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7171,7 +7230,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7192,7 +7251,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7213,7 +7272,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7280,7 +7339,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7301,7 +7360,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7322,7 +7381,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7343,7 +7402,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7364,7 +7423,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7385,7 +7444,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7406,7 +7465,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7427,7 +7486,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7492,7 +7551,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7513,7 +7572,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7534,7 +7593,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7555,7 +7614,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7621,7 +7680,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7642,7 +7701,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7663,7 +7722,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7684,7 +7743,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7705,7 +7764,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7726,7 +7785,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7747,7 +7806,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7842,7 +7901,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7863,7 +7922,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7884,7 +7943,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7987,7 +8046,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8008,7 +8067,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8029,7 +8088,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8050,7 +8109,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8071,7 +8130,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8092,7 +8151,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8113,7 +8172,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8134,7 +8193,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8220,7 +8279,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8241,7 +8300,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8262,7 +8321,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8283,7 +8342,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8381,7 +8440,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8402,7 +8461,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8423,7 +8482,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8444,7 +8503,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8465,7 +8524,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8486,7 +8545,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8507,7 +8566,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8596,7 +8655,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8617,7 +8676,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8638,7 +8697,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8659,7 +8718,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8680,7 +8739,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8701,7 +8760,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8722,7 +8781,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8743,7 +8802,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8764,7 +8823,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8816,7 +8875,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8837,7 +8896,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8858,7 +8917,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8959,7 +9018,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8980,7 +9039,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9001,7 +9060,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9022,7 +9081,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9043,7 +9102,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9064,7 +9123,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9085,7 +9144,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9106,7 +9165,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9189,7 +9248,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9210,7 +9269,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9231,7 +9290,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9252,7 +9311,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9297,7 +9356,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9318,7 +9377,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9339,7 +9398,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9360,7 +9419,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9381,7 +9440,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9484,7 +9543,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9505,7 +9564,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9526,7 +9585,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9547,7 +9606,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9568,7 +9627,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9589,7 +9648,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9610,7 +9669,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9626,7 +9685,7 @@ export interface operations {
                 starting_after?: string;
                 /** @description The client id (cli_...) or its public clientId (smc_...) */
                 clientId?: string;
-                status?: "active" | "disabled";
+                status?: "active" | "disabled" | "revoked";
             };
             header?: never;
             path?: never;
@@ -9661,7 +9720,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9682,7 +9741,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9703,7 +9762,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9763,12 +9822,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -9808,12 +9873,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -9849,7 +9920,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9870,7 +9941,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9891,7 +9962,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9912,7 +9983,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9933,7 +10004,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9954,7 +10025,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9975,7 +10046,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -9996,7 +10067,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10017,7 +10088,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10055,12 +10126,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -10096,7 +10173,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10117,7 +10194,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10138,7 +10215,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10159,7 +10236,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10200,12 +10277,18 @@ export interface operations {
                          * @example list-published
                          */
                         event: string;
-                        status: "active" | "disabled";
+                        /** @description `disabled`: delivery stopped it (410 Gone, failing too long) and it can be re-enabled; `revoked`: its client was revoked, for good */
+                        status: "active" | "disabled" | "revoked";
                         /**
                          * @description Present only while disabled
                          * @example receiver answered 410 Gone
                          */
                         disabledReason?: string;
+                        /**
+                         * @description Present only when revoked: why it ended
+                         * @enum {string}
+                         */
+                        revokedReason?: "client-revoked";
                         /**
                          * Format: date-time
                          * @description Present only while deliveries are failing
@@ -10241,7 +10324,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10262,7 +10345,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10283,7 +10366,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10304,13 +10387,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; client-revoked: The client is revoked */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10325,7 +10408,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10346,7 +10429,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10367,7 +10450,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10417,7 +10500,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10438,7 +10521,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10459,7 +10542,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10480,13 +10563,13 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; client-revoked: The client is revoked */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10501,7 +10584,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10522,7 +10605,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10543,7 +10626,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10597,7 +10680,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10618,7 +10701,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10639,7 +10722,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10660,7 +10743,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10681,7 +10764,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10702,7 +10785,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10723,7 +10806,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10794,7 +10877,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10815,7 +10898,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10871,7 +10954,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10892,7 +10975,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -10995,7 +11078,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11016,7 +11099,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11110,7 +11193,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11131,7 +11214,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11152,7 +11235,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11195,7 +11278,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11216,7 +11299,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11237,7 +11320,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11285,7 +11368,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11306,7 +11389,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11327,7 +11410,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11348,7 +11431,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11369,7 +11452,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11390,7 +11473,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11411,7 +11494,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11459,7 +11542,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11480,7 +11563,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11501,7 +11584,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11522,7 +11605,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11543,7 +11626,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11564,7 +11647,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
@@ -11585,7 +11668,7 @@ export interface operations {
                         /** @description The request id (also the x-request-id response header) */
                         instance?: string;
                         /** @enum {string} */
-                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
                     } & {
                         [key: string]: unknown;
                     };
