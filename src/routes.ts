@@ -23,6 +23,7 @@ import { offerRoutes } from './offers/offers.routes.js';
 import { adminOperatorRoutes } from './operators/admin.routes.js';
 import { oidcRoutes } from './operators/oidc.routes.js';
 import { homeRoutes } from './ops/home.routes.js';
+import { languageRoutes } from './ops/language.routes.js';
 import { opsRoutes } from './ops/ops.routes.js';
 import { adminOverviewRoutes } from './ops/overview.routes.js';
 import { adminPortalRoutes } from './portal/admin.routes.js';
@@ -42,6 +43,7 @@ export async function registerRoutes(
 
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)
   await app.register(homeRoutes); // / (a page naming the service and its entry points)
+  await app.register(languageRoutes); // /language/nl|en (the pages' NL | EN switch: a cookie, then back)
   await app.register(opsRoutes, { metrics: s.metrics, db }); //                  /healthz /readyz /metrics /docs
   await app.register(consoleRoutes, {
     adminAuth: s.adminAuth,

@@ -1,25 +1,32 @@
 /**
- * The operator console's HTML shell. Static text only: all data is rendered in the browser by
- * app.js with DOM APIs (textContent), so nothing here needs escaping and the CSP can forbid inline
- * script and style entirely. The stylesheet is shared with the partner portal (src/web/app.css).
+ * The operator console's HTML shell, one per language. Static text only: all data is rendered in the
+ * browser by app.js with DOM APIs (textContent), so the CSP can forbid inline script and style
+ * entirely. The stylesheet is shared with the partner portal (src/web/app.css).
  */
-import { pageShell } from '../ops/web-assets.js';
+import { localized, type PageShell, pageShell } from '../ops/web-assets.js';
 
-export const DASHBOARD_HTML = pageShell({
-  name: 'operator console',
+const CONSOLE: PageShell = {
+  name: 'shell.console.name',
   base: '/dashboard',
   sections: [
-    ['overview', 'Overview'],
-    ['clients', 'Clients'],
-    ['lml', 'Schools &amp; lists'],
-    ['offers', 'Offers'],
-    ['subscriptions', 'Subscriptions'],
-    ['deliveries', 'Deliveries'],
-    ['storage', 'Storage'],
-    ['operators', 'Operators'],
-    ['audit', 'Audit'],
+    ['overview', 'nav.overview'],
+    ['clients', 'nav.clients'],
+    ['lml', 'nav.lml'],
+    ['offers', 'nav.offers'],
+    ['subscriptions', 'nav.subscriptions'],
+    ['deliveries', 'nav.deliveries'],
+    ['storage', 'nav.storage'],
+    ['operators', 'nav.operators'],
+    ['audit', 'nav.audit'],
   ],
-  noscript:
-    'The console needs JavaScript. The same operations are available in the admin API (see /docs) and the CLI (npx shelfmark).',
-  footer: '<a href="/docs">API reference</a> · <a href="/metrics">metrics</a> · <a href="/readyz">readiness</a>',
-});
+  noscript: 'shell.console.noscript',
+  footer: [
+    ['/docs', 'shell.footer.apiReference'],
+    ['/metrics', 'shell.footer.metrics'],
+    ['/readyz', 'shell.footer.readiness'],
+  ],
+};
+
+export const DASHBOARD_PAGES = localized((locale) => pageShell(CONSOLE, locale));
+/** The English console (a browser without a Dutch preference gets it). */
+export const DASHBOARD_HTML = DASHBOARD_PAGES.en;

@@ -10,11 +10,11 @@ import { Problem } from '../errors.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
 import type { OperatorService } from '../operators/service.js';
 import { serveAppPaths } from '../ops/app-paths.js';
-import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
+import { CSS, JS, localizedHandler, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import { setSessionCookie } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
-import { DASHBOARD_HTML } from './console-page.js';
+import { DASHBOARD_PAGES } from './console-page.js';
 import type { AdminAuth } from './guard.js';
 
 export interface DashboardRoutesOptions {
@@ -31,8 +31,9 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
   { adminAuth, authFailures, webSessions, sessionIdleSeconds, operators },
 ) => {
   const web = await loadWebAssets();
+  // The page in the visitor's language (cookie or Accept-Language).
+  app.get('/dashboard', { config: { auth: 'public' }, schema: { hide: true } }, localizedHandler(DASHBOARD_PAGES));
   serveAssets(app, [
-    { url: '/dashboard', type: HTML, body: DASHBOARD_HTML },
     { url: '/dashboard/app.js', type: JS, body: web.consoleJs },
     { url: '/dashboard/app.css', type: CSS, body: web.css },
   ]);
@@ -50,7 +51,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = 
       'operators',
       'audit',
     ],
-    html: DASHBOARD_HTML,
+    html: DASHBOARD_PAGES,
   });
   const schema = { hide: true } as const;
 

@@ -5,12 +5,15 @@
  * cookie, CSRF token and idle timeout as the admin-token sign-in) and answers 302 to /dashboard. A
  * refused sign-in answers a page that says why, and opens no session.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { translator } from '../i18n/catalogue.js';
+import type { Locale } from '../i18n/locale.js';
 import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
-import { PAGE_CSP } from '../ops/web-assets.js';
+import { languageSwitch, PAGE_CSP, requestLocale } from '../ops/web-assets.js';
 import { cookieOptions, setSessionCookie } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE } from '../web-sessions/sessions.js';
 import { originOf } from './actor.js';
+import type { RefusalWords } from './refusals.js';
 import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './service.js';
 
 /** The sign-in in progress. SameSite=Lax, not Strict: it must come back with the provider's redirect. */
@@ -23,23 +26,30 @@ const sentence = (text: string): string => {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 };
 
-export function refusalPage(reason: string): string {
+/**
+ * The page of a refused sign-in, in the visitor's language. Its switch leads to the sign-in page in the
+ * other language: the refused callback cannot be shown again.
+ */
+export function refusalPage(words: RefusalWords, locale: Locale = 'en'): string {
+  const { t } = translator(locale);
+  const title = escapeHtml(t('refusal.title'));
+  const name = escapeHtml(t('shell.console.name'));
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign-in refused · Shelfmark operator console</title>
+<title>${title} · Shelfmark ${name}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/app.css">
 </head>
 <body>
-<header><span class="brand">Shelfmark</span> <span class="muted">operator console</span></header>
+<header><span class="brand">Shelfmark</span> <span class="muted">${name}</span> ${languageSwitch(locale, '/dashboard')}</header>
 <main id="main">
   <div class="signin">
-    <h1>Sign-in refused</h1>
-    <p class="error-text" role="alert">${escapeHtml(sentence(reason))}</p>
-    <p><a href="/dashboard">Back to the sign-in page</a></p>
+    <h1>${title}</h1>
+    <p class="error-text" role="alert">${escapeHtml(sentence(t(words.key, words.params)))}</p>
+    <p><a href="/dashboard">${escapeHtml(t('refusal.back'))}</a></p>
   </div>
 </main>
 </body>
@@ -57,9 +67,9 @@ function page(reply: FastifyReply, status: number, body: string) {
 
 export const oidcRoutes: FastifyPluginAsync<{ operators: OperatorService }> = async (app, { operators }) => {
   const schema = { hide: true } as const;
-  const refused = (reply: FastifyReply, error: unknown) => {
+  const refused = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
     if (!(error instanceof SignInRefused)) throw error;
-    return page(reply, error.status, refusalPage(error.reason));
+    return page(reply, error.status, refusalPage(error.words, requestLocale(request)));
   };
 
   app.get(SIGN_IN_PATH, { config: { auth: 'public' }, schema }, async (request, reply) => {
@@ -72,7 +82,7 @@ export const oidcRoutes: FastifyPluginAsync<{ operators: OperatorService }> = as
       });
       return reply.header('cache-control', 'no-store').redirect(url, 302);
     } catch (error) {
-      return refused(reply, error);
+      return refused(request, reply, error);
     }
   });
 
@@ -85,7 +95,7 @@ export const oidcRoutes: FastifyPluginAsync<{ operators: OperatorService }> = as
       setSessionCookie(request, reply, CONSOLE_COOKIE, sessionId);
       return reply.header('cache-control', 'no-store').redirect('/dashboard', 302);
     } catch (error) {
-      return refused(reply, error);
+      return refused(request, reply, error);
     }
   });
 };

@@ -9,7 +9,10 @@ import { ROLES, type Role } from './actor.js';
 
 export type RoleSettings = Pick<Config, 'oidcRoleClaim' | 'oidcRoleMap' | 'operatorAdmins' | 'oidcDefaultRole'>;
 
-export type RoleDecision = { role: Role; because: string } | { role: null; because: string };
+export type RoleDecision =
+  | { role: Role; because: string }
+  /** `claim`: the role claim and the values it carried, when one is configured. */
+  | { role: null; because: string; claim?: { name: string; values: string } };
 
 /** A claim's values as text: a string, a list of strings, or (Keycloak's realm_access) nested by dots. */
 function claimValues(claims: Record<string, unknown>, name: string): string[] {
@@ -44,12 +47,17 @@ export function roleFromClaims(claims: Record<string, unknown>, settings: RoleSe
   }
   if (role !== null) return { role, because };
   if (settings.oidcDefaultRole === 'viewer') return { role: 'viewer', because: 'OIDC_DEFAULT_ROLE=viewer' };
-  const claimText =
+  const claim =
     settings.oidcRoleClaim === undefined
+      ? undefined
+      : { name: settings.oidcRoleClaim, values: JSON.stringify(claimValues(claims, settings.oidcRoleClaim)) };
+  const claimText =
+    claim === undefined
       ? 'no role claim is configured'
-      : `the claim ${settings.oidcRoleClaim} carries ${JSON.stringify(claimValues(claims, settings.oidcRoleClaim))}, which OIDC_ROLE_MAP does not map`;
+      : `the claim ${claim.name} carries ${claim.values}, which OIDC_ROLE_MAP does not map`;
   return {
     role: null,
     because: `this identity has no Shelfmark role: ${claimText}, and its e-mail is not in OPERATOR_ADMINS`,
+    ...(claim === undefined ? {} : { claim }),
   };
 }

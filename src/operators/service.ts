@@ -14,7 +14,7 @@ import { WebSessionStore } from '../web-sessions/store.js';
 import type { Role } from './actor.js';
 import type { ApiTokens } from './api-tokens.js';
 import type { OidcClient } from './oidc-client.js';
-import { explainProviderError } from './refusals.js';
+import { explainProviderError, type RefusalWords } from './refusals.js';
 import { type RoleSettings, roleFromClaims } from './role-from-claims.js';
 import type { OperatorView } from './schemas.js';
 import { type OperatorRow, OperatorStore } from './store.js';
@@ -27,6 +27,7 @@ export class SignInRefused extends Error {
   constructor(
     readonly status: 400 | 403 | 502,
     readonly reason: string,
+    readonly words: RefusalWords = { key: 'refusal.check-failed', params: { detail: reason } },
   ) {
     super(reason);
     this.name = 'SignInRefused';
@@ -67,7 +68,10 @@ export class OperatorService {
   async beginSignIn(): Promise<{ url: string; cookieValue: string }> {
     const oidc = this.requireOidc();
     const { url, pending } = await oidc.begin().catch((error: unknown) => {
-      throw new SignInRefused(502, `the identity provider ${oidc.issuer} cannot be reached: ${String(error)}`);
+      throw new SignInRefused(502, `the identity provider ${oidc.issuer} cannot be reached: ${String(error)}`, {
+        key: 'refusal.unreachable',
+        params: { issuer: oidc.issuer, detail: String(error) },
+      });
     });
     const cookieValue = randomBytes(32).toString('base64url');
     const now = this.clock.now();
@@ -95,6 +99,7 @@ export class OperatorService {
       throw new SignInRefused(
         400,
         'this browser has no sign-in in progress: it expired, was already completed, or was started elsewhere. Start again.',
+        { key: 'refusal.no-sign-in' },
       );
     const identity = await oidc
       .finish(query, { state: pending.state, nonce: pending.nonce, codeVerifier: pending.code_verifier })
@@ -103,7 +108,16 @@ export class OperatorService {
       });
     const { claims } = identity;
     const decision = roleFromClaims(claims, this.roles);
-    if (decision.role === null) throw new SignInRefused(403, decision.because);
+    if (decision.role === null) {
+      const { claim } = decision;
+      throw new SignInRefused(
+        403,
+        decision.because,
+        claim === undefined
+          ? { key: 'refusal.no-role-claim' }
+          : { key: 'refusal.no-role', params: { claim: claim.name, values: claim.values } },
+      );
+    }
     const operator: SessionOperator = {
       issuer: claims.iss,
       sub: claims.sub,
@@ -113,7 +127,9 @@ export class OperatorService {
     };
     const known = await this.store.find(operator.issuer, operator.sub);
     if (known?.disabled_at != null)
-      throw new SignInRefused(403, 'this operator is disabled in Shelfmark; an admin can enable them again.');
+      throw new SignInRefused(403, 'this operator is disabled in Shelfmark; an admin can enable them again.', {
+        key: 'refusal.disabled',
+      });
     const by: Initiator = {
       actor: { type: 'operator', id: operator.sub, name: operator.email ?? operator.name, role: operator.role },
       origin,
@@ -175,6 +191,7 @@ export class OperatorService {
       throw new SignInRefused(
         400,
         'sign-in through an identity provider is not configured (OIDC_ISSUER); use the admin token.',
+        { key: 'refusal.not-configured' },
       );
     return this.oidc;
   }

@@ -8,21 +8,22 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors.js';
-import { assetHandler, HTML } from './web-assets.js';
+import { type Localized, localizedHandler } from './web-assets.js';
 
 export interface AppPaths {
   /** The page's path, e.g. "/dashboard". */
   base: string;
   /** The words of its sections' addresses, e.g. ["overview", "lists", …]. */
   sections: readonly string[];
-  html: string;
+  /** The page in each language. */
+  html: Localized;
 }
 
 /** An item's identifier in an address: ids, 32-hex identifiers, slugs. */
 const ITEM = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function serveAppPaths(app: FastifyInstance, { base, sections, html }: AppPaths): void {
-  const page = assetHandler({ type: HTML, body: html });
+  const page = localizedHandler(html);
   const known = new Set(sections);
   const schema = {
     hide: true,

@@ -1,22 +1,32 @@
 /**
- * GET /: a person who opens the service's address in a browser learns what it is and where to go; a
- * JSON client (Accept: application/json) gets the same links as data. Hidden from the API document.
+ * GET /: a person who opens the service's address in a browser learns what it is and where to go, in
+ * their language (the NL | EN switch's cookie, else Accept-Language); a JSON client (Accept:
+ * application/json) gets the same links as data, in English as the API speaks. Hidden from the API document.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PAGE_HEADERS } from './html.js';
-import { PAGE_CSP } from './web-assets.js';
+import { type MessageKey, translator } from '../i18n/catalogue.js';
+import type { Locale } from '../i18n/locale.js';
+import { escapeHtml, PAGE_HEADERS } from './html.js';
+import { languageSwitch, localized, PAGE_CSP, requestLocale } from './web-assets.js';
 
-const LINKS = [
-  ['/docs', 'API reference', 'every endpoint, its parameters, answers and errors'],
-  ['/openapi.json', 'OpenAPI document', 'for code generators and contract tests'],
-  ['/portal', 'Partner portal', 'credentials, webhook subscriptions and deliveries (sign-in link from your operator)'],
-  ['/dashboard', 'Operator console', 'clients, schools, lists, offers and deliveries (admin token)'],
-  ['/healthz', 'Liveness', 'the process answers'],
-  ['/readyz', 'Readiness', 'the database answers'],
-] as const;
+const LINKS: readonly (readonly [string, MessageKey, MessageKey])[] = [
+  ['/docs', 'home.docs', 'home.docs.what'],
+  ['/openapi.json', 'home.openapi', 'home.openapi.what'],
+  ['/portal', 'home.portal', 'home.portal.what'],
+  ['/dashboard', 'home.console', 'home.console.what'],
+  ['/healthz', 'home.liveness', 'home.liveness.what'],
+  ['/readyz', 'home.readiness', 'home.readiness.what'],
+];
 
-const HOME_HTML = `<!doctype html>
-<html lang="en">
+function homePage(locale: Locale): string {
+  const t = (key: MessageKey) => escapeHtml(translator(locale).t(key));
+  const intro = t('home.intro').replace('{tokenPath}', '<code>/api/auth/token</code>');
+  const links = LINKS.map(
+    ([href, label, what]) => `<li><a href="${href}">${t(label)}</a> <span class="muted">${t(what)}</span></li>`,
+  );
+  // The switch links relatively (language/nl), as the page lives at /.
+  return `<!doctype html>
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -25,27 +35,30 @@ const HOME_HTML = `<!doctype html>
 <link rel="stylesheet" href="/dashboard/app.css">
 </head>
 <body>
-<header><span class="brand">Shelfmark</span> <span class="muted">school-book offers, book lists and signed webhooks</span></header>
+<header><span class="brand">Shelfmark</span> <span class="muted">${t('home.tagline')}</span> ${languageSwitch(locale, '', '')}</header>
 <main id="main">
 <h1>Shelfmark</h1>
-<p>This server offers school-book offers by EAN, learning-material lists and webhooks signed with your secret.
-Integrators obtain a token at <code>/api/auth/token</code> (OAuth 2.0 client credentials) and start with the API reference.</p>
+<p>${intro}</p>
 <ul class="home-links">
-${LINKS.map(([href, label, what]) => `<li><a href="${href}">${label}</a> <span class="muted">${what}</span></li>`).join('\n')}
+${links.join('\n')}
 </ul>
 </main>
 </body>
 </html>
 `;
+}
+
+const HOME_PAGES = localized(homePage);
+const english = translator('en').t;
 
 export const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    void reply.header('vary', 'accept').header('cache-control', 'no-cache');
+    void reply.header('vary', 'accept, cookie, accept-language').header('cache-control', 'no-cache');
     const accept = request.headers.accept ?? '';
     if (accept.includes('application/json') && !accept.includes('text/html')) {
-      return { service: 'Shelfmark', links: Object.fromEntries(LINKS.map(([href, label]) => [label, href])) };
+      return { service: 'Shelfmark', links: Object.fromEntries(LINKS.map(([href, label]) => [english(label), href])) };
     }
     void reply.headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP }).type('text/html; charset=utf-8');
-    return HOME_HTML;
+    return HOME_PAGES[requestLocale(request)];
   });
 };

@@ -1,15 +1,19 @@
-/** The partner portal's HTML shell (see pageShell): portal/app.js renders all data with DOM APIs. */
-import { pageShell } from '../ops/web-assets.js';
+/** The partner portal's HTML shell, one per language (see pageShell): portal/app.js renders all data with DOM APIs. */
+import { localized, type PageShell, pageShell } from '../ops/web-assets.js';
 
-export const PORTAL_HTML = pageShell({
-  name: 'partner portal',
+const PORTAL: PageShell = {
+  name: 'shell.portal.name',
   base: '/portal',
   header: ' <span id="who" class="muted"></span>',
   sections: [
-    ['credentials', 'Credentials'],
-    ['subscriptions', 'Subscriptions'],
-    ['deliveries', 'Deliveries'],
+    ['credentials', 'nav.credentials'],
+    ['subscriptions', 'nav.subscriptions'],
+    ['deliveries', 'nav.deliveries'],
   ],
-  noscript: 'The portal needs JavaScript. The same operations are available in the API (see /docs).',
-  footer: '<a href="/docs">API reference</a>',
-});
+  noscript: 'shell.portal.noscript',
+  footer: [['/docs', 'shell.footer.apiReference']],
+};
+
+export const PORTAL_PAGES = localized((locale) => pageShell(PORTAL, locale));
+/** The English portal (a browser without a Dutch preference gets it). */
+export const PORTAL_HTML = PORTAL_PAGES.en;

@@ -9,12 +9,12 @@ import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
 import { serveAppPaths } from '../ops/app-paths.js';
-import { CSS, HTML, JS, serveAssets } from '../ops/web-assets.js';
+import { CSS, JS, localizedHandler, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import { CreateSubscriptionBody, SubscriptionPageQuerySchema } from '../subscriptions/schemas.js';
 import { portalClientOf, setSessionCookie } from '../web-sessions/guard.js';
 import { PORTAL_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
-import { PORTAL_HTML } from './page.js';
+import { PORTAL_PAGES } from './page.js';
 import type { PortalService } from './service.js';
 
 const API = '/portal/api';
@@ -31,14 +31,15 @@ export const portalRoutes: FastifyPluginAsyncTypebox<PortalRoutesOptions> = asyn
   { webSessions, portal, sessionIdleSeconds },
 ) => {
   const web = await loadWebAssets();
+  // The page in the visitor's language (cookie or Accept-Language).
+  for (const url of ['/portal', '/portal/sign-in'])
+    app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, localizedHandler(PORTAL_PAGES));
   serveAssets(app, [
-    { url: '/portal', type: HTML, body: PORTAL_HTML },
-    { url: '/portal/sign-in', type: HTML, body: PORTAL_HTML },
     { url: '/portal/app.js', type: JS, body: web.portalJs },
     { url: '/portal/app.css', type: CSS, body: web.css },
   ]);
   // /portal/subscriptions, /portal/deliveries/<id>: the page, which draws the section its address names.
-  serveAppPaths(app, { base: '/portal', sections: ['credentials', 'subscriptions', 'deliveries'], html: PORTAL_HTML });
+  serveAppPaths(app, { base: '/portal', sections: ['credentials', 'subscriptions', 'deliveries'], html: PORTAL_PAGES });
   const schema = { hide: true } as const;
 
   app.post(

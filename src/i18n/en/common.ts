@@ -85,7 +85,8 @@ export const common = {
   'health.disabledLead': 'Disabled: ',
   'health.disabledText': '{reason}. Nothing is sent to it any more.',
   'health.failingLead': 'Failing: ',
-  'health.failingText': 'every attempt has failed since {when}{inARow}. After 5 days of failures the subscription is disabled.',
+  'health.failingText':
+    'every attempt has failed since {when}{inARow}. After 5 days of failures the subscription is disabled.',
   'health.reason.disabled': 'disabled',
   'health.reason.fiveDays': 'every delivery attempt failed for 5 days',
   'health.reason.gone': 'the receiver answered 410 Gone',

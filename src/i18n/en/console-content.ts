@@ -36,7 +36,8 @@ export const consoleContent = {
   'list.archive': 'Archive',
   'list.restore': 'Restore as draft',
   'list.backToDraft': 'Back to draft',
-  'list.emptyQuestion': '{name} is empty: it has no items. Publish it anyway? Partners will see a list without any book.',
+  'list.emptyQuestion':
+    '{name} is empty: it has no items. Publish it anyway? Partners will see a list without any book.',
   'list.archiveQuestion': 'Archive {name}? It disappears from the public lists.',
   'list.unpublishQuestion': 'Un-publish {name}? It leaves the public lists until it is published again.',
   'list.nowStatus': 'List {name} is now {status}',
@@ -108,7 +109,8 @@ export const consoleContent = {
   'operators.enableLabel': 'Enable {who}',
   'operators.you': 'you',
   'operators.disable': 'Disable',
-  'operators.disableQuestion': 'Disable {who}? Their sessions end at once, and they cannot sign in until enabled again.',
+  'operators.disableQuestion':
+    'Disable {who}? Their sessions end at once, and they cannot sign in until enabled again.',
   'operators.disableLabel': 'Disable {who}',
   'operators.email': 'E-mail',
   'operators.role': 'Role',

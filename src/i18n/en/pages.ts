@@ -41,8 +41,10 @@ export const pages = {
   'refusal.unreachable': 'the identity provider {issuer} cannot be reached: {detail}',
   'refusal.no-sign-in':
     'this browser has no sign-in in progress: it expired, was already completed, or was started elsewhere. Start again.',
-  'refusal.no-role': 'this identity has no Shelfmark role: {detail}, and its e-mail is not in OPERATOR_ADMINS',
-  'refusal.no-role-claim': 'this identity has no Shelfmark role: no role claim is configured, and its e-mail is not in OPERATOR_ADMINS',
+  'refusal.no-role':
+    'this identity has no Shelfmark role: the claim {claim} carries {values}, which OIDC_ROLE_MAP does not map, and its e-mail is not in OPERATOR_ADMINS',
+  'refusal.no-role-claim':
+    'this identity has no Shelfmark role: no role claim is configured, and its e-mail is not in OPERATOR_ADMINS',
   'refusal.disabled': 'this operator is disabled in Shelfmark; an admin can enable them again.',
   'refusal.not-configured':
     'sign-in through an identity provider is not configured (OIDC_ISSUER); use the admin token.',
@@ -50,7 +52,8 @@ export const pages = {
   'refusal.code-refused':
     'the provider refused the authorization code: it was already used (a replayed callback), has expired, or belongs to another sign-in.',
   'refusal.exchange-refused': "the provider's token endpoint refused the exchange: {detail}",
-  'refusal.state': "the callback's state does not match this browser's sign-in: a forged or mixed-up callback. Start again.",
+  'refusal.state':
+    "the callback's state does not match this browser's sign-in: a forged or mixed-up callback. Start again.",
   'refusal.issuer': 'the answer comes from an issuer other than the configured OIDC_ISSUER: {detail}',
   'refusal.nonce': "the ID token's nonce does not match this sign-in: the token was issued for another sign-in.",
   'refusal.provider-unreachable': 'the identity provider cannot be reached: {detail}',

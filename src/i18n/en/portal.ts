@@ -19,7 +19,8 @@ export const portal = {
     'Reset it when it may have been exposed. The old secret and every token minted with it stop working at once.',
   'cred.resetQuestion': 'Reset your client secret? The current secret and all its tokens stop working immediately.',
   'cred.rotateLabel': 'Rotate webhook secret',
-  'cred.oldKeepsSigning': 'The old secret keeps signing as well until {until}, so receivers can switch without losing a delivery.',
+  'cred.oldKeepsSigning':
+    'The old secret keeps signing as well until {until}, so receivers can switch without losing a delivery.',
   'cred.newWebhookSecret': 'New webhook secret',
   'cred.webhookTitle': 'Webhook secret',
   'cred.webhookNote':
@@ -48,8 +49,14 @@ export const portal = {
   'psubs.title': 'Subscriptions',
   'psubs.chooseRecoverTime': 'Choose the date and time to recover from.',
   'psubs.recoverLabel': 'Recover failed deliveries',
-  'psubs.recovered': { one: 'Recover failed deliveries: {count} delivery queued again.', other: 'Recover failed deliveries: {count} deliveries queued again.' },
-  'psubs.replayed': { one: 'Replay events: {count} event queued for delivery.', other: 'Replay events: {count} events queued for delivery.' },
+  'psubs.recovered': {
+    one: 'Recover failed deliveries: {count} delivery queued again.',
+    other: 'Recover failed deliveries: {count} deliveries queued again.',
+  },
+  'psubs.replayed': {
+    one: 'Replay events: {count} event queued for delivery.',
+    other: 'Replay events: {count} events queued for delivery.',
+  },
   'psubs.deleteLabel': 'Delete subscription',
   'psubs.sendPing': 'Send test ping',
   'psubs.recoverSince': 'Recover failed deliveries since',

@@ -3,8 +3,9 @@
  * conditions. Each is keyed by the set it names (the error catalogue, the event catalogue, the state
  * labels), so the compiler holds the Dutch words to the same sets; the English ones are the sources' own.
  */
-import { EVENT_LABELS, type EventName } from '../../events/catalogue.js';
+
 import { PROBLEMS, type ProblemCode } from '../../errors.js';
+import { EVENT_LABELS, type EventName } from '../../events/catalogue.js';
 import type { OfferCondition } from '../../offers/model.js';
 import type { Role } from '../../operators/actor.js';
 

@@ -42,7 +42,8 @@ export const consoleContent: { readonly [K in keyof typeof en]: Message } = {
   'list.emptyQuestion':
     '{name} is leeg: er staan geen titels op. Toch publiceren? Partners zien dan een lijst zonder boeken.',
   'list.archiveQuestion': '{name} archiveren? De lijst verdwijnt uit de openbare lijsten.',
-  'list.unpublishQuestion': 'Publicatie van {name} intrekken? De lijst verdwijnt uit de openbare lijsten tot ze opnieuw wordt gepubliceerd.',
+  'list.unpublishQuestion':
+    'Publicatie van {name} intrekken? De lijst verdwijnt uit de openbare lijsten tot ze opnieuw wordt gepubliceerd.',
   'list.nowStatus': 'Lijst {name} is nu {status}',
   'list.rename': 'Hernoemen',
   'list.newName': 'Nieuwe naam voor {name}',
@@ -104,7 +105,8 @@ export const consoleContent: { readonly [K in keyof typeof en]: Message } = {
   'offers.setStatus': 'Status zetten',
   'offers.withdraw': 'Uit de verkoop halen',
   'offers.noneForEan': 'Geen aanbod voor deze EAN. Maak hierboven een aanbieding aan.',
-  'offers.none': 'Nog geen aanbod. Maak hierboven een aanbieding aan of importeer een CSV met npx shelfmark offers import.',
+  'offers.none':
+    'Nog geen aanbod. Maak hierboven een aanbieding aan of importeer een CSV met npx shelfmark offers import.',
   'operators.title': 'Beheerders',
   'operators.note':
     'Iedereen die via de identiteitsprovider heeft ingelogd. Rollen komen bij elke aanmelding van de provider; een rol die daar wijzigt, geldt vanaf de volgende aanmelding.',
@@ -148,7 +150,8 @@ export const consoleContent: { readonly [K in keyof typeof en]: Message } = {
   'storage.oldest': 'oudste rij',
   'storage.kept': 'bewaard',
   'storage.lastPrune': 'Laatste opschoning',
-  'storage.neverPrunes': 'De worker schoont nooit uit zichzelf op (PRUNE_INTERVAL_SECONDS=0): voer npx shelfmark prune uit.',
+  'storage.neverPrunes':
+    'De worker schoont nooit uit zichzelf op (PRUNE_INTERVAL_SECONDS=0): voer npx shelfmark prune uit.',
   'storage.prunesEvery': 'De worker schoont elke {n} minuten op, de eerste keer een minuut na het starten.',
   'storage.noPrune': 'Nog niet opgeschoond. {schedule}',
   'storage.finished': 'Klaar {when} na {seconds} s.',

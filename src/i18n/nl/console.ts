@@ -38,7 +38,10 @@ export const console: { readonly [K in keyof typeof en]: Message } = {
   'overview.legendOk': 'geslaagde pogingen',
   'overview.legendFail': 'mislukte pogingen',
   'overview.noAttempts': 'Geen pogingen in de laatste 24 uur.',
-  'overview.attemptsTotal': { one: '{count} poging in de laatste 24 uur', other: '{count} pogingen in de laatste 24 uur' },
+  'overview.attemptsTotal': {
+    one: '{count} poging in de laatste 24 uur',
+    other: '{count} pogingen in de laatste 24 uur',
+  },
   'clients.title': 'Partners',
   'clients.revoked': 'ingetrokken',
   'clients.subscribe': 'Abonneren',

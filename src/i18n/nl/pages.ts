@@ -10,7 +10,8 @@ export const pages: { readonly [K in keyof typeof en]: Message } = {
   'shell.language': 'Taal',
   'shell.console.noscript':
     'De console werkt alleen met JavaScript. Dezelfde handelingen kunnen ook via de beheer-API (zie /docs) en de opdrachtregel (npx shelfmark).',
-  'shell.portal.noscript': 'Het portaal werkt alleen met JavaScript. Dezelfde handelingen kunnen ook via de API (zie /docs).',
+  'shell.portal.noscript':
+    'Het portaal werkt alleen met JavaScript. Dezelfde handelingen kunnen ook via de API (zie /docs).',
   'shell.footer.apiReference': 'API-naslag',
   'shell.footer.metrics': 'meetwaarden',
   'shell.footer.readiness': 'gereedheid',
@@ -44,11 +45,13 @@ export const pages: { readonly [K in keyof typeof en]: Message } = {
   'refusal.unreachable': 'de identiteitsprovider {issuer} is niet bereikbaar: {detail}',
   'refusal.no-sign-in':
     'in deze browser loopt geen aanmelding: die is verlopen, al afgerond of in een andere browser begonnen. Begin opnieuw.',
-  'refusal.no-role': 'deze identiteit heeft geen rol in Shelfmark: {detail}, en het e-mailadres staat niet in OPERATOR_ADMINS',
+  'refusal.no-role':
+    'deze identiteit heeft geen rol in Shelfmark: de claim {claim} bevat {values}, waarvoor OIDC_ROLE_MAP geen rol kent, en het e-mailadres staat niet in OPERATOR_ADMINS',
   'refusal.no-role-claim':
     'deze identiteit heeft geen rol in Shelfmark: er is geen rolclaim ingesteld, en het e-mailadres staat niet in OPERATOR_ADMINS',
   'refusal.disabled': 'deze beheerder is in Shelfmark uitgeschakeld; een admin kan hem of haar weer inschakelen.',
-  'refusal.not-configured': 'inloggen via een identiteitsprovider is niet ingesteld (OIDC_ISSUER); gebruik het beheertoken.',
+  'refusal.not-configured':
+    'inloggen via een identiteitsprovider is niet ingesteld (OIDC_ISSUER); gebruik het beheertoken.',
   'refusal.provider-refused': 'de identiteitsprovider heeft de aanmelding geweigerd: {detail}',
   'refusal.code-refused':
     'de provider heeft de autorisatiecode geweigerd: die is al gebruikt (een herhaalde callback), verlopen of hoort bij een andere aanmelding.',
@@ -56,7 +59,8 @@ export const pages: { readonly [K in keyof typeof en]: Message } = {
   'refusal.state':
     'de state van de callback past niet bij de aanmelding in deze browser: een vervalste of verwisselde callback. Begin opnieuw.',
   'refusal.issuer': 'het antwoord komt van een andere uitgever dan de ingestelde OIDC_ISSUER: {detail}',
-  'refusal.nonce': 'de nonce van het ID-token past niet bij deze aanmelding: het token is voor een andere aanmelding uitgegeven.',
+  'refusal.nonce':
+    'de nonce van het ID-token past niet bij deze aanmelding: het token is voor een andere aanmelding uitgegeven.',
   'refusal.provider-unreachable': 'de identiteitsprovider is niet bereikbaar: {detail}',
   'refusal.check-failed': 'het antwoord van de provider doorstond een controle niet: {detail}',
 };

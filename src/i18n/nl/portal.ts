@@ -66,5 +66,6 @@ export const portal: { readonly [K in keyof typeof en]: Message } = {
   'psubs.recover': 'Herstellen',
   'psubs.deleteQuestion': 'Het abonnement op {url} verwijderen? Afleveringen die nog wachten, vervallen.',
   'psubs.subscribed': '{url} geabonneerd op {event}.',
-  'psubs.none': 'Nog geen abonnementen. Voeg hierboven een ontvanger-URL toe om bericht te krijgen als lijsten veranderen.',
+  'psubs.none':
+    'Nog geen abonnementen. Voeg hierboven een ontvanger-URL toe om bericht te krijgen als lijsten veranderen.',
 };

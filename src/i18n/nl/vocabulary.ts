@@ -2,7 +2,14 @@
  * Nederlandse woorden van het domein zoals mensen ze zien: probleemcodes, gebeurtenissen, statussen,
  * rollen en de staat van een boek. Sleutels en vorm volgen de Engelse bronnen (en/vocabulary.ts).
  */
-import type { conditions as enConditions, events as enEvents, fields as enFields, problems as enProblems, roles as enRoles, Words } from '../en/vocabulary.js';
+import type {
+  conditions as enConditions,
+  events as enEvents,
+  fields as enFields,
+  problems as enProblems,
+  roles as enRoles,
+  Words,
+} from '../en/vocabulary.js';
 
 export const problems: Words<keyof typeof enProblems> = {
   'validation-failed': 'De gegevens zijn niet geldig',
@@ -74,7 +81,12 @@ export const fields: Words<keyof typeof enFields> = {
 
 /** The labels beside the API's state words (web/common/states.ts has the English ones). */
 export const states = {
-  delivery: { pending: 'in de wachtrij', succeeded: 'afgeleverd', failed: 'niet afgeleverd' },
+  delivery: {
+    pending: 'in de wachtrij',
+    succeeded: 'afgeleverd',
+    failed: 'niet afgeleverd',
+    cancelled: 'geannuleerd: partner ingetrokken',
+  },
   retrying: { pending: 'wordt opnieuw geprobeerd' },
   subscription: {
     active: 'ontvangt',

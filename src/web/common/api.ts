@@ -1,4 +1,9 @@
-/** fetch() wrapper for the pages' own APIs: same-origin cookie, CSRF header on state changes, JSON in and out. */
+/**
+ * fetch() wrapper for the pages' own APIs: same-origin cookie, CSRF header on state changes, JSON in and
+ * out; and a refusal in the page's language: the API answers in English with a stable `code`, which the
+ * Dutch pages render through the catalogue (the server's English text where the catalogue lacks the code).
+ */
+import { locale, t, word } from './i18n.js';
 
 export interface FieldError {
   path?: string;
@@ -7,9 +12,33 @@ export interface FieldError {
 
 /** An RFC 9457 problem body as the API sends it. */
 export interface ProblemBody {
+  code?: string;
   title?: string;
   detail?: string;
   errors?: FieldError[];
+  invalidEans?: { ean: string }[];
+}
+
+/** The page's name of the field a refusal's path points at ("/filter/eans" → "EANs"); none for an unknown one. */
+export function fieldName(path: string | undefined): string | undefined {
+  const name = (path ?? '')
+    .split('/')
+    .filter((part) => part !== '' && !/^\d+$/.test(part))
+    .at(-1);
+  return name === undefined ? undefined : word('fields', name, '') || undefined;
+}
+
+/** The refusal in the page's language from its code, or undefined where the English text must do. */
+export function localProblem(data: ProblemBody): string | undefined {
+  if (locale === 'en' || data.code === undefined) return undefined;
+  const sentence = word('problems', data.code, '');
+  if (sentence === '') return undefined;
+  const eans = (data.invalidEans ?? []).map((bad) => bad.ean);
+  const fields = [...new Set((data.errors ?? []).map((error) => fieldName(error.path)))].filter(
+    (name) => name !== undefined,
+  );
+  const named = eans.length > 0 ? eans : fields;
+  return named.length > 0 ? `${sentence}: ${named.join(', ')}.` : `${sentence}.`;
 }
 
 export type Failure = { ok: false; status: number; data: ProblemBody | string | null };
@@ -37,6 +66,8 @@ export function rowsOf<T>(result: ApiResult<Page<T> | T[]>): T[] {
 export function problemText(result: Failure): string {
   const data = result.data;
   if (data === null || typeof data !== 'object') return `HTTP ${result.status}`;
+  const local = localProblem(data);
+  if (local !== undefined) return local;
   const detail = data.detail ?? data.title ?? `HTTP ${result.status}`;
   const extra = (data.errors ?? [])
     .filter((error) => error.message !== undefined && !detail.includes(error.message))
@@ -61,7 +92,7 @@ export function makeApi(base: string, csrf: () => string, onUnauthorized?: () =>
     try {
       response = await fetch(base + path, init);
     } catch {
-      return { status: 0, ok: false, data: { title: 'Network error', detail: 'the server could not be reached' } };
+      return { status: 0, ok: false, data: { title: t('common.networkError'), detail: t('common.unreachable') } };
     }
     const type = response.headers.get('content-type') ?? '';
     let data: unknown = null;

@@ -5,6 +5,7 @@
 import type { AttemptView, DeliveryView } from '../../delivery/schemas.js';
 import { EVENT_LABELS } from '../../events/catalogue.js';
 import { type Child, h } from './dom.js';
+import { type MessageKey, t, word } from './i18n.js';
 import { stateOptions, stateText } from './states.js';
 import { ms, nextAttempt, when } from './time.js';
 import { badge, type Column, table } from './widgets.js';
@@ -19,7 +20,7 @@ export interface Attempt extends AttemptView {
   requestBody?: string;
 }
 
-export const eventName = (event: string): string => EVENT_LABELS[event] ?? event;
+export const eventName = (event: string): string => word('events', event, EVENT_LABELS[event] ?? event);
 
 /** A pending delivery that was attempted already and waits for its next scheduled attempt. */
 export const isScheduled = (delivery: Delivery): boolean =>
@@ -30,17 +31,19 @@ export const isScheduled = (delivery: Delivery): boolean =>
  * went wrong on the way ("timed out", "connection refused", …).
  */
 export function failureText(errorClass: string | null, statusCode: number | null): string {
-  if (errorClass === null || errorClass === 'http') return statusCode === null ? 'no answer' : `HTTP ${statusCode}`;
-  const what = FAILURE_WORDS[errorClass] ?? errorClass;
+  if (errorClass === null || errorClass === 'http')
+    return statusCode === null ? t('failure.noAnswer') : `HTTP ${statusCode}`;
+  const key = FAILURE_WORDS[errorClass];
+  const what = key === undefined ? errorClass : t(key);
   return statusCode === null ? what : `${what}, HTTP ${statusCode}`;
 }
 
-const FAILURE_WORDS: Readonly<Record<string, string>> = {
-  timeout: 'timed out',
-  dns: 'host name not found',
-  connect: 'connection refused',
-  tls: 'TLS handshake failed',
-  blocked: 'blocked: private address',
+const FAILURE_WORDS: Readonly<Record<string, MessageKey>> = {
+  timeout: 'failure.timeout',
+  dns: 'failure.dns',
+  connect: 'failure.connect',
+  tls: 'failure.tls',
+  blocked: 'failure.blocked',
 };
 
 /** The delivery's state in the API's word with its label: "succeeded · delivered", "failed · not delivered (HTTP 500)". */
@@ -70,8 +73,8 @@ export const attemptSucceeded = (attempt: AttemptView): boolean =>
 /** "succeeded · HTTP 200" or "failed · HTTP 500", "failed · timed out". */
 export function attemptText(attempt: AttemptView): string {
   return attemptSucceeded(attempt)
-    ? `succeeded · HTTP ${attempt.statusCode}`
-    : `failed · ${failureText(attempt.errorClass, attempt.statusCode)}`;
+    ? t('attempt.succeeded', { status: String(attempt.statusCode) })
+    : t('attempt.failed', { why: failureText(attempt.errorClass, attempt.statusCode) });
 }
 
 export function attemptResult(attempt: AttemptView): HTMLElement {
@@ -97,24 +100,26 @@ function requestOf(attempt: Attempt, payload: Delivery['payload'] | undefined): 
  */
 export function attemptsTable(attempts: readonly Attempt[], payload?: Delivery['payload']): HTMLElement {
   const withRequest = payload !== undefined || attempts.some((a) => a.requestBody !== undefined);
-  const request: Column<Attempt>[] = withRequest ? [['Request', (a) => requestOf(a, payload), 'request']] : [];
+  const request: Column<Attempt>[] = withRequest
+    ? [[t('attempt.request'), (a) => requestOf(a, payload), 'request']]
+    : [];
   return table<Attempt>(
     attempts,
     [
       ['#', (a) => a.attemptNo],
-      ['When', (a) => when(a.startedAt)],
-      ['Duration', (a) => ms(a.durationMs)],
-      ['Result', (a) => attemptResult(a)],
+      [t('attempt.when'), (a) => when(a.startedAt)],
+      [t('attempt.duration'), (a) => ms(a.durationMs)],
+      [t('attempt.result'), (a) => attemptResult(a)],
       [
-        'Response',
+        t('attempt.response'),
         (a) =>
           a.responseBody ? h('code', { className: 'excerpt' }, a.responseBody.slice(0, 300)) : a.errorMessage || '—',
       ],
       ...request,
     ],
-    'No attempt yet: the worker sends it within seconds.',
+    t('attempt.none'),
   );
 }
 
 /** The delivery-status filter both logs offer: the API's words, each with its label. */
-export const STATUS_FILTER = stateOptions('delivery', 'any status');
+export const STATUS_FILTER = stateOptions('delivery', t('delivery.anyStatus'));

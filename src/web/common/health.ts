@@ -5,9 +5,9 @@
  */
 import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { type Child, h } from './dom.js';
+import { type MessageKey, parts, t } from './i18n.js';
 import { stateBadge } from './states.js';
 import { when } from './time.js';
-import { plural } from './widgets.js';
 
 /** What the banner reads of a subscription, client's or operator's view alike. */
 export type BannerSubject = Pick<
@@ -15,18 +15,26 @@ export type BannerSubject = Pick<
   'id' | 'notificationUrl' | 'status' | 'disabledReason' | 'failingSince'
 >;
 
-/** The click on a disabled subscription. */
-export const RECOVER_LABEL = 'Re-enable and recover what failed';
-/** The click on an active subscription whose attempts fail. */
-export const RESEND_LABEL = 'Send again what failed';
-
-export const recoverLabel = (s: BannerSubject): string => (s.status === 'disabled' ? RECOVER_LABEL : RESEND_LABEL);
+/** The click on a disabled subscription ("Re-enable and recover what failed"), or on an active one whose attempts fail. */
+export const recoverLabel = (s: BannerSubject): string =>
+  s.status === 'disabled' ? t('health.recover') : t('health.resend');
 
 /** The notice after the click: "Re-enabled; 1 failed delivery queued again." */
 export function recoveredText(s: BannerSubject, requeued: number): string {
-  const queued = `${plural(requeued, 'failed delivery', 'failed deliveries')} queued again.`;
-  return s.status === 'disabled' ? `Re-enabled; ${queued}` : queued.charAt(0).toUpperCase() + queued.slice(1);
+  return t(s.status === 'disabled' ? 'health.reenabledRequeued' : 'health.requeued', { count: requeued });
 }
+
+/** The reasons the server gives for disabling, in the page's language (any other as the server wrote it). */
+const REASONS: Readonly<Record<string, MessageKey>> = {
+  disabled: 'health.reason.disabled',
+  'every delivery attempt failed for 5 days': 'health.reason.fiveDays',
+  'the receiver answered 410 Gone': 'health.reason.gone',
+};
+
+const reasonText = (reason: string | undefined): string => {
+  const key = REASONS[reason ?? 'disabled'];
+  return key === undefined ? (reason ?? '') : t(key);
+};
 
 /**
  * A subscription's state in a table cell: "active · receiving", "active · receiving · failing since 2
@@ -34,12 +42,12 @@ export function recoveredText(s: BannerSubject, requeued: number): string {
  */
 export function healthState(s: BannerSubject): Child {
   if (s.status === 'disabled')
-    return [stateBadge('subscription', 'disabled'), s.disabledReason ? ` — ${s.disabledReason}` : ''];
+    return [stateBadge('subscription', 'disabled'), s.disabledReason ? ` — ${reasonText(s.disabledReason)}` : ''];
   if (!s.failingSince) return stateBadge('subscription', 'active');
   return [
     stateBadge('subscription', 'active'),
     ' · ',
-    h('span', { className: 'failing-since' }, ['failing since ', when(s.failingSince)]),
+    h('span', { className: 'failing-since' }, parts('health.failingSince', { when: when(s.failingSince) })),
   ];
 }
 
@@ -54,15 +62,12 @@ export function healthBanner(
 ): HTMLElement | null {
   const disabled = s.status === 'disabled';
   if (!disabled && !s.failingSince) return null;
-  const inARow =
-    failedAttempts === undefined ? '' : ` (${plural(failedAttempts, 'failed attempt', 'failed attempts')} in a row)`;
+  const inARow = failedAttempts === undefined ? '' : t('health.inARow', { count: failedAttempts });
   const reason = disabled
-    ? [h('strong', {}, 'Disabled: '), `${s.disabledReason ?? 'disabled'}. Nothing is sent to it any more.`]
+    ? [h('strong', {}, t('health.disabledLead')), t('health.disabledText', { reason: reasonText(s.disabledReason) })]
     : [
-        h('strong', {}, 'Failing: '),
-        'every attempt has failed since ',
-        when(s.failingSince),
-        `${inARow}. After 5 days of failures the subscription is disabled.`,
+        h('strong', {}, t('health.failingLead')),
+        ...parts('health.failingText', { when: when(s.failingSince), inARow }),
       ];
   const button = h('button', { type: 'button' }, recoverLabel(s));
   button.onclick = async () => {

@@ -6,6 +6,7 @@
 import type { AuditRecord } from '../../audit/canonical.js';
 import { type Api, type Page, problemText, rowsOf } from './api.js';
 import { type Child, h } from './dom.js';
+import { t, word } from './i18n.js';
 import { when } from './time.js';
 import { type Column, empty, table } from './widgets.js';
 
@@ -14,10 +15,10 @@ const HISTORY_LIMIT = 20;
 /** Who made a change, as a person reads it: "ada@example.org (admin)", "partner cli_…", "system". */
 export function actorText(record: AuditRecord): string {
   const { type, id, name } = record.actor;
-  if (type === 'system') return 'system';
+  if (type === 'system') return t('history.system');
   const who = name ?? id ?? type;
-  const what = type === 'partner' ? `partner ${who}` : who;
-  return record.role === null ? what : `${what} (${record.role})`;
+  const what = type === 'partner' ? t('history.partner', { who }) : who;
+  return record.role === null ? what : t('history.withRole', { who: what, role: word('roles', record.role) });
 }
 
 function value(x: unknown): string {
@@ -41,10 +42,10 @@ export function changesList(record: AuditRecord): Child {
 }
 
 export const auditColumns: readonly Column<AuditRecord>[] = [
-  ['When', (r) => when(r.at)],
-  ['Who', (r) => [actorText(r), r.ip === null ? null : h('div', { className: 'muted' }, r.ip)]],
-  ['Action', (r) => h('code', {}, r.action)],
-  ['Changes', changesList],
+  [t('history.when'), (r) => when(r.at)],
+  [t('history.who'), (r) => [actorText(r), r.ip === null ? null : h('div', { className: 'muted' }, r.ip)]],
+  [t('history.action'), (r) => h('code', {}, r.action)],
+  [t('history.changes'), changesList],
 ];
 
 /** The History panel of one resource. */
@@ -52,7 +53,10 @@ export async function historyPanel(api: Api, targetType: string, targetId: strin
   const query = new URLSearchParams({ targetType, targetId, limit: String(HISTORY_LIMIT) });
   const result = await api<Page<AuditRecord>>('GET', `/audit?${query.toString()}`);
   const body = result.ok
-    ? table(rowsOf(result), auditColumns, 'No recorded changes.')
-    : empty(`Could not load the history: ${problemText(result)}`);
-  return h('section', { className: 'history panel', 'aria-label': 'History' }, [h('h2', {}, 'History'), body]);
+    ? table(rowsOf(result), auditColumns, t('history.none'))
+    : empty(t('history.couldNotLoad', { problem: problemText(result) }));
+  return h('section', { className: 'history panel', 'aria-label': t('history.title') }, [
+    h('h2', {}, t('history.title')),
+    body,
+  ]);
 }

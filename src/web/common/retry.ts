@@ -7,7 +7,8 @@
  */
 import { type Delivery, failureText, outcomeText } from './deliveries.js';
 import { h, type NoticeKind } from './dom.js';
-import { countdown } from './time.js';
+import { t } from './i18n.js';
+import { countdown, isDue } from './time.js';
 
 export type RetryAction = 'retry' | 'send-now';
 
@@ -23,14 +24,14 @@ export function retryChoice(d: Delivery, context: RetryContext = {}): RetryChoic
   if (context.subscriptionDisabled)
     return {
       action: null,
-      label: d.status === 'pending' ? 'Retry now' : 'Retry',
-      reason: 'the subscription is disabled: re-enable it first',
+      label: d.status === 'pending' ? t('retry.now') : t('retry.retry'),
+      reason: t('retry.disabledSubscription'),
     };
-  if (d.status !== 'pending') return { action: 'retry', label: 'Retry' };
-  if (d.attemptCount === 0) return { action: null, label: 'Retry now', reason: 'first attempt under way' };
-  if (d.nextAttemptAt === null || countdown(d.nextAttemptAt) === 'now')
-    return { action: null, label: 'Retry now', reason: 'next attempt under way' };
-  return { action: 'send-now', label: 'Retry now' };
+  if (d.status !== 'pending') return { action: 'retry', label: t('retry.retry') };
+  if (d.attemptCount === 0) return { action: null, label: t('retry.now'), reason: t('retry.firstUnderWay') };
+  if (d.nextAttemptAt === null || isDue(d.nextAttemptAt))
+    return { action: null, label: t('retry.now'), reason: t('retry.nextUnderWay') };
+  return { action: 'send-now', label: t('retry.now') };
 }
 
 let reasons = 0;
@@ -75,10 +76,10 @@ export function retryControl(
  * it, and says how that attempt went and that the automatic schedule stays where it was.
  */
 export function retryReport(action: RetryAction, d: Delivery): { text: string; kind: NoticeKind } {
-  if (action === 'retry')
-    return { text: 'Retry delivery: queued again; the worker sends it within seconds.', kind: 'info' };
-  if (d.status === 'succeeded') return { text: `Retry now: ${outcomeText(d)} (HTTP ${d.lastStatusCode}).`, kind: 'ok' };
+  if (action === 'retry') return { text: t('retry.queued'), kind: 'info' };
+  if (d.status === 'succeeded')
+    return { text: t('retry.nowSucceeded', { outcome: outcomeText(d), status: String(d.lastStatusCode) }), kind: 'ok' };
   const why = failureText(d.lastErrorClass, d.lastStatusCode);
-  const next = d.nextAttemptAt === null ? '' : ` The next automatic attempt stays ${countdown(d.nextAttemptAt)}.`;
-  return { text: `Retry now: failed (${why}).${next}`, kind: 'error' };
+  const next = d.nextAttemptAt === null ? '' : t('retry.nextStays', { due: countdown(d.nextAttemptAt) });
+  return { text: t('retry.nowFailed', { why }) + next, kind: 'error' };
 }

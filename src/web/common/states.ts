@@ -4,6 +4,7 @@
  * ("succeeded · delivered"). Every label comes from this one map, so a state reads the same on
  * every page of the console and the portal.
  */
+import { localState } from './i18n.js';
 import { badge } from './widgets.js';
 
 export const STATE_LABELS = {
@@ -44,7 +45,7 @@ export type StateKind = keyof typeof STATE_LABELS;
 /** The label of a state, or none for a word the map does not know (a newer server). */
 export function stateLabel(kind: StateKind, word: string): string | undefined {
   const labels: Readonly<Record<string, string>> = STATE_LABELS[kind];
-  const label = labels[word];
+  const label = localState(kind, word) ?? labels[word];
   return label === undefined || label === word ? undefined : label;
 }
 

@@ -7,9 +7,10 @@
 
 import { EVENT_NAMES, EVENTS } from '../../events/catalogue.js';
 import type { SubscriptionFilter } from '../../subscriptions/filter-schema.js';
-import type { Failure } from './api.js';
+import { type Failure, localProblem } from './api.js';
 import { eventName } from './deliveries.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 import { field, select } from './widgets.js';
 
 export interface SubscriptionInput {
@@ -44,10 +45,10 @@ type FieldName = 'url' | 'event' | 'eans' | 'list' | 'form';
 
 /** The API's names in messages, and the labels the form shows for them. */
 const LABELS: readonly (readonly [RegExp, string, FieldName])[] = [
-  [/notificationUrl/g, 'Receiver URL', 'url'],
-  [/filter\.eans|\beans\b/g, 'EANs', 'eans'],
-  [/filter\.list/g, 'List', 'list'],
-  [/\bevent\b/g, 'Event', 'event'],
+  [/notificationUrl/g, t('form.receiverUrl'), 'url'],
+  [/filter\.eans|\beans\b/g, t('form.eans'), 'eans'],
+  [/filter\.list/g, t('form.list'), 'list'],
+  [/\bevent\b/g, t('form.event'), 'event'],
 ];
 
 const PATHS: Readonly<Record<string, FieldName>> = {
@@ -72,6 +73,11 @@ export function placeRefusal(result: Failure): { field: FieldName; text: string 
     text = text.replace(pattern, label);
   }
   if (where === 'form' && /public address/.test(raw)) where = 'url';
+  const local = localProblem(data);
+  if (local !== undefined) {
+    const aboutUrl = data.code === 'blocked-address' || data.code === 'unresolvable-host';
+    return { field: where === 'form' && aboutUrl ? 'url' : where, text: local };
+  }
   return { field: where, text: text.charAt(0).toUpperCase() + text.slice(1) };
 }
 
@@ -87,7 +93,7 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
     type: 'url',
     name: 'notificationUrl',
     // No absolute URL in the page's assets, not even an example (a test guards against external references).
-    placeholder: 'your receiver URL (https)',
+    placeholder: t('form.urlPlaceholder'),
     required: true,
     size: 40,
     maxlength: 2048,
@@ -95,16 +101,16 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
   const event = select(
     EVENT_NAMES.map((e) => [e, `${eventName(e)} (${e})`] as const),
     'list.published',
-    'Event',
+    t('form.event'),
   );
   const which = select(
     [
-      ['', 'every offer'],
-      ['eans', 'only these EANs'],
-      ['list', "only a list's items"],
+      ['', t('form.everyOffer')],
+      ['eans', t('form.onlyEans')],
+      ['list', t('form.onlyList')],
     ],
     '',
-    'Which offers',
+    t('form.whichOffers'),
   );
   const eans = h('textarea', {
     name: 'eans',
@@ -122,7 +128,7 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
     list: 'filter-lists',
     size: 34,
     maxlength: 64,
-    placeholder: 'a list identifier: type or pick',
+    placeholder: t('form.listPlaceholder'),
   });
   const errors: Record<FieldName, HTMLElement> = {
     url: h('span', { className: 'field-error', id: 'error-url' }),
@@ -137,9 +143,9 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
   // The error sits beside the label, not in it: the field's accessible name stays its label.
   const withError = (label: string, input: HTMLElement, name: FieldName): HTMLElement =>
     h('div', { className: 'field-with-error' }, [field(label, input), errors[name]]);
-  const eansField = withError('EANs (comma-separated)', eans, 'eans');
-  const listField = withError('List', list, 'list');
-  const whichField = field('Which offers', which);
+  const eansField = withError(t('form.eansField'), eans, 'eans');
+  const listField = withError(t('form.list'), list, 'list');
+  const whichField = field(t('form.whichOffers'), which);
   const filterFields = h('div', { className: 'filter-fields' }, [whichField, eansField, listField, datalist]);
   const sync = () => {
     const filterable = FILTERABLE.includes(event.value);
@@ -157,7 +163,7 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
       inputs[name as FieldName]?.removeAttribute('aria-invalid');
     }
   };
-  const submit = h('button', { type: 'submit' }, options.label ?? 'Subscribe');
+  const submit = h('button', { type: 'submit' }, options.label ?? t('form.subscribe'));
   const form = h(
     'form',
     {
@@ -180,7 +186,13 @@ export function subscriptionForm(options: SubscriptionFormOptions): HTMLFormElem
         }
       },
     },
-    [withError('Receiver URL', url, 'url'), withError('Event', event, 'event'), filterFields, submit, errors.form],
+    [
+      withError(t('form.receiverUrl'), url, 'url'),
+      withError(t('form.event'), event, 'event'),
+      filterFields,
+      submit,
+      errors.form,
+    ],
   );
   return form;
 }

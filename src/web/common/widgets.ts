@@ -3,6 +3,7 @@
  * cell carries data-label for the stylesheet), forms, selects and the show-once secret box.
  */
 import { type Child, h } from './dom.js';
+import { t } from './i18n.js';
 
 export function badge(text: string, kind: string = text): HTMLElement {
   return h('span', { className: `badge ${kind}` }, text);
@@ -18,7 +19,7 @@ export type Column<T> = readonly [string, (row: T) => Child, string?];
 export function table<T>(
   rows: readonly T[],
   columns: readonly Column<T>[],
-  emptyText = 'Nothing here yet.',
+  emptyText = t('common.nothingYet'),
 ): HTMLElement {
   if (rows.length === 0) return empty(emptyText);
   const head = h(
@@ -52,7 +53,7 @@ export function select(options: readonly Option[], value: string, label?: string
     'select',
     { 'aria-label': label ?? null },
     options.map((option) => {
-      const [optionValue, text] = typeof option === 'string' ? [option, option || 'all'] : option;
+      const [optionValue, text] = typeof option === 'string' ? [option, option || t('common.all')] : option;
       return h('option', { value: optionValue, selected: optionValue === value }, text);
     }),
   );
@@ -69,18 +70,18 @@ export function secretBox(title: string, value: string, extra?: Child): HTMLElem
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(value);
-          copy.textContent = 'Copied';
+          copy.textContent = t('common.copied');
         } catch {
-          copy.textContent = 'Select and copy';
+          copy.textContent = t('common.selectAndCopy');
         }
       },
     },
-    'Copy',
+    t('common.copy'),
   );
   return h('div', { className: 'secret', role: 'region', 'aria-label': title }, [
     h('h3', {}, title),
     h('div', { className: 'secret-row' }, [code, copy]),
-    h('p', { className: 'warn' }, 'Copy it now: you will not see this again.'),
+    h('p', { className: 'warn' }, t('common.copyNow')),
     extra,
   ]);
 }
@@ -101,7 +102,3 @@ export function inlineForm(fields: readonly Child[], label: string, submit: () =
 
 export const button = (label: string, onclick: () => unknown, className = 'secondary', disabled = false) =>
   h('button', { type: 'button', className, disabled, onclick: () => void onclick() }, label);
-
-/** "1 failed delivery", "2 failed deliveries": the count with the noun it counts, in the right number. */
-export const plural = (count: number, one: string, many: string): string =>
-  `${count.toLocaleString()} ${count === 1 ? one : many}`;

@@ -6,6 +6,7 @@
  */
 import { makeApi, problemText } from '../common/api.js';
 import { drawSection, notice } from '../common/dom.js';
+import { t } from '../common/i18n.js';
 import { createRouter, linkTo, type Place } from '../common/router.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
@@ -41,7 +42,7 @@ export const hooks = { signIn: (_message?: string): void => undefined };
 export const api = makeApi(
   '/api/admin/v1',
   () => state.csrfToken,
-  () => hooks.signIn('Your session ended; sign in again.'),
+  () => hooks.signIn(t('signin.sessionEnded')),
 );
 export const session = makeApi('/dashboard/api', () => state.csrfToken);
 
@@ -61,13 +62,15 @@ export async function act<T = unknown>(
   options: ActOptions<T> = {},
 ) {
   const result = await api<T>(method, path, body);
-  if (!result.ok) notice(`${label} failed: ${problemText(result)}`, true);
+  if (!result.ok) notice(t('common.failed', { label, problem: problemText(result) }), true);
   else {
     // Re-render first: when "done" shows, the page already shows the change (a test reading the page
     // right after the notice saw the old tree on a slow machine, and so would a person).
     if (!options.stay) await show(state.current, true);
-    const events = options.events ? ` Events emitted: ${options.events(result.data) || 'none'}.` : '';
-    notice(`${label}: done.${events}`);
+    const events = options.events
+      ? t('common.eventsEmitted', { events: options.events(result.data) || t('common.none') })
+      : '';
+    notice(t('common.done', { label }) + events);
   }
   return result;
 }

@@ -8,6 +8,7 @@ import { AUDIT_ACTIONS } from '../../audit/catalogue.js';
 import { type Page, problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { auditColumns } from '../common/history.js';
+import { t } from '../common/i18n.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { api, go, link, state } from './app.js';
 
@@ -21,22 +22,22 @@ const dayBound = (day: string, next: boolean): string =>
 
 function filterForm(): HTMLFormElement {
   const q = state.query;
-  const actor = h('input', { name: 'actor', value: q.actor ?? '', placeholder: 'e-mail, client id, system' });
-  const action = select(ACTIONS, q.action ?? '', 'Action');
-  const targetType = select(TARGET_TYPES, q.targetType ?? '', 'Target type');
+  const actor = h('input', { name: 'actor', value: q.actor ?? '', placeholder: t('audit.actorPlaceholder') });
+  const action = select(ACTIONS, q.action ?? '', t('history.action'));
+  const targetType = select(TARGET_TYPES, q.targetType ?? '', t('audit.targetType'));
   const targetId = h('input', { name: 'targetId', value: q.targetId ?? '', placeholder: 'cli_…, sub_…' });
   const since = h('input', { type: 'date', name: 'since', value: q.since ?? '' });
   const until = h('input', { type: 'date', name: 'until', value: q.until ?? '' });
   return inlineForm(
     [
-      field('Actor', actor),
-      field('Action', action),
-      field('Target type', targetType),
-      field('Target id', targetId),
-      field('From', since),
-      field('To', until),
+      field(t('audit.actor'), actor),
+      field(t('history.action'), action),
+      field(t('audit.targetType'), targetType),
+      field(t('audit.targetId'), targetId),
+      field(t('common.from'), since),
+      field(t('audit.to'), until),
     ],
-    'Filter',
+    t('common.filter'),
     () =>
       go({
         section: 'audit',
@@ -53,15 +54,8 @@ function filterForm(): HTMLFormElement {
 }
 
 export async function audit(root: HTMLElement): Promise<void> {
-  root.append(h('h1', {}, 'Audit log'));
-  root.append(
-    h(
-      'p',
-      { className: 'muted' },
-      'Every change made through the console, the admin API, the CLI and the partner portal, and by the system; each record is chained to the one before (npx shelfmark audit verify).',
-    ),
-    filterForm(),
-  );
+  root.append(h('h1', {}, t('audit.title')));
+  root.append(h('p', { className: 'muted' }, t('audit.note')), filterForm());
   const query = new URLSearchParams({ limit: '50' });
   for (const name of FILTERS) if (state.query[name]) query.set(name, state.query[name] ?? '');
   // The address carries days (the date inputs'); the API takes instants: From's start, To's end (UTC).
@@ -74,17 +68,13 @@ export async function audit(root: HTMLElement): Promise<void> {
     h(
       'p',
       {},
-      h(
-        'a',
-        { href: `/api/admin/v1/audit?${exportQuery.toString()}`, download: 'audit.ndjson' },
-        'Export every match (ndjson)',
-      ),
+      h('a', { href: `/api/admin/v1/audit?${exportQuery.toString()}`, download: 'audit.ndjson' }, t('audit.export')),
     ),
   );
   if (state.query.after) query.set('starting_after', state.query.after);
   const result = await api<Page<AuditRecord>>('GET', `/audit?${query.toString()}`);
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const records = result.data.data;
@@ -97,11 +87,11 @@ export async function audit(root: HTMLElement): Promise<void> {
   root.append(
     table(
       records,
-      when && who && action && changes ? [when, who, action, ['Target', target], changes] : auditColumns,
-      'No record matches.',
+      when && who && action && changes ? [when, who, action, [t('audit.target'), target], changes] : auditColumns,
+      t('audit.none'),
     ),
   );
   const last = records.at(-1);
   if (result.data.has_more && last !== undefined)
-    root.append(h('p', {}, link({ section: 'audit', query: { ...state.query, after: last.id } }, 'Older records →')));
+    root.append(h('p', {}, link({ section: 'audit', query: { ...state.query, after: last.id } }, t('audit.older'))));
 }

@@ -6,6 +6,7 @@
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { type Delivery, eventName, outcomeWithNext, STATUS_FILTER } from '../common/deliveries.js';
 import { h } from '../common/dom.js';
+import { t } from '../common/i18n.js';
 import { retryControl } from '../common/retry.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
@@ -16,9 +17,9 @@ import type { AdminSubscription } from './subscriptions.js';
 
 function filterForm(root: HTMLElement, subscriptions: ReadonlyMap<string, AdminSubscription>): void {
   const { status: wanted = '', subscription = '' } = state.query;
-  const status = select(STATUS_FILTER, wanted, 'Status');
+  const status = select(STATUS_FILTER, wanted, t('common.status'));
   root.append(
-    inlineForm([field('Status', status)], 'Filter', () =>
+    inlineForm([field(t('common.status'), status)], t('common.filter'), () =>
       go({ section: 'deliveries', query: { status: status.value, subscription } }),
     ),
   );
@@ -27,8 +28,8 @@ function filterForm(root: HTMLElement, subscriptions: ReadonlyMap<string, AdminS
     const which = x === undefined ? subscription : `${x.client.name} → ${x.notificationUrl}`;
     root.append(
       h('p', { className: 'muted' }, [
-        `One subscription only: ${which}. `,
-        link({ section: 'deliveries', query: { status: wanted } }, 'Show all'),
+        t('log.oneSubscription', { which }),
+        link({ section: 'deliveries', query: { status: wanted } }, t('common.showAll')),
       ]),
     );
   }
@@ -39,7 +40,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
     await deliveryDetail(root, state.detail);
     return;
   }
-  root.append(h('h1', {}, 'Delivery log'));
+  root.append(h('h1', {}, t('log.title')));
   const { status = '', subscription = '' } = state.query;
   const query = new URLSearchParams({ limit: '50' });
   if (status) query.set('status', status);
@@ -50,7 +51,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
   ]);
   filterForm(root, subscriptions);
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const subjects = await subjectLabels(rowsOf(result));
@@ -59,28 +60,29 @@ export async function deliveries(root: HTMLElement): Promise<void> {
     table<Delivery>(
       rowsOf(result),
       [
-        ['Created', (d) => when(d.createdAt)],
-        ['Client', (d) => subscriptions.get(d.subscriptionId)?.client.name ?? 'deleted subscription'],
+        [t('common.created'), (d) => when(d.createdAt)],
         [
-          'Receiver',
+          t('common.client'),
+          (d) => subscriptions.get(d.subscriptionId)?.client.name ?? t('common.deletedSubscription'),
+        ],
+        [
+          t('common.receiver'),
           (d) => h('span', { className: 'url' }, subscriptions.get(d.subscriptionId)?.notificationUrl ?? '—'),
         ],
-        ['Event', (d) => eventName(d.event)],
-        ['About', (d) => subjectOf(subjects, d)],
-        ['Attempts', (d) => String(d.attemptCount)],
-        ['Outcome', outcomeWithNext],
+        [t('common.event'), (d) => eventName(d.event)],
+        [t('common.about'), (d) => subjectOf(subjects, d)],
+        [t('common.attempts'), (d) => String(d.attemptCount)],
+        [t('common.outcome'), outcomeWithNext],
         [
-          'Actions',
+          t('common.actions'),
           (d) => [
-            link({ section: 'deliveries', id: d.id }, 'Attempts', 'button-link secondary'),
+            link({ section: 'deliveries', id: d.id }, t('common.attempts'), 'button-link secondary'),
             retryControl(d, retryAndOpen(d), { subscriptionDisabled: disabled(d) }),
           ],
           'actions',
         ],
       ],
-      status || subscription
-        ? 'No delivery matches these filters.'
-        : 'No deliveries match. Deliveries appear when an event happens for a subscription.',
+      status || subscription ? t('common.noDeliveryMatches') : t('log.none'),
     ),
   );
 }

@@ -7,8 +7,9 @@
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { type Attempt, attemptsTable, type Delivery, eventName, outcomeWithNext } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
+import { t } from '../common/i18n.js';
 import { type RetryAction, retryControl, retryReport } from '../common/retry.js';
-import { countdown, when } from '../common/time.js';
+import { isDue, when } from '../common/time.js';
 import { empty } from '../common/widgets.js';
 import { api, go, link, show, state } from './app.js';
 import { subjectLabels, subjectOf } from './subjects.js';
@@ -25,7 +26,7 @@ interface DeliveryDetail extends Delivery {
 export const retryAndOpen = (d: Delivery) => async (action: RetryAction) => {
   const result = await api<Delivery>('POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`);
   if (!result.ok) {
-    notice(`Retry delivery failed: ${problemText(result)}`, true);
+    notice(t('common.retryFailed', { problem: problemText(result) }), true);
     return;
   }
   const here = state.current === 'deliveries' && state.detail === d.id;
@@ -46,7 +47,7 @@ const FOLLOW_TIMES = 20;
 let followed = { id: '', times: 0 };
 
 function follow(d: Delivery): void {
-  const due = d.status === 'pending' && (d.nextAttemptAt === null || countdown(d.nextAttemptAt) === 'now');
+  const due = d.status === 'pending' && (d.nextAttemptAt === null || isDue(d.nextAttemptAt));
   if (followed.id !== d.id) followed = { id: d.id, times: 0 };
   if (!due || followed.times >= FOLLOW_TIMES) return;
   followed.times++;
@@ -56,13 +57,17 @@ function follow(d: Delivery): void {
 }
 
 export async function deliveryDetail(root: HTMLElement, id: string): Promise<void> {
-  const back = h('p', {}, link({ section: 'deliveries' }, '← Delivery log'));
+  const back = h('p', {}, link({ section: 'deliveries' }, t('log.back')));
   const [result, subscriptions] = await Promise.all([
     api<DeliveryDetail>('GET', `/deliveries/${encodeURIComponent(id)}`),
     subscriptionsById(),
   ]);
   if (!result.ok) {
-    root.append(back, h('h1', {}, 'Delivery'), empty(`Could not load delivery ${id}: ${problemText(result)}`));
+    root.append(
+      back,
+      h('h1', {}, t('log.delivery')),
+      empty(t('log.couldNotLoad', { id, problem: problemText(result) })),
+    );
     return;
   }
   const d = result.data;
@@ -72,28 +77,28 @@ export async function deliveryDetail(root: HTMLElement, id: string): Promise<voi
     back,
     h('h1', {}, `${eventName(d.event)}: ${about}`),
     h('dl', { className: 'facts panel' }, [
-      h('dt', {}, 'Client'),
-      h('dd', {}, subscription?.client.name ?? 'deleted subscription'),
-      h('dt', {}, 'Receiver'),
+      h('dt', {}, t('common.client')),
+      h('dd', {}, subscription?.client.name ?? t('common.deletedSubscription')),
+      h('dt', {}, t('common.receiver')),
       h('dd', {}, h('span', { className: 'url' }, subscription?.notificationUrl ?? '—')),
-      h('dt', {}, 'Outcome'),
+      h('dt', {}, t('common.outcome')),
       h('dd', { className: 'outcome' }, outcomeWithNext(d)),
-      h('dt', {}, 'Created'),
+      h('dt', {}, t('common.created')),
       h('dd', {}, when(d.createdAt)),
-      h('dt', {}, 'Delivery id'),
+      h('dt', {}, t('log.deliveryId')),
       h('dd', {}, h('span', { className: 'id' }, d.id)),
-      h('dt', {}, 'Actions'),
+      h('dt', {}, t('common.actions')),
       h('dd', {}, [
         retryControl(d, retryAndOpen(d), { subscriptionDisabled: subscription?.status === 'disabled' }),
         subscription === undefined
           ? null
           : [
               ' ',
-              link({ section: 'deliveries', query: { subscription: subscription.id } }, 'All of this subscription'),
+              link({ section: 'deliveries', query: { subscription: subscription.id } }, t('log.allOfSubscription')),
             ],
       ]),
     ]),
-    h('h2', {}, `Attempts (${d.attempts.length})`),
+    h('h2', {}, t('log.attempts', { count: d.attempts.length })),
     attemptsTable(d.attempts, d.payload),
   );
   follow(d);

@@ -7,6 +7,7 @@ import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
 import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { historyPanel } from '../common/history.js';
+import { t } from '../common/i18n.js';
 import { stateBadge } from '../common/states.js';
 import { when } from '../common/time.js';
 import { empty } from '../common/widgets.js';
@@ -20,10 +21,14 @@ const facts = (pairs: readonly (readonly [string, HTMLElement | string])[]): HTM
   );
 
 export async function clientPage(root: HTMLElement, id: string): Promise<void> {
-  const back = h('p', {}, link({ section: 'clients' }, '← API clients'));
+  const back = h('p', {}, link({ section: 'clients' }, t('clients.back')));
   const result = await api<ClientView>('GET', `/clients/${encodeURIComponent(id)}`);
   if (!result.ok) {
-    root.append(back, h('h1', {}, 'Client'), empty(`Could not load client ${id}: ${problemText(result)}`));
+    root.append(
+      back,
+      h('h1', {}, t('clients.one')),
+      empty(t('clients.couldNotLoad', { id, problem: problemText(result) })),
+    );
     return;
   }
   const client = result.data;
@@ -31,21 +36,21 @@ export async function clientPage(root: HTMLElement, id: string): Promise<void> {
     back,
     h('h1', {}, client.name),
     facts([
-      ['Status', stateBadge('client', client.status)],
-      ['Client ID', h('code', { className: 'id' }, client.clientId)],
-      ['Scopes', client.scopes.join(', ')],
-      ['Created', when(client.createdAt)],
-      ['Identifier', h('code', { className: 'id' }, client.id)],
+      [t('common.status'), stateBadge('client', client.status)],
+      [t('clients.clientId'), h('code', { className: 'id' }, client.clientId)],
+      [t('clients.scopes'), client.scopes.join(', ')],
+      [t('common.created'), when(client.createdAt)],
+      [t('common.identifier'), h('code', { className: 'id' }, client.id)],
     ]),
     await historyPanel(api, 'client', client.id),
   );
 }
 
 export async function subscriptionPage(root: HTMLElement, id: string): Promise<void> {
-  const back = h('p', {}, link({ section: 'subscriptions' }, '← Webhook subscriptions'));
+  const back = h('p', {}, link({ section: 'subscriptions' }, t('subs.back')));
   const result = await api<AdminSubscriptionView>('GET', `/subscriptions/${encodeURIComponent(id)}`);
   if (!result.ok) {
-    root.append(back, h('h1', {}, 'Subscription'), empty(`Could not load subscription ${id}: ${problemText(result)}`));
+    root.append(back, h('h1', {}, t('subs.one')), empty(t('subs.couldNotLoad', { id, problem: problemText(result) })));
     return;
   }
   const subscription = result.data;
@@ -53,11 +58,11 @@ export async function subscriptionPage(root: HTMLElement, id: string): Promise<v
     back,
     h('h1', {}, `${subscription.client.name} → ${subscription.canonicalEvent}`),
     facts([
-      ['Status', stateBadge('subscription', subscription.status)],
-      ['Receiver', subscription.notificationUrl],
-      ['Client', link({ section: 'clients', id: subscription.client.id }, subscription.client.name)],
-      ['Created', when(subscription.createdAt)],
-      ['Identifier', h('code', { className: 'id' }, subscription.id)],
+      [t('common.status'), stateBadge('subscription', subscription.status)],
+      [t('common.receiver'), subscription.notificationUrl],
+      [t('common.client'), link({ section: 'clients', id: subscription.client.id }, subscription.client.name)],
+      [t('common.created'), when(subscription.createdAt)],
+      [t('common.identifier'), h('code', { className: 'id' }, subscription.id)],
     ]),
     await historyPanel(api, 'subscription', subscription.id),
   );

@@ -5,8 +5,9 @@
  * refusals are shown beside the item or the field they are about, never only in the notice bar.
  */
 import type { ListItem } from '../../lml/schemas.js';
-import type { Failure } from '../common/api.js';
+import { type Failure, localProblem } from '../common/api.js';
 import { h, notice } from '../common/dom.js';
+import { type MessageKey, t } from '../common/i18n.js';
 import { button, confirmThen, field, table } from '../common/widgets.js';
 import { api, show } from './app.js';
 import type { List } from './list-moves.js';
@@ -19,32 +20,38 @@ interface Placed {
   form: string[];
 }
 
-const FIELD_LABELS: Readonly<Record<string, string>> = {
-  ean: 'EAN',
-  title: 'Title',
-  author: 'Author',
-  publisher: 'Publisher',
-  remarks: 'Remarks',
-  mandatory: 'Mandatory',
+const FIELD_LABELS: Readonly<Record<string, MessageKey>> = {
+  ean: 'item.ean',
+  title: 'item.title',
+  author: 'item.author',
+  publisher: 'item.publisher',
+  remarks: 'item.remarks',
+  mandatory: 'item.mandatory',
 };
 
 function place(refusal: Failure): Placed {
   const placed: Placed = { items: new Map(), form: [] };
   const data = typeof refusal.data === 'object' && refusal.data !== null ? refusal.data : {};
+  // In Dutch, each field is named with the problem's sentence (the API's field messages are English).
+  const local = localProblem({ ...data, errors: [], invalidEans: [] });
   for (const error of data.errors ?? []) {
     const match = /^\/items\/(\d+)(?:\/(\w+))?/.exec(error.path ?? '');
-    const message = error.message ?? '';
+    const message = local ?? error.message ?? '';
     if (match === null) {
       placed.form.push(message);
       continue;
     }
     const index = Number(match[1]);
-    const label = FIELD_LABELS[match[2] ?? ''] ?? 'Item';
-    const text = `${label} ${message}`.replace(/\bitem (\d+)\b/g, (_, n: string) => `item ${Number(n) + 1}`);
+    const key = FIELD_LABELS[match[2] ?? ''];
+    const label = key === undefined ? t('item.item') : t(key);
+    const text =
+      local === undefined
+        ? `${label} ${message}`.replace(/\bitem (\d+)\b/g, (_, n: string) => t('item.itemNumber', { n: Number(n) + 1 }))
+        : `${label}: ${local}`;
     placed.items.set(index, [...(placed.items.get(index) ?? []), text]);
   }
   if (placed.items.size === 0 && placed.form.length === 0)
-    placed.form.push(data.detail ?? data.title ?? `HTTP ${refusal.status}`);
+    placed.form.push(localProblem(data) ?? data.detail ?? data.title ?? `HTTP ${refusal.status}`);
   return placed;
 }
 
@@ -69,10 +76,10 @@ export function listItems(list: List): HTMLElement {
     const result = await api('PATCH', `/lists/${encodeURIComponent(list.identifier)}`, { items: next.map(input) });
     if (result.ok) {
       await show('lml', true);
-      notice(`${what}: done. Events emitted: list.updated.`);
+      notice(t('item.saved', { what }));
       return;
     }
-    notice(`${what}: not saved, see the items.`, true);
+    notice(t('item.notSaved', { what }), true);
     draw(place(result), addDraft, items.length);
   };
   const move = (from: number, to: number) => () => {
@@ -80,7 +87,7 @@ export function listItems(list: List): HTMLElement {
     const [item] = next.splice(from, 1);
     if (item === undefined) return;
     next.splice(to, 0, item);
-    return save(next, `Move ${item.title} ${to < from ? 'up' : 'down'}`);
+    return save(next, t(to < from ? 'item.moveUp' : 'item.moveDown', { title: item.title }));
   };
   const draw = (placed: Placed = { items: new Map(), form: [] }, draft?: ListItem, newIndex = -1): void => {
     const rows = items.map((item, index) => ({ item, index }));
@@ -88,11 +95,11 @@ export function listItems(list: List): HTMLElement {
       h('input', {
         type: 'checkbox',
         checked: item.mandatory,
-        'aria-label': `Mandatory: ${item.title}`,
+        'aria-label': t('item.mandatoryOf', { title: item.title }),
         onchange: () =>
           save(
             items.map((x, i) => (i === index ? { ...x, mandatory: !x.mandatory } : x)),
-            `${item.title}: ${item.mandatory ? 'optional' : 'mandatory'}`,
+            t(item.mandatory ? 'item.nowOptional' : 'item.nowMandatory', { title: item.title }),
           ),
       });
     holder.replaceChildren(
@@ -100,26 +107,30 @@ export function listItems(list: List): HTMLElement {
         rows,
         [
           ['#', ({ index }) => String(index + 1)],
-          ['EAN', ({ item }) => h('span', { className: 'id' }, item.ean)],
-          ['Title', ({ item, index }) => [h('strong', {}, item.title), errorLine(placed.items.get(index) ?? [])]],
-          ['Author', ({ item }) => item.author ?? '—'],
-          ['Publisher', ({ item }) => item.publisher ?? '—'],
+          [t('item.ean'), ({ item }) => h('span', { className: 'id' }, item.ean)],
           [
-            'Mandatory',
-            ({ item, index }) => h('label', { className: 'toggle' }, [mandatory(item, index), ' mandatory']),
+            t('item.title'),
+            ({ item, index }) => [h('strong', {}, item.title), errorLine(placed.items.get(index) ?? [])],
           ],
-          ['Remarks', ({ item }) => item.remarks ?? '—'],
+          [t('item.author'), ({ item }) => item.author ?? '—'],
+          [t('item.publisher'), ({ item }) => item.publisher ?? '—'],
           [
-            'Actions',
+            t('item.mandatory'),
+            ({ item, index }) =>
+              h('label', { className: 'toggle' }, [mandatory(item, index), t('item.mandatoryToggle')]),
+          ],
+          [t('item.remarks'), ({ item }) => item.remarks ?? '—'],
+          [
+            t('common.actions'),
             ({ item, index }) => [
-              index > 0 ? button('↑ Up', move(index, index - 1)) : null,
-              index < items.length - 1 ? button('↓ Down', move(index, index + 1)) : null,
+              index > 0 ? button(t('item.up'), move(index, index - 1)) : null,
+              index < items.length - 1 ? button(t('item.down'), move(index, index + 1)) : null,
               button(
-                'Remove',
-                confirmThen(`Remove ${item.title} (${item.ean}) from ${list.name}?`, () =>
+                t('item.remove'),
+                confirmThen(t('item.removeQuestion', { title: item.title, ean: item.ean, list: list.name }), () =>
                   save(
                     items.filter((_, i) => i !== index),
-                    `Remove ${item.title}`,
+                    t('item.removeLabel', { title: item.title }),
                   ),
                 ),
                 'danger',
@@ -128,7 +139,7 @@ export function listItems(list: List): HTMLElement {
             'actions',
           ],
         ],
-        'No items yet: add the first book below.',
+        t('item.none'),
       ),
       addForm(placed, draft, newIndex),
     );
@@ -137,7 +148,7 @@ export function listItems(list: List): HTMLElement {
     const text = (name: ItemField, extra: Record<string, string | number | boolean> = {}) =>
       h('input', { name, value: draft?.[name] ?? '', ...extra });
     const ean = text('ean', { required: true, inputmode: 'numeric', size: 15, placeholder: '9789001891442' });
-    const title = text('title', { required: true, maxlength: 500, placeholder: 'e.g. Getal & Ruimte 4 vwo' });
+    const title = text('title', { required: true, maxlength: 500, placeholder: t('item.titlePlaceholder') });
     const author = text('author', { maxlength: 300 });
     const publisher = text('publisher', { maxlength: 300 });
     const remarks = text('remarks', { maxlength: 1000 });
@@ -153,18 +164,18 @@ export function listItems(list: List): HTMLElement {
         mandatory: mandatory.checked,
         remarks: orNull(remarks),
       };
-      return save([...items, item], `Add ${item.title}`, item);
+      return save([...items, item], t('item.addLabel', { title: item.title }), item);
     };
     const errors = [...(placed.items.get(newIndex) ?? []), ...placed.form];
     return h('form', { className: 'inline add-item', onsubmit: (event) => void submit(event) }, [
-      h('h3', {}, 'Add an item'),
-      field('EAN/ISBN', ean),
-      field('Title', title),
-      field('Author (optional)', author),
-      field('Publisher (optional)', publisher),
-      field('Remarks (optional)', remarks),
-      h('label', { className: 'toggle' }, [mandatory, ' Mandatory']),
-      h('button', { type: 'submit' }, 'Add item'),
+      h('h3', {}, t('item.addTitle')),
+      field(t('item.eanIsbn'), ean),
+      field(t('item.title'), title),
+      field(t('item.authorOptional'), author),
+      field(t('item.publisherOptional'), publisher),
+      field(t('item.remarksOptional'), remarks),
+      h('label', { className: 'toggle' }, [mandatory, t('item.mandatoryCheck')]),
+      h('button', { type: 'submit' }, t('item.add')),
       errorLine(errors),
     ]);
   };

@@ -6,6 +6,7 @@
 import type { ListView } from '../../lml/schemas.js';
 import { type ListStatus, TRANSITIONS } from '../../lml/status.js';
 import { h } from '../common/dom.js';
+import { localState, t } from '../common/i18n.js';
 import { confirmThen } from '../common/widgets.js';
 import { act } from './app.js';
 
@@ -18,20 +19,18 @@ function listEvents(from: ListStatus, to: ListStatus): string {
 }
 
 function transitionLabel(from: ListStatus, to: ListStatus): string {
-  if (to === 'published') return 'Publish';
-  if (to === 'validated') return from === 'published' ? 'Un-publish (back to validated)' : 'Mark validated';
-  if (to === 'archived') return 'Archive';
-  return from === 'archived' ? 'Restore as draft' : 'Back to draft';
+  if (to === 'published') return t('list.publish');
+  if (to === 'validated') return from === 'published' ? t('list.unpublish') : t('list.validate');
+  if (to === 'archived') return t('list.archive');
+  return from === 'archived' ? t('list.restore') : t('list.backToDraft');
 }
 
 /** The question asked before a move, or none when the move needs no second thought. */
 export function moveQuestion(list: Pick<List, 'name' | 'status' | 'items'>, to: ListStatus): string | null {
   const count = list.items.length;
-  if (to === 'published' && count === 0)
-    return `${list.name} is empty: it has no items. Publish it anyway? Partners will see a list without any book.`;
-  if (to === 'archived') return `Archive ${list.name}? It disappears from the public lists.`;
-  if (list.status === 'published' && to === 'validated')
-    return `Un-publish ${list.name}? It leaves the public lists until it is published again.`;
+  if (to === 'published' && count === 0) return t('list.emptyQuestion', { name: list.name });
+  if (to === 'archived') return t('list.archiveQuestion', { name: list.name });
+  if (list.status === 'published' && to === 'validated') return t('list.unpublishQuestion', { name: list.name });
   return null;
 }
 
@@ -42,7 +41,7 @@ export function moveButtons(list: List): HTMLElement[] {
   return targets.map((to) => {
     const run = () =>
       act(
-        `List ${list.name} is now ${to}`,
+        t('list.nowStatus', { name: list.name, status: localState('list', to) ?? to }),
         'POST',
         `/lists/${encodeURIComponent(list.identifier)}/status`,
         { status: to },
@@ -61,14 +60,14 @@ export function moveButtons(list: List): HTMLElement[] {
 
 /** Rename in place: the button becomes a small form (no native prompt), Escape or Cancel puts it back. */
 export function renameButton(list: Pick<List, 'identifier' | 'name'>): HTMLElement {
-  const open: HTMLButtonElement = h('button', { type: 'button', className: 'secondary' }, 'Rename');
+  const open: HTMLButtonElement = h('button', { type: 'button', className: 'secondary' }, t('list.rename'));
   open.addEventListener('click', () => {
     const input = h('input', {
       name: 'listName',
       required: true,
       maxlength: 200,
       value: list.name,
-      'aria-label': `New name for ${list.name}`,
+      'aria-label': t('list.newName', { name: list.name }),
     });
     const close = (): void => form.replaceWith(open);
     const form: HTMLFormElement = h(
@@ -80,7 +79,7 @@ export function renameButton(list: Pick<List, 'identifier' | 'name'>): HTMLEleme
           const name = input.value.trim();
           if (name === '' || name === list.name) return close();
           void act(
-            'Rename list',
+            t('list.renameLabel'),
             'PATCH',
             `/lists/${encodeURIComponent(list.identifier)}`,
             { name },
@@ -95,8 +94,8 @@ export function renameButton(list: Pick<List, 'identifier' | 'name'>): HTMLEleme
       },
       [
         input,
-        h('button', { type: 'submit' }, 'Save name'),
-        h('button', { type: 'button', className: 'secondary', onclick: close }, 'Cancel'),
+        h('button', { type: 'submit' }, t('list.saveName')),
+        h('button', { type: 'button', className: 'secondary', onclick: close }, t('common.cancel')),
       ],
     );
     open.replaceWith(form);

@@ -9,9 +9,10 @@ import { SCHOOL_TYPES } from '../../lml/model.js';
 import type { SchoolView } from '../../lml/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { h } from '../common/dom.js';
+import { t } from '../common/i18n.js';
 import { stateBadge } from '../common/states.js';
 import { when } from '../common/time.js';
-import { empty, field, inlineForm, plural, select } from '../common/widgets.js';
+import { empty, field, inlineForm, select } from '../common/widgets.js';
 import { act, api, go, link, state } from './app.js';
 import { listDetail } from './list-detail.js';
 import { type List, moveButtons, renameButton } from './list-moves.js';
@@ -19,7 +20,7 @@ import { type List, moveButtons, renameButton } from './list-moves.js';
 type School = SchoolView;
 
 function listNode(list: List): HTMLElement {
-  const items = `${plural(list.items.length, 'item', 'items')} · updated `;
+  const items = t('lml.itemsUpdated', { count: list.items.length });
   return h('span', { className: list.status === 'archived' ? 'row archived' : 'row' }, [
     link({ section: 'lml', id: list.identifier }, list.name, 'list-name'),
     stateBadge('list', list.status),
@@ -54,7 +55,7 @@ function schoolTree(school: School, own: readonly List[]): HTMLElement {
     h('strong', {}, school.name),
     ' ',
     h('span', { className: 'muted' }, where),
-    own.length === 0 ? h('p', { className: 'muted' }, 'No lists yet: create one above.') : top,
+    own.length === 0 ? h('p', { className: 'muted' }, t('lml.noLists')) : top,
   ]);
 }
 
@@ -63,39 +64,46 @@ function createForms(root: HTMLElement, schools: readonly School[]): void {
     name: 'schoolName',
     required: true,
     maxlength: 200,
-    placeholder: 'e.g. Hogeschool Amstelland',
+    placeholder: t('lml.schoolPlaceholder'),
   });
-  const schoolType = select(SCHOOL_TYPES, 'HBO', 'School type');
-  const location = h('input', { name: 'location', maxlength: 200, placeholder: 'e.g. Amsterdam' });
+  const schoolType = select(SCHOOL_TYPES, 'HBO', t('lml.schoolType'));
+  const location = h('input', { name: 'location', maxlength: 200, placeholder: t('lml.locationPlaceholder') });
   const createSchool = () => {
     const body = { name: schoolName.value.trim(), type: schoolType.value, location: location.value.trim() || null };
-    return act(`Create school ${body.name}`, 'POST', '/schools', body, { events: () => 'school.created' });
+    const label = t('lml.createSchoolLabel', { name: body.name });
+    return act(label, 'POST', '/schools', body, { events: () => 'school.created' });
   };
-  const schoolFields = [field('Name', schoolName), field('Type', schoolType), field('Location (optional)', location)];
-  root.append(h('h2', {}, 'New school'), inlineForm(schoolFields, 'Create school', createSchool));
+  const schoolFields = [
+    field(t('common.name'), schoolName),
+    field(t('lml.type'), schoolType),
+    field(t('lml.location'), location),
+  ];
+  root.append(h('h2', {}, t('lml.newSchool')), inlineForm(schoolFields, t('lml.createSchool'), createSchool));
   const first = schools[0];
   if (first === undefined) return;
   const school = select(
     schools.map((x) => [x.identifier, x.name] as const),
     first.identifier,
-    'School',
+    t('lml.school'),
   );
-  const listName = h('input', { name: 'listName', required: true, maxlength: 200, placeholder: 'e.g. ICT year 1' });
-  const tags = h('input', { name: 'tags', placeholder: 'e.g. Amsterdam, 2026-2027, ICT' });
+  const listName = h('input', {
+    name: 'listName',
+    required: true,
+    maxlength: 200,
+    placeholder: t('lml.listPlaceholder'),
+  });
+  const tags = h('input', { name: 'tags', placeholder: t('lml.tagsPlaceholder') });
   const createList = () => {
     const levels = tags.value
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean);
     const body = { school: school.value, name: listName.value.trim(), tags: levels };
-    return act(`Create list ${body.name}`, 'POST', '/lists', body, { events: () => 'list.created, list.status' });
+    const label = t('lml.createListLabel', { name: body.name });
+    return act(label, 'POST', '/lists', body, { events: () => 'list.created, list.status' });
   };
-  const listFields = [
-    field('School', school),
-    field('List name', listName),
-    field('Tags (comma-separated levels)', tags),
-  ];
-  root.append(h('h2', {}, 'New list'), inlineForm(listFields, 'Create list', createList));
+  const listFields = [field(t('lml.school'), school), field(t('lml.listName'), listName), field(t('lml.tags'), tags)];
+  root.append(h('h2', {}, t('lml.newList')), inlineForm(listFields, t('lml.createList'), createList));
 }
 
 export async function lml(root: HTMLElement): Promise<void> {
@@ -103,7 +111,7 @@ export async function lml(root: HTMLElement): Promise<void> {
     await listDetail(root, state.detail);
     return;
   }
-  root.append(h('h1', {}, 'Schools & lists'));
+  root.append(h('h1', {}, t('lml.title')));
   const showArchived = state.query.archived === '1';
   const [schoolsResult, listsResult, archivedResult] = await Promise.all([
     api<Page<School>>('GET', '/schools?limit=200'),
@@ -112,7 +120,7 @@ export async function lml(root: HTMLElement): Promise<void> {
   ]);
   const failed = [schoolsResult, listsResult, archivedResult].find((result) => result !== undefined && !result.ok);
   if (failed !== undefined && !failed.ok) {
-    root.append(empty(`Could not load: ${problemText(failed)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(failed) })));
     return;
   }
   const schools = rowsOf(schoolsResult);
@@ -127,12 +135,12 @@ export async function lml(root: HTMLElement): Promise<void> {
   });
   root.append(
     h('div', { className: 'row tree-head' }, [
-      h('h2', {}, 'Tree'),
-      h('label', { className: 'toggle' }, [toggle, ' Show archived lists']),
+      h('h2', {}, t('lml.tree')),
+      h('label', { className: 'toggle' }, [toggle, t('lml.showArchived')]),
     ]),
   );
   if (schools.length === 0) {
-    root.append(empty('No schools yet. Create a school above, then add its lists.'));
+    root.append(empty(t('lml.noSchools')));
     return;
   }
   const tree = h(

@@ -5,6 +5,7 @@
 
 import { problemText } from '../common/api.js';
 import { byId, h, main, nav, notice, onSections } from '../common/dom.js';
+import { parts, t, wireLanguageSwitch, word } from '../common/i18n.js';
 import { go, hooks, router, sections, session, state } from './app.js';
 import { audit } from './audit.js';
 import { clients } from './clients.js';
@@ -36,9 +37,9 @@ function enter(csrfToken: string, who: Partial<SignedIn> = {}): void {
   if (operatorsButton !== null) operatorsButton.hidden = signedIn.role !== 'admin';
   const name =
     signedIn.operator === null
-      ? 'admin token'
+      ? t('signin.adminToken')
       : (signedIn.operator.email ?? signedIn.operator.name ?? signedIn.operator.sub);
-  const whoami = h('span', { id: 'whoami', className: 'muted' }, `${name} · ${signedIn.role}`);
+  const whoami = h('span', { id: 'whoami', className: 'muted' }, `${name} · ${word('roles', signedIn.role)}`);
   document.getElementById('whoami')?.remove();
   nav.before(whoami);
   const note = roleNote();
@@ -63,7 +64,7 @@ function signIn(message = ''): void {
     const fallback = tokenForm(message);
     main.replaceChildren(
       h('div', { className: 'signin' }, [
-        h('h1', {}, 'Sign in'),
+        h('h1', {}, t('signin.title')),
         h('p', { className: 'error-text', role: 'alert' }, message),
         h(
           'p',
@@ -71,20 +72,16 @@ function signIn(message = ''): void {
           h(
             'a',
             { className: 'sign-in-provider', href: provider.url, id: 'sign-in-oidc' },
-            `Sign in with ${provider.name}`,
+            t('signin.withProvider', { provider: provider.name }),
           ),
         ),
-        h(
-          'p',
-          { className: 'muted' },
-          'You sign in with your own account there; your role in Shelfmark comes with it.',
-        ),
-        h('details', {}, [h('summary', {}, 'Provider unavailable? Sign in with the admin token'), ...fallback]),
+        h('p', { className: 'muted' }, t('signin.providerNote')),
+        h('details', {}, [h('summary', {}, t('signin.fallback')), ...fallback]),
       ]),
     );
     return;
   }
-  main.replaceChildren(h('div', { className: 'signin' }, [h('h1', {}, 'Sign in'), ...tokenForm(message)]));
+  main.replaceChildren(h('div', { className: 'signin' }, [h('h1', {}, t('signin.title')), ...tokenForm(message)]));
   main.querySelector('input')?.focus();
 }
 
@@ -96,43 +93,37 @@ function tokenForm(message: string): HTMLElement[] {
     autocomplete: 'off',
     placeholder: 'ADMIN_TOKEN',
     required: true,
-    'aria-label': 'Admin token',
+    'aria-label': t('signin.tokenLabel'),
   });
   const error = h('p', { className: 'error-text', role: 'alert' }, message);
   const submit = async (event: Event) => {
     event.preventDefault();
     const result = await session<{ csrfToken: string }>('POST', '/session', { token: input.value.trim() });
     if (!result.ok) {
-      error.textContent = result.status === 401 ? 'The admin token was refused.' : problemText(result);
+      error.textContent = result.status === 401 ? t('signin.tokenRefused') : problemText(result);
       return;
     }
     enter(result.data.csrfToken);
   };
   return [
+    h('p', { className: 'muted' }, t('signin.paste')),
+    error,
+    h('form', { onsubmit: submit }, [input, h('button', { type: 'submit' }, t('signin.button'))]),
+    h('h2', {}, t('signin.where')),
+    h('p', { id: 'token-source' }, parts('signin.source', { setting: h('code', {}, 'ADMIN_TOKEN') })),
     h(
       'p',
-      { className: 'muted' },
-      'Paste the admin token. It is exchanged for a session cookie and never stored in the browser.',
+      { id: 'token-reset' },
+      parts('signin.reset', {
+        command: h('code', {}, 'npx shelfmark admin-token --reset'),
+        setting: h('code', {}, 'ADMIN_TOKEN'),
+      }),
     ),
-    error,
-    h('form', { onsubmit: submit }, [input, h('button', { type: 'submit' }, 'Sign in')]),
-    h('h2', {}, 'Where is the admin token?'),
-    h('p', { id: 'token-source' }, [
-      "It is the server's ",
-      h('code', {}, 'ADMIN_TOKEN'),
-      ' setting. When that is not set, the server made one on its first start and printed it once in its output, on the line starting "Admin token (generated on first start, shown once…)".',
-    ]),
-    h('p', { id: 'token-reset' }, [
-      'Lost it? On the server, run ',
-      h('code', {}, 'npx shelfmark admin-token --reset'),
-      ': it prints a new token, and every server refuses the old one within 5 seconds. When ',
-      h('code', {}, 'ADMIN_TOKEN'),
-      ' is set, change it there instead.',
-    ]),
   ];
 }
 hooks.signIn = signIn;
 
+wireLanguageSwitch();
 onSections((name) => go({ section: name }));
 // Back and Forward: draw the place the browser moved to (its address is already in the bar).
 router.onMove((place) => (state.csrfToken === '' ? undefined : go(place, { arrived: true })));
@@ -143,7 +134,7 @@ byId('sign-out').addEventListener('click', async () => {
     window.location.assign(result.data.endSessionUrl);
     return;
   }
-  notice('Signed out.');
+  notice(t('signin.signedOut'));
   signIn();
 });
 

@@ -9,8 +9,9 @@ import type { SubscriptionFilter } from '../../subscriptions/filter-schema.js';
 import { type Page, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
+import { t } from '../common/i18n.js';
 import { type ListChoice, subscriptionForm } from '../common/subscription-form.js';
-import { field, plural, select } from '../common/widgets.js';
+import { field, select } from '../common/widgets.js';
 import { api, show, state } from './app.js';
 
 /** The lists a filter may follow, for the form's picker and for naming a filter's list. */
@@ -24,43 +25,44 @@ export function filterText(filter: SubscriptionFilter | undefined, lists: readon
   if (filter === undefined) return null;
   if ('eans' in filter) {
     const shown = filter.eans.slice(0, 3).join(', ') + (filter.eans.length > 3 ? ', …' : '');
-    return `only ${plural(filter.eans.length, 'EAN', 'EANs')}: ${shown}`;
+    return t('form.onlyEansText', { count: filter.eans.length, eans: shown });
   }
   const list = lists.find((l) => l.identifier === filter.list);
-  return `only the items of ${list === undefined ? `list ${filter.list.slice(0, 8)}…` : `${list.name} (${list.school})`}`;
+  const named =
+    list === undefined ? t('form.listShort', { id: filter.list.slice(0, 8) }) : `${list.name} (${list.school})`;
+  return t('form.onlyItemsOf', { list: named });
 }
 
 /** The form, or a line saying what to do first when no client can receive webhooks. */
 export async function newSubscription(lists: readonly ListChoice[]): Promise<HTMLElement> {
   const active = rowsOf(await api<Page<ClientView>>('GET', '/clients')).filter((c) => c.status === 'active');
-  if (active.length === 0)
-    return h('p', { className: 'empty' }, 'No active client yet: create one under Clients, then subscribe it here.');
+  if (active.length === 0) return h('p', { className: 'empty' }, t('subs.noActiveClient'));
   const wanted = state.query.client ?? '';
   const first = active.find((c) => c.id === wanted || c.clientId === wanted) ?? active[0];
   const client = select(
     active.map((c) => [c.id, c.name] as const),
     first?.id ?? '',
-    'Client',
+    t('common.client'),
   );
   client.name = 'client';
   const form = subscriptionForm({
     lists,
-    label: 'Subscribe client',
+    label: t('subs.subscribeClient'),
     submit: async (input) => {
       const created = await api<{ client: { name: string } }>('POST', '/subscriptions', {
         clientId: client.value,
         ...input,
       });
       if (!created.ok) {
-        notice('Subscription not created: see the form.', true);
+        notice(t('common.subscriptionNotCreated'), true);
         return created;
       }
-      const verb = created.status === 201 ? 'Subscribed' : 'Already subscribed:';
+      const said = { name: created.data.client.name, url: input.notificationUrl, event: eventName(input.event) };
       await show('subscriptions', true);
-      notice(`${verb} ${created.data.client.name} → ${input.notificationUrl} to ${eventName(input.event)}.`);
+      notice(created.status === 201 ? t('subs.subscribed', said) : t('subs.alreadySubscribed', said));
       return null;
     },
   });
-  form.prepend(field('Client', client));
-  return h('div', { className: 'new-subscription' }, [h('h2', {}, 'New subscription'), form]);
+  form.prepend(field(t('common.client'), client));
+  return h('div', { className: 'new-subscription' }, [h('h2', {}, t('subs.new')), form]);
 }

@@ -7,6 +7,7 @@ import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../offers/model.js';
 import type { AdminOffer } from '../../offers/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { h } from '../common/dom.js';
+import { euro, t, word } from '../common/i18n.js';
 import { stateBadge } from '../common/states.js';
 import { when } from '../common/time.js';
 import { button, confirmThen, empty, field, inlineForm, select, table } from '../common/widgets.js';
@@ -14,8 +15,6 @@ import { act, api, go, state } from './app.js';
 
 type Offer = AdminOffer;
 
-const euro = (value: number): string =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(value);
 const digits = (value: string): string => value.replace(/[^0-9]/g, '');
 const short = (o: Offer): string => `${o.identifier.slice(0, 8)}… (EAN ${o.ean})`;
 
@@ -28,30 +27,32 @@ function priceEditor(o: Offer, cell: () => HTMLElement): HTMLElement {
     min: '0.01',
     required: true,
     value: String(o.sellerPrice),
-    'aria-label': `New seller price of offer ${o.identifier} (EUR)`,
+    'aria-label': t('offers.newPrice', { id: o.identifier }),
   });
   const holder = h('span', { className: 'price-edit' });
   const save = async () => {
     const price = Number(input.value.replace(',', '.'));
-    await act(`Change price of offer ${short(o)}`, 'PATCH', `/offers/${o.id}`, { price });
+    await act(t('offers.changePrice', { offer: short(o) }), 'PATCH', `/offers/${o.id}`, { price });
   };
-  const form = inlineForm([input], 'Save price', save);
-  form.append(button('Cancel', () => holder.replaceWith(cell())));
+  const form = inlineForm([input], t('offers.savePrice'), save);
+  form.append(button(t('common.cancel'), () => holder.replaceWith(cell())));
   holder.append(form);
   return holder;
 }
 
 function offerActions(o: Offer) {
-  const next = select(OFFER_STATUSES, o.status, `New status of offer ${o.identifier}`);
+  const next = select(OFFER_STATUSES, o.status, t('offers.newStatus', { id: o.identifier }));
   const setStatus = () =>
-    act(`Set status of offer ${short(o)} to ${next.value}`, 'PATCH', `/offers/${o.id}`, { status: next.value });
-  const withdraw = () => act(`Withdraw offer ${short(o)}`, 'PATCH', `/offers/${o.id}`, { status: 'withdrawn' });
-  const remove = confirmThen(
-    `Delete offer ${o.identifier} (EAN ${o.ean})? It disappears from the API; this cannot be undone. Withdraw it instead to keep its history.`,
-    () => act(`Delete offer ${short(o)}`, 'DELETE', `/offers/${o.id}`),
+    act(t('offers.setStatusLabel', { offer: short(o), status: next.value }), 'PATCH', `/offers/${o.id}`, {
+      status: next.value,
+    });
+  const withdraw = () =>
+    act(t('offers.withdrawLabel', { offer: short(o) }), 'PATCH', `/offers/${o.id}`, { status: 'withdrawn' });
+  const remove = confirmThen(t('offers.deleteQuestion', { id: o.identifier, ean: o.ean }), () =>
+    act(t('offers.deleteLabel', { offer: short(o) }), 'DELETE', `/offers/${o.id}`),
   );
   const cell: () => HTMLElement = () => {
-    const edit = button('Edit price', () => wrap.replaceWith(priceEditor(o, cell)));
+    const edit = button(t('offers.editPrice'), () => wrap.replaceWith(priceEditor(o, cell)));
     const wrap = h('span', { className: 'price' }, [euro(o.sellerPrice), ' ', edit]);
     return wrap;
   };
@@ -61,10 +62,15 @@ function offerActions(o: Offer) {
 
 export async function offers(root: HTMLElement): Promise<void> {
   const wanted = state.query.ean ?? '';
-  root.append(h('h1', {}, 'Offers'));
-  const search = h('input', { name: 'ean', inputmode: 'numeric', placeholder: 'EAN or ISBN-13', value: wanted });
+  root.append(h('h1', {}, t('offers.title')));
+  const search = h('input', {
+    name: 'ean',
+    inputmode: 'numeric',
+    placeholder: t('offers.searchPlaceholder'),
+    value: wanted,
+  });
   root.append(
-    inlineForm([field('Search by EAN/ISBN', search)], 'Search', () =>
+    inlineForm([field(t('offers.search'), search)], t('offers.searchButton'), () =>
       go({ section: 'offers', query: { ean: digits(search.value) } }),
     ),
   );
@@ -83,60 +89,63 @@ export async function offers(root: HTMLElement): Promise<void> {
     min: '0.01',
     placeholder: '12.50',
   });
-  const condition = select(OFFER_CONDITIONS, 'good', 'Condition');
-  const status = select(OFFER_STATUSES, 'published', 'Status');
+  const conditions = OFFER_CONDITIONS.map((c) => [c, word('conditions', c)] as const);
+  const condition = select(conditions, 'good', t('offers.condition'));
+  const status = select(OFFER_STATUSES, 'published', t('common.status'));
   const create = () =>
-    act('Create offer', 'POST', '/offers', {
+    act(t('offers.create'), 'POST', '/offers', {
       ean: digits(ean.value),
       price: Number(price.value),
       condition: condition.value,
       status: status.value,
     });
   const fields = [
-    field('EAN/ISBN', ean),
-    field('Seller price (EUR)', price),
-    field('Condition', condition),
-    field('Status', status),
+    field(t('item.eanIsbn'), ean),
+    field(t('offers.sellerPriceField'), price),
+    field(t('offers.condition'), condition),
+    field(t('common.status'), status),
   ];
-  root.append(h('h2', {}, 'New offer'), inlineForm(fields, 'Create offer', create));
+  root.append(h('h2', {}, t('offers.new')), inlineForm(fields, t('offers.create'), create));
   const query = new URLSearchParams({ limit: '100' });
   if (wanted) query.set('ean', wanted);
   const result = await api<Page<Offer>>('GET', `/offers?${query.toString()}`);
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const controls = new Map(rowsOf(result).map((o) => [o.id, offerActions(o)]));
   const of = (o: Offer) => controls.get(o.id) ?? offerActions(o);
   root.append(
-    h('h2', {}, wanted ? `Offers for ${wanted}` : 'Offers'),
+    h('h2', {}, wanted ? t('offers.for', { ean: wanted }) : t('offers.title')),
     table<Offer>(
       rowsOf(result),
       [
-        ['Identifier', (o) => h('code', { className: 'id identifier', title: `offer id ${o.id}` }, o.identifier)],
-        ['EAN', (o) => h('span', { className: 'id' }, o.ean)],
-        ['Seller price', (o) => of(o).cell()],
-        ['Buyer pays', (o) => euro(o.price)],
-        ['Condition', (o) => o.condition],
-        ['Status', (o) => stateBadge('offer', o.status)],
-        ['Updated', (o) => when(o.updatedAt)],
         [
-          'Actions',
+          t('common.identifier'),
+          (o) =>
+            h('code', { className: 'id identifier', title: t('offers.offerId', { id: String(o.id) }) }, o.identifier),
+        ],
+        [t('item.ean'), (o) => h('span', { className: 'id' }, o.ean)],
+        [t('offers.sellerPrice'), (o) => of(o).cell()],
+        [t('offers.buyerPays'), (o) => euro(o.price)],
+        [t('offers.condition'), (o) => word('conditions', o.condition)],
+        [t('common.status'), (o) => stateBadge('offer', o.status)],
+        [t('common.updatedColumn'), (o) => when(o.updatedAt)],
+        [
+          t('common.actions'),
           (o) => {
             const c = of(o);
             return [
               c.next,
-              button('Set status', c.setStatus),
-              c.withdraw === null ? null : button('Withdraw', c.withdraw),
-              button('Delete', c.remove, 'danger'),
+              button(t('offers.setStatus'), c.setStatus),
+              c.withdraw === null ? null : button(t('offers.withdraw'), c.withdraw),
+              button(t('common.delete'), c.remove, 'danger'),
             ];
           },
           'actions',
         ],
       ],
-      wanted
-        ? 'No offer for this EAN. Create one above.'
-        : 'No offers yet. Create one above or import a CSV with npx shelfmark offers import.',
+      wanted ? t('offers.noneForEan') : t('offers.none'),
     ),
   );
 }

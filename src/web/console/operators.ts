@@ -5,6 +5,7 @@
 import type { OperatorView } from '../../operators/schemas.js';
 import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
+import { t, word } from '../common/i18n.js';
 import { when } from '../common/time.js';
 import { badge, button, confirmThen, empty, table } from '../common/widgets.js';
 import { act, api } from './app.js';
@@ -15,45 +16,42 @@ const who = (o: OperatorView): string => o.name ?? o.email ?? o.sub;
 function actions(o: OperatorView) {
   const path = `/operators/${encodeURIComponent(o.sub)}`;
   if (o.status === 'disabled')
-    return button(`Enable`, () => act(`Enable ${who(o)}`, 'POST', `${path}/enable`), 'secondary');
-  if (signedIn.operator?.sub === o.sub) return h('span', { className: 'muted' }, 'you');
+    return button(
+      t('operators.enable'),
+      () => act(t('operators.enableLabel', { who: who(o) }), 'POST', `${path}/enable`),
+      'secondary',
+    );
+  if (signedIn.operator?.sub === o.sub) return h('span', { className: 'muted' }, t('operators.you'));
   return button(
-    'Disable',
-    confirmThen(`Disable ${who(o)}? Their sessions end at once, and they cannot sign in until enabled again.`, () =>
-      act(`Disable ${who(o)}`, 'POST', `${path}/disable`),
+    t('operators.disable'),
+    confirmThen(t('operators.disableQuestion', { who: who(o) }), () =>
+      act(t('operators.disableLabel', { who: who(o) }), 'POST', `${path}/disable`),
     ),
     'danger',
   );
 }
 
 export async function operators(root: HTMLElement): Promise<void> {
-  root.append(
-    h('h1', {}, 'Operators'),
-    h(
-      'p',
-      { className: 'muted' },
-      'Everyone who signed in through the identity provider. Roles come from the provider at each sign-in; a role changed there applies at the next one.',
-    ),
-  );
+  root.append(h('h1', {}, t('operators.title')), h('p', { className: 'muted' }, t('operators.note')));
   const result = await api<{ data: OperatorView[] }>('GET', '/operators');
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   root.append(
     table<OperatorView>(
       result.data.data,
       [
-        ['Name', (o) => h('strong', {}, o.name ?? '—')],
-        ['E-mail', (o) => o.email ?? '—'],
-        ['Role', (o) => badge(o.role, o.role === 'admin' ? 'published' : 'validated')],
-        ['Status', (o) => badge(o.status, o.status === 'active' ? 'active' : 'revoked')],
-        ['Last sign-in', (o) => when(o.lastSignInAt)],
-        ['First sign-in', (o) => when(o.firstSignInAt)],
-        ['Subject', (o) => h('span', { className: 'id' }, o.sub)],
-        ['Actions', actions, 'actions'],
+        [t('common.name'), (o) => h('strong', {}, o.name ?? '—')],
+        [t('operators.email'), (o) => o.email ?? '—'],
+        [t('operators.role'), (o) => badge(word('roles', o.role), o.role === 'admin' ? 'published' : 'validated')],
+        [t('common.status'), (o) => badge(o.status, o.status === 'active' ? 'active' : 'revoked')],
+        [t('operators.lastSignIn'), (o) => when(o.lastSignInAt)],
+        [t('operators.firstSignIn'), (o) => when(o.firstSignInAt)],
+        [t('operators.subject'), (o) => h('span', { className: 'id' }, o.sub)],
+        [t('common.actions'), actions, 'actions'],
       ],
-      'Nobody has signed in through the identity provider yet.',
+      t('operators.none'),
     ),
   );
 }

@@ -2,13 +2,13 @@
 import type { Overview } from '../../ops/overview-schemas.js';
 import { problemText } from '../common/api.js';
 import { h, main, s } from '../common/dom.js';
-import { ms, when } from '../common/time.js';
-import { empty, plural } from '../common/widgets.js';
+import { formatNumber, parts, t } from '../common/i18n.js';
+import { hourOf, ms, when } from '../common/time.js';
+import { empty } from '../common/widgets.js';
 import { api } from './app.js';
 
 type Bucket = Overview['attemptsPerHour'][number];
 
-const hourOf = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 const GREY = '#5f6b7a';
 
 /** The chart's drawing width: the figure's inner width, so one SVG unit is one pixel and its text stays at its size. */
@@ -35,12 +35,12 @@ function chart(buckets: readonly Bucket[]): HTMLElement {
   for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
     parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
     const label = { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': AXIS_FONT, fill: GREY };
-    parts.push(s('text', label, String(tick)));
+    parts.push(s('text', label, formatNumber(tick)));
   }
   buckets.forEach((b, i) => {
     const x = left + i * step + 2;
     const w = Math.max(2, step - 4);
-    const title = `${hourOf(b.hour)}: ${plural(b.succeeded, 'attempt', 'attempts')} succeeded, ${b.failed} failed`;
+    const title = t('overview.barTitle', { hour: hourOf(b.hour), count: b.succeeded, failed: b.failed });
     const group = s('g', {}, [s('title', {}, title)]);
     if (b.succeeded > 0)
       group.append(s('rect', { x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
@@ -55,35 +55,29 @@ function chart(buckets: readonly Bucket[]): HTMLElement {
     }
   });
   const total = buckets.reduce((sum, b) => sum + b.succeeded + b.failed, 0);
-  const aria = `Delivery attempts per hour over the last 24 hours: ${total} in total`;
+  const aria = t('overview.chartAria', { total });
   return h('figure', { className: 'chart' }, [
     s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': aria }, parts),
     h('figcaption', { className: 'legend' }, [
-      h('span', {}, [h('span', { className: 'swatch ok' }), 'succeeded attempts']),
-      h('span', {}, [h('span', { className: 'swatch fail' }), 'failed attempts']),
-      h(
-        'span',
-        {},
-        total === 0
-          ? 'No attempts in the last 24 hours.'
-          : `${plural(total, 'attempt', 'attempts')} in the last 24 hours`,
-      ),
+      h('span', {}, [h('span', { className: 'swatch ok' }), t('overview.legendOk')]),
+      h('span', {}, [h('span', { className: 'swatch fail' }), t('overview.legendFail')]),
+      h('span', {}, total === 0 ? t('overview.noAttempts') : t('overview.attemptsTotal', { count: total })),
     ]),
   ]);
 }
 
 function card(label: string, value: string | number, bad = false): HTMLElement {
   return h('div', { className: `card${bad ? ' bad' : ''}`, 'data-tile': label }, [
-    h('div', { className: 'value' }, String(value)),
+    h('div', { className: 'value' }, typeof value === 'number' ? formatNumber(value) : value),
     h('div', { className: 'label' }, label),
   ]);
 }
 
 export async function overview(root: HTMLElement): Promise<void> {
-  root.append(h('h1', {}, 'Overview'));
+  root.append(h('h1', {}, t('overview.title')));
   const result = await api<Overview>('GET', '/overview');
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const o = result.data;
@@ -91,18 +85,17 @@ export async function overview(root: HTMLElement): Promise<void> {
     // Eight tiles: two full rows of four on a wide screen, four rows of two on a phone. Each count says
     // what it counts; the failed attempts are the red bars of the chart below, so the two agree.
     h('div', { className: 'cards four' }, [
-      card('active clients', o.clients),
-      card('subscriptions', o.subscriptions),
-      card('published lists', o.publishedLists),
-      card('published offers', o.publishedOffers),
-      card('deliveries queued', o.queueDepth),
-      card('failed attempts, last 24 h', o.failedAttempts24h, o.failedAttempts24h > 0),
-      card('deliveries failed for good, last 24 h', o.failedDeliveries24h, o.failedDeliveries24h > 0),
-      card('p95 commit → delivery (24 h)', ms(o.p95DeliveryLatencyMs)),
+      card(t('overview.activeClients'), o.clients),
+      card(t('overview.subscriptions'), o.subscriptions),
+      card(t('overview.publishedLists'), o.publishedLists),
+      card(t('overview.publishedOffers'), o.publishedOffers),
+      card(t('overview.queued'), o.queueDepth),
+      card(t('overview.failedAttempts'), o.failedAttempts24h, o.failedAttempts24h > 0),
+      card(t('overview.failedDeliveries'), o.failedDeliveries24h, o.failedDeliveries24h > 0),
+      card(t('overview.p95'), ms(o.p95DeliveryLatencyMs)),
     ]),
   );
-  root.append(h('h2', {}, 'Delivery attempts per hour, last 24 hours'), chart(o.attemptsPerHour));
-  if (o.clients === 0)
-    root.append(empty('No clients yet. Create one under Clients, then send its portal link to the partner.'));
-  root.append(h('p', { className: 'muted' }, ['Updated ', when(o.generatedAt), '.']));
+  root.append(h('h2', {}, t('overview.chartTitle')), chart(o.attemptsPerHour));
+  if (o.clients === 0) root.append(empty(t('overview.noClients')));
+  root.append(h('p', { className: 'muted' }, parts('common.updated', { when: when(o.generatedAt) })));
 }

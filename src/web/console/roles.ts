@@ -5,6 +5,7 @@
  */
 import type { Role } from '../../operators/actor.js';
 import { h, main } from '../common/dom.js';
+import { type MessageKey, t, word } from '../common/i18n.js';
 
 export interface SignedIn {
   role: Role;
@@ -18,15 +19,46 @@ const ORDER: readonly Role[] = ['viewer', 'support', 'admin'];
 export const may = (needed: Role): boolean => ORDER.indexOf(signedIn.role) >= ORDER.indexOf(needed);
 
 /** Labels of the controls that change something, and the role each needs (as the admin routes declare). */
-const NEEDS: readonly (readonly [RegExp, Role])[] = [
-  [/^(Portal link|Retry|Retry now|Send again|Re-enable|Recover)/, 'support'],
+const NEEDS: readonly (readonly [readonly MessageKey[], Role])[] = [
+  [['clients.portalLink', 'retry.retry', 'retry.now', 'health.resend', 'health.recover', 'common.reenable'], 'support'],
   [
-    /^(Create|Reset secret|Rotate webhook secret|Revoke|Save|Edit|Set status|Withdraw|Delete|Publish|Un-publish|Archive|Validate|Back to|Rename|Remove|Add|Subscribe|↑ Up|↓ Down|Disable|Enable)/,
+    [
+      'clients.create',
+      'lml.createSchool',
+      'lml.createList',
+      'offers.create',
+      'clients.resetSecret',
+      'clients.rotate',
+      'clients.revoke',
+      'list.saveName',
+      'offers.savePrice',
+      'offers.editPrice',
+      'offers.setStatus',
+      'offers.withdraw',
+      'common.delete',
+      'list.publish',
+      'list.unpublish',
+      'list.archive',
+      'list.validate',
+      'list.restore',
+      'list.backToDraft',
+      'list.rename',
+      'item.remove',
+      'item.add',
+      'form.subscribe',
+      'subs.subscribeClient',
+      'item.up',
+      'item.down',
+      'operators.disable',
+      'operators.enable',
+    ],
     'admin',
   ],
 ];
 
-const neededFor = (label: string): Role | undefined => NEEDS.find(([pattern]) => pattern.test(label))?.[1];
+/** Each label in the page's language, and the role it needs. */
+const NEEDED = new Map(NEEDS.flatMap(([keys, role]) => keys.map((key) => [t(key), role] as const)));
+const neededFor = (label: string): Role | undefined => NEEDED.get(label);
 
 /** Disables the controls under `root` the role may not use, each saying why. */
 export function gateControls(root: ParentNode = main): void {
@@ -37,7 +69,7 @@ export function gateControls(root: ParentNode = main): void {
     if (needed === undefined || may(needed)) continue;
     control.disabled = true;
     control.dataset.needsRole = needed;
-    control.title = `Needs the ${needed} role; you are signed in as ${signedIn.role}.`;
+    control.title = t('roles.needs', { needed: word('roles', needed), role: word('roles', signedIn.role) });
   }
 }
 
@@ -54,9 +86,7 @@ export function watchControls(): void {
 /** One line above each section for a role below admin: what it may do, so disabled buttons surprise nobody. */
 export function roleNote(): HTMLElement | null {
   if (signedIn.role === 'admin') return null;
-  const can =
-    signedIn.role === 'viewer'
-      ? 'you can read everything except secrets; changes need the support or admin role'
-      : 'you can read, retry, recover and re-enable deliveries and subscriptions and mint portal links; other changes need the admin role';
-  return h('p', { className: 'role-note', id: 'role-note', role: 'note' }, `Signed in as ${signedIn.role}: ${can}.`);
+  const can = signedIn.role === 'viewer' ? t('roles.viewer') : t('roles.support');
+  const role = word('roles', signedIn.role);
+  return h('p', { className: 'role-note', id: 'role-note', role: 'note' }, t('roles.note', { role, can }));
 }

@@ -2,6 +2,7 @@
 import type { StorageTable, StorageView } from '../../retention/schemas.js';
 import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
+import { formatNumber, parts, t } from '../common/i18n.js';
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
 import { api } from './app.js';
@@ -15,10 +16,16 @@ function bytes(value: number): string {
     size /= 1000;
     unit++;
   }
-  return unit === 0 ? `${size} B` : `${size.toFixed(size < 10 ? 1 : 0)} ${units[unit]}`;
+  const digits = size < 10 ? 1 : 0;
+  const shown = formatNumber(size, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  });
+  return unit === 0 ? `${formatNumber(size, { useGrouping: false })} B` : `${shown} ${units[unit]}`;
 }
 
-const days = (n: number): string => (n === 0 ? 'forever' : `${n} days`);
+const days = (n: number): string => (n === 0 ? t('storage.forever') : t('storage.days', { count: n }));
 
 function card(label: string, value: string): HTMLElement {
   return h('div', { className: 'card' }, [
@@ -28,18 +35,16 @@ function card(label: string, value: string): HTMLElement {
 }
 
 function space(view: StorageView): string {
-  if (view.engine === 'postgres') return 'PostgreSQL reuses the space of deleted rows (autovacuum).';
+  if (view.engine === 'postgres') return t('storage.postgres');
   const free = bytes(view.freeBytes ?? 0);
-  return view.autoVacuum === 'incremental'
-    ? `SQLite returns the pages a prune frees to the file system (auto_vacuum=incremental); ${free} free inside the file.`
-    : `SQLite reuses the pages a prune frees for new rows (${free} free inside the file); run npx shelfmark prune --vacuum once to return them.`;
+  return view.autoVacuum === 'incremental' ? t('storage.incremental', { free }) : t('storage.reuses', { free });
 }
 
 export async function storage(root: HTMLElement): Promise<void> {
-  root.append(h('h1', {}, 'Storage'));
+  root.append(h('h1', {}, t('storage.title')));
   const result = await api<StorageView>('GET', '/storage');
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const view = result.data;
@@ -48,48 +53,52 @@ export async function storage(root: HTMLElement): Promise<void> {
   root.append(
     // Six tiles: two full rows of three on a wide screen, three rows of two on a phone (none alone on a row).
     h('div', { className: 'cards three' }, [
-      card(`database (${view.engine})`, bytes(view.databaseBytes)),
+      card(t('storage.database', { engine: view.engine }), bytes(view.databaseBytes)),
       card(
-        'automatic prune',
-        r.pruneIntervalSeconds === 0 ? 'off' : `every ${Math.round(r.pruneIntervalSeconds / 60)} min`,
+        t('storage.autoPrune'),
+        r.pruneIntervalSeconds === 0
+          ? t('storage.off')
+          : t('storage.every', { n: Math.round(r.pruneIntervalSeconds / 60) }),
       ),
-      card('succeeded deliveries kept', days(r.deliveryDays)),
-      card('failed deliveries kept', days(r.failedDeliveryDays)),
-      card('events kept', days(r.eventDays)),
-      card('response bodies kept', days(r.responseBodyDays)),
+      card(t('storage.succeededKept'), days(r.deliveryDays)),
+      card(t('storage.failedKept'), days(r.failedDeliveryDays)),
+      card(t('storage.eventsKept'), days(r.eventDays)),
+      card(t('storage.bodiesKept'), days(r.responseBodyDays)),
     ]),
     h('p', { className: 'muted' }, space(view)),
-    h('h2', {}, 'Tables'),
+    h('h2', {}, t('storage.tables')),
     table<StorageTable>(view.tables, [
-      ['table', (t) => h('code', {}, t.table)],
-      ['rows', (t) => `${t.rowsExact ? '' : '≈ '}${t.rows.toLocaleString()}`],
-      ['oldest row', (t) => when(t.oldestAt)],
-      ['kept', (t) => t.bound],
+      [t('storage.table'), (row) => h('code', {}, row.table)],
+      [t('storage.rows'), (row) => `${row.rowsExact ? '' : '≈ '}${formatNumber(row.rows)}`],
+      [t('storage.oldest'), (row) => when(row.oldestAt)],
+      [t('storage.kept'), (row) => row.bound],
     ]),
-    h('h2', {}, 'Last prune'),
+    h('h2', {}, t('storage.lastPrune')),
   );
   if (last === null) {
     const schedule =
       r.pruneIntervalSeconds === 0
-        ? 'The worker never prunes by itself (PRUNE_INTERVAL_SECONDS=0): run npx shelfmark prune.'
-        : `The worker prunes every ${Math.round(r.pruneIntervalSeconds / 60)} minutes, the first time a minute after it starts.`;
-    root.append(empty(`No prune yet. ${schedule}`));
+        ? t('storage.neverPrunes')
+        : t('storage.prunesEvery', { n: Math.round(r.pruneIntervalSeconds / 60) });
+    root.append(empty(t('storage.noPrune', { schedule })));
   } else {
     const pruned = Object.entries(last.rows).filter(([, rows]) => rows > 0);
     root.append(
-      h('p', {}, [
-        'Finished ',
-        when(last.finishedAt),
-        ` after ${Math.max(0, Date.parse(last.finishedAt) - Date.parse(last.startedAt)) / 1000} s`,
-        last.complete ? '.' : ', stopped early (the next prune goes on).',
-      ]),
+      h(
+        'p',
+        {},
+        parts(last.complete ? 'storage.finished' : 'storage.stoppedEarly', {
+          when: when(last.finishedAt),
+          seconds: formatNumber(Math.max(0, Date.parse(last.finishedAt) - Date.parse(last.startedAt)) / 1000),
+        }),
+      ),
       pruned.length === 0
-        ? empty('Nothing was old enough to go.')
+        ? empty(t('storage.nothingOld'))
         : table(pruned, [
-            ['table', ([name]) => h('code', {}, name)],
-            ['rows removed', ([, rows]) => rows.toLocaleString()],
+            [t('storage.table'), ([name]) => h('code', {}, name)],
+            [t('storage.removed'), ([, rows]) => formatNumber(rows)],
           ]),
     );
   }
-  root.append(h('p', { className: 'muted' }, ['Updated ', when(view.generatedAt), '.']));
+  root.append(h('p', { className: 'muted' }, parts('common.updated', { when: when(view.generatedAt) })));
 }

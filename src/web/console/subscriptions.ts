@@ -6,6 +6,7 @@ import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
 import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
+import { t } from '../common/i18n.js';
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
 import { act, api, go, link, show, state } from './app.js';
@@ -19,7 +20,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     await subscriptionPage(root, state.detail);
     return;
   }
-  root.append(h('h1', {}, 'Webhook subscriptions'));
+  root.append(h('h1', {}, t('subs.title')));
   const [result, health, lists] = await Promise.all([
     api<Page<AdminSubscription>>('GET', '/subscriptions?limit=100'),
     api<Page<SubscriptionHealth>>('GET', '/subscription-health'),
@@ -27,7 +28,7 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
   ]);
   root.append(await newSubscription(lists));
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const byId = new Map(rowsOf(health).map((row) => [row.subscriptionId, row]));
@@ -41,25 +42,25 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
   };
   // "Replay since…": the subscription's past events queued again from a time (the event feed's replay).
   const replayControl = (x: AdminSubscription) => {
-    const since = h('input', { type: 'datetime-local', name: 'replay-since', 'aria-label': 'Replay since' });
+    const since = h('input', { type: 'datetime-local', name: 'replay-since', 'aria-label': t('common.replaySince') });
     const replay = async () => {
       if (!since.value) {
-        notice('Choose the date and time to replay from.', true);
+        notice(t('common.chooseReplayTime'), true);
         return;
       }
       const path = `/subscriptions/${encodeURIComponent(x.id)}/replay`;
-      const r = await act<{ queued: number }>('Replay events', 'POST', path, {
+      const r = await act<{ queued: number }>(t('common.replayEvents'), 'POST', path, {
         from: new Date(since.value).toISOString(),
       });
-      if (r.ok) notice(`Replay events (${x.client.name}): ${r.data.queued} queued for delivery.`);
+      if (r.ok) notice(t('subs.replayed', { name: x.client.name, count: r.data.queued }));
     };
     return h('span', { className: 'row recover' }, [
-      h('span', { className: 'muted' }, 'Replay since…'),
+      h('span', { className: 'muted' }, t('common.replaySince')),
       since,
       h(
         'button',
         { type: 'button', className: 'secondary', disabled: x.status !== 'active', onclick: replay },
-        'Replay',
+        t('common.replay'),
       ),
     ]);
   };
@@ -71,10 +72,10 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     table<AdminSubscription>(
       rowsOf(result),
       [
-        ['Client', (x) => h('strong', {}, link({ section: 'subscriptions', id: x.id }, x.client.name))],
-        ['Receiver', (x) => x.notificationUrl],
+        [t('common.client'), (x) => h('strong', {}, link({ section: 'subscriptions', id: x.id }, x.client.name))],
+        [t('common.receiver'), (x) => x.notificationUrl],
         [
-          'Event',
+          t('common.event'),
           (x) => {
             const only = filterText(x.filter, lists);
             return only === null
@@ -82,13 +83,13 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
               : [eventName(x.canonicalEvent), h('br'), h('span', { className: 'muted' }, only)];
           },
         ],
-        ['Health', healthState],
-        ['Last success', (x) => when(byId.get(x.id)?.lastSuccessAt)],
-        ['Failed attempts in a row', (x) => String(failedAttempts(x))],
+        [t('subs.health'), healthState],
+        [t('subs.lastSuccess'), (x) => when(byId.get(x.id)?.lastSuccessAt)],
+        [t('subs.failedInARow'), (x) => String(failedAttempts(x))],
         [
-          'Actions',
+          t('common.actions'),
           (x) => [
-            h('button', { type: 'button', className: 'secondary', onclick: deliveriesOf(x) }, 'Deliveries'),
+            h('button', { type: 'button', className: 'secondary', onclick: deliveriesOf(x) }, t('common.deliveries')),
             replayControl(x),
             x.status === 'disabled'
               ? h(
@@ -96,16 +97,20 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
                   {
                     type: 'button',
                     onclick: () =>
-                      void act('Re-enable subscription', 'POST', `/subscriptions/${encodeURIComponent(x.id)}/enable`),
+                      void act(
+                        t('common.reenableSubscription'),
+                        'POST',
+                        `/subscriptions/${encodeURIComponent(x.id)}/enable`,
+                      ),
                   },
-                  'Re-enable',
+                  t('common.reenable'),
                 )
               : null,
           ],
           'actions',
         ],
       ],
-      'No subscriptions yet. Subscribe a client above, or send the partner a portal link (Clients) to do it in their portal.',
+      t('subs.none'),
     ),
   );
 }

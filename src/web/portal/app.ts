@@ -5,6 +5,7 @@
 import type { ClientView } from '../../auth/client-schemas.js';
 import { makeApi, problemText } from '../common/api.js';
 import { byId, drawSection, h, main, nav, notice } from '../common/dom.js';
+import { t } from '../common/i18n.js';
 import { createRouter } from '../common/router.js';
 
 export type Section = (root: HTMLElement) => Promise<void>;
@@ -70,8 +71,8 @@ export function signedOut(message?: string): void {
   who.textContent = '';
   main.replaceChildren(
     h('div', { className: 'signin' }, [
-      h('h1', {}, 'Signed out'),
-      h('p', {}, message ?? 'Open the sign-in link your operator sent you. Each link works once, for 15 minutes.'),
+      h('h1', {}, t('portal.signedOut')),
+      h('p', {}, message ?? t('portal.openLink')),
     ]),
   );
 }
@@ -79,13 +80,13 @@ export function signedOut(message?: string): void {
 export const api = makeApi(
   '/portal/api',
   () => state.csrfToken,
-  () => signedOut('Your session ended. Ask your operator for a new sign-in link.'),
+  () => signedOut(t('portal.sessionEnded')),
 );
 
 export async function act<T = unknown>(label: string, method: string, path: string, body?: unknown) {
   const result = await api<T>(method, path, body);
-  if (!result.ok) notice(`${label} failed: ${problemText(result)}`, true);
-  else notice(`${label}: done.`);
+  if (!result.ok) notice(t('common.failed', { label, problem: problemText(result) }), true);
+  else notice(t('common.done', { label }));
   return result;
 }
 

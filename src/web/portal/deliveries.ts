@@ -16,6 +16,7 @@ import {
   STATUS_FILTER,
 } from '../common/deliveries.js';
 import { h, notice, sleep } from '../common/dom.js';
+import { parts, t } from '../common/i18n.js';
 import { type RetryAction, retryControl, retryReport } from '../common/retry.js';
 import { when } from '../common/time.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
@@ -34,8 +35,8 @@ interface DeliveryDetail extends NamedDelivery {
 export function subjectText(d: NamedDelivery): string {
   if (d.subject !== null)
     return d.subject.school === undefined ? d.subject.name : `${d.subject.name} (${d.subject.school})`;
-  if (d.event === 'ping') return 'test ping';
-  return `${d.payload.resource} ${d.payload.identifier.slice(0, 8)}… (deleted)`;
+  if (d.event === 'ping') return t('pdel.testPing');
+  return t('pdel.deleted', { resource: d.payload.resource, id: d.payload.identifier.slice(0, 8) });
 }
 
 async function showDelivery(id: string, target: HTMLElement, receiver: string | undefined): Promise<void> {
@@ -48,14 +49,16 @@ async function showDelivery(id: string, target: HTMLElement, receiver: string | 
   target.replaceChildren(
     h('div', { className: 'panel' }, [
       h('h2', { title: `${d.payload.resource} ${d.payload.identifier}` }, `${eventName(d.event)}: ${subjectText(d)}`),
-      h('p', {}, [
-        outcome(d),
-        receiver === undefined ? null : [' · to ', h('span', { className: 'url' }, receiver)],
-        ' · created ',
-        when(d.createdAt),
-        ' · delivery id ',
-        h('span', { className: 'id' }, d.id),
-      ]),
+      h(
+        'p',
+        {},
+        parts(receiver === undefined ? 'pdel.detailNoReceiver' : 'pdel.detail', {
+          outcome: outcome(d),
+          receiver: h('span', { className: 'url' }, receiver ?? ''),
+          when: when(d.createdAt),
+          id: h('span', { className: 'id' }, d.id),
+        }),
+      ),
       attemptsTable(d.attempts),
     ]),
   );
@@ -66,7 +69,7 @@ function retryButton(d: Delivery, subscriptionDisabled: boolean): HTMLElement {
   const run = async (action: RetryAction) => {
     const result = await api<Delivery>('POST', `/deliveries/${encodeURIComponent(d.id)}/${action}`);
     if (!result.ok) {
-      notice(`Retry delivery failed: ${problemText(result)}`, true);
+      notice(t('common.retryFailed', { problem: problemText(result) }), true);
       return;
     }
     // Retry queues it: give the worker a moment to make the attempt (Retry now has made it already).
@@ -82,8 +85,8 @@ function retryButton(d: Delivery, subscriptionDisabled: boolean): HTMLElement {
 function filterForm(root: HTMLElement): void {
   const f = state.deliveryFilter;
   const events = Object.keys(EVENT_LABELS).map((e) => [e, eventName(e)] as const);
-  const event = select([['', 'any event'], ...events], f.event ?? '', 'Event');
-  const status = select(STATUS_FILTER, f.status ?? '', 'Status');
+  const event = select([['', t('pdel.anyEvent')], ...events], f.event ?? '', t('common.event'));
+  const status = select(STATUS_FILTER, f.status ?? '', t('common.status'));
   const since = h('input', { type: 'datetime-local', value: f.sinceLocal ?? '' });
   const until = h('input', { type: 'datetime-local', value: f.untilLocal ?? '' });
   const apply = () => {
@@ -97,8 +100,13 @@ function filterForm(root: HTMLElement): void {
     state.pages = [];
     return show('deliveries');
   };
-  const fields = [field('Event', event), field('Status', status), field('From', since), field('Until', until)];
-  root.append(inlineForm(fields, 'Filter', apply));
+  const fields = [
+    field(t('common.event'), event),
+    field(t('common.status'), status),
+    field(t('common.from'), since),
+    field(t('pdel.until'), until),
+  ];
+  root.append(inlineForm(fields, t('common.filter'), apply));
   if (f.subscriptionId) {
     const all = () => {
       state.deliveryFilter = {};
@@ -107,15 +115,15 @@ function filterForm(root: HTMLElement): void {
     };
     root.append(
       h('p', { className: 'muted' }, [
-        'Showing one subscription only. ',
-        h('button', { type: 'button', className: 'secondary', onclick: all }, 'Show all'),
+        t('pdel.oneSubscription'),
+        h('button', { type: 'button', className: 'secondary', onclick: all }, t('common.showAll')),
       ]),
     );
   }
 }
 
 export async function deliveries(root: HTMLElement): Promise<void> {
-  root.append(h('h1', {}, 'Deliveries'));
+  root.append(h('h1', {}, t('pdel.title')));
   const f = state.deliveryFilter;
   filterForm(root);
   const query = new URLSearchParams({ limit: '20' });
@@ -131,7 +139,7 @@ export async function deliveries(root: HTMLElement): Promise<void> {
     api<Page<{ id: string; notificationUrl: string; status: string }>>('GET', '/subscriptions?limit=100'),
   ]);
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const urls = new Map(rowsOf(subs).map((s) => [s.id, s.notificationUrl]));
@@ -147,14 +155,14 @@ export async function deliveries(root: HTMLElement): Promise<void> {
     table<NamedDelivery>(
       rows,
       [
-        ['Created', (d) => when(d.createdAt)],
-        ['Event', (d) => eventName(d.event)],
-        ['About', subjectText],
-        ['Receiver', (d) => urls.get(d.subscriptionId) ?? 'deleted subscription'],
-        ['Attempts', (d) => String(d.attemptCount)],
-        ['Outcome', outcomeWithNext],
+        [t('common.created'), (d) => when(d.createdAt)],
+        [t('common.event'), (d) => eventName(d.event)],
+        [t('common.about'), subjectText],
+        [t('common.receiver'), (d) => urls.get(d.subscriptionId) ?? t('common.deletedSubscription')],
+        [t('common.attempts'), (d) => String(d.attemptCount)],
+        [t('common.outcome'), outcomeWithNext],
         [
-          'Actions',
+          t('common.actions'),
           (d) => [
             h(
               'button',
@@ -167,16 +175,14 @@ export async function deliveries(root: HTMLElement): Promise<void> {
                   return showDelivery(d.id, detail, urls.get(d.subscriptionId));
                 },
               },
-              'Attempts',
+              t('common.attempts'),
             ),
             retryButton(d, disabled.has(d.subscriptionId)),
           ],
           'actions',
         ],
       ],
-      filtered
-        ? 'No delivery matches these filters.'
-        : 'No deliveries yet. They appear here when an event you subscribed to happens; use "Send test ping" on a subscription to try your receiver.',
+      filtered ? t('common.noDeliveryMatches') : t('pdel.none'),
     ),
   );
   const pager = h('div', { className: 'pager' });
@@ -185,11 +191,15 @@ export async function deliveries(root: HTMLElement): Promise<void> {
     void show('deliveries');
   };
   if (state.pages.length > 0)
-    pager.append(h('button', { type: 'button', className: 'secondary', onclick: page([]) }, 'First page'));
+    pager.append(h('button', { type: 'button', className: 'secondary', onclick: page([]) }, t('pdel.firstPage')));
   const last = rows.at(-1);
   if (result.data.has_more && last !== undefined)
     pager.append(
-      h('button', { type: 'button', className: 'secondary', onclick: page([...state.pages, last.id]) }, 'Next page'),
+      h(
+        'button',
+        { type: 'button', className: 'secondary', onclick: page([...state.pages, last.id]) },
+        t('pdel.nextPage'),
+      ),
     );
   root.append(pager, detail);
   // Opened by a retry: drawn before the section replaces the page, so it lands in the visible element.

@@ -3,6 +3,7 @@
  * Entry point: the sections, sign-in by one-time link, sign-out, start.
  */
 import { byId, nav, onSections } from '../common/dom.js';
+import { t, wireLanguageSwitch } from '../common/i18n.js';
 import type { Place } from '../common/router.js';
 import { api, filterOf, refreshMe, router, sections, show, signedOut, state } from './app.js';
 import { credentials } from './credentials.js';
@@ -11,6 +12,7 @@ import { subscriptions } from './subscriptions.js';
 
 Object.assign(sections, { credentials, subscriptions, deliveries });
 
+wireLanguageSwitch();
 onSections((name) => show(name));
 /**
  * Arrives at a place named by the address (start, Back, Forward): a delivery's address opens its
@@ -29,7 +31,7 @@ router.onMove((place) => (state.csrfToken === '' ? undefined : arrive(place)));
 byId('sign-out').addEventListener('click', async () => {
   await api('POST', '/sign-out');
   state.csrfToken = '';
-  signedOut('You are signed out. Use a new sign-in link from your operator to come back.');
+  signedOut(t('portal.youSignedOut'));
 });
 
 async function start(): Promise<void> {
@@ -38,12 +40,12 @@ async function start(): Promise<void> {
     // The one-time token leaves the address bar (and history) at once.
     history.replaceState(null, '', '/portal');
     if (!token) {
-      signedOut('This sign-in link is incomplete. Copy the whole link from your operator.');
+      signedOut(t('portal.linkIncomplete'));
       return;
     }
     const result = await api<{ csrfToken: string }>('POST', '/sign-in', { token });
     if (!result.ok) {
-      signedOut('This sign-in link is invalid, already used or expired. Ask your operator for a new one.');
+      signedOut(t('portal.linkInvalid'));
       return;
     }
     state.csrfToken = result.data.csrfToken;

@@ -7,6 +7,7 @@ import type { SubscriptionView } from '../../subscriptions/schemas.js';
 import { problemText } from '../common/api.js';
 import { type Attempt, attemptResult, attemptSucceeded, failureText } from '../common/deliveries.js';
 import { h, notice, sleep } from '../common/dom.js';
+import { parts, t } from '../common/i18n.js';
 import { ms, when } from '../common/time.js';
 import { api } from './app.js';
 
@@ -16,24 +17,23 @@ const POLL_MS = 500;
 
 export function pingNotice(url: string, attempt: Attempt): string {
   const took = ms(attempt.durationMs);
-  if (attemptSucceeded(attempt))
-    return `Test ping to ${url} succeeded: the receiver answered HTTP ${attempt.statusCode} in ${took}.`;
+  if (attemptSucceeded(attempt)) return t('ping.succeeded', { url, status: String(attempt.statusCode), took });
   const answered = attempt.errorClass === 'http' || (attempt.errorClass === null && attempt.statusCode !== null);
   const why = answered
-    ? `the receiver answered HTTP ${attempt.statusCode}`
+    ? t('ping.answered', { status: String(attempt.statusCode) })
     : failureText(attempt.errorClass, attempt.statusCode);
-  return `Test ping to ${url} failed: ${why} after ${took}. A ping succeeds only on a 2xx answer.`;
+  return t('ping.failed', { url, why, took });
 }
 
 export async function ping(subscription: Pick<SubscriptionView, 'id' | 'notificationUrl'>, out: HTMLElement) {
   const url = subscription.notificationUrl;
   const sent = await api<{ deliveryId: string }>('POST', `/subscriptions/${encodeURIComponent(subscription.id)}/ping`);
   if (!sent.ok) {
-    notice(`Test ping not sent: ${problemText(sent)}`, 'error');
+    notice(t('ping.notSent', { problem: problemText(sent) }), 'error');
     return;
   }
-  notice(`Test ping sent to ${url}; waiting for the answer…`, 'info');
-  out.replaceChildren(h('div', { className: 'panel' }, `Test ping sent to ${url}; waiting for the answer…`));
+  notice(t('ping.waiting', { url }), 'info');
+  out.replaceChildren(h('div', { className: 'panel' }, t('ping.waiting', { url })));
   const id = encodeURIComponent(sent.data.deliveryId);
   for (let waited = 0; waited < WAIT_MS; waited += POLL_MS) {
     await sleep(POLL_MS);
@@ -43,18 +43,16 @@ export async function ping(subscription: Pick<SubscriptionView, 'id' | 'notifica
     notice(pingNotice(url, attempt), attemptSucceeded(attempt) ? 'ok' : 'error');
     out.replaceChildren(
       h('div', { className: 'panel' }, [
-        h('strong', {}, 'Test ping result: '),
-        attemptResult(attempt),
-        ' in ',
-        ms(attempt.durationMs),
-        ' · ',
-        when(attempt.startedAt),
+        h('strong', {}, t('ping.resultLead')),
+        ...parts('ping.resultLine', {
+          result: attemptResult(attempt),
+          took: ms(attempt.durationMs),
+          when: when(attempt.startedAt),
+        }),
       ]),
     );
     return;
   }
-  notice('The test ping has not been attempted yet; see Deliveries for its result.', 'info');
-  out.replaceChildren(
-    h('div', { className: 'panel' }, 'The test ping has not been attempted yet; see Deliveries for its result.'),
-  );
+  notice(t('ping.notYet'), 'info');
+  out.replaceChildren(h('div', { className: 'panel' }, t('ping.notYet')));
 }

@@ -4,9 +4,10 @@ import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
 import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
+import { t } from '../common/i18n.js';
 import { type ListChoice, subscriptionForm } from '../common/subscription-form.js';
 import { when } from '../common/time.js';
-import { confirmThen, empty, field, plural, table } from '../common/widgets.js';
+import { confirmThen, empty, field, table } from '../common/widgets.js';
 import { act, api, show, state } from './app.js';
 import { ping } from './ping.js';
 
@@ -18,8 +19,13 @@ function eventOf(s: Subscription, lists: ReadonlyMap<string, ListChoice>) {
   if (filter === undefined) return eventName(s.event);
   const only =
     'eans' in filter
-      ? `only ${plural(filter.eans.length, 'EAN', 'EANs')}: ${filter.eans.slice(0, 3).join(', ')}${filter.eans.length > 3 ? ', …' : ''}`
-      : `only the items of ${lists.get(filter.list)?.name ?? `list ${filter.list.slice(0, 8)}…`}`;
+      ? t('form.onlyEansText', {
+          count: filter.eans.length,
+          eans: filter.eans.slice(0, 3).join(', ') + (filter.eans.length > 3 ? ', …' : ''),
+        })
+      : t('form.onlyItemsOf', {
+          list: lists.get(filter.list)?.name ?? t('form.listShort', { id: filter.list.slice(0, 8) }),
+        });
   return [eventName(s.event), h('br'), h('span', { className: 'muted' }, only)];
 }
 
@@ -37,29 +43,29 @@ function actions(s: Subscription, pingOut: HTMLElement) {
   const since = h('input', { type: 'datetime-local', name: 'recover-since' });
   const recover = async () => {
     if (!since.value) {
-      notice('Choose the date and time to recover from.', true);
+      notice(t('psubs.chooseRecoverTime'), true);
       return;
     }
     const body = { since: new Date(since.value).toISOString() };
-    const r = await act<{ requeued: number }>('Recover failed deliveries', 'POST', `${base}/recover`, body);
-    if (r.ok) notice(`Recover failed deliveries: ${plural(r.data.requeued, 'delivery', 'deliveries')} queued again.`);
+    const r = await act<{ requeued: number }>(t('psubs.recoverLabel'), 'POST', `${base}/recover`, body);
+    if (r.ok) notice(t('psubs.recovered', { count: r.data.requeued }));
   };
   // Past events again, from a time: for a receiver that lost them or was added late (the event feed's replay).
   const replaySince = h('input', { type: 'datetime-local', name: 'replay-since' });
   const replay = async () => {
     if (!replaySince.value) {
-      notice('Choose the date and time to replay from.', true);
+      notice(t('common.chooseReplayTime'), true);
       return;
     }
     const body = { from: new Date(replaySince.value).toISOString() };
-    const r = await act<{ queued: number }>('Replay events', 'POST', `${base}/replay`, body);
-    if (r.ok) notice(`Replay events: ${plural(r.data.queued, 'event', 'events')} queued for delivery.`);
+    const r = await act<{ queued: number }>(t('common.replayEvents'), 'POST', `${base}/replay`, body);
+    if (r.ok) notice(t('psubs.replayed', { count: r.data.queued }));
   };
   const reenable = async () => {
-    if ((await act('Re-enable subscription', 'POST', `${base}/enable`)).ok) await show('subscriptions', true);
+    if ((await act(t('common.reenableSubscription'), 'POST', `${base}/enable`)).ok) await show('subscriptions', true);
   };
   const remove = async () => {
-    if ((await act('Delete subscription', 'DELETE', base)).ok) await show('subscriptions', true);
+    if ((await act(t('psubs.deleteLabel'), 'DELETE', base)).ok) await show('subscriptions', true);
   };
   const deliveries = () => {
     state.deliveryFilter = { subscriptionId: s.id };
@@ -69,20 +75,20 @@ function actions(s: Subscription, pingOut: HTMLElement) {
     h(
       'button',
       { type: 'button', className: 'secondary', disabled: s.status !== 'active', onclick: () => ping(s, pingOut) },
-      'Send test ping',
+      t('psubs.sendPing'),
     ),
-    h('button', { type: 'button', className: 'secondary', onclick: deliveries }, 'Deliveries'),
-    s.status === 'disabled' ? h('button', { type: 'button', onclick: reenable }, 'Re-enable') : null,
+    h('button', { type: 'button', className: 'secondary', onclick: deliveries }, t('common.deliveries')),
+    s.status === 'disabled' ? h('button', { type: 'button', onclick: reenable }, t('common.reenable')) : null,
     h('span', { className: 'row recover' }, [
-      field('Recover failed deliveries since', since),
-      h('button', { type: 'button', className: 'secondary', onclick: recover }, 'Recover'),
+      field(t('psubs.recoverSince'), since),
+      h('button', { type: 'button', className: 'secondary', onclick: recover }, t('psubs.recover')),
     ]),
     h('span', { className: 'row recover' }, [
-      field('Replay since…', replaySince),
+      field(t('common.replaySince'), replaySince),
       h(
         'button',
         { type: 'button', className: 'secondary', disabled: s.status !== 'active', onclick: replay },
-        'Replay',
+        t('common.replay'),
       ),
     ]),
     h(
@@ -90,18 +96,15 @@ function actions(s: Subscription, pingOut: HTMLElement) {
       {
         type: 'button',
         className: 'danger',
-        onclick: confirmThen(
-          `Delete the subscription to ${s.notificationUrl}? Its pending deliveries are dropped.`,
-          remove,
-        ),
+        onclick: confirmThen(t('psubs.deleteQuestion', { url: s.notificationUrl }), remove),
       },
-      'Delete',
+      t('common.delete'),
     ),
   ];
 }
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
-  root.append(h('h1', {}, 'Subscriptions'));
+  root.append(h('h1', {}, t('psubs.title')));
   const [result, listsResult] = await Promise.all([
     api<Page<Subscription>>('GET', '/subscriptions?limit=100'),
     api<Page<ListChoice>>('GET', '/lists'),
@@ -113,18 +116,18 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
       const created = await api('POST', '/subscriptions', body);
       if (!created.ok) {
         // The reason is shown under the field it is about; the notice only points there.
-        notice('Subscription not created: see the form.', true);
+        notice(t('common.subscriptionNotCreated'), true);
         return created;
       }
       await show('subscriptions', true);
-      notice(`Subscribed ${body.notificationUrl} to ${eventName(body.event)}.`);
+      notice(t('psubs.subscribed', { url: body.notificationUrl, event: eventName(body.event) }));
       return null;
     },
   });
   root.append(form);
   const pingOut = h('div', { id: 'ping-result' });
   if (!result.ok) {
-    root.append(empty(`Could not load: ${problemText(result)}`));
+    root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
   const byList = new Map(lists.map((l) => [l.identifier, l]));
@@ -135,13 +138,13 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
     table<Subscription>(
       rowsOf(result),
       [
-        ['Receiver', (s) => h('span', { className: 'url' }, s.notificationUrl)],
-        ['Event', (s) => eventOf(s, byList)],
-        ['Status', healthState],
-        ['Created', (s) => when(s.createdAt)],
-        ['Actions', (s) => actions(s, pingOut), 'actions'],
+        [t('common.receiver'), (s) => h('span', { className: 'url' }, s.notificationUrl)],
+        [t('common.event'), (s) => eventOf(s, byList)],
+        [t('common.status'), healthState],
+        [t('common.created'), (s) => when(s.createdAt)],
+        [t('common.actions'), (s) => actions(s, pingOut), 'actions'],
       ],
-      'No subscriptions yet. Add a receiver URL above to be notified when lists change.',
+      t('psubs.none'),
     ),
   );
 }
