@@ -82,7 +82,9 @@ export async function drawSection(
 ): Promise<void> {
   if (!keepNotice) notice('');
   setActive(name);
-  const root = h('section', { 'aria-label': name });
+  // Named as its button reads, in the page's language.
+  const label = nav.querySelector(`[data-section="${name}"]`)?.textContent?.trim() || name;
+  const root = h('section', { 'aria-label': label });
   await draw?.(root);
   if (stillWanted()) main.replaceChildren(root);
 }
