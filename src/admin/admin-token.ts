@@ -2,9 +2,9 @@
  * The operator's token: configured (ADMIN_TOKEN) or generated on the first start and kept only as
  * its keyed hash in the settings table, which every node shares. `npx shelfmark admin-token --reset`
  * replaces a generated one; the other nodes' guards re-read the stored hash (guard.ts), so a reset
- * applies everywhere within seconds.
+ * applies everywhere within seconds. Replacing the token ends the console sessions it opened.
  */
-import type { Initiator } from '../audit/initiator.js';
+import { type Initiator, SYSTEM } from '../audit/initiator.js';
 import { appendRecord, ROTATED } from '../audit/recorder.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import type { Clock } from '../clock.js';
@@ -12,9 +12,12 @@ import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
 import { getOrCreateSetting, getSetting, putSetting } from '../db/settings.js';
 import { secrets } from '../ids.js';
+import { WebSessionStore } from '../web-sessions/store.js';
 import { AdminAuth } from './guard.js';
 
 const ADMIN_TOKEN_SETTING = 'admin_token_hash';
+/** The hash of the ADMIN_TOKEN the last start was configured with: a start with another one replaces it. */
+const CONFIGURED_TOKEN_SETTING = 'admin_token_configured_hash';
 
 export interface AdminToken {
   /** The guard that admits the token (admin routes, console sign-in). */
@@ -38,6 +41,7 @@ export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTo
   let tokenHash: string;
   if (config.adminToken !== undefined) {
     tokenHash = hasher.hash(config.adminToken);
+    await adoptConfiguredToken(db, tokenHash, clock.now());
   } else {
     const stored = await getSetting(db, ADMIN_TOKEN_SETTING);
     if (stored !== undefined) {
@@ -66,8 +70,10 @@ export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTo
     const hash = hasher.hash(token);
     await db.transaction().execute(async (trx) => {
       await putSetting(trx, ADMIN_TOKEN_SETTING, hash);
+      const ended = await new WebSessionStore(trx).deleteAdminTokenSessions();
       await appendRecord(trx, clock.now(), by, 'admin-token.reset', 'admin-token', {
         token: { before: ROTATED, after: ROTATED },
+        consoleSessionsEnded: { before: null, after: ended },
       });
     });
     adminAuth.replaceTokenHash(hash);
@@ -75,4 +81,24 @@ export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTo
   };
 
   return { adminAuth, generatedAdminToken, resetAdminToken };
+}
+
+/**
+ * A start configured with another ADMIN_TOKEN than the last one (or with one where a generated token
+ * served before) replaces the token: the console sessions the old one opened end with it, on every
+ * node, as a reset's do. Recorded by the system; a first start, with nothing to end, records nothing.
+ */
+async function adoptConfiguredToken(db: Executor, tokenHash: string, now: number): Promise<void> {
+  if ((await getSetting(db, CONFIGURED_TOKEN_SETTING)) === tokenHash) return;
+  await db.transaction().execute(async (trx) => {
+    const before = await getSetting(trx, CONFIGURED_TOKEN_SETTING);
+    if (before === tokenHash) return; // another node of the same start adopted it first
+    await putSetting(trx, CONFIGURED_TOKEN_SETTING, tokenHash);
+    const ended = await new WebSessionStore(trx).deleteAdminTokenSessions();
+    if (before === undefined && ended === 0) return;
+    await appendRecord(trx, now, SYSTEM, 'admin-token.reset', 'admin-token', {
+      token: { before: ROTATED, after: ROTATED },
+      consoleSessionsEnded: { before: null, after: ended },
+    });
+  });
 }

@@ -118,8 +118,9 @@ export const AUDIT_ACTIONS = {
   },
   'admin-token.reset': {
     target: 'admin-token',
-    by: operator,
-    summary: 'The generated admin token was replaced: `token` (only "rotated").',
+    by: ['operator', 'system'],
+    summary:
+      'The admin token was replaced (a reset, or a start with another ADMIN_TOKEN, by the system), ending the console sessions it opened: `token` (only "rotated"), `consoleSessionsEnded`.',
   },
   'retention.pruned': {
     target: 'retention',

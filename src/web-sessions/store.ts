@@ -65,6 +65,16 @@ export class WebSessionStore {
     return Number(result.numDeletedRows);
   }
 
+  /** The console sessions opened with the admin token (no operator behind them); answers how many. */
+  async deleteAdminTokenSessions(): Promise<number> {
+    const result = await this.db
+      .deleteFrom('web_sessions')
+      .where('kind', '=', 'console')
+      .where('operator_sub', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** A revoked client's way into its portal: its sessions and its unused links, deleted; answers how many of each. */
   async deleteClientAccess(clientRef: string): Promise<{ portalSessionsEnded: number; portalLinksVoided: number }> {
     const sessions = await this.db

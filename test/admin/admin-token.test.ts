@@ -6,6 +6,23 @@ import { testConfig } from '../../src/config.js';
 import { createServices, type Services } from '../../src/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
+/** A console session opened with `token` on `app`: its cookie and CSRF token. */
+const signIn = async ({ app }: { app: App }, token: string) => {
+  const response = await app.inject({ method: 'POST', url: '/dashboard/api/session', payload: { token } });
+  expect(response.statusCode).toBe(200);
+  const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
+  return { cookie, csrf: response.json<{ csrfToken: string }>().csrfToken };
+};
+const createsClient = async ({ app }: { app: App }, session: { cookie: string; csrf: string }) =>
+  (
+    await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/clients',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+      payload: { name: 'Shop' },
+    })
+  ).statusCode;
+
 // Without ADMIN_TOKEN the first node generates one; every node shares it through the database.
 describeEachEngine('generated admin token', (engine) => {
   let database: TestDatabase;
@@ -62,5 +79,66 @@ describeEachEngine('generated admin token', (engine) => {
     clock.advance(5000);
     expect(await status(second, old)).toBe(401);
     expect(await status(second, fresh)).toBe(200);
+  });
+
+  it('a reset ends the console sessions the old token opened, on every node, and records how many', async () => {
+    const first = await node();
+    const second = await node();
+    const old = first.services.generatedAdminToken ?? '';
+    const session = await signIn(second, old);
+    expect(await createsClient(second, session)).toBe(201);
+    await first.services.resetAdminToken(cliInitiator());
+    expect(await createsClient(second, session)).toBe(401);
+    expect(await createsClient(first, session)).toBe(401);
+    const [record] = await database.db.kysely
+      .selectFrom('audit_records')
+      .select(['actor_type', 'changes'])
+      .where('action', '=', 'admin-token.reset')
+      .execute();
+    expect(record?.actor_type).toBe('admin-token');
+    expect(JSON.parse(String(record?.changes))).toEqual({
+      token: { before: 'rotated', after: 'rotated' },
+      consoleSessionsEnded: { before: null, after: 1 },
+    });
+  });
+});
+
+describeEachEngine('configured admin token', (engine) => {
+  let database: TestDatabase;
+  const apps: App[] = [];
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+    await database.drop();
+  });
+  const start = async (adminToken: string): Promise<{ app: App; services: Services }> => {
+    const deps = { config: testConfig({ adminToken }), db: database.db, clock: new ManualClock() };
+    const services = await createServices(deps);
+    const app = await buildApp({ ...deps, services }, { logger: false });
+    apps.push(app);
+    return { app, services };
+  };
+  const resets = () =>
+    database.db.kysely
+      .selectFrom('audit_records')
+      .select(['actor_type', 'changes'])
+      .where('action', '=', 'admin-token.reset')
+      .execute();
+
+  it('a start with another ADMIN_TOKEN ends the sessions the old one opened; the same one keeps them', async () => {
+    const first = await start('configured-token-one-0123456789');
+    const session = await signIn(first, 'configured-token-one-0123456789');
+    expect(await resets()).toEqual([]);
+    const again = await start('configured-token-one-0123456789');
+    expect(await createsClient(again, session)).toBe(201);
+    const replaced = await start('configured-token-two-0123456789');
+    expect(await createsClient(replaced, session)).toBe(401);
+    expect(await createsClient(first, session)).toBe(401);
+    const records = await resets();
+    expect(records.map((record) => [record.actor_type, JSON.parse(String(record.changes))])).toEqual([
+      ['system', { token: { before: 'rotated', after: 'rotated' }, consoleSessionsEnded: { before: null, after: 1 } }],
+    ]);
   });
 });
