@@ -27,6 +27,7 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
   let failing = '';
   let healthy = '';
   let failedDelivery = '';
+  let shopId = '';
 
   const db = () => h.database.db.kysely;
   const subscription = (id: string) =>
@@ -42,6 +43,7 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
     base = await h.listen();
     receiver = await startReceiver();
     const shop = await createClientWithToken(h, `Boekhandel Zuid ${engine}`);
+    shopId = shop.id;
     const now = h.clock.now();
     disabled = await addSubscription(h.database.db, shop.id, `${receiver.url}/gone`, now - 3 * HOUR, 'list.updated');
     failing = await addSubscription(h.database.db, shop.id, `${receiver.url}/broken`, now - 3 * HOUR, 'list.published');
@@ -141,4 +143,30 @@ describeEachEngine('failing and disabled subscriptions in the browser', (engine)
     expect((await subscription(failing)).failing_since).toBeNull();
     expect(problems).toEqual([]);
   });
+
+  it.skipIf(skipBrowser)(
+    'once its client is revoked, every row reads ended: client revoked, with no banner and nothing to replay',
+    async () => {
+      expect((await h.asAdmin().delete(`/api/admin/v1/clients/${shopId}`)).statusCode).toBe(204);
+      for (const viewport of [
+        { width: 1280, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        await op.setViewportSize(viewport);
+        await op.reload();
+        await op.locator('main h1', { hasText: 'Webhook subscriptions' }).waitFor();
+        const rows = op.locator('main tbody tr', { hasText: receiver.url });
+        await expect.poll(() => rows.count()).toBe(3);
+        for (const row of await rows.all()) {
+          expect(await row.textContent()).toContain('revoked · ended: client revoked');
+          expect(await row.getByRole('button', { name: 'Replay', exact: true }).isDisabled()).toBe(true);
+          expect(await row.getByRole('button', { name: 'Re-enable' }).count()).toBe(0);
+        }
+        expect(await op.locator('.banner').count()).toBe(0);
+        await op.screenshot({ path: `/tmp/shelfmark-revoked-${engine}-${viewport.width}.png`, fullPage: true });
+      }
+      await op.setViewportSize({ width: 1280, height: 900 });
+      expect(problems).toEqual([]);
+    },
+  );
 });

@@ -41,6 +41,8 @@ const reasonText = (reason: string | undefined): string => {
  * minutes ago" (from the first failed attempt), "disabled · nothing is sent — the receiver answered 410".
  */
 export function healthState(s: BannerSubject): Child {
+  // Ended for good with its client: nothing to recover, so no failing period either.
+  if (s.status === 'revoked') return stateBadge('subscription', 'revoked');
   if (s.status === 'disabled')
     return [stateBadge('subscription', 'disabled'), s.disabledReason ? ` — ${reasonText(s.disabledReason)}` : ''];
   if (!s.failingSince) return stateBadge('subscription', 'active');
@@ -61,7 +63,7 @@ export function healthBanner(
   failedAttempts?: number,
 ): HTMLElement | null {
   const disabled = s.status === 'disabled';
-  if (!disabled && !s.failingSince) return null;
+  if (s.status === 'revoked' || (!disabled && !s.failingSince)) return null;
   const inARow = failedAttempts === undefined ? '' : t('health.inARow', { count: failedAttempts });
   const reason = disabled
     ? [h('strong', {}, t('health.disabledLead')), t('health.disabledText', { reason: reasonText(s.disabledReason) })]

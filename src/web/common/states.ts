@@ -12,6 +12,7 @@ export const STATE_LABELS = {
     pending: 'queued',
     succeeded: 'delivered',
     failed: 'not delivered',
+    cancelled: 'not sent: client revoked',
   },
   /** A pending delivery that was attempted already and waits for its next scheduled attempt. */
   retrying: {
@@ -20,6 +21,7 @@ export const STATE_LABELS = {
   subscription: {
     active: 'receiving',
     disabled: 'nothing is sent',
+    revoked: 'ended: client revoked',
   },
   client: {
     active: 'credentials work',
