@@ -69,6 +69,8 @@ export const ids = {
   /** Audit records (src/audit/). */
   audit: () => timeOrdered('aud_'),
   signingKey: () => prefixed('key_'),
+  /** A process running delivery workers, as its heartbeat names it. */
+  worker: () => prefixed('wrk_'),
   /** School and list identifiers: 32 lower-case hex characters, as the webhook payload carries. */
   resourceIdentifier: () => randomBytes(16).toString('hex'),
   /** Short, URL-safe, upper-case list code for deep links and QR codes, e.g. BL4K7Q2M. */

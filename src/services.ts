@@ -45,6 +45,7 @@ import type { OperatorService } from './operators/service.js';
 import { createOperators } from './operators/setup.js';
 import { Metrics } from './ops/metrics.js';
 import { OverviewService } from './ops/overview.js';
+import { installWorkerGauges } from './ops/worker-gauges.js';
 import { PortalService } from './portal/service.js';
 import { PortalSubjects } from './portal/subjects.js';
 import { createRetention, type RetentionServices } from './retention/setup.js';
@@ -174,6 +175,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const { wakeWorkers, ...worker } = createWorkerServices(deps);
   const metrics = worker.metrics;
   installQueueGauges(metrics, db, clock);
+  installWorkerGauges(metrics, db, clock, config);
   // A commit that created deliveries wakes this process's workers, so first attempts start at once.
   const outbox = new Outbox(db, clock, () => wakeWorkers('new'));
   const deliveryLog = new DeliveryQueryStore(db, (executor) => new SubscriptionStore(executor));
@@ -208,7 +210,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const rateLimit = new RequestRateLimit(config, clock);
   const authFailures = new AuthFailureLimit(config, clock);
   const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config, audit);
-  const overview = new OverviewService(db, clock);
+  const overview = new OverviewService(db, clock, config);
   const recovery = new SubscriptionRecovery(subscriptions, deliveries, clock, config.webhookRetryScheduleSeconds);
   const subjects = new PortalSubjects(lists, { lists: new ListStore(kysely), schools: new SchoolStore(kysely) });
   const portal = new PortalService(clients, subscriptions, deliveries, recovery, subjects);

@@ -94,6 +94,13 @@ export const ConfigSchema = Type.Object({
     'auto',
     "`auto`: in a `--role worker` process on a SQLite file, the delivery worker's claims and completions run on a thread of their own (a second connection), beside the sending instead of on its event loop; beside the API (`--role all`) they stay on the event loop, where the API's writes do not wait for theirs. `off`: always on the event loop. PostgreSQL's driver is asynchronous already and ignores it",
   ),
+  workerHeartbeatSeconds: int(
+    'WORKER_HEARTBEAT_SECONDS',
+    10,
+    1,
+    3600,
+    'how often each process running delivery workers (`--role worker` or `all`) records that it is alive; one not seen for three of these counts as gone (the overview, `shelfmark_workers_alive`). Set it alike on every node',
+  ),
   serviceFeeCents: int('SERVICE_FEE_CENTS', 199, 0, 100000, "service fee added to the seller's price in public offers"),
   seed: choice(
     'SEED',

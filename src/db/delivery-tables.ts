@@ -70,3 +70,20 @@ export interface DeliveryStatsTable {
   succeeded: Generated<number>;
   failed: Generated<number>;
 }
+
+/**
+ * One row per process that runs delivery workers (migration 0019), refreshed every
+ * WORKER_HEARTBEAT_SECONDS; a row not refreshed for three of those is a worker gone missing.
+ */
+export interface WorkerHeartbeatsTable {
+  /** `wrk_…`, minted when the process starts its first worker. */
+  id: string;
+  host: string;
+  pid: number;
+  /** The process's role: `worker` or `all`. */
+  role: string;
+  started_at: number;
+  last_seen_at: number;
+  /** Set when the process stopped its workers cleanly; null while it runs (or after a crash). */
+  stopped_at: number | null;
+}

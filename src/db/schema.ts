@@ -6,7 +6,13 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { AuditChainTable, AuditRecordsTable } from '../audit/tables.js';
 import type { ApiTokensTable, OidcSignInsTable, OperatorsTable } from '../operators/tables.js';
-import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryStatsTable, EventsTable } from './delivery-tables.js';
+import type {
+  DeliveriesTable,
+  DeliveryAttemptsTable,
+  DeliveryStatsTable,
+  EventsTable,
+  WorkerHeartbeatsTable,
+} from './delivery-tables.js';
 
 export interface SettingsTable {
   key: string;
@@ -214,6 +220,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   audit_records: AuditRecordsTable;
   audit_chain: AuditChainTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
 }
 
 export type ClientRow = Selectable<ClientsTable>;

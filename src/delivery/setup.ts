@@ -8,16 +8,25 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { DELIVERIES_CHANNEL } from '../events/outbox.js';
 import type { Metrics } from '../ops/metrics.js';
+import { WorkerHeartbeat } from './heartbeat.js';
 import { ThreadedDeliveryQueue } from './queue-thread/client.js';
 import { UndiciSender, type WebhookSender } from './sender.js';
 import type { LookupFn } from './ssrf.js';
 import { type DeliveryQueue, DeliveryStore } from './store.js';
 import { DeliveryWorker, type WakeReason, type WorkerDeps, type WorkerOptions } from './worker.js';
+import { workerSettings } from './worker-options.js';
 
 export interface DeliveryDeps {
   /** The workers' settings, the sender's and where the queue runs. */
   config: WorkerDeps['config'] &
-    Pick<Config, 'webhookAllowPrivate' | 'webhookConnectionsPerHost' | 'webhookQueueThread' | 'sqliteCacheMib'>;
+    Pick<
+      Config,
+      | 'webhookAllowPrivate'
+      | 'webhookConnectionsPerHost'
+      | 'webhookQueueThread'
+      | 'sqliteCacheMib'
+      | 'workerHeartbeatSeconds'
+    >;
   db: Db;
   clock: Clock;
   metrics: Metrics;
@@ -30,6 +39,8 @@ export interface StartedWorker {
   listening: Promise<void>;
   /** True when its claims and completions run on the queue's own thread (WEBHOOK_QUEUE_THREAD). */
   queueOnThread: boolean;
+  /** This process's heartbeat (one for all its started workers); `recorded` settles once the first beat is written. */
+  heartbeat: { id: string; recorded: Promise<void>; beat(): Promise<void> };
 }
 
 export interface DeliveryWorkers {
@@ -95,11 +106,25 @@ export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
   // waiting for their next poll; the listener lives while any started worker does.
   let started = 0;
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  // One heartbeat per process, while any started worker runs (heartbeat.ts).
+  let heartbeat: { beats: WorkerHeartbeat; recorded: Promise<void> } | undefined;
 
   const startWorker = (options: WorkerOptions = {}, placement: { workerOnly?: boolean } = {}): StartedWorker => {
     const queue = placement.workerOnly === true ? threaded?.start() : undefined;
     const worker = workerOn(queue ?? store, options).start();
     started++;
+    if (heartbeat === undefined) {
+      const beats = new WorkerHeartbeat({
+        db,
+        clock,
+        intervalMs: config.workerHeartbeatSeconds * 1000,
+        role: placement.workerOnly === true ? 'worker' : 'all',
+        // Where the worker reports what it survives (its logger at LOG_LEVEL unless given).
+        onError: workerSettings(config, options).onError,
+      });
+      heartbeat = { beats, recorded: beats.start() };
+    }
+    const { beats, recorded } = heartbeat;
     unlisten ??=
       db.listen === undefined
         ? Promise.resolve(undefined)
@@ -108,9 +133,14 @@ export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
     return {
       queueOnThread: queue !== undefined,
       listening: unlisten.then(() => undefined),
+      heartbeat: { id: beats.id, recorded, beat: () => beats.beat() },
       stop: async () => {
         await worker.stop();
-        if (--started === 0 && unlisten !== undefined) {
+        if (--started === 0) {
+          heartbeat = undefined;
+          await beats.stop();
+        }
+        if (started === 0 && unlisten !== undefined) {
           const close = await unlisten;
           unlisten = undefined;
           await close?.();

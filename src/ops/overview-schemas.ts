@@ -35,6 +35,23 @@ export const OverviewSchema = Type.Object(
       }),
       { description: 'The current hour and the 23 before it, oldest first' },
     ),
+    workers: Type.Object(
+      {
+        alive: Type.Integer({
+          description: 'Worker processes (`--role worker` or `all`) whose heartbeat was seen within aliveWithinSeconds',
+        }),
+        lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+          description: 'The newest heartbeat of any worker process; null when none is on record',
+        }),
+        aliveWithinSeconds: Type.Integer({
+          description: 'A worker counts as alive when seen this recently (three WORKER_HEARTBEAT_SECONDS)',
+        }),
+        missing: Type.Boolean({
+          description: 'Deliveries are waiting (queueDepth > 0) and no worker is alive: nothing will send them',
+        }),
+      },
+      { description: 'The delivery workers, from the heartbeats they record; API-only nodes are not workers' },
+    ),
     generatedAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'Overview' },

@@ -77,6 +77,46 @@ export class OverviewStore {
     };
   }
 
+  /**
+   * Worker processes heard from since `aliveSince` and not stopped, and the newest heartbeat of any
+   * (null when none is on record). The table holds a row per worker process of the last week (the
+   * workers prune older ones, delivery/heartbeat.ts), so one pass over it answers both.
+   */
+  async workers(aliveSince: number): Promise<{ alive: number; lastSeenAt: number | null }> {
+    const row = await this.db.kysely
+      .selectFrom('worker_heartbeats')
+      .select((eb) => [
+        eb.fn
+          .sum<number | string | null>(
+            eb
+              .case()
+              .when(eb.and([eb('last_seen_at', '>=', aliveSince), eb('stopped_at', 'is', null)]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('alive'),
+        eb.fn.max('last_seen_at').as('last_seen'),
+      ])
+      .executeTakeFirst();
+    const lastSeen = row?.last_seen;
+    return {
+      alive: Number(row?.alive ?? 0),
+      lastSeenAt: lastSeen === null || lastSeen === undefined ? null : Number(lastSeen),
+    };
+  }
+
+  /** Active subscriptions whose attempts have all failed since `failing_since` (the completions keep it). */
+  async failingSubscriptions(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('status', '=', 'active')
+      .where('failing_since', 'is not', null)
+      .executeTakeFirst();
+    return count(row);
+  }
+
   /** The hourly counters from `firstHour` on, summed over the writers' shards. */
   async hours(firstHour: number): Promise<HourCounts[]> {
     const rows = await this.db.kysely

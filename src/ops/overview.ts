@@ -1,9 +1,11 @@
 /**
- * The operator console's overview: what exists, how deep the queue is, and how deliveries went in
- * the last 24 hours (failures, p95 commit-to-delivery latency, attempts per hour by outcome).
+ * The operator console's overview: what exists, how deep the queue is, how deliveries went in the
+ * last 24 hours (failures, p95 commit-to-delivery latency, attempts per hour by outcome), and whether
+ * any delivery worker is alive to send what waits.
  */
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Overview, SubscriptionHealth } from './overview-schemas.js';
 import { OverviewStore } from './overview-store.js';
@@ -16,12 +18,17 @@ const HOUR = 3_600_000;
  */
 const LATENCY_SAMPLE = 1000;
 
+/** A worker counts as alive when its heartbeat is at most three intervals old: one late beat is no alarm. */
+export const workerAliveWithinSeconds = (config: Pick<Config, 'workerHeartbeatSeconds'>): number =>
+  3 * config.workerHeartbeatSeconds;
+
 export class OverviewService {
   private readonly store: OverviewStore;
 
   constructor(
     db: Db,
     private readonly clock: Clock,
+    private readonly config: Pick<Config, 'workerHeartbeatSeconds'>,
   ) {
     this.store = new OverviewStore(db);
   }
@@ -31,10 +38,12 @@ export class OverviewService {
     const since = now - 24 * HOUR;
     const currentHour = now - (now % HOUR);
     const firstHour = currentHour - 23 * HOUR;
-    const [counts, hours, p95] = await Promise.all([
+    const aliveWithinSeconds = workerAliveWithinSeconds(this.config);
+    const [counts, hours, p95, workers] = await Promise.all([
       this.store.counts(),
       this.store.hours(firstHour),
       this.store.p95Latency(since, LATENCY_SAMPLE),
+      this.store.workers(now - aliveWithinSeconds * 1000),
     ]);
     const buckets = Array.from({ length: 24 }, (_, i) => ({
       hour: isoTime(firstHour + i * HOUR),
@@ -58,6 +67,12 @@ export class OverviewService {
       failedLast24h: failedDeliveries24h,
       p95DeliveryLatencyMs: p95,
       attemptsPerHour: buckets,
+      workers: {
+        alive: workers.alive,
+        lastSeenAt: workers.lastSeenAt === null ? null : isoTime(workers.lastSeenAt),
+        aliveWithinSeconds,
+        missing: workers.alive === 0 && counts.queueDepth > 0,
+      },
       generatedAt: isoTime(now),
     };
   }

@@ -27,6 +27,7 @@ const NAMES = [
   '0016_event_feed',
   '0017_completion_keeps_subscription_index',
   '0018_manual_attempts',
+  '0019_worker_heartbeats',
 ];
 
 describeEachEngine('migrations', (engine) => {

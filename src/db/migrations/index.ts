@@ -23,6 +23,7 @@ import { operators } from './0015_operators.js';
 import { eventFeed } from './0016_event_feed.js';
 import { completionKeepsSubscriptionIndex } from './0017_completion_keeps_subscription_index.js';
 import { manualAttempts } from './0018_manual_attempts.js';
+import { workerHeartbeats } from './0019_worker_heartbeats.js';
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
@@ -45,5 +46,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0016_event_feed', eventFeed(engine)],
     ['0017_completion_keeps_subscription_index', completionKeepsSubscriptionIndex],
     ['0018_manual_attempts', manualAttempts],
+    ['0019_worker_heartbeats', workerHeartbeats],
   ];
 }

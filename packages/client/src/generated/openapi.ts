@@ -10857,6 +10857,17 @@ export interface operations {
                             /** @description Attempts not answered 2xx in this hour */
                             failed: number;
                         }[];
+                        /** @description The delivery workers, from the heartbeats they record; API-only nodes are not workers */
+                        workers: {
+                            /** @description Worker processes (`--role worker` or `all`) whose heartbeat was seen within aliveWithinSeconds */
+                            alive: number;
+                            /** @description The newest heartbeat of any worker process; null when none is on record */
+                            lastSeenAt: string | null;
+                            /** @description A worker counts as alive when seen this recently (three WORKER_HEARTBEAT_SECONDS) */
+                            aliveWithinSeconds: number;
+                            /** @description Deliveries are waiting (queueDepth > 0) and no worker is alive: nothing will send them */
+                            missing: boolean;
+                        };
                         /** Format: date-time */
                         generatedAt: string;
                     };
