@@ -16,7 +16,7 @@ const HISTORY_LIMIT = 20;
 export function actorText(record: AuditRecord): string {
   const { type, id, name } = record.actor;
   if (type === 'system') return t('history.system');
-  const who = name ?? id ?? type;
+  const who = type === 'admin-token' ? t('signin.adminToken') : (name ?? id ?? type);
   const what = type === 'partner' ? t('history.partner', { who }) : who;
   return record.role === null ? what : t('history.withRole', { who: what, role: word('roles', record.role) });
 }

@@ -2,7 +2,7 @@
 import type { StorageTable, StorageView } from '../../retention/schemas.js';
 import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
-import { formatNumber, parts, t } from '../common/i18n.js';
+import { formatNumber, locale, parts, t } from '../common/i18n.js';
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
 import { api } from './app.js';
@@ -26,6 +26,34 @@ function bytes(value: number): string {
 }
 
 const days = (n: number): string => (n === 0 ? t('storage.forever') : t('storage.days', { count: n }));
+
+/**
+ * What pruning keeps of a table, in the page's language: the server says it in English (`bound`, the
+ * API's words); the Dutch page says it from the retention settings, the figures the server put in it.
+ */
+function kept(row: StorageTable, r: StorageView['retention']): string {
+  if (locale === 'en') return row.bound;
+  const older = (n: number, what: string) =>
+    n === 0 ? t('storage.bound.forever', { what }) : t('storage.bound.olderThan', { what, n });
+  const figure = Number(/(\d+) (?:s|minutes)\b/.exec(row.bound)?.[1] ?? 0);
+  const answers = older(r.responseBodyDays, t('storage.bound.answers'));
+  const words: Readonly<Record<string, string>> = {
+    deliveries: t('storage.bound.deliveries', {
+      succeeded: older(r.deliveryDays, 'succeeded'),
+      failed: older(r.failedDeliveryDays, 'failed'),
+    }),
+    delivery_attempts: `${t('storage.bound.attempts')}; ${answers}`,
+    events: t('storage.bound.events', { events: older(r.eventDays, t('storage.bound.eventsWhat')) }),
+    response_bodies: answers,
+    delivery_stats: older(r.statsDays, t('storage.bound.counters')),
+    idempotency_keys: t('storage.bound.keys'),
+    web_sessions: t('storage.bound.sessions', { n: figure }),
+    portal_links: t('storage.bound.links'),
+    offer_changes: t('storage.bound.changes', { n: figure }),
+    school_changes: t('storage.bound.changes', { n: figure }),
+  };
+  return words[row.table] ?? row.bound;
+}
 
 function card(label: string, value: string): HTMLElement {
   return h('div', { className: 'card' }, [
@@ -71,7 +99,7 @@ export async function storage(root: HTMLElement): Promise<void> {
       [t('storage.table'), (row) => h('code', {}, row.table)],
       [t('storage.rows'), (row) => `${row.rowsExact ? '' : '≈ '}${formatNumber(row.rows)}`],
       [t('storage.oldest'), (row) => when(row.oldestAt)],
-      [t('storage.kept'), (row) => row.bound],
+      [t('storage.kept'), (row) => kept(row, r)],
     ]),
     h('h2', {}, t('storage.lastPrune')),
   );
