@@ -58,18 +58,20 @@ const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\
 /** A text as words of their own: an API word inside a name ("list.created", "/subscriptions") is not prose. */
 const PATTERNS = ENGLISH.map((part) => [part, new RegExp(`(^|[\\s("'])${literal(part)}($|[\\s)"',.:;!?…])`)] as const);
 
-/** Everything a person reads on the page: its title, its text, tooltips, placeholders and accessible names. */
-const readable = (page: Page): Promise<string> =>
-  page.evaluate(() => {
-    const attributes = [...document.querySelectorAll('[title],[placeholder],[aria-label]')].flatMap((node) =>
-      ['title', 'placeholder', 'aria-label'].map((name) => node.getAttribute(name) ?? ''),
-    );
-    // biome-ignore lint/performance/useDomNodeTextContent: only the rendered text counts (not hidden or <noscript> text)
-    let text = document.body.innerText;
-    // Code is a name, not prose: table names, settings, commands, API words.
-    for (const code of document.querySelectorAll('code, pre')) text = text.replace(code.textContent ?? '', ' ');
-    return [document.title, text, ...attributes].join('\n');
-  });
+/** Run in the page (a string: the tests compile without the DOM library). */
+const READABLE = `(() => {
+  const attributes = [...document.querySelectorAll('[title],[placeholder],[aria-label]')].flatMap((node) =>
+    ['title', 'placeholder', 'aria-label'].map((name) => node.getAttribute(name) ?? ''));
+  let text = document.body.innerText;
+  for (const code of document.querySelectorAll('code, pre')) text = text.replace(code.textContent ?? '', ' ');
+  return [document.title, text, ...attributes].join('\\n');
+})()`;
+
+/**
+ * Everything a person reads on the page: its title, its rendered text (innerText: not hidden or
+ * <noscript> text; code left out, as it is a name, not prose), tooltips, placeholders and accessible names.
+ */
+const readable = (page: Page): Promise<string> => page.evaluate<string>(READABLE);
 
 /** Fails naming every English text found on a Dutch page. */
 async function allDutch(page: Page, where: string): Promise<void> {
@@ -82,7 +84,7 @@ async function allDutch(page: Page, where: string): Promise<void> {
 /** Clicks the header's switch and waits for the page to come back in that language. */
 async function choose(page: Page, lang: 'nl' | 'en'): Promise<void> {
   await page.locator(`header a[data-lang="${lang}"]`).click();
-  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
+  await page.waitForFunction(`document.documentElement.lang === '${lang}'`);
 }
 
 /** A page reached by its address, drawn once its heading shows. */
