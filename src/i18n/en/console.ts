@@ -34,6 +34,16 @@ export const console = {
   'overview.chartAria': 'Delivery attempts per hour over the last 24 hours: {total} in total',
   'overview.legendOk': 'succeeded attempts',
   'overview.legendFail': 'failed attempts',
+  'overview.noWorker': {
+    one: '{count} delivery waiting, no worker seen for {ago}.',
+    other: '{count} deliveries waiting, no worker seen for {ago}.',
+  },
+  'overview.noWorkerEver': {
+    one: '{count} delivery waiting, and no worker has reported yet.',
+    other: '{count} deliveries waiting, and no worker has reported yet.',
+  },
+  'overview.noWorkerHint':
+    'Only a worker process sends them: start one with {command} (a server started with {all} runs one too).',
   'overview.noAttempts': 'No attempts in the last 24 hours.',
   'overview.attemptsTotal': {
     one: '{count} attempt in the last 24 hours',

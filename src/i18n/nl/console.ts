@@ -37,6 +37,16 @@ export const console: { readonly [K in keyof typeof en]: Message } = {
   'overview.chartAria': 'Afleverpogingen per uur in de laatste 24 uur: {total} in totaal',
   'overview.legendOk': 'geslaagde pogingen',
   'overview.legendFail': 'mislukte pogingen',
+  'overview.noWorker': {
+    one: '{count} aflevering wacht en al {ago} is er geen worker gezien.',
+    other: '{count} afleveringen wachten en al {ago} is er geen worker gezien.',
+  },
+  'overview.noWorkerEver': {
+    one: '{count} aflevering wacht en er heeft zich nog geen worker gemeld.',
+    other: '{count} afleveringen wachten en er heeft zich nog geen worker gemeld.',
+  },
+  'overview.noWorkerHint':
+    'Alleen een workerproces verstuurt ze: start er een met {command} (een server met {all} draait er ook een).',
   'overview.noAttempts': 'Geen pogingen in de laatste 24 uur.',
   'overview.attemptsTotal': {
     one: '{count} poging in de laatste 24 uur',

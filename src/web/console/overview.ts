@@ -6,6 +6,7 @@ import { formatNumber, parts, t } from '../common/i18n.js';
 import { hourOf, ms, when } from '../common/time.js';
 import { empty } from '../common/widgets.js';
 import { api } from './app.js';
+import { workerNotice } from './worker-notice.js';
 
 type Bucket = Overview['attemptsPerHour'][number];
 
@@ -81,6 +82,8 @@ export async function overview(root: HTMLElement): Promise<void> {
     return;
   }
   const o = result.data;
+  const noWorker = workerNotice(o);
+  if (noWorker !== null) root.append(noWorker);
   root.append(
     // Eight tiles: two full rows of four on a wide screen, four rows of two on a phone. Each count says
     // what it counts; the failed attempts are the red bars of the chart below, so the two agree.
