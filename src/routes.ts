@@ -42,7 +42,7 @@ export async function registerRoutes(
   const sessionIdleSeconds = config.sessionIdleSeconds;
 
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)
-  await app.register(homeRoutes); // / (a page naming the service and its entry points)
+  await app.register(homeRoutes, { provider: s.operators.oidc?.issuerName }); // / (a page naming the service and its entry points)
   await app.register(languageRoutes); // /language/nl|en (the pages' NL | EN switch: a cookie, then back)
   await app.register(opsRoutes, { metrics: s.metrics, db }); //                  /healthz /readyz /metrics /docs
   await app.register(consoleRoutes, {

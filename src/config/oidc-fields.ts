@@ -14,6 +14,12 @@ export const OIDC_FIELDS = {
     `the operators' OpenID Connect provider (its issuer identifier); set, the console offers "Sign in with <issuer>" instead of the admin-token form (${SEE})`,
     { shown: '— (admin token only)', accepts: 'an `https://` URL; `http://` only on a loopback host' },
   ),
+  oidcDisplayName: optionalText(
+    'OIDC_DISPLAY_NAME',
+    'text',
+    'the provider\'s name on the sign-in button ("Sign in with Entra ID") and the home page',
+    { shown: "the issuer's host", accepts: 'any text' },
+  ),
   oidcClientId: optionalText('OIDC_CLIENT_ID', 'text', 'client id of Shelfmark at the provider', {
     shown: '—',
     accepts: 'any text; required with `OIDC_ISSUER`',

@@ -9,7 +9,13 @@ import type { Config } from '../config.js';
 
 export type OidcSettings = Pick<
   Config,
-  'oidcIssuer' | 'oidcClientId' | 'oidcClientSecret' | 'oidcScopes' | 'oidcRedirectUri' | 'publicBaseUrl'
+  | 'oidcIssuer'
+  | 'oidcClientId'
+  | 'oidcClientSecret'
+  | 'oidcScopes'
+  | 'oidcRedirectUri'
+  | 'oidcDisplayName'
+  | 'publicBaseUrl'
 >;
 
 /** What a sign-in keeps between the redirect and the callback. */
@@ -40,9 +46,17 @@ export class OidcClient {
       settings.oidcRedirectUri ?? `${(settings.publicBaseUrl ?? '').replace(/\/$/, '')}/dashboard/login/oidc/callback`;
   }
 
-  /** The issuer's host, for "Sign in with …". */
+  /** The provider's name for "Sign in with …": OIDC_DISPLAY_NAME, else the issuer's host. */
   get issuerName(): string {
-    return new URL(this.issuer).host;
+    return this.settings.oidcDisplayName ?? new URL(this.issuer).host;
+  }
+
+  /**
+   * The origin the provider sends the browser back to: a sign-in must start there, for its cookie is
+   * set on the host that answers the start and must come back with the callback.
+   */
+  get origin(): string {
+    return new URL(this.redirectUri).origin;
   }
 
   private config(): Promise<oidc.Configuration> {

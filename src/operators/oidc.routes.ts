@@ -73,6 +73,11 @@ export const oidcRoutes: FastifyPluginAsync<{ operators: OperatorService }> = as
   };
 
   app.get(SIGN_IN_PATH, { config: { auth: 'public' }, schema }, async (request, reply) => {
+    // Opened on another host name than the provider returns to (localhost for 127.0.0.1, say): start
+    // over there, or the sign-in cookie would be set on a host the callback never reaches.
+    const home = operators.oidc?.origin;
+    if (home !== undefined && `${request.protocol}://${request.host}` !== home)
+      return reply.header('cache-control', 'no-store').redirect(`${home}${SIGN_IN_PATH}`, 302);
     try {
       const { url, cookieValue } = await operators.beginSignIn();
       void reply.setCookie(SIGN_IN_COOKIE, cookieValue, {

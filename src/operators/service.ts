@@ -98,8 +98,8 @@ export class OperatorService {
     if (pending === undefined)
       throw new SignInRefused(
         400,
-        'this browser has no sign-in in progress: it expired, was already completed, or was started elsewhere. Start again.',
-        { key: 'refusal.no-sign-in' },
+        `this browser has no sign-in in progress at ${oidc.origin}: it expired, was already completed, or was started on another address. Open the console at ${oidc.origin} and start again.`,
+        { key: 'refusal.no-sign-in', params: { origin: oidc.origin } },
       );
     const identity = await oidc
       .finish(query, { state: pending.state, nonce: pending.nonce, codeVerifier: pending.code_verifier })

@@ -18,9 +18,17 @@ const LINKS: readonly (readonly [string, MessageKey, MessageKey])[] = [
   ['/readyz', 'home.readiness', 'home.readiness.what'],
 ];
 
-function homePage(locale: Locale): string {
-  const t = (key: MessageKey) => escapeHtml(translator(locale).t(key));
+/** The page; with `provider` (OIDC configured), it offers the operators' sign-in through it first. */
+function homePage(locale: Locale, provider: string | undefined): string {
+  const { t: translate } = translator(locale);
+  const t = (key: MessageKey) => escapeHtml(translate(key));
   const intro = t('home.intro').replace('{tokenPath}', '<code>/api/auth/token</code>');
+  const signIn =
+    provider === undefined
+      ? []
+      : [
+          `<li><a href="/dashboard/login/oidc">${escapeHtml(translate('home.signInWith', { provider }))}</a> <span class="muted">${t('home.signInWith.what')}</span></li>`,
+        ];
   const links = LINKS.map(
     ([href, label, what]) => `<li><a href="${href}">${t(label)}</a> <span class="muted">${t(what)}</span></li>`,
   );
@@ -40,7 +48,7 @@ function homePage(locale: Locale): string {
 <h1>Shelfmark</h1>
 <p>${intro}</p>
 <ul class="home-links">
-${links.join('\n')}
+${[...signIn, ...links].join('\n')}
 </ul>
 </main>
 </body>
@@ -48,10 +56,15 @@ ${links.join('\n')}
 `;
 }
 
-const HOME_PAGES = localized(homePage);
 const english = translator('en').t;
 
-export const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export interface HomeRoutesOptions {
+  /** The operators' identity provider by name, when sign-in through it is configured. */
+  provider: string | undefined;
+}
+
+export const homeRoutes: FastifyPluginAsyncTypebox<HomeRoutesOptions> = async (app, { provider }) => {
+  const pages = localized((locale) => homePage(locale, provider));
   app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
     void reply.header('vary', 'accept, cookie, accept-language').header('cache-control', 'no-cache');
     const accept = request.headers.accept ?? '';
@@ -59,6 +72,6 @@ export const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { service: 'Shelfmark', links: Object.fromEntries(LINKS.map(([href, label]) => [english(label), href])) };
     }
     void reply.headers({ ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP }).type('text/html; charset=utf-8');
-    return HOME_PAGES[requestLocale(request)];
+    return pages[requestLocale(request)];
   });
 };

@@ -68,6 +68,7 @@ describe('config', () => {
       oidcClientSecret: undefined,
       oidcScopes: 'openid email profile',
       oidcRedirectUri: undefined,
+      oidcDisplayName: undefined,
       oidcRoleClaim: undefined,
       oidcRoleMap: [],
       operatorAdmins: [],

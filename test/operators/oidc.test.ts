@@ -187,6 +187,29 @@ describeEachEngine('operator sign-in through the OpenID provider', (engine) => {
     await refusedWithoutSession(await callback(h.app, replay, cookie), 400, /already used \(a replayed callback\)/);
   });
 
+  it('a sign-in opened on another host name starts over on the one the provider returns to', async () => {
+    const start = await h.app.inject({ method: 'GET', url: '/dashboard/login/oidc', headers: { host: 'localhost:9' } });
+    expect(start.statusCode).toBe(302);
+    expect(start.headers.location).toBe(`${BASE}/dashboard/login/oidc`);
+    expect(start.headers['set-cookie']).toBeUndefined();
+    expect(await h.database.db.kysely.selectFrom('oidc_sign_ins').selectAll().execute()).toEqual([]);
+    // There, it goes to the provider with its cookie.
+    const { reply } = await beginSignIn(h.app);
+    expect(String(reply.headers.location)).toMatch(new RegExp(`^${provider.issuer}/auth\\?`));
+  });
+
+  it('a callback without its sign-in cookie names the address the sign-in must start at', async () => {
+    const { authorizeUrl } = await beginSignIn(h.app);
+    const back = new URL(REDIRECT);
+    back.searchParams.set('code', 'x');
+    back.searchParams.set('state', String(authorizeUrl.searchParams.get('state')));
+    await refusedWithoutSession(
+      await callback(h.app, back, undefined),
+      400,
+      /This browser has no sign-in in progress at http:\/\/127\.0\.0\.1:9: it expired, was already completed, or was started on another address\. Open the console at http:\/\/127\.0\.0\.1:9 and start again\./,
+    );
+  });
+
   it('an ID token with another nonce is refused', async () => {
     const { authorizeUrl, cookie } = await beginSignIn(h.app);
     // The provider is asked for another nonce than the one this sign-in keeps (an injected request).
@@ -438,5 +461,34 @@ describeEachEngine('operator sign-in without a provider', (engine) => {
       role: 'admin',
       operator: null,
     });
+  });
+});
+
+describeEachEngine('the identity provider by name', (engine) => {
+  const h = useHarness(engine, {
+    create: (e) => createHarness(e, { ...oidcConfig(), oidcDisplayName: 'Entra ID' }),
+  });
+
+  it('OIDC_DISPLAY_NAME names it on the console sign-in and on the home page, which offers the sign-in', async () => {
+    expect((await h.anonymous().get('/dashboard/api/session')).json()).toEqual({
+      signedIn: false,
+      oidc: { issuer: provider.issuer, name: 'Entra ID', url: '/dashboard/login/oidc' },
+    });
+    const home = await h.anonymous().get('/', { headers: { accept: 'text/html' } });
+    expect(home.body).toContain(
+      '<li><a href="/dashboard/login/oidc">Sign in with Entra ID</a> <span class="muted">the operator console, through your organisation&#39;s sign-in</span></li>',
+    );
+    const dutch = await h.anonymous().get('/', { headers: { accept: 'text/html', 'accept-language': 'nl' } });
+    expect(dutch.body).toContain('<a href="/dashboard/login/oidc">Aanmelden met Entra ID</a>');
+  });
+});
+
+describeEachEngine('the home page without a provider', (engine) => {
+  const h = useHarness(engine);
+
+  it('offers no provider sign-in', async () => {
+    const home = await h.anonymous().get('/', { headers: { accept: 'text/html' } });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).not.toContain('/dashboard/login/oidc');
   });
 });

@@ -169,7 +169,15 @@ export function cookieOf(reply: Reply, name: string): string | undefined {
 
 /** Starts a sign-in at the app: the provider URL it redirects to and the sign-in cookie it set. */
 export async function beginSignIn(app: App): Promise<{ reply: Reply; authorizeUrl: URL; cookie: string }> {
-  const reply = await app.inject({ method: 'GET', url: '/dashboard/login/oidc' });
+  let reply = await app.inject({ method: 'GET', url: '/dashboard/login/oidc' });
+  // Sent first to the host the provider returns to, as a browser would follow it.
+  const location = String(reply.headers.location ?? '');
+  if (reply.statusCode === 302 && location.endsWith('/dashboard/login/oidc'))
+    reply = await app.inject({
+      method: 'GET',
+      url: '/dashboard/login/oidc',
+      headers: { host: new URL(location).host },
+    });
   const cookie = cookieOf(reply, 'shelfmark_oidc');
   if (reply.statusCode !== 302 || cookie === undefined) throw new Error(`sign-in did not start: ${reply.body}`);
   return { reply, authorizeUrl: new URL(String(reply.headers.location)), cookie };

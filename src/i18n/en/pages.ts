@@ -36,11 +36,13 @@ export const pages = {
   'home.liveness.what': 'the process answers',
   'home.readiness': 'Readiness',
   'home.readiness.what': 'the database answers',
+  'home.signInWith': 'Sign in with {provider}',
+  'home.signInWith.what': "the operator console, through your organisation's sign-in",
   'refusal.title': 'Sign-in refused',
   'refusal.back': 'Back to the sign-in page',
   'refusal.unreachable': 'the identity provider {issuer} cannot be reached: {detail}',
   'refusal.no-sign-in':
-    'this browser has no sign-in in progress: it expired, was already completed, or was started elsewhere. Start again.',
+    'this browser has no sign-in in progress at {origin}: it expired, was already completed, or was started on another address. Open the console at {origin} and start again.',
   'refusal.no-role':
     'this identity has no Shelfmark role: the claim {claim} carries {values}, which OIDC_ROLE_MAP does not map, and its e-mail is not in OPERATOR_ADMINS',
   'refusal.no-role-claim':

@@ -40,11 +40,13 @@ export const pages: { readonly [K in keyof typeof en]: Message } = {
   'home.liveness.what': 'het proces antwoordt',
   'home.readiness': 'Gereed',
   'home.readiness.what': 'de database antwoordt',
+  'home.signInWith': 'Aanmelden met {provider}',
+  'home.signInWith.what': 'de beheerconsole, via de aanmelding van je organisatie',
   'refusal.title': 'Inloggen geweigerd',
   'refusal.back': 'Terug naar de inlogpagina',
   'refusal.unreachable': 'de identiteitsprovider {issuer} is niet bereikbaar: {detail}',
   'refusal.no-sign-in':
-    'in deze browser loopt geen aanmelding: die is verlopen, al afgerond of in een andere browser begonnen. Begin opnieuw.',
+    'in deze browser loopt geen aanmelding op {origin}: die is verlopen, al afgerond of op een ander adres begonnen. Open de console op {origin} en begin opnieuw.',
   'refusal.no-role':
     'deze identiteit heeft geen rol in Shelfmark: de claim {claim} bevat {values}, waarvoor OIDC_ROLE_MAP geen rol kent, en het e-mailadres staat niet in OPERATOR_ADMINS',
   'refusal.no-role-claim':
