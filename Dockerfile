@@ -29,6 +29,7 @@ RUN npx tsc -p tsconfig.build.json && node scripts/build-web.mjs
 # What the runtime carries: production dependencies only, and of better-sqlite3 its compiled module.
 RUN npm prune --omit=dev --workspaces=false \
  && rm -rf node_modules/@shelfmark dist/.tsbuildinfo \
+ && find node_modules -mindepth 1 -maxdepth 2 -type d -empty -delete \
  && cd node_modules/better-sqlite3 \
  && find build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
  && find build/Release -mindepth 1 ! -name better_sqlite3.node -exec rm -rf {} + \
@@ -45,7 +46,8 @@ COPY --from=build /src/node_modules node_modules
 COPY --from=build /src/dist dist
 COPY bin bin
 # The SQLite database lives on a volume, owned by the unprivileged user the service runs as.
-RUN mkdir /data && chown node:node /data
+# `shelfmark` is on the PATH for `docker exec <container> shelfmark clients create …`.
+RUN mkdir /data && chown node:node /data && ln -s /app/bin/shelfmark.js /usr/local/bin/shelfmark
 VOLUME /data
 USER node
 EXPOSE 3000
