@@ -11,7 +11,7 @@ import { Problem, problemBody } from './errors.js';
 import { buildSharedSerializer } from './http/compiled-schemas.js';
 import { registerHttpFeatures } from './http/index.js';
 import { buildValidatorPerPart, type FastifyValidatorFactory } from './http/validation.js';
-import { clientErrorHandler } from './limits/http-limits.js';
+import { clientErrorHandler, MAX_PATH_SEGMENT } from './limits/http-limits.js';
 import { AccessLog } from './ops/access-log.js';
 import { instrumentApp } from './ops/instrument.js';
 import { logDestination, loggerOptions } from './ops/logging.js';
@@ -61,7 +61,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     frameworkErrors: (error, request, reply) => {
       const problem =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new Problem('uri-too-long', 'a path segment is longer than 100 characters')
+          ? new Problem('uri-too-long', `a path segment is longer than ${MAX_PATH_SEGMENT} characters`)
           : error.code === 'FST_ERR_BAD_URL'
             ? new Problem('malformed-request', 'the URL is not valid percent-encoded UTF-8')
             : toProblem(error);
@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
         buildSerializer: buildSharedSerializer,
       },
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

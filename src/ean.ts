@@ -7,6 +7,15 @@ import { Problem } from './errors.js';
 /** The most distinct codes one offers query may name; keeps the IN (...) list and the response bounded. */
 export const MAX_EANS_PER_QUERY = 100;
 
+/** The lengths a code may have (EAN-8, EAN-13, GTIN-14). */
+export const EAN_LENGTHS = [8, 13, 14] as const;
+
+const ONE_EAN = `(?:${EAN_LENGTHS.map((length) => `[0-9]{${length}}`).join('|')})`;
+/** The shape of one code, as the API document states it (the check digit is checked by validateEan). */
+export const EAN_PATTERN = `^${ONE_EAN}$`;
+/** The `eans` query as the API document states it: codes joined by commas, at most MAX_EANS_PER_QUERY. */
+export const EAN_LIST_PATTERN = `^${ONE_EAN}(?:,${ONE_EAN}){0,${MAX_EANS_PER_QUERY - 1}}$`;
+
 export type EanKind = 'EAN-8' | 'EAN-13' | 'GTIN-14';
 export type EanCheck = { valid: true; kind: EanKind } | { valid: false; reason: string };
 
@@ -29,7 +38,7 @@ export function validateEan(ean: string): EanCheck {
   if (ean === '') return { valid: false, reason: 'is empty' };
   if (!/^[0-9]+$/.test(ean)) return { valid: false, reason: 'contains characters other than digits' };
   const length = ean.length;
-  if (length !== 8 && length !== 13 && length !== 14) return { valid: false, reason: 'not 8, 13 or 14 digits' };
+  if (!(EAN_LENGTHS as readonly number[]).includes(length)) return { valid: false, reason: 'not 8, 13 or 14 digits' };
   const expected = eanCheckDigit(ean.slice(0, -1));
   if (expected !== Number(ean.at(-1))) return { valid: false, reason: `check digit should be ${expected}` };
   return { valid: true, kind: length === 8 ? 'EAN-8' : length === 13 ? 'EAN-13' : 'GTIN-14' };

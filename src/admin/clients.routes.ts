@@ -10,6 +10,7 @@ import {
   ScopeSchema,
 } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
+import { feeds } from '../http/documented.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -22,6 +23,13 @@ export const adminClientRoutes: FastifyPluginAsyncTypebox<AdminClientRoutesOptio
   app.post(
     '/clients',
     {
+      links: feeds([201], { parameter: 'id', field: 'id' }, [
+        'adminGetClient',
+        'adminRevokeClient',
+        'adminResetClientSecret',
+        'adminRotateClientWebhookSecret',
+        'createAdminClientsPortalLink',
+      ]),
       config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'client.created' },
       schema: {
         operationId: 'adminCreateClient',

@@ -2,6 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { initiatorOf } from '../audit/initiator.js';
+import { feeds } from '../http/documented.js';
 import type { ListService } from '../lml/list-service.js';
 import { lmlReadRoutes } from '../lml/read.routes.js';
 import {
@@ -42,6 +43,11 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/schools',
     {
+      links: feeds([201], { parameter: 'identifier', field: 'identifier' }, [
+        'adminGetSchool',
+        'adminUpdateSchool',
+        'getSchool',
+      ]),
       config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'school.created' },
       schema: {
         operationId: 'adminCreateSchool',
@@ -76,6 +82,13 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
   app.post(
     '/lists',
     {
+      links: feeds([201], { parameter: 'identifier', field: 'identifier' }, [
+        'adminGetList',
+        'adminUpdateList',
+        'adminSetListStatus',
+        'getList',
+        'listListOffers',
+      ]),
       config: {
         auth: 'admin',
         role: 'admin',

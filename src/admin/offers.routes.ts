@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
+import { feeds } from '../http/documented.js';
 import {
   AdminOfferSchema,
   CreateOfferBody,
@@ -32,6 +33,12 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.post(
     '/offers',
     {
+      links: feeds([201], { parameter: 'id', field: 'id' }, [
+        'adminGetOffer',
+        'adminUpdateOffer',
+        'adminDeleteOffer',
+        'getOffer',
+      ]),
       config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'offer.created', problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminCreateOffer',

@@ -30,6 +30,19 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = a
           'hash. Pages go newest first; `?format=ndjson` streams every matching record oldest first.',
         querystring: AuditQuerySchema,
         response: { 200: AuditPageSchema },
+        documentedResponses: {
+          200: {
+            description: 'A page, or with ?format=ndjson every matching record',
+            content: {
+              'application/x-ndjson': {
+                schema: {
+                  type: 'string',
+                  description: 'One audit record (as in a page) a line, oldest first, each line ending in \\n',
+                },
+              },
+            },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -11,7 +11,15 @@ import { SCOPES } from './scopes.js';
 import type { SigningKeys } from './signing-keys.js';
 import { basicCredentials, parseGrantRequest, type TokenEndpoint } from './token-endpoint.js';
 import { tokenErrorHandler } from './token-error-handler.js';
-import { GrantResponse, Jwks, oauthErrors, ServerMetadata, TokenForm, TokenResponse } from './token-schemas.js';
+import {
+  GRANT_TYPES,
+  GrantResponse,
+  Jwks,
+  oauthErrors,
+  ServerMetadata,
+  TokenForm,
+  TokenResponse,
+} from './token-schemas.js';
 import { type IssuedToken, TOKEN_AUDIENCE } from './token-service.js';
 
 export interface AuthRoutesOptions {
@@ -21,8 +29,14 @@ export interface AuthRoutesOptions {
   config: Pick<Config, 'publicBaseUrl'>;
 }
 
-/** Refusals both token routes share (the POST adds 400 for its body). */
-const TOKEN_FAILURES = { 401: oauthErrors[401], 429: oauthErrors[429], 500: oauthErrors[500], 503: oauthErrors[503] };
+/** Refusals both token routes share; a URL refused before the route (too long, a NUL) is a 400 on both. */
+const TOKEN_FAILURES = {
+  400: oauthErrors[400],
+  401: oauthErrors[401],
+  429: oauthErrors[429],
+  500: oauthErrors[500],
+  503: oauthErrors[503],
+};
 
 /** A POST client sent its credentials in the body (client_secret_post). */
 function usedPost(request: FastifyRequest): boolean {
@@ -133,7 +147,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         security: [{ basic: [] }, {}],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TokenForm,
-        response: { 200: GrantResponse, 400: oauthErrors[400], ...TOKEN_FAILURES },
+        response: { 200: GrantResponse, ...TOKEN_FAILURES },
       },
     },
     (request, reply) =>
@@ -183,7 +197,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         issuer: origin,
         token_endpoint: `${origin}/api/auth/token`,
         jwks_uri: `${origin}/.well-known/jwks.json`,
-        grant_types_supported: ['client_credentials'],
+        grant_types_supported: [...GRANT_TYPES],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         scopes_supported: [...SCOPES],
         // Client credentials uses no authorization endpoint, so no response type is supported.

@@ -12,6 +12,7 @@ import type { Authentication, ClientService } from './client-service.js';
 import { DemoSecretPolicy } from './demo-secret.js';
 import { InvalidClient, InvalidRequest, InvalidScope, TooManyAttempts, UnsupportedGrantType } from './oauth-errors.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
+import { GRANT_TYPES } from './token-schemas.js';
 import type { IssuedToken, TokenService } from './token-service.js';
 
 export interface ClientCredentials {
@@ -60,7 +61,7 @@ export function requestedScopes(scope: string | undefined): Scope[] | undefined 
 /** Step: parse a POST — the grant type, then where the credentials are (header or body, never both). */
 export function parseGrantRequest(form: TokenForm, authorization: string | undefined): TokenRequest {
   if (form.grant_type === undefined) throw new InvalidRequest('grant_type is required');
-  if (form.grant_type !== 'client_credentials') throw new UnsupportedGrantType();
+  if (!(GRANT_TYPES as readonly string[]).includes(form.grant_type)) throw new UnsupportedGrantType();
   const inBody = form.client_id !== undefined || form.client_secret !== undefined;
   if (inBody && authorization !== undefined) {
     throw new InvalidRequest('send client credentials either in the Authorization header or in the body, not both');

@@ -1,7 +1,11 @@
 /** The token endpoint's and the key documents' schemas: the seed's token answer, RFC 6749's, and its errors. */
 import { Type } from '@sinclair/typebox';
+import { documentedAs } from '../http/documented.js';
 import { SCOPES } from './scopes.js';
 import { TOKEN_AUDIENCE } from './token-service.js';
+
+/** The grants the token endpoint serves (its check, its form's schema and its metadata). */
+export const GRANT_TYPES = ['client_credentials'] as const;
 
 const tokenFields = {
   access_token: Type.String({
@@ -62,7 +66,8 @@ export const oauthErrors = {
 
 export const TokenForm = Type.Object(
   {
-    grant_type: Type.String({ examples: ['client_credentials'] }),
+    // The endpoint answers any other grant itself, in RFC 6749's shape (unsupported_grant_type).
+    grant_type: documentedAs(Type.String({ examples: ['client_credentials'] }), { enum: [...GRANT_TYPES] }),
     client_id: Type.Optional(Type.String({ description: 'client_secret_post only; otherwise send HTTP Basic' })),
     client_secret: Type.Optional(Type.String({ description: 'client_secret_post only; otherwise send HTTP Basic' })),
     scope: Type.Optional(Type.String({ description: `Space-separated subset of: ${SCOPES.join(' ')}` })),

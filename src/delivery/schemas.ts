@@ -3,6 +3,8 @@
  * the views' types derived from them for the service and the browser pages.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
+import { documentedAs } from '../http/documented.js';
 import { DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, ERROR_CLASSES, MAX_DELIVERY_PAGE } from './model.js';
 
 const ErrorClassSchema = Type.Union(
@@ -71,7 +73,12 @@ const pageFields = {
     Type.String({ maxLength: 64, description: 'The id of the last delivery of the previous page' }),
   ),
   status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status)))),
-  event: Type.Optional(Type.String({ maxLength: 100, description: 'Event name, either spelling, or ping' })),
+  // An unknown name is the service's 400; the document lists the names.
+  event: Type.Optional(
+    documentedAs(Type.String({ maxLength: 100, description: 'Event name, either spelling, or ping' }), {
+      enum: [...ACCEPTED_EVENT_SPELLINGS, 'ping'],
+    }),
+  ),
 };
 
 export const DeliveryQuerySchema = Type.Object(pageFields);

@@ -20,6 +20,12 @@ export function encodeCursor(cursor: FeedCursor): string {
 
 const SHAPE = /^e1\.(\d{1,15})\.(\d{1,12})$/;
 
+/**
+ * A cursor as the API document states it: base64url of the shape above, so it begins with the encoding
+ * of `e1.` and has 4 to 38 characters after it (`e1.0.0` to 15 and 12 digits).
+ */
+export const CURSOR_PATTERN = `^${Buffer.from('e1.').toString('base64url')}[A-Za-z0-9_-]{4,38}$`;
+
 /** The cursor a client sent, or undefined when it is not one this service made. */
 export function decodeCursor(text: string): FeedCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,60}$/.test(text)) return undefined;

@@ -1,7 +1,9 @@
 /** The event feed on the wire (TypeBox): validation, serialisation and the OpenAPI document at once. */
 import { Type } from '@sinclair/typebox';
+import { documentedAs } from '../http/documented.js';
 import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from './catalogue.js';
 import { DEFAULT_FEED_PAGE, MAX_FEED_PAGE, MAX_FEED_WAIT_SECONDS } from './feed.js';
+import { CURSOR_PATTERN } from './feed-cursor.js';
 
 const CURSOR =
   "An opaque cursor: an item's `cursor` or a page's `next`. Reading after it returns the events that " +
@@ -10,7 +12,10 @@ const CURSOR =
 export const FeedQuerySchema = Type.Object(
   {
     after: Type.Optional(
-      Type.String({ maxLength: 100, description: `${CURSOR} Without it the feed starts at its oldest event kept.` }),
+      documentedAs(
+        Type.String({ maxLength: 100, description: `${CURSOR} Without it the feed starts at its oldest event kept.` }),
+        { pattern: CURSOR_PATTERN },
+      ),
     ),
     limit: Type.Integer({ minimum: 1, maximum: MAX_FEED_PAGE, default: DEFAULT_FEED_PAGE }),
     types: Type.Optional(

@@ -16,6 +16,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const ABANDONED_AFTER_MS = 60_000;
 const PURGE_EVERY_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
+/** An Idempotency-Key as the API document states it: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = KEY.source;
 
 export interface StoredAnswer {
   statusCode: number;

@@ -8,6 +8,13 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { PROBLEMS, type ProblemCode, problemType } from '../errors.js';
 
+/**
+ * The longest path parameter the router takes, decoded (longer: 414). The longest identifier a path
+ * names: an operator's OIDC `sub`, which OpenID Connect allows up to 255 ASCII characters. Every other
+ * path parameter states its own, shorter bound in its schema (a longer one is a 400 or a 404).
+ */
+export const MAX_PATH_SEGMENT = 255;
+
 interface RawAnswer {
   full: string;
   /** The same head without the body, for a HEAD request (whose answer never has one). */

@@ -31,7 +31,8 @@ export const lmlRoutes: FastifyPluginAsyncTypebox<LmlRoutesOptions> = async (app
   app.get(
     '/structure',
     {
-      config: { auth, etag: true },
+      // A parent that is no node of the tree answers 404.
+      config: { auth, etag: true, problems: ['not-found'] },
       schema: {
         operationId: 'getStructure',
         tags,

@@ -3,6 +3,8 @@
  * key order), and the OpenAPI document. Shared by the admin routes and the LML read routes.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { EAN_PATTERN } from '../ean.js';
+import { documentedAs } from '../http/documented.js';
 import { MAX_ITEMS, MAX_TAGS, SCHOOL_TYPES } from './model.js';
 import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from './paging.js';
 import { LIST_STATUS_INPUTS, LIST_STATUSES } from './status.js';
@@ -18,7 +20,11 @@ function nullable<T extends TSchema & { type: string }>(schema: T) {
 const stringEnum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description === undefined ? {} : { description }) });
 
-const Identifier = Type.String({ pattern: '^[0-9a-f]{32}$', description: '32 lower-case hexadecimal characters' });
+const Identifier = Type.String({
+  pattern: '^[0-9a-f]{32}$',
+  description: '32 lower-case hexadecimal characters',
+  examples: ['0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b'],
+});
 const Time = Type.String({ format: 'date-time' });
 
 export const SchoolSchema = Type.Object({
@@ -119,11 +125,16 @@ export const SchoolPatchBody = Type.Partial(SchoolCreateBody, { additionalProper
 
 const ItemInput = Type.Object(
   {
-    ean: Type.String({
-      minLength: 1,
-      maxLength: 32,
-      description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit',
-    }),
+    // A bad code is the service's 400 invalid-ean naming it; the document states the shape.
+    ean: documentedAs(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit',
+        examples: ['9789001891442'],
+      }),
+      { pattern: EAN_PATTERN },
+    ),
     title: Text(500),
     author: Type.Optional(nullable(Type.String({ maxLength: 300 }))),
     publisher: Type.Optional(nullable(Type.String({ maxLength: 300 }))),

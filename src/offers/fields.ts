@@ -9,8 +9,9 @@
 import { KindGuard, type Static, type TSchema, Type } from '@sinclair/typebox';
 import { isoTime } from '../clock.js';
 import type { OfferRow } from '../db/schema.js';
-import { assertEan, validateEan } from '../ean.js';
+import { assertEan, EAN_PATTERN, validateEan } from '../ean.js';
 import { Problem } from '../errors.js';
+import { documentedAs } from '../http/documented.js';
 import {
   cleanText,
   DEFAULT_OFFER_STATUS,
@@ -118,12 +119,17 @@ const input = <S extends TSchema, C extends ContentColumn, V extends OfferRow[C]
   field: InputField<S, C, V>,
 ): InputField<S, C, V> => field;
 
-const Price = Type.Number({
-  exclusiveMinimum: 0,
-  maximum: MAX_PRICE_EUROS,
-  description: "The seller's price in euros, at most 2 decimals; the public price adds the service fee",
-  examples: [12.5],
-});
+// toCents refuses a third decimal itself; the document states it as a multiple of a cent.
+const Price = documentedAs(
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: MAX_PRICE_EUROS,
+    description:
+      "The seller's price in euros, at most 2 decimals (a multiple of 0.01 in decimal: compare as decimals, not binary floats); the public price adds the service fee",
+    examples: [12.5],
+  }),
+  { multipleOf: 0.01 },
+);
 const Remarks = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
   description: 'Free text for the buyer, e.g. "some highlighting"',
 });
@@ -141,7 +147,14 @@ const notOneOf = (name: string, cell: string | undefined, allowed: readonly stri
 export const OFFER_INPUTS = {
   ean: input({
     column: 'ean',
-    create: Type.String({ maxLength: 32, description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit' }),
+    create: documentedAs(
+      Type.String({
+        maxLength: 32,
+        description: 'EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit',
+        examples: ['9789001891442'],
+      }),
+      { pattern: EAN_PATTERN },
+    ),
     update: undefined,
     store: (value) => {
       const ean = (value ?? '').trim();

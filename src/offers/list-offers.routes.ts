@@ -81,6 +81,7 @@ export const listOfferRoutes: FastifyPluginAsyncTypebox<ListOfferRoutesOptions> 
           'one, `cheapestMandatoryTotal` the same over the mandatory items; both are computed in cents, so exact.',
         params: Type.Object({
           identifier: Type.String({
+            maxLength: 64,
             description: "The list's identifier (32 lower-case hex)",
             examples: ['0f3c8a9e4b2d4c6f8a1b3d5e7f9a0c2e'],
           }),

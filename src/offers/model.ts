@@ -49,13 +49,17 @@ export function cleanText(text: string | null | undefined): string | null {
   return trimmed === undefined || trimmed === '' ? null : trimmed;
 }
 
+const OFFER_ID = /^[1-9][0-9]{0,9}$/;
+/** An offer id as the API document states it (its path parameter); the column's bound is parseOfferId's. */
+export const OFFER_ID_PATTERN = OFFER_ID.source;
+
 /**
  * Path ids are parsed here rather than by the schema: anything that is not a positive integer that
  * fits the id column answers 404 like an unknown id, so probing learns nothing and PostgreSQL never
  * sees an out-of-range integer.
  */
 export function parseOfferId(raw: string): number | undefined {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) return undefined;
+  if (!OFFER_ID.test(raw)) return undefined;
   const id = Number(raw);
   return id <= 2_147_483_647 ? id : undefined;
 }

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { MAX_EANS_PER_QUERY } from '../ean.js';
+import { EAN_LENGTHS, EAN_LIST_PATTERN, MAX_EANS_PER_QUERY } from '../ean.js';
+import { documentedAs } from '../http/documented.js';
 import type { PublishedOffers } from './read-model.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
 import type { OfferService } from './service.js';
@@ -43,7 +44,14 @@ export const offerRoutes: FastifyPluginAsyncTypebox<OfferRoutesOptions> = async 
           'The answer is a bare array ordered by EAN, then price, then id; EANs without offers simply contribute nothing. ' +
           'Any invalid code makes the whole request a 400 invalid-ean problem that lists each bad code. Other query parameters are ignored.',
         querystring: Type.Object({
-          eans: Type.String({ description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125' }),
+          // parseEanList answers a bad list itself (400 invalid-ean naming each code); the document states the shape.
+          eans: documentedAs(
+            Type.String({
+              description: 'Comma-separated EAN codes, e.g. 9789001891442,9780194837125',
+              examples: ['9789001891442,9780194837125'],
+            }),
+            { minLength: Math.min(...EAN_LENGTHS), pattern: EAN_LIST_PATTERN },
+          ),
         }),
         response: { 200: Type.Array(PublicOfferSchema) },
       },

@@ -4,6 +4,7 @@
  */
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { OfferRow } from '../db/schema.js';
+import { documentedAs } from '../http/documented.js';
 import {
   ADMIN_FIELDS,
   type AnswerField,
@@ -14,6 +15,7 @@ import {
   PUBLIC_FIELDS,
   StatusSchema,
 } from './fields.js';
+import { OFFER_ID_PATTERN } from './model.js';
 
 export { ConditionSchema, StatusSchema };
 
@@ -68,16 +70,23 @@ export const UpdateOfferBody: TObject<UpdateSchemas> = Type.Object(updateSchemas
 export type CreateOfferInput = Static<typeof CreateOfferBody>;
 export type UpdateOfferInput = Static<typeof UpdateOfferBody>;
 
+// Anything else answers 404 like an unknown id (parseOfferId); the document states the shape.
 export const OfferIdParams = Type.Object({
-  id: Type.String({ description: 'The offer id, a positive integer', examples: ['1042'] }),
+  id: documentedAs(Type.String({ description: 'The offer id, a positive integer', examples: ['1042'] }), {
+    pattern: OFFER_ID_PATTERN,
+    maxLength: 10,
+  }),
 });
 
 /** GET of one offer also takes the public identifier (the one the offer events carry). */
 export const OfferIdOrIdentifierParams = Type.Object({
-  id: Type.String({
-    description: 'The offer id (a positive integer) or its identifier (32 lower-case hex, as in offer events)',
-    examples: ['1042', '5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12'],
-  }),
+  id: documentedAs(
+    Type.String({
+      description: 'The offer id (a positive integer) or its identifier (32 lower-case hex, as in offer events)',
+      examples: ['1042', '5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12'],
+    }),
+    { pattern: `^(?:${OFFER_ID_PATTERN.slice(1, -1)}|[0-9a-f]{32})$`, maxLength: 32 },
+  ),
 });
 
 /** The columns the public shape needs (the public query reads only these). */

@@ -2,10 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
+import { MAX_PATH_SEGMENT } from '../limits/http-limits.js';
 import { OperatorList } from './schemas.js';
 import type { OperatorService } from './service.js';
 
-const SubParams = Type.Object({ sub: Type.String({ minLength: 1, maxLength: 255 }) });
+/** OpenID Connect allows a `sub` of up to 255 ASCII characters; the router takes a segment that long. */
+const SubParams = Type.Object({
+  sub: Type.String({ minLength: 1, maxLength: MAX_PATH_SEGMENT, examples: ['00u1a2b3c4d5e6f7g8h9'] }),
+});
 
 export const adminOperatorRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorService }> = async (
   app,

@@ -7,6 +7,7 @@
 import { SCOPES } from '../auth/scopes.js';
 import { TOKEN_AUDIENCE } from '../auth/token-service.js';
 import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
+import { addExamples } from './openapi-examples.js';
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   auth: `Access tokens (OAuth 2.0 client credentials, RFC 9068 JWTs with aud "${TOKEN_AUDIENCE}"), their keys and the server metadata`,
@@ -118,7 +119,7 @@ function webhooks(): Record<string, unknown> {
 
 interface OpenApiObject {
   paths?: Record<string, Record<string, { tags?: string[] }>>;
-  components?: { securitySchemes?: Record<string, unknown> };
+  components?: { securitySchemes?: Record<string, unknown>; schemas?: Record<string, Record<string, unknown>> };
   [key: string]: unknown;
 }
 
@@ -133,6 +134,7 @@ export function documentObject<T extends object>(openapiObject: T): T {
     name,
     description: TAG_DESCRIPTIONS[name] ?? `Operator API (ADMIN_TOKEN): ${name.replace(/^admin: /, '')}`,
   }));
+  addExamples(doc.paths ?? {}, doc.components?.schemas ?? {});
   const schemes = { ...(doc.components?.securitySchemes ?? {}) };
   schemes.bearer = {
     type: 'oauth2',

@@ -18,6 +18,15 @@ const problemSchema = {
   additionalProperties: true,
 };
 
+/**
+ * What any route can answer before it runs, so every operation documents it. Node's parser answers
+ * headers too large (431) as a problem before any route is found; the app's hooks refuse a URL or a
+ * path segment too long (414) and a NUL in the URL (400), rendered by the route's error handler (the
+ * token endpoint's is RFC 6749's 400 invalid_request, which its schema documents).
+ */
+export const BEFORE_ANY_ROUTE: readonly ProblemCode[] = ['headers-too-large'];
+export const BEFORE_THE_ROUTE: readonly ProblemCode[] = ['uri-too-long', 'malformed-request'];
+
 export function problemResponse(codes: ProblemCode[]): {
   description: string;
   content: Record<string, { schema: object }>;

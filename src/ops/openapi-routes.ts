@@ -7,19 +7,52 @@
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { PROBLEMS, type ProblemCode } from '../errors.js';
+import { withDocumentedRules } from '../http/documented.js';
 import { changesState, hasEtag, isBearer, type RouteAuth, takesIdempotencyKey } from '../http/route-config.js';
-import { problemResponse } from './openapi-problems.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/service.js';
+import { BEFORE_ANY_ROUTE, BEFORE_THE_ROUTE, problemResponse } from './openapi-problems.js';
 
 declare module 'fastify' {
   interface FastifySchema {
     /** The OpenAPI operationId: the SDK's method name, so it is chosen by hand and never derived from the URL. */
     operationId?: string;
-    /** Answers documented in OpenAPI only: non-JSON bodies that Fastify must not serialise with a schema. */
+    /**
+     * Answers documented in OpenAPI only: non-JSON bodies that Fastify must not serialise with a schema.
+     * On a status the schema's `response` has too, its media types are added to that answer's.
+     */
     documentedResponses?: Readonly<Record<string, unknown>>;
   }
 }
 
 type Responses = Record<string, unknown>;
+interface ContentResponse {
+  description: string;
+  content: Record<string, unknown>;
+}
+
+const isContentResponse = (response: unknown): response is ContentResponse =>
+  typeof response === 'object' && response !== null && 'content' in response;
+
+/**
+ * One answer documented from two sources (a schema the route serialises, a problem or a streamed body):
+ * both media types, under one description. A JSON response schema becomes its application/json.
+ */
+function mergeResponses(existing: unknown, added: ContentResponse): unknown {
+  if (existing === undefined) return added;
+  const first: ContentResponse = isContentResponse(existing)
+    ? existing
+    : {
+        description: (existing as { description?: string }).description ?? 'Default Response',
+        content: { 'application/json': { schema: existing } },
+      };
+  // The route's own media types first, and its own schema where both name one.
+  const content = { ...first.content, ...added.content, ...first.content };
+  const description =
+    first.description === added.description || first.description === 'Default Response'
+      ? added.description
+      : `${first.description}; ${added.description}`;
+  return { description, content };
+}
 type DocumentedRoute = Pick<RouteOptions, 'method' | 'config'>;
 
 const SECURITY: Readonly<Record<Exclude<RouteAuth, { scope: string }>, unknown[]>> = {
@@ -65,12 +98,15 @@ export function documentRoute(schema: FastifySchema | undefined, route: Document
   if (schema === undefined || schema.hide === true) return schema;
   const responses: Responses = { ...((schema.response ?? {}) as Responses) };
   const byStatus = new Map<string, ProblemCode[]>();
-  for (const code of problemsOf(schema, route)) {
+  const ownShape = route.config?.auth === 'client-credentials';
+  for (const code of [...problemsOf(schema, route), ...(ownShape ? [] : BEFORE_THE_ROUTE), ...BEFORE_ANY_ROUTE]) {
     const status = PROBLEMS[code].status >= 500 ? '5XX' : String(PROBLEMS[code].status);
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    const codes = byStatus.get(status) ?? [];
+    if (!codes.includes(code)) byStatus.set(status, [...codes, code]);
   }
-  for (const [status, codes] of byStatus) responses[status] ??= problemResponse(codes);
-  for (const [status, documented] of Object.entries(schema.documentedResponses ?? {})) responses[status] ??= documented;
+  for (const [status, codes] of byStatus) responses[status] = mergeResponses(responses[status], problemResponse(codes));
+  for (const [status, documented] of Object.entries(schema.documentedResponses ?? {}))
+    responses[status] = isContentResponse(documented) ? mergeResponses(responses[status], documented) : documented;
 
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const hasSuccess = Object.keys(responses).some((status) => /^2/.test(status));
@@ -83,8 +119,7 @@ export function documentRoute(schema: FastifySchema | undefined, route: Document
   if (takesIdempotencyKey(route)) {
     props['idempotency-key'] = {
       type: 'string',
-      minLength: 1,
-      maxLength: 255,
+      pattern: IDEMPOTENCY_KEY_PATTERN,
       description:
         'Makes a retry safe: within 24 h the same key and body return the first answer (Idempotent-Replayed: true); another body is a 422.',
     };
@@ -98,8 +133,14 @@ export function documentRoute(schema: FastifySchema | undefined, route: Document
 
   // The contract keys of this module are read here and not copied into the document.
   const { documentedResponses: _documented, ...documented } = schema;
+  // The request as the document states it: the rules the services check themselves merged in (http/documented.ts).
+  const parts = ['body', 'querystring', 'params', 'headers'] as const;
+  const stated = Object.fromEntries(
+    parts.filter((part) => documented[part] !== undefined).map((part) => [part, withDocumentedRules(documented[part])]),
+  );
   return {
     ...documented,
+    ...stated,
     ...withHeaders,
     security: securityOf(route.config?.auth),
     response: responses,

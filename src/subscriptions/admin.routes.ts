@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
+import { feeds } from '../http/documented.js';
 import { SUBSCRIPTION_STATUSES } from './model.js';
 import type { SubscriptionRecovery } from './recovery.js';
 import {
@@ -59,6 +60,13 @@ export const adminSubscriptionRoutes: FastifyPluginAsyncTypebox<AdminSubscriptio
   app.post(
     '/subscriptions',
     {
+      links: feeds([200, 201], { parameter: 'id', field: 'id' }, [
+        'adminGetSubscription',
+        'adminEnableSubscription',
+        'adminRecoverSubscription',
+        'adminRecoverFailedSubscription',
+        'adminReplaySubscription',
+      ]),
       config: {
         auth: 'admin',
         role: 'admin',

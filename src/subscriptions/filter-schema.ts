@@ -4,7 +4,9 @@
  * browser pages can use it without the database.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { EAN_PATTERN } from '../ean.js';
 import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
+import { documentedAs } from '../http/documented.js';
 
 export const MAX_FILTER_EANS = 500;
 
@@ -15,7 +17,8 @@ export const FilterSchema = Type.Union(
   [
     Type.Object(
       {
-        eans: Type.Array(Type.String({ maxLength: 32 }), {
+        // A bad code is the service's 400 invalid-ean naming it; the document states the shape.
+        eans: Type.Array(documentedAs(Type.String({ maxLength: 32 }), { pattern: EAN_PATTERN }), {
           minItems: 1,
           maxItems: MAX_FILTER_EANS,
           description: 'Only offers with one of these EAN codes (EAN-8, EAN-13/ISBN-13, GTIN-14)',

@@ -8,6 +8,16 @@ import { Problem } from '../errors.js';
 
 export const MAX_NOTIFICATION_URL_LENGTH = 2048;
 
+/**
+ * What the API document states of a notification URL (the schema keeps the length; the rest is checked
+ * here, with answers that say what is wrong): an absolute http(s) URI without credentials or fragment.
+ */
+export const NOTIFICATION_URL_RULE = {
+  format: 'uri',
+  minLength: 'http://a'.length,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^@/?#]+(?:[/?][^#]*)?$',
+} as const;
+
 const invalid = (detail: string): Problem =>
   new Problem('validation-failed', detail, {
     errors: [{ location: 'body', path: '/notificationUrl', message: detail }],

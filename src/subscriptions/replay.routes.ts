@@ -10,8 +10,9 @@ import { initiatorOf } from '../audit/initiator.js';
 import { principalOf } from '../auth/guard.js';
 import type { Clock } from '../clock.js';
 import { encodeCursor } from '../events/feed-cursor.js';
+import { documentedAs } from '../http/documented.js';
 import { portalClientOf } from '../web-sessions/guard.js';
-import { MAX_REPLAY_EVENTS, parseReplayStart, type SubscriptionReplay } from './replay.js';
+import { MAX_REPLAY_EVENTS, parseReplayStart, REPLAY_START_RULE, type SubscriptionReplay } from './replay.js';
 import { SubscriptionIdParams } from './schemas.js';
 
 export const REPLAY_FROM_DESCRIPTION =
@@ -21,11 +22,14 @@ export const REPLAY_FROM_DESCRIPTION =
 
 export const ReplayBody = Type.Object(
   {
-    from: Type.String({
-      maxLength: 100,
-      description: REPLAY_FROM_DESCRIPTION,
-      examples: ['2026-09-01T00:00:00Z'],
-    }),
+    from: documentedAs(
+      Type.String({
+        maxLength: 100,
+        description: REPLAY_FROM_DESCRIPTION,
+        examples: ['2026-09-01T00:00:00Z'],
+      }),
+      REPLAY_START_RULE,
+    ),
   },
   { additionalProperties: false },
 );

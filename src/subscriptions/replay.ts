@@ -17,7 +17,7 @@ import { clientRevoked, notFound, Problem } from '../errors.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import { DELIVERIES_CHANNEL } from '../events/channels.js';
 import { awaitFanOuts } from '../events/fan-out-fence.js';
-import { decodeCursor } from '../events/feed-cursor.js';
+import { CURSOR_PATTERN, decodeCursor } from '../events/feed-cursor.js';
 import { FeedStore } from '../events/feed-store.js';
 import { checkFilter } from './filter.js';
 import type { SubscriptionFilter } from './filter-schema.js';
@@ -32,11 +32,27 @@ export interface ReplayOutcome {
   upTo: number;
 }
 
+const ISO_TIME_START = /^\d{4}-\d{2}-\d{2}T/;
+
+/**
+ * `replayFrom` / `from` as the API document states it: an ISO 8601 time (RFC 3339, with its zone) or a
+ * cursor of the event feed. parseReplayStart checks it, with an answer that names both.
+ */
+export const REPLAY_START_RULE = {
+  anyOf: [
+    {
+      format: 'date-time',
+      pattern: `${ISO_TIME_START.source}\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}:\\d{2})$`,
+    },
+    { pattern: CURSOR_PATTERN },
+  ],
+} as const;
+
 /** `replayFrom` / `from`: an ISO time or a feed cursor. A 400 when it is neither. */
 export function parseReplayStart(value: string, path: string): ReplayStart {
   const cursor = decodeCursor(value);
   if (cursor !== undefined) return { after: cursor.position };
-  const time = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+  const time = ISO_TIME_START.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isFinite(time)) return { since: time };
   const detail = `${path.slice(1)} must be an ISO 8601 time (e.g. 2026-09-01T00:00:00Z) or a cursor of the event feed`;
   throw new Problem('validation-failed', detail, { errors: [{ location: 'body', path, message: detail }] });

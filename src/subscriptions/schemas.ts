@@ -1,9 +1,10 @@
 /** TypeBox shapes of subscriptions on the wire; they validate, serialize and document (OpenAPI) at once. */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ACCEPTED_EVENT_SPELLINGS } from '../events/catalogue.js';
+import { documentedAs } from '../http/documented.js';
 import { FilterSchema } from './filter-schema.js';
 import { DEFAULT_SUBSCRIPTION_PAGE, MAX_SUBSCRIPTION_PAGE, REVOKED_REASONS, SUBSCRIPTION_STATUSES } from './model.js';
-import { MAX_NOTIFICATION_URL_LENGTH } from './notification-url.js';
+import { MAX_NOTIFICATION_URL_LENGTH, NOTIFICATION_URL_RULE } from './notification-url.js';
 
 const fields = {
   id: Type.String({ examples: ['sub_4fT9kQ2mXc8LrP0aZ1bNw7y'] }),
@@ -60,16 +61,23 @@ export type SubscriptionWithHealth = SubscriptionView & { failedAttemptsInARow: 
 
 export const CreateSubscriptionBody = Type.Object(
   {
-    notificationUrl: Type.String({
-      maxLength: MAX_NOTIFICATION_URL_LENGTH,
-      description: 'Absolute http:// or https:// URL without credentials or fragment; it must reach a public address',
-      examples: ['https://shop.example/webhooks/shelfmark'],
-    }),
-    event: Type.String({
-      maxLength: 100,
-      description: `One of ${ACCEPTED_EVENT_SPELLINGS.join(', ')}`,
-      examples: ['list-published'],
-    }),
+    notificationUrl: documentedAs(
+      Type.String({
+        maxLength: MAX_NOTIFICATION_URL_LENGTH,
+        description: 'Absolute http:// or https:// URL without credentials or fragment; it must reach a public address',
+        examples: ['https://shop.example/webhooks/shelfmark'],
+      }),
+      NOTIFICATION_URL_RULE,
+    ),
+    // The service answers an unknown event itself (400 with acceptedEvents); the document lists the names.
+    event: documentedAs(
+      Type.String({
+        maxLength: 100,
+        description: 'The event name, dotted or hyphenated',
+        examples: ['list-published'],
+      }),
+      { enum: [...ACCEPTED_EVENT_SPELLINGS] },
+    ),
     filter: Type.Optional(FilterSchema),
   },
   { additionalProperties: false },

@@ -9,7 +9,8 @@ import { initiatorOf } from '../audit/initiator.js';
 import { RotatedWebhookSecret } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import { principalOf } from '../auth/guard.js';
-import { parseReplayStart, type SubscriptionReplay } from './replay.js';
+import { documentedAs, feeds } from '../http/documented.js';
+import { parseReplayStart, REPLAY_START_RULE, type SubscriptionReplay } from './replay.js';
 import { REPLAY_FROM_DESCRIPTION } from './replay.routes.js';
 import {
   CreateSubscriptionBody,
@@ -32,7 +33,9 @@ export interface SubscriptionRoutesOptions {
 const CreateWithReplayBody = Type.Object(
   {
     ...CreateSubscriptionBody.properties,
-    replayFrom: Type.Optional(Type.String({ maxLength: 100, description: REPLAY_FROM_DESCRIPTION })),
+    replayFrom: Type.Optional(
+      documentedAs(Type.String({ maxLength: 100, description: REPLAY_FROM_DESCRIPTION }), REPLAY_START_RULE),
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,6 +49,14 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<SubscriptionRoutesOpt
   app.post(
     BASE,
     {
+      links: feeds([200, 201], { parameter: 'id', field: 'id' }, [
+        'getSubscription',
+        'deleteSubscription',
+        'enableSubscription',
+        'pingSubscription',
+        'listSubscriptionDeliveries',
+        'replaySubscription',
+      ]),
       config: {
         auth: { scope: 'webhooks:manage' },
         idempotent: true,

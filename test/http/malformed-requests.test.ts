@@ -86,15 +86,30 @@ describeEachEngine('malformed requests', (engine) => {
     expect(await rows()).toEqual(before);
   });
 
-  it('router refusals are problem documents: a path segment over 100 characters (414) and broken percent-encoding (400)', async () => {
+  it('router refusals are problem documents: a path segment over 255 characters (414) and broken percent-encoding (400)', async () => {
     const long = await h.app.inject({
       method: 'GET',
-      url: `/api/admin/v1/clients/${'x'.repeat(101)}`,
+      url: `/api/admin/v1/clients/${'x'.repeat(256)}`,
       headers: h.admin,
     });
     expect(long.statusCode).toBe(414);
     expect(long.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(long.json()).toMatchObject({ code: 'uri-too-long', detail: 'a path segment is longer than 100 characters' });
+    expect(long.json()).toMatchObject({ code: 'uri-too-long', detail: 'a path segment is longer than 255 characters' });
+    // Below the router's bound, a segment longer than its parameter's schema allows is that schema's 400.
+    const overSchema = await h.app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/clients/${'x'.repeat(101)}`,
+      headers: h.admin,
+    });
+    expect(overSchema.statusCode).toBe(400);
+    expect(overSchema.json()).toMatchObject({ code: 'validation-failed' });
+    // An operator's OIDC sub may be 255 characters: it reaches the route (an unknown one is a 404).
+    const sub = await h.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/operators/${'s'.repeat(255)}/enable`,
+      headers: h.admin,
+    });
+    expect(sub.statusCode).toBe(404);
     const broken = await h.app.inject({ method: 'GET', url: '/api/admin/v1/clients/%ED%A0%80', headers: h.admin });
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toMatchObject({

@@ -52,9 +52,11 @@ describe('route declarations', () => {
     expect(codes('/api/lml/v1/subscriptions', 'post', '429')).toContain('rate-limited');
     expect(codes('/api/v1/offers', 'get', '403')).toContain('insufficient-scope');
     expect(operation('/api/v1/offers', 'get')?.responses?.['304']).toBeDefined();
-    // The token endpoint answers in the RFC 6749 shape, never a problem, and takes no Idempotency-Key.
+    // The token endpoint answers in the RFC 6749 shape, never a problem, and takes no Idempotency-Key;
+    // only Node's parser, before any route is found, answers headers too large (431) as a problem.
     const token = operation('/api/auth/token', 'post');
-    expect(JSON.stringify(token?.responses)).not.toContain('problem+json');
+    const { '431': _parser, ...own } = token?.responses ?? {};
+    expect(JSON.stringify(own)).not.toContain('problem+json');
     expect(JSON.stringify(token?.parameters ?? [])).not.toContain('idempotency-key');
     expect(operation('/api/admin/v1/lists', 'post')?.security).toEqual([{ admin: [] }]);
   });

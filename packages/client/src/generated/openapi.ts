@@ -1481,9 +1481,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                    };
+                };
+            };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1504,9 +1572,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "text",
+                     *       "database": "text"
+                     *     }
+                     */
                     "application/json": {
                         status: string;
                         database: string;
+                    };
+                };
+            };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1542,6 +1679,69 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
     };
     getProblemType: {
@@ -1549,6 +1749,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 code: string;
             };
             cookie?: never;
@@ -1564,7 +1765,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1606,6 +1807,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
     };
     getToken: {
@@ -1623,6 +1866,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "text",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600
+                     *     }
+                     */
                     "application/json": {
                         /** @description A JWT (RFC 9068) with aud "shelfmark-api" and the issuer of the metadata document */
                         access_token: string;
@@ -1630,6 +1880,19 @@ export interface operations {
                         token_type: "Bearer";
                         /** @example 3600 */
                         expires_in: number;
+                    };
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request (also for any malformed body), invalid_scope, unsupported_grant_type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
+                        error_description: string;
                     };
                 };
             };
@@ -1656,6 +1919,27 @@ export interface operations {
                         /** @enum {string} */
                         error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1696,9 +1980,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
-                    /** @example client_credentials */
-                    grant_type: string;
+                    /**
+                     * @example client_credentials
+                     * @enum {string}
+                     */
+                    grant_type: "client_credentials";
                     /** @description client_secret_post only; otherwise send HTTP Basic */
                     client_id?: string;
                     /** @description client_secret_post only; otherwise send HTTP Basic */
@@ -1708,9 +2000,17 @@ export interface operations {
                 } & {
                     [key: string]: unknown;
                 };
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/json": {
-                    /** @example client_credentials */
-                    grant_type: string;
+                    /**
+                     * @example client_credentials
+                     * @enum {string}
+                     */
+                    grant_type: "client_credentials";
                     /** @description client_secret_post only; otherwise send HTTP Basic */
                     client_id?: string;
                     /** @description client_secret_post only; otherwise send HTTP Basic */
@@ -1729,6 +2029,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "text",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600
+                     *     }
+                     */
                     "application/json": {
                         /** @description A JWT (RFC 9068) with aud "shelfmark-api" and the issuer of the metadata document */
                         access_token: string;
@@ -1780,6 +2087,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description server_error: the service failed (never caused by the request) */
             500: {
                 headers: {
@@ -1823,6 +2151,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {}
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         keys: ({
                             kty?: string;
@@ -1832,6 +2167,69 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                    };
+                };
+            };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1852,6 +2250,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://shelfmark.example/",
+                     *       "token_endpoint": "https://shelfmark.example/",
+                     *       "jwks_uri": "https://shelfmark.example/",
+                     *       "grant_types_supported": [
+                     *         "text"
+                     *       ],
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "text"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "text"
+                     *       ],
+                     *       "response_types_supported": [
+                     *         "text"
+                     *       ],
+                     *       "service_documentation": "https://shelfmark.example/",
+                     *       "audience": "text"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uri */
                         issuer: string;
@@ -1870,12 +2289,78 @@ export interface operations {
                     };
                 };
             };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
     };
     listOffers: {
         parameters: {
             query: {
-                /** @description Comma-separated EAN codes, e.g. 9789001891442,9780194837125 */
+                /**
+                 * @description Comma-separated EAN codes, e.g. 9789001891442,9780194837125
+                 * @example 9789001891442,9780194837125
+                 */
                 eans: string;
             };
             header?: {
@@ -1893,6 +2378,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1042,
+                     *         "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *         "ean": "9789001891442",
+                     *         "price": 14.49,
+                     *         "serviceFee": 1.99,
+                     *         "currency": "EUR",
+                     *         "condition": "excellent",
+                     *         "remarks": "text"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Offer"][];
                 };
             };
@@ -1903,7 +2402,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1966,8 +2465,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2031,6 +2572,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *       "ean": "9789001891442",
+                     *       "price": 14.49,
+                     *       "serviceFee": 1.99,
+                     *       "currency": "EUR",
+                     *       "condition": "excellent",
+                     *       "remarks": "text"
+                     *     }
+                     */
                     "application/json": {
                         /** @example 1042 */
                         id: number;
@@ -2069,7 +2622,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2153,8 +2706,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2226,6 +2821,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "list": {
+                     *         "identifier": "0f3c8a9e4b2d4c6f8a1b3d5e7f9a0c2e",
+                     *         "name": "vwo 4",
+                     *         "status": "text"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "ean": "9789001891442",
+                     *           "title": "text",
+                     *           "mandatory": true,
+                     *           "offers": [
+                     *             {
+                     *               "id": 1042,
+                     *               "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *               "ean": "9789001891442",
+                     *               "price": 14.49,
+                     *               "serviceFee": 1.99,
+                     *               "currency": "EUR",
+                     *               "condition": "excellent",
+                     *               "remarks": "text"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "summary": {
+                     *         "items": 1,
+                     *         "itemsWithOffers": 1,
+                     *         "mandatoryItems": 1,
+                     *         "mandatoryItemsWithOffers": 1,
+                     *         "cheapestTotal": 83.41,
+                     *         "cheapestMandatoryTotal": 83.41,
+                     *         "currency": "EUR"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         list: {
                             /** @example 0f3c8a9e4b2d4c6f8a1b3d5e7f9a0c2e */
@@ -2272,7 +2904,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2356,8 +2988,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2422,10 +3096,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *           "name": "text",
+                     *           "type": "text",
+                     *           "location": "text",
+                     *           "brin": "text",
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                             /** @description HBO, MBO, WO, VO, PO */
@@ -2447,7 +3140,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2510,8 +3203,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2562,6 +3297,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
@@ -2574,8 +3310,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "name": "text",
+                     *       "type": "text",
+                     *       "location": "text",
+                     *       "brin": "text",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         name: string;
                         /** @description HBO, MBO, WO, VO, PO */
@@ -2596,7 +3346,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2680,8 +3430,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2730,7 +3522,10 @@ export interface operations {
                 limit?: number;
                 /** @description identifier of the last item of the previous page */
                 starting_after?: string;
-                /** @description 32 lower-case hexadecimal characters */
+                /**
+                 * @description 32 lower-case hexadecimal characters
+                 * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                 */
                 school?: string;
                 /** @description archived lists are listed only when asked for explicitly; concept = created */
                 status?: "created" | "validated" | "published" | "archived" | "concept";
@@ -2750,17 +3545,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *           "slug": "text",
+                     *           "name": "text",
+                     *           "comment": "text",
+                     *           "school": {
+                     *             "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *             "name": "text"
+                     *           },
+                     *           "schoolYear": 1,
+                     *           "duoCode": "text",
+                     *           "breadcrumb": [
+                     *             "text"
+                     *           ],
+                     *           "status": "text",
+                     *           "imported": true,
+                     *           "items": [
+                     *             {
+                     *               "ean": "text",
+                     *               "title": "text",
+                     *               "author": "text",
+                     *               "publisher": "text",
+                     *               "mandatory": true,
+                     *               "remarks": "text"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                             slug: string;
                             name: string;
                             comment: string | null;
                             school: {
-                                /** @description 32 lower-case hexadecimal characters */
+                                /**
+                                 * @description 32 lower-case hexadecimal characters
+                                 * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                                 */
                                 identifier: string;
                                 name: string;
                             };
@@ -2796,7 +3633,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2859,8 +3696,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2911,6 +3790,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
@@ -2923,15 +3803,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "slug": "text",
+                     *       "name": "text",
+                     *       "comment": "text",
+                     *       "school": {
+                     *         "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *         "name": "text"
+                     *       },
+                     *       "schoolYear": 1,
+                     *       "duoCode": "text",
+                     *       "breadcrumb": [
+                     *         "text"
+                     *       ],
+                     *       "status": "text",
+                     *       "imported": true,
+                     *       "items": [
+                     *         {
+                     *           "ean": "text",
+                     *           "title": "text",
+                     *           "author": "text",
+                     *           "publisher": "text",
+                     *           "mandatory": true,
+                     *           "remarks": "text"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                         slug: string;
                         name: string;
                         comment: string | null;
                         school: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                         };
@@ -2966,7 +3883,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3050,8 +3967,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3114,6 +4073,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "text",
+                     *         "name": "text",
+                     *         "model": "SCHOOL",
+                     *         "resource": {
+                     *           "type": "text"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         id: string;
                         name: string;
@@ -3135,7 +4106,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,8 +4169,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description not-found: Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3271,6 +4305,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "text",
+                     *           "resource": "text",
+                     *           "identifier": "text",
+                     *           "id": "evt_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *           "event": "school.created",
+                     *           "occurredAt": "2026-09-01T08:30:00.000Z",
+                     *           "cursor": "text"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next": "text"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["FeedEvent"][];
                         /** @description True when more events are visible now: ask again with after=next at once */
@@ -3287,7 +4338,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3371,8 +4422,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3423,10 +4516,11 @@ export interface operations {
                 starting_after?: string;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
                 /** @description Event name, either spelling, or ping */
-                event?: string;
+                event?: "school.created" | "school-created" | "school.modified" | "school-modified" | "list.created" | "list-created" | "list.updated" | "list-updated" | "list.status" | "list-status" | "list.published" | "list-published" | "offer.published" | "offer-published" | "offer.updated" | "offer-updated" | "offer.status" | "offer-status" | "subscription.failing" | "subscription-failing" | "subscription.disabled" | "subscription-disabled" | "ping";
             };
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -3439,13 +4533,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_7Qm2kX9pLr4TzB0cW8nVa1y",
+                     *           "subscriptionId": "text",
+                     *           "event": "list.published",
+                     *           "payload": {
+                     *             "type": "text",
+                     *             "resource": "text",
+                     *             "identifier": "text"
+                     *           },
+                     *           "status": "pending",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-09-01T08:30:00.000Z",
+                     *           "lastStatusCode": 1,
+                     *           "lastErrorClass": "timeout",
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "completedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: components["schemas"]["Delivery"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3529,8 +4647,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3581,6 +4741,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -3593,6 +4754,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": "text",
+                     *       "ok": true,
+                     *       "statusCode": 1,
+                     *       "errorClass": "timeout",
+                     *       "error": "text",
+                     *       "durationMs": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description The ping's delivery (also its webhook-id) */
                         deliveryId: string;
@@ -3608,7 +4779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3713,6 +4884,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
                 headers: {
@@ -3736,6 +4928,27 @@ export interface operations {
             };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3797,13 +5010,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *           "notificationUrl": "https://shelfmark.example/",
+                     *           "event": "list-published",
+                     *           "status": "active",
+                     *           "filter": {
+                     *             "eans": [
+                     *               "9789001891442",
+                     *               "9780194837125"
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: components["schemas"]["Subscription"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3866,8 +5099,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3922,20 +5197,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notificationUrl": "https://shop.example/webhooks/shelfmark",
+                 *       "event": "list-published",
+                 *       "filter": {
+                 *         "eans": [
+                 *           "9789001891442",
+                 *           "9780194837125"
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
+                     * Format: uri
                      * @description Absolute http:// or https:// URL without credentials or fragment; it must reach a public address
                      * @example https://shop.example/webhooks/shelfmark
                      */
                     notificationUrl: string;
                     /**
-                     * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published, offer.published, offer-published, offer.updated, offer-updated, offer.status, offer-status, subscription.failing, subscription-failing, subscription.disabled, subscription-disabled
+                     * @description The event name, dotted or hyphenated
                      * @example list-published
+                     * @enum {string}
                      */
-                    event: string;
+                    event: "school.created" | "school-created" | "school.modified" | "school-modified" | "list.created" | "list-created" | "list.updated" | "list-updated" | "list.status" | "list-status" | "list.published" | "list-published" | "offer.published" | "offer-published" | "offer.updated" | "offer-updated" | "offer.status" | "offer-status" | "subscription.failing" | "subscription-failing" | "subscription.disabled" | "subscription-disabled";
                     filter?: components["schemas"]["SubscriptionFilter"];
                     /** @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate. */
-                    replayFrom?: string;
+                    replayFrom?: string | unknown | unknown;
                 };
             };
         };
@@ -3946,6 +5235,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -3988,6 +5292,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -4024,7 +5343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4110,6 +5429,27 @@ export interface operations {
             };
             /** @description body-too-large: The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4192,6 +5532,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -4220,6 +5581,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -4232,6 +5594,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -4268,7 +5645,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4352,8 +5729,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4401,6 +5820,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -4414,7 +5834,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4498,8 +5918,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4550,6 +6012,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -4562,6 +6025,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -4598,7 +6076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4703,6 +6181,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
                 headers: {
@@ -4726,6 +6225,27 @@ export interface operations {
             };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4786,6 +6306,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "text",
+                     *       "previousSecretValidUntil": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         webhookSecret: string;
                         /** Format: date-time */
@@ -4793,7 +6319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4877,6 +6403,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
                 headers: {
@@ -4900,6 +6447,27 @@ export interface operations {
             };
             /** @description rate-limited: Too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4950,18 +6518,24 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": "2026-09-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate.
                      * @example 2026-09-01T00:00:00Z
                      */
-                    from: string;
+                    from: string | unknown | unknown;
                 };
             };
         };
@@ -4972,6 +6546,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "queued": 1,
+                     *       "until": "text"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Deliveries queued, one per matching past event not already pending */
                         queued: number;
@@ -4980,7 +6560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5106,6 +6686,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -5169,6 +6770,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -5200,18 +6822,24 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": "2026-09-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Replay the past events this subscription matches (its filter included), oldest first, from this ISO 8601 time or after this cursor of GET /api/lml/v1/events: at most 10000 events (422 replay-too-large beyond). They are delivered like live events (signed, retried), and live events follow with no gap and no duplicate.
                      * @example 2026-09-01T00:00:00Z
                      */
-                    from: string;
+                    from: string | unknown | unknown;
                 };
             };
         };
@@ -5222,6 +6850,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "queued": 1,
+                     *       "until": "text"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Deliveries queued, one per matching past event not already pending */
                         queued: number;
@@ -5230,7 +6864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5356,6 +6990,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -5379,6 +7034,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; replay-too-large: The replay would exceed its bound */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5438,12 +7114,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "text",
+                     *           "clientId": "text",
+                     *           "name": "text",
+                     *           "scopes": [
+                     *             "offers:read"
+                     *           ],
+                     *           "status": "active",
+                     *           "tokensValidAfter": "2026-09-01T08:30:00.000Z",
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AdminClient"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5466,6 +7160,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5520,6 +7256,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "text"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     scopes?: ("offers:read" | "lml:read" | "webhooks:manage")[];
@@ -5533,6 +7274,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "text",
+                     *       "clientId": "text",
+                     *       "name": "text",
+                     *       "scopes": [
+                     *         "offers:read"
+                     *       ],
+                     *       "status": "active",
+                     *       "tokensValidAfter": "2026-09-01T08:30:00.000Z",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z",
+                     *       "clientSecret": "text",
+                     *       "webhookSecret": "text"
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         clientId: string;
@@ -5550,7 +7307,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5655,6 +7412,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -5678,6 +7456,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5725,6 +7524,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -5737,6 +7537,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "text",
+                     *       "clientId": "text",
+                     *       "name": "text",
+                     *       "scopes": [
+                     *         "offers:read"
+                     *       ],
+                     *       "status": "active",
+                     *       "tokensValidAfter": "2026-09-01T08:30:00.000Z",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         clientId: string;
@@ -5752,7 +7566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5815,6 +7629,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -5843,6 +7699,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -5856,7 +7713,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,6 +7778,48 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5971,6 +7870,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -5983,12 +7883,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientSecret": "text"
+                     *     }
+                     */
                     "application/json": {
                         clientSecret: string;
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6093,8 +7998,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6145,6 +8092,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -6157,6 +8105,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "text",
+                     *       "previousSecretValidUntil": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         webhookSecret: string;
                         /** Format: date-time */
@@ -6164,7 +8118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6269,8 +8223,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6321,7 +8317,7 @@ export interface operations {
                 starting_after?: string;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
                 /** @description Event name, either spelling, or ping */
-                event?: string;
+                event?: "school.created" | "school-created" | "school.modified" | "school-modified" | "list.created" | "list-created" | "list.updated" | "list-updated" | "list.status" | "list-status" | "list.published" | "list-published" | "offer.published" | "offer-published" | "offer.updated" | "offer-updated" | "offer.status" | "offer-status" | "subscription.failing" | "subscription-failing" | "subscription.disabled" | "subscription-disabled" | "ping";
                 subscriptionId?: string;
             };
             header?: never;
@@ -6336,13 +8332,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_7Qm2kX9pLr4TzB0cW8nVa1y",
+                     *           "subscriptionId": "text",
+                     *           "event": "list.published",
+                     *           "payload": {
+                     *             "type": "text",
+                     *             "resource": "text",
+                     *             "identifier": "text"
+                     *           },
+                     *           "status": "pending",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-09-01T08:30:00.000Z",
+                     *           "lastStatusCode": 1,
+                     *           "lastErrorClass": "timeout",
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "completedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: components["schemas"]["Delivery"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6365,6 +8385,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6412,6 +8474,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -6424,6 +8487,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_7Qm2kX9pLr4TzB0cW8nVa1y",
+                     *       "subscriptionId": "text",
+                     *       "event": "list.published",
+                     *       "payload": {
+                     *         "type": "text",
+                     *         "resource": "text",
+                     *         "identifier": "text"
+                     *       },
+                     *       "status": "pending",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-09-01T08:30:00.000Z",
+                     *       "lastStatusCode": 1,
+                     *       "lastErrorClass": "timeout",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "completedAt": "2026-09-01T08:30:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attemptNo": 1,
+                     *           "startedAt": "2026-09-01T08:30:00.000Z",
+                     *           "durationMs": 1,
+                     *           "statusCode": 1,
+                     *           "errorClass": "timeout",
+                     *           "errorMessage": "text",
+                     *           "responseBody": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Also sent as the webhook-id header; stable across retries
@@ -6456,7 +8549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6500,6 +8593,48 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6550,6 +8685,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -6562,6 +8698,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_7Qm2kX9pLr4TzB0cW8nVa1y",
+                     *       "subscriptionId": "text",
+                     *       "event": "list.published",
+                     *       "payload": {
+                     *         "type": "text",
+                     *         "resource": "text",
+                     *         "identifier": "text"
+                     *       },
+                     *       "status": "pending",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-09-01T08:30:00.000Z",
+                     *       "lastStatusCode": 1,
+                     *       "lastErrorClass": "timeout",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "completedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Also sent as the webhook-id header; stable across retries
@@ -6593,7 +8748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6698,8 +8853,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6750,6 +8947,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -6762,6 +8960,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_7Qm2kX9pLr4TzB0cW8nVa1y",
+                     *       "subscriptionId": "text",
+                     *       "event": "list.published",
+                     *       "payload": {
+                     *         "type": "text",
+                     *         "resource": "text",
+                     *         "identifier": "text"
+                     *       },
+                     *       "status": "pending",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-09-01T08:30:00.000Z",
+                     *       "lastStatusCode": 1,
+                     *       "lastErrorClass": "timeout",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "completedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Also sent as the webhook-id header; stable across retries
@@ -6793,7 +9010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6898,8 +9115,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6950,12 +9209,18 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-09-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date-time
@@ -6972,12 +9237,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "requeued": 1
+                     *     }
+                     */
                     "application/json": {
                         requeued: number;
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,6 +9373,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -7126,6 +9417,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7190,10 +9502,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *           "name": "text",
+                     *           "type": "text",
+                     *           "location": "text",
+                     *           "brin": "text",
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                             /** @description HBO, MBO, WO, VO, PO */
@@ -7215,7 +9546,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7238,6 +9569,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7292,6 +9665,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "text",
+                 *       "type": "HBO"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @enum {string} */
@@ -7309,8 +9688,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "name": "text",
+                     *       "type": "text",
+                     *       "location": "text",
+                     *       "brin": "text",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         name: string;
                         /** @description HBO, MBO, WO, VO, PO */
@@ -7324,7 +9717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7429,6 +9822,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -7452,6 +9866,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7502,6 +9937,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
@@ -7514,8 +9950,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "name": "text",
+                     *       "type": "text",
+                     *       "location": "text",
+                     *       "brin": "text",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         name: string;
                         /** @description HBO, MBO, WO, VO, PO */
@@ -7536,7 +9986,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7599,6 +10049,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -7627,12 +10119,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "text"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @enum {string} */
@@ -7650,8 +10148,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "name": "text",
+                     *       "type": "text",
+                     *       "location": "text",
+                     *       "brin": "text",
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         name: string;
                         /** @description HBO, MBO, WO, VO, PO */
@@ -7665,7 +10177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7770,8 +10282,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7820,7 +10374,10 @@ export interface operations {
                 limit?: number;
                 /** @description identifier of the last item of the previous page */
                 starting_after?: string;
-                /** @description 32 lower-case hexadecimal characters */
+                /**
+                 * @description 32 lower-case hexadecimal characters
+                 * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                 */
                 school?: string;
                 /** @description archived lists are listed only when asked for explicitly; concept = created */
                 status?: "created" | "validated" | "published" | "archived" | "concept";
@@ -7840,17 +10397,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *           "slug": "text",
+                     *           "name": "text",
+                     *           "comment": "text",
+                     *           "school": {
+                     *             "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *             "name": "text"
+                     *           },
+                     *           "schoolYear": 1,
+                     *           "duoCode": "text",
+                     *           "breadcrumb": [
+                     *             "text"
+                     *           ],
+                     *           "status": "text",
+                     *           "imported": true,
+                     *           "items": [
+                     *             {
+                     *               "ean": "text",
+                     *               "title": "text",
+                     *               "author": "text",
+                     *               "publisher": "text",
+                     *               "mandatory": true,
+                     *               "remarks": "text"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                             slug: string;
                             name: string;
                             comment: string | null;
                             school: {
-                                /** @description 32 lower-case hexadecimal characters */
+                                /**
+                                 * @description 32 lower-case hexadecimal characters
+                                 * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                                 */
                                 identifier: string;
                                 name: string;
                             };
@@ -7886,7 +10485,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7909,6 +10508,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7963,6 +10604,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "school": "text",
+                 *       "name": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description identifier of an existing school */
                     school: string;
@@ -7974,7 +10621,10 @@ export interface operations {
                     /** @description levels between school and list, e.g. location, school year, academy */
                     tags?: string[];
                     items?: {
-                        /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
+                        /**
+                         * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit
+                         * @example 9789001891442
+                         */
                         ean: string;
                         title: string;
                         author?: string | null;
@@ -7995,15 +10645,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "slug": "text",
+                     *       "name": "text",
+                     *       "comment": "text",
+                     *       "school": {
+                     *         "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *         "name": "text"
+                     *       },
+                     *       "schoolYear": 1,
+                     *       "duoCode": "text",
+                     *       "breadcrumb": [
+                     *         "text"
+                     *       ],
+                     *       "status": "text",
+                     *       "imported": true,
+                     *       "items": [
+                     *         {
+                     *           "ean": "text",
+                     *           "title": "text",
+                     *           "author": "text",
+                     *           "publisher": "text",
+                     *           "mandatory": true,
+                     *           "remarks": "text"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                         slug: string;
                         name: string;
                         comment: string | null;
                         school: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                         };
@@ -8031,7 +10718,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8136,6 +10823,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -8159,6 +10867,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8209,6 +10938,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
@@ -8221,15 +10951,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "slug": "text",
+                     *       "name": "text",
+                     *       "comment": "text",
+                     *       "school": {
+                     *         "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *         "name": "text"
+                     *       },
+                     *       "schoolYear": 1,
+                     *       "duoCode": "text",
+                     *       "breadcrumb": [
+                     *         "text"
+                     *       ],
+                     *       "status": "text",
+                     *       "imported": true,
+                     *       "items": [
+                     *         {
+                     *           "ean": "text",
+                     *           "title": "text",
+                     *           "author": "text",
+                     *           "publisher": "text",
+                     *           "mandatory": true,
+                     *           "remarks": "text"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                         slug: string;
                         name: string;
                         comment: string | null;
                         school: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                         };
@@ -8264,7 +11031,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8327,6 +11094,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -8355,12 +11164,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "text"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     comment?: string | null;
@@ -8370,7 +11185,10 @@ export interface operations {
                     /** @description levels between school and list, e.g. location, school year, academy */
                     tags?: string[];
                     items?: {
-                        /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
+                        /**
+                         * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit
+                         * @example 9789001891442
+                         */
                         ean: string;
                         title: string;
                         author?: string | null;
@@ -8389,15 +11207,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "slug": "text",
+                     *       "name": "text",
+                     *       "comment": "text",
+                     *       "school": {
+                     *         "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *         "name": "text"
+                     *       },
+                     *       "schoolYear": 1,
+                     *       "duoCode": "text",
+                     *       "breadcrumb": [
+                     *         "text"
+                     *       ],
+                     *       "status": "text",
+                     *       "imported": true,
+                     *       "items": [
+                     *         {
+                     *           "ean": "text",
+                     *           "title": "text",
+                     *           "author": "text",
+                     *           "publisher": "text",
+                     *           "mandatory": true,
+                     *           "remarks": "text"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                         slug: string;
                         name: string;
                         comment: string | null;
                         school: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                         };
@@ -8425,7 +11280,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8530,8 +11385,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8582,12 +11479,18 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 identifier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "created"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description concept is accepted as created
@@ -8604,15 +11507,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *       "slug": "text",
+                     *       "name": "text",
+                     *       "comment": "text",
+                     *       "school": {
+                     *         "identifier": "0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b",
+                     *         "name": "text"
+                     *       },
+                     *       "schoolYear": 1,
+                     *       "duoCode": "text",
+                     *       "breadcrumb": [
+                     *         "text"
+                     *       ],
+                     *       "status": "text",
+                     *       "imported": true,
+                     *       "items": [
+                     *         {
+                     *           "ean": "text",
+                     *           "title": "text",
+                     *           "author": "text",
+                     *           "publisher": "text",
+                     *           "mandatory": true,
+                     *           "remarks": "text"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description 32 lower-case hexadecimal characters */
+                        /**
+                         * @description 32 lower-case hexadecimal characters
+                         * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                         */
                         identifier: string;
                         /** @description Short code for deep links and QR codes, e.g. BL4K7Q2M */
                         slug: string;
                         name: string;
                         comment: string | null;
                         school: {
-                            /** @description 32 lower-case hexadecimal characters */
+                            /**
+                             * @description 32 lower-case hexadecimal characters
+                             * @example 0f3c2a9be1d84c6f9a0b7c1d2e3f4a5b
+                             */
                             identifier: string;
                             name: string;
                         };
@@ -8640,7 +11580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8766,6 +11706,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -8789,6 +11750,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8854,13 +11836,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *           "ean": "9789001891442",
+                     *           "price": 14.49,
+                     *           "serviceFee": 1.99,
+                     *           "currency": "EUR",
+                     *           "condition": "excellent",
+                     *           "remarks": "text",
+                     *           "status": "draft",
+                     *           "sellerPrice": 12.5,
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: components["schemas"]["AdminOffer"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8883,6 +11886,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8937,11 +11982,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ean": "9789001891442",
+                 *       "price": 12.5,
+                 *       "condition": "excellent"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit */
+                    /**
+                     * @description EAN-13 (ISBN-13), EAN-8 or GTIN-14 with a valid check digit
+                     * @example 9789001891442
+                     */
                     ean: string;
                     /**
-                     * @description The seller's price in euros, at most 2 decimals; the public price adds the service fee
+                     * @description The seller's price in euros, at most 2 decimals (a multiple of 0.01 in decimal: compare as decimals, not binary floats); the public price adds the service fee
                      * @example 12.5
                      */
                     price: number;
@@ -8961,6 +12016,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *       "ean": "9789001891442",
+                     *       "price": 14.49,
+                     *       "serviceFee": 1.99,
+                     *       "currency": "EUR",
+                     *       "condition": "excellent",
+                     *       "remarks": "text",
+                     *       "status": "draft",
+                     *       "sellerPrice": 12.5,
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example 1042 */
                         id: number;
@@ -9003,7 +12074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9108,6 +12179,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -9131,6 +12223,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9191,6 +12304,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *       "ean": "9789001891442",
+                     *       "price": 14.49,
+                     *       "serviceFee": 1.99,
+                     *       "currency": "EUR",
+                     *       "condition": "excellent",
+                     *       "remarks": "text",
+                     *       "status": "draft",
+                     *       "sellerPrice": 12.5,
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example 1042 */
                         id: number;
@@ -9233,7 +12362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9277,6 +12406,48 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9341,7 +12512,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9425,6 +12596,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description internal: Internal server error */
             "5XX": {
                 headers: {
@@ -9464,9 +12677,10 @@ export interface operations {
         /** @description At least one field */
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /**
-                     * @description The seller's price in euros, at most 2 decimals; the public price adds the service fee
+                     * @description The seller's price in euros, at most 2 decimals (a multiple of 0.01 in decimal: compare as decimals, not binary floats); the public price adds the service fee
                      * @example 12.5
                      */
                     price?: number;
@@ -9486,6 +12700,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "identifier": "5f0c3c1e9a2b4d6f8e1a3b5c7d9e0f12",
+                     *       "ean": "9789001891442",
+                     *       "price": 14.49,
+                     *       "serviceFee": 1.99,
+                     *       "currency": "EUR",
+                     *       "condition": "excellent",
+                     *       "remarks": "text",
+                     *       "status": "draft",
+                     *       "sellerPrice": 12.5,
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example 1042 */
                         id: number;
@@ -9528,7 +12758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9633,8 +12863,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9699,13 +12971,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *           "notificationUrl": "https://shelfmark.example/",
+                     *           "event": "list-published",
+                     *           "status": "active",
+                     *           "filter": {
+                     *             "eans": [
+                     *               "9789001891442",
+                     *               "9780194837125"
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-09-01T08:30:00.000Z",
+                     *           "canonicalEvent": "list.published",
+                     *           "client": {
+                     *             "id": "text",
+                     *             "clientId": "text",
+                     *             "name": "text"
+                     *           },
+                     *           "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: components["schemas"]["AdminSubscription"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9728,6 +13027,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9782,6 +13123,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientId": "smc_7bq2mXc8LrP0aZ1b",
+                 *       "notificationUrl": "https://shop.example/webhooks/shelfmark",
+                 *       "event": "list-published",
+                 *       "filter": {
+                 *         "eans": [
+                 *           "9789001891442",
+                 *           "9780194837125"
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The client it is for: its id (cli_...) or its public clientId (smc_...)
@@ -9789,15 +13143,17 @@ export interface operations {
                      */
                     clientId: string;
                     /**
+                     * Format: uri
                      * @description Absolute http:// or https:// URL without credentials or fragment; it must reach a public address
                      * @example https://shop.example/webhooks/shelfmark
                      */
                     notificationUrl: string;
                     /**
-                     * @description One of school.created, school-created, school.modified, school-modified, list.created, list-created, list.updated, list-updated, list.status, list-status, list.published, list-published, offer.published, offer-published, offer.updated, offer-updated, offer.status, offer-status, subscription.failing, subscription-failing, subscription.disabled, subscription-disabled
+                     * @description The event name, dotted or hyphenated
                      * @example list-published
+                     * @enum {string}
                      */
-                    event: string;
+                    event: "school.created" | "school-created" | "school.modified" | "school-modified" | "list.created" | "list-created" | "list.updated" | "list-updated" | "list.status" | "list-status" | "list.published" | "list-published" | "offer.published" | "offer-published" | "offer.updated" | "offer-updated" | "offer.status" | "offer-status" | "subscription.failing" | "subscription-failing" | "subscription.disabled" | "subscription-disabled";
                     filter?: components["schemas"]["SubscriptionFilter"];
                 };
             };
@@ -9809,6 +13165,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "canonicalEvent": "list.published",
+                     *       "client": {
+                     *         "id": "text",
+                     *         "clientId": "text",
+                     *         "name": "text"
+                     *       },
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -9860,6 +13238,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "canonicalEvent": "list.published",
+                     *       "client": {
+                     *         "id": "text",
+                     *         "clientId": "text",
+                     *         "name": "text"
+                     *       },
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -9905,7 +13305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid */
+            /** @description validation-failed: Request validation failed; malformed-body: The request body could not be parsed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10031,6 +13431,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported-media-type: Unsupported content type */
             415: {
                 headers: {
@@ -10054,6 +13475,27 @@ export interface operations {
             };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request; blocked-address: The notification URL points to a forbidden address; unresolvable-host: The notification URL host does not resolve */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10101,6 +13543,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -10113,6 +13556,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "canonicalEvent": "list.published",
+                     *       "client": {
+                     *         "id": "text",
+                     *         "clientId": "text",
+                     *         "name": "text"
+                     *       },
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -10158,7 +13623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10202,6 +13667,48 @@ export interface operations {
             };
             /** @description not-found: Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10252,6 +13759,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -10264,6 +13772,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_4fT9kQ2mXc8LrP0aZ1bNw7y",
+                     *       "notificationUrl": "https://shelfmark.example/",
+                     *       "event": "list-published",
+                     *       "status": "active",
+                     *       "filter": {
+                     *         "eans": [
+                     *           "9789001891442",
+                     *           "9780194837125"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-09-01T08:30:00.000Z",
+                     *       "canonicalEvent": "list.published",
+                     *       "client": {
+                     *         "id": "text",
+                     *         "clientId": "text",
+                     *         "name": "text"
+                     *       },
+                     *       "updatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @example sub_4fT9kQ2mXc8LrP0aZ1bNw7y */
                         id: string;
@@ -10309,7 +13839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10414,8 +13944,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10466,6 +14038,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -10478,6 +14051,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "requeued": 1,
+                     *       "since": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         requeued: number;
                         /** Format: date-time */
@@ -10485,7 +14064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10590,8 +14169,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10642,6 +14263,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example text */
                 id: string;
             };
             cookie?: never;
@@ -10654,6 +14276,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "text",
+                     *       "path": "text",
+                     *       "url": "text",
+                     *       "expiresAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         clientId: string;
                         /** @description /portal/sign-in#<token>: the token travels in the fragment, so it never reaches a server log */
@@ -10665,7 +14295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10770,8 +14400,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10829,6 +14501,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clients": 1,
+                     *       "subscriptions": 1,
+                     *       "publishedLists": 1,
+                     *       "publishedOffers": 1,
+                     *       "queueDepth": 1,
+                     *       "failedAttempts24h": 1,
+                     *       "failedDeliveries24h": 1,
+                     *       "failedLast24h": 1,
+                     *       "p95DeliveryLatencyMs": 1,
+                     *       "attemptsPerHour": [
+                     *         {
+                     *           "hour": "2026-09-01T08:30:00.000Z",
+                     *           "succeeded": 1,
+                     *           "failed": 1
+                     *         }
+                     *       ],
+                     *       "workers": {
+                     *         "alive": 1,
+                     *         "lastSeenAt": "2026-09-01T08:30:00.000Z",
+                     *         "aliveWithinSeconds": 1,
+                     *         "missing": true
+                     *       },
+                     *       "generatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Active (not revoked) clients */
                         clients: number;
@@ -10873,8 +14572,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10932,6 +14694,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "subscriptionId": "text",
+                     *           "lastSuccessAt": "2026-09-01T08:30:00.000Z",
+                     *           "consecutiveFailedAttempts": 1,
+                     *           "consecutiveFailures": 1,
+                     *           "failingSince": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             subscriptionId: string;
@@ -10950,8 +14725,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11009,6 +14847,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "engine": "sqlite",
+                     *       "databaseBytes": 0,
+                     *       "freeBytes": 0,
+                     *       "autoVacuum": "none",
+                     *       "tables": [
+                     *         {
+                     *           "table": "deliveries",
+                     *           "rows": 0,
+                     *           "rowsExact": true,
+                     *           "oldestAt": "2026-09-01T08:30:00.000Z",
+                     *           "bound": "succeeded older than 30 days, failed older than 90 days (since completion); pending never"
+                     *         }
+                     *       ],
+                     *       "retention": {
+                     *         "deliveryDays": 0,
+                     *         "failedDeliveryDays": 0,
+                     *         "eventDays": 0,
+                     *         "responseBodyDays": 0,
+                     *         "statsDays": 0,
+                     *         "pruneIntervalSeconds": 0,
+                     *         "pruneBatchSize": 1,
+                     *         "prunePauseMs": 0
+                     *       },
+                     *       "lastPrune": {
+                     *         "startedAt": "2026-09-01T08:30:00.000Z",
+                     *         "finishedAt": "2026-09-01T08:30:00.000Z",
+                     *         "complete": true,
+                     *         "rows": {
+                     *           "deliveries": 0,
+                     *           "delivery_attempts": 0,
+                     *           "events": 0,
+                     *           "response_bodies": 0,
+                     *           "delivery_stats": 0,
+                     *           "idempotency_keys": 0,
+                     *           "web_sessions": 0,
+                     *           "portal_links": 0,
+                     *           "offer_changes": 0,
+                     *           "school_changes": 0
+                     *         }
+                     *       },
+                     *       "generatedAt": "2026-09-01T08:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         engine: "sqlite" | "postgres";
                         /** @description SQLite: page_count × page_size (the WAL file apart); PostgreSQL: the schema's tables with their indexes and TOAST */
@@ -11074,8 +14957,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11143,12 +15089,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page, or with ?format=ndjson every matching record */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_more": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_0AbCdEfGh1234567890123",
+                     *           "at": "2026-09-01T08:30:00.000Z",
+                     *           "requestId": "text",
+                     *           "actor": {
+                     *             "type": "operator",
+                     *             "id": "text",
+                     *             "name": "text"
+                     *           },
+                     *           "role": "viewer",
+                     *           "ip": "text",
+                     *           "userAgent": "text",
+                     *           "action": "text",
+                     *           "target": {
+                     *             "type": "text",
+                     *             "id": "text"
+                     *           },
+                     *           "changes": {},
+                     *           "prevHash": "text",
+                     *           "hash": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         has_more: boolean;
                         data: {
@@ -11187,9 +15161,10 @@ export interface operations {
                             hash: string;
                         }[];
                     };
+                    "application/x-ndjson": string;
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11212,6 +15187,48 @@ export interface operations {
             };
             /** @description unauthenticated: Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11269,8 +15286,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "sub": "text",
+                     *           "issuer": "text",
+                     *           "email": "text",
+                     *           "name": "text",
+                     *           "role": "viewer",
+                     *           "status": "active",
+                     *           "firstSignInAt": "2026-09-01T08:30:00.000Z",
+                     *           "lastSignInAt": "2026-09-01T08:30:00.000Z",
+                     *           "disabledAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Operator"][];
+                    };
+                };
+            };
+            /** @description malformed-request: The request is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -11297,6 +15352,48 @@ export interface operations {
             };
             /** @description forbidden: Your operator role does not allow this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11347,6 +15444,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 00u1a2b3c4d5e6f7g8h9 */
                 sub: string;
             };
             cookie?: never;
@@ -11359,12 +15457,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "sub": "text",
+                     *           "issuer": "text",
+                     *           "email": "text",
+                     *           "name": "text",
+                     *           "role": "viewer",
+                     *           "status": "active",
+                     *           "firstSignInAt": "2026-09-01T08:30:00.000Z",
+                     *           "lastSignInAt": "2026-09-01T08:30:00.000Z",
+                     *           "disabledAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Operator"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11469,8 +15584,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11521,6 +15678,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @example 00u1a2b3c4d5e6f7g8h9 */
                 sub: string;
             };
             cookie?: never;
@@ -11533,12 +15691,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "sub": "text",
+                     *           "issuer": "text",
+                     *           "email": "text",
+                     *           "name": "text",
+                     *           "role": "viewer",
+                     *           "status": "active",
+                     *           "firstSignInAt": "2026-09-01T08:30:00.000Z",
+                     *           "lastSignInAt": "2026-09-01T08:30:00.000Z",
+                     *           "disabledAt": "2026-09-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Operator"][];
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed */
+            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11643,8 +15818,50 @@ export interface operations {
                     };
                 };
             };
+            /** @description uri-too-long: The request URL is too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description idempotency-key-reused: This Idempotency-Key was used for a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description URI reference of the problem type; a page at that path explains it */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        /** @description The request id (also the x-request-id response header) */
+                        instance?: string;
+                        /** @enum {string} */
+                        code: "validation-failed" | "invalid-ean" | "malformed-body" | "malformed-request" | "unauthenticated" | "invalid-token" | "token-expired" | "insufficient-scope" | "csrf-rejected" | "forbidden" | "not-found" | "route-not-found" | "request-timeout" | "conflict" | "client-revoked" | "illegal-transition" | "subscription-limit" | "idempotency-key-in-use" | "cursor-expired" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "blocked-address" | "unresolvable-host" | "rate-limited" | "headers-too-large" | "replay-too-large" | "idempotency-key-reused" | "internal" | "unavailable";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description headers-too-large: The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
