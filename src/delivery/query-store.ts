@@ -13,6 +13,7 @@ export type { DeliveryFilter };
 export interface DeliveryListRow {
   id: string;
   subscription_id: string;
+  event_id: string;
   event: string;
   payload: string;
   status: string;
@@ -78,6 +79,7 @@ export class DeliveryQueryStore {
       .select([
         'd.id',
         'd.subscription_id',
+        'd.event_id',
         'e.name as event',
         'e.payload',
         'd.status',

@@ -51,6 +51,10 @@ export const AttemptSchema = Type.Object(
     errorClass: Type.Union([ErrorClassSchema, Type.Null()]),
     errorMessage: Type.Union([Type.String(), Type.Null()]),
     responseBody: Type.Union([Type.String(), Type.Null()], { description: 'The first 4 KB of the answer' }),
+    requestHeaders: Type.Record(Type.String(), Type.String(), {
+      description: 'Every header the request carried, its signatures masked',
+    }),
+    requestBody: Type.String({ description: 'The exact body the request carried' }),
   },
   { $id: 'DeliveryAttempt' },
 );

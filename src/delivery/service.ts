@@ -19,6 +19,7 @@ import {
 } from './model.js';
 import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
 import type { AttemptView, DeliveryView, WebhookPayload } from './schemas.js';
+import { sentRequest } from './sent-request.js';
 
 const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';
 const asErrorClass = (value: string | null): ErrorClass | null =>
@@ -120,15 +121,20 @@ export class DeliveryService {
     return {
       ...toDeliveryView(row),
       // Numbered in the order made (the rows' numbers are the schedule's; manual attempts sit between them).
-      attempts: attempts.map((attempt, index) => ({
-        attemptNo: index + 1,
-        startedAt: isoTime(Number(attempt.started_at)),
-        durationMs: attempt.duration_ms,
-        statusCode: attempt.status_code,
-        errorClass: asErrorClass(attempt.error_class),
-        errorMessage: attempt.error_message,
-        responseBody: attempt.response_body,
-      })),
+      attempts: attempts.map((attempt, index) => {
+        const startedAt = isoTime(Number(attempt.started_at));
+        return {
+          attemptNo: index + 1,
+          startedAt,
+          durationMs: attempt.duration_ms,
+          statusCode: attempt.status_code,
+          errorClass: asErrorClass(attempt.error_class),
+          errorMessage: attempt.error_message,
+          responseBody: attempt.response_body,
+          // The payload is stored as the JSON text sent, so it is the body byte for byte.
+          ...sentRequest({ id: row.id, eventId: row.event_id, event: row.event, body: row.payload, startedAt }),
+        };
+      }),
     };
   }
 

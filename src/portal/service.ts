@@ -1,15 +1,13 @@
 /**
  * What a signed-in partner may do, always scoped to its own client. Every operation delegates to the
  * service the public and admin APIs use (client secrets, subscriptions with the SSRF rule, the
- * delivery log), so no rule exists twice; this file only adds the partner's scoping and the
- * attempt's request headers, shown with their signatures masked.
+ * delivery log), so no rule exists twice; this file only adds the partner's scoping.
  */
 import type { Initiator } from '../audit/initiator.js';
 import type { ClientView } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import type { AttemptView, DeliveryView } from '../delivery/schemas.js';
 import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';
-import { signedHeaders } from '../delivery/signer.js';
 import type { Page } from '../paging.js';
 import type { SubscriptionFilter } from '../subscriptions/filter-schema.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
@@ -17,19 +15,9 @@ import type { SubscriptionView, SubscriptionWithHealth } from '../subscriptions/
 import type { SubscriptionService } from '../subscriptions/service.js';
 import type { ListChoice, PortalSubjects, SubjectName } from './subjects.js';
 
-const MASK = '•••••••• (masked)';
-const SIGNATURE_HEADERS = new Set(['x-hook-signature', 'webhook-signature']);
-
-export interface PortalAttempt extends AttemptView {
-  /** The headers the request carried, signatures masked (the signing secret is never shown). */
-  requestHeaders: Record<string, string>;
-  /** The exact body the request carried. */
-  requestBody: string;
-}
-
-/** A delivery with its attempts, and what it was about by name (null: a test ping, or gone). */
+/** A delivery with its attempts (each with the request it sent), and what it was about by name (null: a test ping, or gone). */
 export interface PortalDelivery extends DeliveryView {
-  attempts: PortalAttempt[];
+  attempts: AttemptView[];
   subject: SubjectName | null;
 }
 
@@ -112,23 +100,7 @@ export class PortalService {
 
   async delivery(clientRef: string, id: string): Promise<PortalDelivery> {
     const delivery = await this.deliveries.getOwn(id, clientRef);
-    // The body as the worker serialises it for the request (the payload is stored and sent as this JSON).
-    const body = JSON.stringify(delivery.payload);
-    return {
-      ...delivery,
-      subject: await this.subjects.name(delivery.payload),
-      attempts: delivery.attempts.map((attempt) => {
-        const headers = signedHeaders({
-          deliveryId: delivery.id,
-          now: Date.parse(attempt.startedAt),
-          body,
-          eventName: delivery.event,
-          secrets: { current: 'whsec_', previous: undefined },
-        });
-        for (const name of SIGNATURE_HEADERS) if (name in headers) headers[name] = MASK;
-        return { ...attempt, requestHeaders: headers, requestBody: body };
-      }),
-    };
+    return { ...delivery, subject: await this.subjects.name(delivery.payload) };
   }
 
   retry(clientRef: string, id: string, by: Initiator): Promise<DeliveryView> {

@@ -234,7 +234,13 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
       'failed · not delivered (HTTP 500)',
       'succeeded · delivered',
     ]);
-    const statusOptions = ['any status', 'pending · queued', 'succeeded · delivered', 'failed · not delivered'];
+    const statusOptions = [
+      'any status',
+      'pending · queued',
+      'succeeded · delivered',
+      'failed · not delivered',
+      'cancelled · not sent: client revoked',
+    ];
     expect(await pt.getByLabel('Status').locator('option').allTextContents()).toEqual(statusOptions);
     // Each badge carries the API's word, the word its text starts with.
     for (const state of await pt

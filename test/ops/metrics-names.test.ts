@@ -115,6 +115,7 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
       .get('shelfmark_webhook_deliveries_by_status')
       ?.samples.map((s) => [s.labels.status, s.value]);
     expect(statuses?.sort()).toEqual([
+      ['cancelled', 0],
       ['failed', 0],
       ['pending', 0],
       ['succeeded', 0],

@@ -13,12 +13,8 @@ import { badge, type Column, table } from './widgets.js';
 /** A delivery as the API sends it (the server's schema is the one source of the shape). */
 export type Delivery = DeliveryView;
 
-export interface Attempt extends AttemptView {
-  /** Portal only: the headers the request carried, signatures masked. */
-  requestHeaders?: Record<string, string>;
-  /** Portal only: the exact body the request carried. */
-  requestBody?: string;
-}
+/** An attempt with the request it sent: every header (signatures masked) and the body. */
+export type Attempt = AttemptView;
 
 export const eventName = (event: string): string => word('events', event, EVENT_LABELS[event] ?? event);
 
@@ -84,25 +80,18 @@ export function attemptResult(attempt: AttemptView): HTMLElement {
   return node;
 }
 
-/** What an attempt sent: its body and, where the page has them, its headers (signatures masked). */
-function requestOf(attempt: Attempt, payload: Delivery['payload'] | undefined): Child {
-  const body = attempt.requestBody ?? (payload === undefined ? undefined : JSON.stringify(payload));
-  const headers = Object.entries(attempt.requestHeaders ?? {}).map(([name, value]) => `${name}: ${value}`);
+/** What an attempt sent: its headers (signatures masked) and its body. */
+function requestOf(attempt: Attempt): Child {
+  const headers = Object.entries(attempt.requestHeaders).map(([name, value]) => `${name}: ${value}`);
   return [
-    headers.length > 0 ? h('pre', { className: 'headers' }, headers.join('\n')) : null,
-    body === undefined ? null : h('pre', { className: 'request-body' }, body),
+    h('pre', { className: 'headers' }, headers.join('\n')),
+    h('pre', { className: 'request-body' }, attempt.requestBody),
   ];
 }
 
-/**
- * The attempts of one delivery. The request column shows what each attempt sent: the headers and
- * body the portal's detail carries, or the delivery's `payload` (the exact body sent) when given.
- */
-export function attemptsTable(attempts: readonly Attempt[], payload?: Delivery['payload']): HTMLElement {
-  const withRequest = payload !== undefined || attempts.some((a) => a.requestBody !== undefined);
-  const request: Column<Attempt>[] = withRequest
-    ? [[t('attempt.request'), (a) => requestOf(a, payload), 'request']]
-    : [];
+/** The attempts of one delivery, each with the request it sent (the console's and the portal's detail alike). */
+export function attemptsTable(attempts: readonly Attempt[]): HTMLElement {
+  const request: Column<Attempt>[] = [[t('attempt.request'), requestOf, 'request']];
   return table<Attempt>(
     attempts,
     [

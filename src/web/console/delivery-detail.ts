@@ -99,7 +99,7 @@ export async function deliveryDetail(root: HTMLElement, id: string): Promise<voi
       ]),
     ]),
     h('h2', {}, t('log.attempts', { count: d.attempts.length })),
-    attemptsTable(d.attempts, d.payload),
+    attemptsTable(d.attempts),
   );
   follow(d);
 }

@@ -1357,6 +1357,12 @@ export interface components {
             errorMessage: string | null;
             /** @description The first 4 KB of the answer */
             responseBody: string | null;
+            /** @description Every header the request carried, its signatures masked */
+            requestHeaders: {
+                [key: string]: string;
+            };
+            /** @description The exact body the request carried */
+            requestBody: string;
         };
         AdminOffer: {
             /** @example 1042 */
@@ -8512,7 +8518,9 @@ export interface operations {
                      *           "statusCode": 1,
                      *           "errorClass": "timeout",
                      *           "errorMessage": "text",
-                     *           "responseBody": "text"
+                     *           "responseBody": "text",
+                     *           "requestHeaders": {},
+                     *           "requestBody": "text"
                      *         }
                      *       ]
                      *     }
