@@ -7,13 +7,13 @@
  * event again answers the existing subscription, so the script is safe to rerun. A receiver on a
  * loopback or private address needs the server started with WEBHOOK_ALLOW_PRIVATE=true.
  */
-import type { PingResult, ShelfmarkClient, Subscription } from '@shelfmark/client';
+import type { CreateSubscription, PingResult, ShelfmarkClient, Subscription } from '@shelfmark/client';
 import { clientFromEnv, isMain } from './env.js';
 
 export async function setUpSubscription(
   client: ShelfmarkClient,
   notificationUrl: string,
-  event = 'list-published',
+  event: CreateSubscription['event'] = 'list-published',
 ): Promise<{ subscription: Subscription; ping: PingResult; all: Subscription[] }> {
   const subscription = await client.subscriptions.create({ notificationUrl, event });
   const ping = await client.subscriptions.ping(subscription.id);
@@ -28,7 +28,9 @@ if (isMain(import.meta.url)) {
     console.error('usage: npx tsx examples/subscribe.ts <notification URL> [event]');
     process.exit(2);
   }
-  const { subscription, ping, all } = await setUpSubscription(clientFromEnv(), url, process.argv[3]);
+  // Whatever was typed: the server answers an unknown event with a 400 that lists the accepted ones.
+  const event = process.argv[3] as CreateSubscription['event'] | undefined;
+  const { subscription, ping, all } = await setUpSubscription(clientFromEnv(), url, event);
   console.log(
     `subscription ${subscription.id}: ${subscription.event} -> ${subscription.notificationUrl} (${subscription.status})`,
   );

@@ -5,11 +5,17 @@
 
 const escapeCell = (text: string): string => text.replaceAll('|', '\\|');
 
+/** Columns a cell takes as the formatter counts them: an emoji shown as a picture (✅) takes two. */
+const widthOf = (text: string): number => [...text].length + (text.match(/\p{Emoji_Presentation}/gu)?.length ?? 0);
+
 /** A Markdown table with every column padded to its widest cell. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const cells = rows.map((row) => row.map(escapeCell));
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => row[column]?.length ?? 0)));
-  const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  const widths = header.map((title, column) =>
+    Math.max(widthOf(title), ...cells.map((row) => widthOf(row[column] ?? ''))),
+  );
+  const pad = (cell: string, width: number) => cell + ' '.repeat(Math.max(0, width - widthOf(cell)));
+  const line = (row: readonly string[]) => `| ${row.map((cell, i) => pad(cell, widths[i] ?? 0)).join(' | ')} |`;
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
 }
 

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { markdownTable } from '../../src/markdown-table.js';
 import type { Target } from './types.js';
 
 /** The scenarios in the order the page describes them. */
@@ -38,20 +39,18 @@ function measured(t: Target): string {
   return `${number(t.value)} ${t.unit}`;
 }
 
-/** Markdown: scenario | target | measured | verdict, one line per recorded target. */
+/** Markdown: scenario | target | measured | verdict, one line per recorded target (laid out as Biome lays tables out). */
 export function figuresTable(dir: string): string {
-  const lines = ['| scenario | target | measured | verdict |', '| --- | --- | --- | --- |'];
+  const rows: string[][] = [];
   for (const scenario of SCENARIO_ORDER) {
     const file = join(dir, `${scenario}.json`);
     if (!existsSync(file)) continue;
     const recorded = JSON.parse(readFileSync(file, 'utf8')) as Recorded;
     const name = `[${scenario}](../bench/results/${scenario}.json)`;
     for (const t of recorded.targets ?? [])
-      lines.push(
-        `| ${name} | ${t.label.replace(/\|/g, '\\|')} | ${measured(t)} | ${t.met ? '✅' : '❌'} ${t.verdict} |`,
-      );
+      rows.push([name, t.label, measured(t), `${t.met ? '✅' : '❌'} ${t.verdict}`]);
   }
-  return lines.join('\n');
+  return markdownTable(['scenario', 'target', 'measured', 'verdict'], rows);
 }
 
 /** The page with its table replaced; undefined when the markers are missing. */

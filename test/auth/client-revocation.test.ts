@@ -271,7 +271,7 @@ describeEachEngine('revoking a client', (engine) => {
         .json<{ data: { name: string; status: string }[] }>()
         .data.map((client) => `${client.name}:${client.status}`);
     expect(await names('revoked')).toEqual(['Gone:revoked']);
-    expect(await names('active')).toEqual(["Kept:active"]);
+    expect(await names('active')).toEqual(['Kept:active']);
     const bad = await h.asAdmin().get(`${ADMIN}/clients`, { query: { status: 'gone' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'validation-failed' });

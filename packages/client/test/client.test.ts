@@ -5,7 +5,14 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
-import { ApiError, AuthenticationError, InvalidEanError, type Offer, ShelfmarkClient } from '../src/index.js';
+import {
+  ApiError,
+  AuthenticationError,
+  type CreateSubscription,
+  InvalidEanError,
+  type Offer,
+  ShelfmarkClient,
+} from '../src/index.js';
 import { ean13, type Served, serve } from './support.js';
 
 describeEachEngine('ShelfmarkClient against the real service', (engine) => {
@@ -269,7 +276,8 @@ describeEachEngine('ShelfmarkClient against the real service', (engine) => {
     );
 
     const bad = await sdk.subscriptions
-      .create({ notificationUrl: 'http://127.0.0.1:9/x', event: 'list-exploded' })
+      // An event the types refuse, sent anyway: the server's refusal is what this checks.
+      .create({ notificationUrl: 'http://127.0.0.1:9/x', event: 'list-exploded' as CreateSubscription['event'] })
       .catch((caught: unknown) => caught);
     expect(bad).toBeInstanceOf(ApiError);
     expect(bad).toMatchObject({ status: 400 });
