@@ -58,6 +58,11 @@ ${[...signIn, ...links].join('\n')}
 
 const english = translator('en').t;
 
+/** The bookmark of the logo: what a browser asks for at /favicon.ico whatever the page links. */
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 22 32">' +
+  '<rect x="2" y="4" width="18" height="24" rx="2" fill="#f5c542"/><path d="M8 4v14l3-3 3 3V4z" fill="#b33"/></svg>';
+
 export interface HomeRoutesOptions {
   /** The operators' identity provider by name, when sign-in through it is configured. */
   provider: string | undefined;
@@ -65,6 +70,9 @@ export interface HomeRoutesOptions {
 
 export const homeRoutes: FastifyPluginAsyncTypebox<HomeRoutesOptions> = async (app, { provider }) => {
   const pages = localized((locale) => homePage(locale, provider));
+  app.get('/favicon.ico', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(ICON_SVG),
+  );
   app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
     void reply.header('vary', 'accept, cookie, accept-language').header('cache-control', 'no-cache');
     const accept = request.headers.accept ?? '';

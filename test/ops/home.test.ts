@@ -55,4 +55,12 @@ describeEachEngine('GET /', (engine) => {
     }>();
     expect(doc.paths['/']).toBeUndefined();
   });
+
+  it('/favicon.ico answers with the bookmark icon, cached for a day', async () => {
+    const icon = await h.anonymous().get('/favicon.ico');
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.headers['cache-control']).toBe('public, max-age=86400');
+    expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="32" height="32"/);
+  });
 });
