@@ -112,7 +112,7 @@ describeEachEngine('CLI bulk import', (engine) => {
       'line 6: condition "mint" is not one of excellent, good, acceptable',
       'line 7: key "a" is already used on line 2',
     ]);
-    expect(result.stderr).toContain('5 bad row(s)');
+    expect(result.stderr).toContain('5 bad rows');
     expect(result.stderr).toContain('nothing was imported');
     expect(await offerCount()).toBe(before);
 

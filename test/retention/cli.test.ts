@@ -51,6 +51,8 @@ describeEachEngine('retention: shelfmark prune', (engine) => {
     },
     { table: 'deliveries', reason: 'failed, completed more than 90 days ago', rows: deliveries[2] },
     { table: 'delivery_attempts', reason: 'of failed deliveries completed more than 90 days ago', rows: deliveries[3] },
+    { table: 'deliveries', reason: 'cancelled, completed more than 90 days ago', rows: 0 },
+    { table: 'delivery_attempts', reason: 'of cancelled deliveries completed more than 90 days ago', rows: 0 },
     { table: 'events', reason: 'no delivery left, created more than 90 days ago', rows: events },
     { table: 'response_bodies', reason: 'cleared on attempts started more than 7 days ago', rows: 0 },
     { table: 'delivery_stats', reason: 'counters of hours more than 90 days ago', rows: 0 },

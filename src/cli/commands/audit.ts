@@ -1,6 +1,7 @@
 /** `shelfmark audit verify`: checks the audit log's hash chain (src/audit/verify.ts). */
 import { verifyChain } from '../../audit/verify.js';
 import { type Command, UsageError } from '../command.js';
+import { counted } from '../nouns.js';
 
 export const auditVerify: Command = {
   name: 'audit verify',
@@ -23,7 +24,7 @@ database breaks the link after it. With --json (or piped) prints the verdict as 
     }
     const { seq, id } = verdict.brokenAt;
     const where = id === null ? `after record ${seq - 1}` : `at record ${seq} (${id})`;
-    say(`chain broken ${where}: ${verdict.reason}; ${verdict.records} records before it verified`);
+    say(`chain broken ${where}: ${verdict.reason}; ${counted(verdict.records, 'record')} before it verified`);
     return 1;
   },
 };

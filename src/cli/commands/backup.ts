@@ -3,6 +3,7 @@ import { BackupError, backupDatabase, NothingToBackUp, size } from '../../backup
 import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
 import { type Command, json, required } from '../command.js';
+import { counted } from '../nouns.js';
 
 export const backup: Command = {
   name: 'backup',
@@ -31,7 +32,7 @@ database, copy or check failed; nothing is left behind); 2 bad usage or configur
         `backup written: ${done.file} (${size(done.bytes)}, ${done.format}) in ${done.seconds.toFixed(2)} s ` +
           `(copy ${done.copySeconds.toFixed(2)} s, check ${done.verifySeconds.toFixed(2)} s); ` +
           `holds every write committed before ${done.startedAt}; ${done.check}; ` +
-          `${done.migrations} migrations, latest ${done.latestMigration ?? '(none)'}`,
+          `${counted(done.migrations, 'migration')}, latest ${done.latestMigration ?? '(none)'}`,
       );
       if (values.json === true || io.outTty !== true) json(io, done);
       return 0;

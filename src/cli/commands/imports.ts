@@ -9,6 +9,7 @@ import { cliInitiator } from '../../audit/initiator.js';
 import { ListImporter } from '../../lml/import.js';
 import { OfferImporter, parseOffersCsv } from '../../offers/import.js';
 import { type Command, type Context, required, UsageError } from '../command.js';
+import { counted } from '../nouns.js';
 import { progressReporter } from '../progress.js';
 
 type Progress = (done: number, total: number) => void;
@@ -40,7 +41,7 @@ export const importOffers: Command = {
         return {
           refused: {
             lines: errors.map((error) => `line ${error.line}: ${error.reason}`),
-            summary: `${errors.length} bad row(s) in ${path}: nothing was imported`,
+            summary: `${counted(errors.length, 'bad row')} in ${path}: nothing was imported`,
             errors,
           },
         };

@@ -3,6 +3,7 @@ import { cliInitiator } from '../../audit/initiator.js';
 import { isoTime } from '../../clock.js';
 import type { SpaceReport } from '../../retention/sqlite-space.js';
 import { type Command, listing, UsageError } from '../command.js';
+import { counted } from '../nouns.js';
 
 const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const spaceLine = (what: string, space: SpaceReport): string =>
@@ -33,7 +34,7 @@ Prints a table on a terminal and JSON otherwise.`,
     if (dryRun) {
       const items = await services.retention.dryRun();
       const total = items.reduce((sum, item) => sum + item.rows, 0);
-      io.err(`dry run: ${total} rows would go; nothing was changed`);
+      io.err(`dry run: ${counted(total, 'row')} would go; nothing was changed`);
       return listing(
         context,
         { dryRun: true, items, total },
@@ -52,7 +53,7 @@ Prints a table on a terminal and JSON otherwise.`,
       io.err('--vacuum: PostgreSQL reuses freed space by itself (autovacuum); nothing to do');
     const total = items.reduce((sum, item) => sum + item.rows, 0);
     io.err(
-      `pruned ${total} rows in ${((record.finishedAt - record.startedAt) / 1000).toFixed(1)} s${record.complete ? '' : ' (stopped early)'} (${deps.db.engine})`,
+      `pruned ${counted(total, 'row')} in ${((record.finishedAt - record.startedAt) / 1000).toFixed(1)} s${record.complete ? '' : ' (stopped early)'} (${deps.db.engine})`,
     );
     if (space !== undefined) io.err(spaceLine('database', space));
     if (vacuum !== undefined) io.err(spaceLine('vacuum', vacuum));
