@@ -4,13 +4,17 @@
  * a SQLite container with its volume at /data (the README's curl examples, a restart that keeps the
  * data), and against a real PostgreSQL a one-shot `migrate`, an API container and a worker container
  * that delivers webhooks to a receiver on the host, SIGTERM to the worker in the middle of a batch of
- * deliveries (none lost). It prints the image's size, the build's duration and what SIGTERM did.
+ * deliveries (none lost); then compose.yaml itself under podman-compose (PostgreSQL, migrate, two API
+ * nodes and a worker behind Caddy: the README's curl examples through the proxy, an API node restarted
+ * without a failed request). It prints the image's size, the build's duration and what SIGTERM did.
  *
  * Containers use the host's network (loopback ports chosen free), so the receiver on the host is
  * reachable as 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE=true for that container only).
  */
 import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
@@ -164,6 +168,38 @@ class Receiver {
   }
 }
 
+/** The README's "Try it" commands run against `origin`, verbatim otherwise; one parsed answer per command. */
+async function readmeExamples(origin: string): Promise<Record<string, unknown>[]> {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /## Try it[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const commands = block
+    .replaceAll('http://localhost:3000', origin)
+    .split('\n')
+    .reduce<string[]>((all, line) => {
+      if (line.startsWith('#') || line.trim() === '') return all;
+      const last = all.length - 1;
+      if (last >= 0 && (all[last] ?? '').endsWith('\\')) all[last] = `${(all[last] ?? '').slice(0, -1)} ${line.trim()}`;
+      else all.push(line);
+      return all;
+    }, []);
+  const shell = commands.map((command) => (/^[A-Z_]+=/.test(command) ? command : `${command}; echo`)).join('\n');
+  const result = await run('bash', ['-euo', 'pipefail', '-c', shell], { timeoutMs: 60_000 });
+  if (result.code !== 0) throw new Error(`the README's examples failed against ${origin}:\n${result.stderr}`);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** What every run of the README's examples answers, whichever way the service runs. */
+function expectReadmeAnswers(responses: Record<string, unknown>[]): void {
+  expect(responses[0]).toMatchObject({ token_type: 'Bearer' });
+  expect(responses[2]).toHaveLength(6);
+  expect(responses.find((response) => response.code === 'unresolvable-host')).toMatchObject({ status: 422 });
+  expect(responses.at(-1)).toMatchObject({ list: { name: 'vwo 4' }, summary: { items: 4, currency: 'EUR' } });
+  expect(responses).toHaveLength(11);
+}
+
 const figures: Record<string, unknown> = {};
 
 describe('the container image', () => {
@@ -249,28 +285,7 @@ describe('the container image', () => {
     }, 120_000);
 
     it("answers the README's curl examples", async () => {
-      const readme = (await import('node:fs')).readFileSync(join(root, 'README.md'), 'utf8');
-      const block = /## Try it[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-      const script = block.replaceAll('http://localhost:3000', origin);
-      const commands = script.split('\n').reduce<string[]>((all, line) => {
-        if (line.startsWith('#') || line.trim() === '') return all;
-        const last = all.length - 1;
-        if (last >= 0 && (all[last] ?? '').endsWith('\\'))
-          all[last] = `${(all[last] ?? '').slice(0, -1)} ${line.trim()}`;
-        else all.push(line);
-        return all;
-      }, []);
-      const shell = commands.map((command) => (/^[A-Z_]+=/.test(command) ? command : `${command}; echo`)).join('\n');
-      const result = await run('bash', ['-euo', 'pipefail', '-c', shell], { timeoutMs: 60_000 });
-      expect(result.code, result.stderr).toBe(0);
-      const responses = result.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(responses[0]).toMatchObject({ token_type: 'Bearer' });
-      expect(responses[2]).toHaveLength(6);
-      expect(responses.find((response) => response.code === 'unresolvable-host')).toMatchObject({ status: 422 });
-      expect(responses.at(-1)).toMatchObject({ list: { name: 'vwo 4' }, summary: { items: 4, currency: 'EUR' } });
+      expectReadmeAnswers(await readmeExamples(origin));
     }, 90_000);
 
     it('passes its own health check', async () => {
@@ -428,6 +443,7 @@ describe('the container image', () => {
         deliveries: count,
         ...atSignal,
         deliveredByExit: afterStop,
+        answeredAfterSignal: afterStop - atSignal.delivered,
         recordedByExit: recorded - 1,
         leasesLeft,
       };
@@ -436,6 +452,7 @@ describe('the container image', () => {
       // Every request in flight at SIGTERM was answered, and every answer recorded, before the process
       // ended; what it had claimed but not sent was handed back (no lease left to expire).
       expect(afterStop).toBeGreaterThanOrEqual(atSignal.delivered + atSignal.inFlight);
+      expect(afterStop - atSignal.delivered).toBeGreaterThan(0);
       expect(recorded).toBe(receiver.received.length);
       expect(leasesLeft).toBe(0);
       expect(afterStop).toBeLessThan(count);
@@ -461,6 +478,84 @@ describe('the container image', () => {
       expect(receiver.distinct()).toBe(count + 1);
       expect(duplicates).toBe(0);
     }, 240_000);
+  });
+
+  describe('compose.yaml under podman-compose', () => {
+    // The project: compose.yaml and the Caddyfile as shipped, .env made from .env.example; the images
+    // of PostgreSQL and Caddy are the stand-ins assembled from Debian's packages (stand-in-images.sh).
+    const project = `${prefix}-compose`;
+    const dir = mkdtempSync(join(tmpdir(), 'shelfmark-compose-'));
+    let origin: string;
+    const compose = (args: string[], timeoutMs = 300_000) =>
+      run('podman-compose', ['-p', project, ...args], { timeoutMs, env: { PWD: dir } });
+
+    beforeAll(async () => {
+      const standIns = await run('bash', [join(root, 'test/container/stand-in-images.sh')], { timeoutMs: 20 * 60_000 });
+      if (standIns.code !== 0) throw new Error(`assembling the stand-in images failed:\n${standIns.stderr}`);
+      const port = await freePort();
+      origin = `http://localhost:${port}`;
+      cpSync(join(root, 'compose.yaml'), join(dir, 'compose.yaml'));
+      mkdirSync(join(dir, 'deploy'));
+      cpSync(join(root, 'deploy/Caddyfile'), join(dir, 'deploy/Caddyfile'));
+      const env = readFileSync(join(root, '.env.example'), 'utf8')
+        .replace(/^ADMIN_TOKEN=$/m, `ADMIN_TOKEN=${ADMIN_TOKEN}`)
+        .replace(/^POSTGRES_PASSWORD=$/m, 'POSTGRES_PASSWORD=compose-test-password');
+      writeFileSync(
+        join(dir, '.env'),
+        `${env}\nSHELFMARK_IMAGE=${image}\nSHELFMARK_PORT=${port}\n${standIns.stdout.trim()}\n`,
+      );
+      const up = await run(
+        'podman-compose',
+        ['-p', project, '-f', join(dir, 'compose.yaml'), 'up', '-d', '--no-build'],
+        {
+          timeoutMs: 300_000,
+        },
+      );
+      if (up.code !== 0)
+        throw new Error(`podman-compose up failed:\n${up.stdout.slice(-3000)}\n${up.stderr.slice(-3000)}`);
+      await until(
+        async () => (await fetch(`${origin}/readyz`).catch(() => undefined))?.ok === true,
+        'the proxy to answer /readyz',
+        180_000,
+        500,
+      );
+    }, 30 * 60_000);
+
+    afterAll(async () => {
+      await compose(['-f', join(dir, 'compose.yaml'), 'down', '-v']);
+      await run('podman', ['network', 'rm', '-f', `${project}_default`]);
+      rmSync(dir, { recursive: true, force: true });
+    }, 300_000);
+
+    it("answers the README's curl examples through the proxy, from two API nodes on PostgreSQL", async () => {
+      expectReadmeAnswers(await readmeExamples(origin));
+      // The proxy's X-Forwarded-* headers are believed (TRUSTED_PROXIES): the issuer is the published origin.
+      const metadata = (await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as {
+        issuer: string;
+      };
+      expect(metadata.issuer).toBe(origin);
+      const migrate = await run('podman', ['inspect', '--format', '{{.State.ExitCode}}', `${project}_migrate_1`]);
+      expect(migrate.stdout.trim()).toBe('0');
+    }, 120_000);
+
+    it('keeps answering while one API node restarts', async () => {
+      const answers: number[] = [];
+      let polling = true;
+      const poll = (async () => {
+        while (polling) {
+          answers.push((await fetch(`${origin}/readyz`).catch(() => undefined))?.status ?? 0);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      await podman(['stop', '-t', '30', `${project}_api-1_1`]);
+      await podman(['start', `${project}_api-1_1`]);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      polling = false;
+      await poll;
+      figures.rollingRestart = { requests: answers.length, failed: answers.filter((status) => status !== 200).length };
+      expect(answers.length).toBeGreaterThan(10);
+      expect(answers.filter((status) => status !== 200)).toEqual([]);
+    }, 120_000);
   });
 });
 
