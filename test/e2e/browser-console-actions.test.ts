@@ -57,7 +57,7 @@ describeEachEngine('console actions', (engine) => {
     })`) as Promise<[string, string | null][]>;
 
   it.skipIf(skipBrowser)(
-    '34.5 the console shows when a waiting delivery is retried next and Retry now sends it at once, same delivery',
+    'the console shows when a waiting delivery is retried next and Retry now sends it at once, same delivery',
     async () => {
       const { id, next } = await waitingDelivery();
       const op = await operator(w);
@@ -112,7 +112,7 @@ describeEachEngine('console actions', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    '34.5 a disabled Retry says why, in the console and the portal alike (one shared control)',
+    'a disabled Retry says why, in the console and the portal alike (one shared control)',
     async () => {
       const client = await shop(w);
       await subscribeReceivers(w, client);
@@ -156,7 +156,7 @@ describeEachEngine('console actions', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    "34.6 the operator subscribes a client with the portal's form, filters included; refusals show under their field",
+    "the operator subscribes a client with the portal's form, filters included; refusals show under their field",
     async () => {
       const client = await shop(w, `Boekhandel West ${engine}`);
       const op = await operator(w);
@@ -213,7 +213,7 @@ describeEachEngine('console actions', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    "34.6 a list's items: added, checked by the list's own validation inline, marked optional, reordered, removed; renamed in place",
+    "a list's items: added, checked by the list's own validation inline, marked optional, reordered, removed; renamed in place",
     async () => {
       const made = await admin().post('/api/admin/v1/schools', { name: 'Erasmus Lyceum', type: 'VO' });
       const school = made.json<{ identifier: string }>().identifier;
@@ -291,7 +291,7 @@ describeEachEngine('console actions', (engine) => {
     },
   );
 
-  it.skipIf(skipBrowser)('34.6 publishing an empty list asks first, saying that it is empty', async () => {
+  it.skipIf(skipBrowser)('publishing an empty list asks first, saying that it is empty', async () => {
     const made = await admin().post('/api/admin/v1/schools', { name: 'Erasmus Lyceum', type: 'VO' });
     const school = made.json<{ identifier: string }>().identifier;
     const empty = await admin().post('/api/admin/v1/lists', { school, name: 'Leeg', tags: [] });
@@ -320,7 +320,7 @@ describeEachEngine('console actions', (engine) => {
     expect([await status(full), await status(empty)]).toEqual(['published', 'published']);
   });
 
-  it.skipIf(skipBrowser)('34.6 offers show their identifier; one is withdrawn, another deleted', async () => {
+  it.skipIf(skipBrowser)('offers show their identifier; one is withdrawn, another deleted', async () => {
     const first = await admin().post('/api/admin/v1/offers', { ean: MATH, price: 12.5, condition: 'good' });
     const second = await admin().post('/api/admin/v1/offers', { ean: ENGLISH, price: 8, condition: 'excellent' });
     const [a, b] = [

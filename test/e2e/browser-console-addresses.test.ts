@@ -48,7 +48,7 @@ describeEachEngine('addresses of the sections', (engine) => {
   }
 
   it.skipIf(skipBrowser)(
-    '34.8 console: each section has its address; Back and Forward move between them; reload keeps the section',
+    'console: each section has its address; Back and Forward move between them; reload keeps the section',
     async () => {
       await deliveredList();
       const op = await operator(w);
@@ -77,7 +77,7 @@ describeEachEngine('addresses of the sections', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    "34.8 console: a delivery's and a list's page, and the log's filters, have addresses that survive a reload",
+    "console: a delivery's and a list's page, and the log's filters, have addresses that survive a reload",
     async () => {
       const { list } = await deliveredList();
       const op = await operator(w);
@@ -116,37 +116,34 @@ describeEachEngine('addresses of the sections', (engine) => {
     },
   );
 
-  it.skipIf(skipBrowser)(
-    '34.8 console: the offers search and the archived-lists toggle are in the address',
-    async () => {
-      const admin = w.h.asAdmin();
-      for (const ean of ['9789001891442', '9780194837125'])
-        expect((await admin.post('/api/admin/v1/offers', { ean, price: 10, condition: 'good' })).statusCode).toBe(201);
-      const op = await operator(w);
-      await section(op, 'Offers', 'Offers');
-      await op.getByLabel('Search by EAN/ISBN').fill('978-0-19-483712-5');
-      await op.getByRole('button', { name: 'Search' }).click();
-      await op.waitForURL(`${w.base}/dashboard/offers?ean=9780194837125`);
-      await op.locator('main h2', { hasText: 'Offers for 9780194837125' }).waitFor();
-      await op.reload();
-      await op.locator('main h2', { hasText: 'Offers for 9780194837125' }).waitFor();
-      expect(await op.locator('main td[data-label="EAN"]').allTextContents()).toEqual(['9780194837125']);
-      await op.goBack();
-      await heading(op, 'Offers');
-      expect(path(op)).toBe('/dashboard/offers');
-      // The search's page has the same heading, and the unsearched page draws its rows only once they arrive.
-      await expect.poll(() => op.locator('main td[data-label="EAN"]').count()).toBe(2);
+  it.skipIf(skipBrowser)('console: the offers search and the archived-lists toggle are in the address', async () => {
+    const admin = w.h.asAdmin();
+    for (const ean of ['9789001891442', '9780194837125'])
+      expect((await admin.post('/api/admin/v1/offers', { ean, price: 10, condition: 'good' })).statusCode).toBe(201);
+    const op = await operator(w);
+    await section(op, 'Offers', 'Offers');
+    await op.getByLabel('Search by EAN/ISBN').fill('978-0-19-483712-5');
+    await op.getByRole('button', { name: 'Search' }).click();
+    await op.waitForURL(`${w.base}/dashboard/offers?ean=9780194837125`);
+    await op.locator('main h2', { hasText: 'Offers for 9780194837125' }).waitFor();
+    await op.reload();
+    await op.locator('main h2', { hasText: 'Offers for 9780194837125' }).waitFor();
+    expect(await op.locator('main td[data-label="EAN"]').allTextContents()).toEqual(['9780194837125']);
+    await op.goBack();
+    await heading(op, 'Offers');
+    expect(path(op)).toBe('/dashboard/offers');
+    // The search's page has the same heading, and the unsearched page draws its rows only once they arrive.
+    await expect.poll(() => op.locator('main td[data-label="EAN"]').count()).toBe(2);
 
-      await section(op, 'Schools & lists', 'Schools & lists');
-      await op.getByLabel('Show archived lists').check();
-      await op.waitForURL(`${w.base}/dashboard/lists?archived=1`);
-      await op.reload();
-      await heading(op, 'Schools & lists');
-      expect(await op.getByLabel('Show archived lists').isChecked()).toBe(true);
-    },
-  );
+    await section(op, 'Schools & lists', 'Schools & lists');
+    await op.getByLabel('Show archived lists').check();
+    await op.waitForURL(`${w.base}/dashboard/lists?archived=1`);
+    await op.reload();
+    await heading(op, 'Schools & lists');
+    expect(await op.getByLabel('Show archived lists').isChecked()).toBe(true);
+  });
 
-  it.skipIf(skipBrowser)('34.8 console: a bookmarked address opens its section after sign-in', async () => {
+  it.skipIf(skipBrowser)('console: a bookmarked address opens its section after sign-in', async () => {
     const op = await w.page('operator');
     await op.goto(`${w.base}/dashboard/storage`);
     await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
@@ -156,7 +153,7 @@ describeEachEngine('addresses of the sections', (engine) => {
   });
 
   it.skipIf(skipBrowser)(
-    "34.8 portal: the log's filters and one subscription's log are in the address; reload and Back keep them",
+    "portal: the log's filters and one subscription's log are in the address; reload and Back keep them",
     async () => {
       const { client } = await deliveredList();
       const pt = await partner(w, client);
@@ -197,7 +194,7 @@ describeEachEngine('addresses of the sections', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    "34.8 portal: the sections and a delivery's attempts have addresses; Back, Forward and reload keep them",
+    "portal: the sections and a delivery's attempts have addresses; Back, Forward and reload keep them",
     async () => {
       const { client } = await deliveredList();
       const pt = await partner(w, client);

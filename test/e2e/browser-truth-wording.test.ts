@@ -44,42 +44,39 @@ describeEachEngine('wording in the console and the portal', (engine) => {
       )
       .toBe(count);
 
-  it.skipIf(skipBrowser)(
-    '34.15 a failure reads "HTTP 500" or "connection refused", never "http (HTTP 500)"',
-    async () => {
-      const w = await world();
-      const client = await shop(w);
-      for (const url of [w.flaky.url, 'http://127.0.0.1:9/closed']) {
-        const created = await w.h
-          .as(client)
-          .post('/api/lml/v1/subscriptions', { notificationUrl: url, event: 'list.published' });
-        expect(created.statusCode).toBe(201);
-      }
-      await publishedList(w);
-      await settled(w, 'failed', 2);
-      const pt = await partner(w, client);
-      await section(pt, 'Deliveries', 'Deliveries');
-      expect((await pt.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
-        'failed · not delivered (HTTP 500)',
-        'failed · not delivered (connection refused)',
-      ]);
-      await pt.locator('tr', { hasText: '127.0.0.1:9' }).getByRole('button', { name: 'Attempts' }).click();
-      await pt.locator('#delivery-detail td[data-label="Result"]').waitFor();
-      expect(await pt.locator('#delivery-detail td[data-label="Result"]').textContent()).toBe(
-        'failed · connection refused',
-      );
-      expect(await pt.locator('main').textContent()).not.toMatch(/\b(http|connect) \(/);
-      const op = await operator(w);
-      await section(op, 'Deliveries', 'Delivery log');
-      expect((await op.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
-        'failed · not delivered (HTTP 500)',
-        'failed · not delivered (connection refused)',
-      ]);
-    },
-  );
+  it.skipIf(skipBrowser)('a failure reads "HTTP 500" or "connection refused", never "http (HTTP 500)"', async () => {
+    const w = await world();
+    const client = await shop(w);
+    for (const url of [w.flaky.url, 'http://127.0.0.1:9/closed']) {
+      const created = await w.h
+        .as(client)
+        .post('/api/lml/v1/subscriptions', { notificationUrl: url, event: 'list.published' });
+      expect(created.statusCode).toBe(201);
+    }
+    await publishedList(w);
+    await settled(w, 'failed', 2);
+    const pt = await partner(w, client);
+    await section(pt, 'Deliveries', 'Deliveries');
+    expect((await pt.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
+      'failed · not delivered (HTTP 500)',
+      'failed · not delivered (connection refused)',
+    ]);
+    await pt.locator('tr', { hasText: '127.0.0.1:9' }).getByRole('button', { name: 'Attempts' }).click();
+    await pt.locator('#delivery-detail td[data-label="Result"]').waitFor();
+    expect(await pt.locator('#delivery-detail td[data-label="Result"]').textContent()).toBe(
+      'failed · connection refused',
+    );
+    expect(await pt.locator('main').textContent()).not.toMatch(/\b(http|connect) \(/);
+    const op = await operator(w);
+    await section(op, 'Deliveries', 'Delivery log');
+    expect((await op.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
+      'failed · not delivered (HTTP 500)',
+      'failed · not delivered (connection refused)',
+    ]);
+  });
 
   it.skipIf(skipBrowser)(
-    '34.15 recovering says "1 failed delivery" and "2 failed deliveries"; an active failing subscription is offered "Send again what failed", never "Re-enable"',
+    'recovering says "1 failed delivery" and "2 failed deliveries"; an active failing subscription is offered "Send again what failed", never "Re-enable"',
     async () => {
       const w = await world();
       const client = await shop(w);
@@ -149,7 +146,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    "34.15 a new client's credentials say its secret was never reset; after a reset they name when",
+    "a new client's credentials say its secret was never reset; after a reset they name when",
     async () => {
       const w = await world();
       const pt = await partner(w, await shop(w));
@@ -167,7 +164,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    '34.15 the old webhook secret signs "until" a moment, never "until in 24 hours" (portal and console)',
+    'the old webhook secret signs "until" a moment, never "until in 24 hours" (portal and console)',
     async () => {
       const w = await world();
       const name = `Boekhandel Noord ${engine}`;
@@ -202,22 +199,20 @@ describeEachEngine('wording in the console and the portal', (engine) => {
     },
   );
 
-  it.skipIf(skipBrowser)(
-    '34.15 on a phone the partner\'s name has a line of its own, without a leading "·"',
-    async () => {
-      const w = await world();
-      const name = `Boekhandel Noord ${engine}`;
-      const client = await shop(w, name);
-      const pt = await partner(w, client);
-      interface HeaderView {
-        name: string;
-        dot: string;
-        ownLine: boolean;
-        lines: string[];
-      }
-      // innerText: the header's lines as laid out on screen are the point.
-      const header = () =>
-        pt.evaluate(`(() => {
+  it.skipIf(skipBrowser)('on a phone the partner\'s name has a line of its own, without a leading "·"', async () => {
+    const w = await world();
+    const name = `Boekhandel Noord ${engine}`;
+    const client = await shop(w, name);
+    const pt = await partner(w, client);
+    interface HeaderView {
+      name: string;
+      dot: string;
+      ownLine: boolean;
+      lines: string[];
+    }
+    // innerText: the header's lines as laid out on screen are the point.
+    const header = () =>
+      pt.evaluate(`(() => {
           const who = document.getElementById('who');
           const a = who.getBoundingClientRect();
           const b = document.querySelector('header .brand').getBoundingClientRect();
@@ -228,19 +223,18 @@ describeEachEngine('wording in the console and the portal', (engine) => {
             lines: document.querySelector('header').innerText.split('\\n').map((l) => l.trim()),
           };
         })()`) as Promise<HeaderView>;
-      expect(await header()).toMatchObject({ name, dot: '"· "', ownLine: false });
-      await pt.setViewportSize(PHONE);
-      const phone = await header();
-      expect(phone).toMatchObject({ name, dot: 'none', ownLine: true });
-      expect(phone?.lines.filter((line) => line.startsWith('·'))).toEqual([]);
-      expect(phone?.lines).toContain(name);
-      await pt.setViewportSize(DESKTOP);
-      await shoot(w, pt, 'portal-credentials-name');
-    },
-  );
+    expect(await header()).toMatchObject({ name, dot: '"· "', ownLine: false });
+    await pt.setViewportSize(PHONE);
+    const phone = await header();
+    expect(phone).toMatchObject({ name, dot: 'none', ownLine: true });
+    expect(phone?.lines.filter((line) => line.startsWith('·'))).toEqual([]);
+    expect(phone?.lines).toContain(name);
+    await pt.setViewportSize(DESKTOP);
+    await shoot(w, pt, 'portal-credentials-name');
+  });
 
   it.skipIf(skipBrowser)(
-    '34.15 the recovery date has a label, and a refused subscription is explained once, under its field, by its label',
+    'the recovery date has a label, and a refused subscription is explained once, under its field, by its label',
     async () => {
       const w = await world();
       const client = await shop(w);
@@ -287,7 +281,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    '34.15 Archive is always the last status button; taking a published list back to validated says it un-publishes',
+    'Archive is always the last status button; taking a published list back to validated says it un-publishes',
     async () => {
       const w = await world();
       await publishedList(w, 'Erasmus Lyceum', 'vwo 4');

@@ -41,7 +41,7 @@ async function stop(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-describe.skipIf(!postgresAvailable && !required)('34.12 PostgreSQL with separate roles, in a schema of its own', () => {
+describe.skipIf(!postgresAvailable && !required)('PostgreSQL with separate roles, in a schema of its own', () => {
   const schema = `shelfmark_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;

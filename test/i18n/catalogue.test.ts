@@ -91,6 +91,7 @@ describe('message catalogues', () => {
     const domains: Record<string, readonly string[]> = {
       delivery: DELIVERY_STATUSES,
       retrying: ['pending'],
+      failing: ['active'],
       subscription: SUBSCRIPTION_STATUSES,
       client: ['active', 'revoked'],
       list: LIST_STATUSES,

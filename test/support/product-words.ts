@@ -15,6 +15,10 @@ const SKIPPED = /^bench\/results\/|\.(png|jpe?g|gif|ico|woff2?|sqlite)$/;
 export const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ['a tracker item', /\b[Ii]ssues?[ -]#?\d+/],
   ['a tracker item as a test title', /\b(?:it|test|describe)\((['"`])\d+\.\d+\b/],
+  [
+    'a tracker item heading a title',
+    /(['"`])\d{1,2}\.\d{1,2} (?!(?:ms|s|kB|MB|GB|seconds?|minutes?|hours?|days?|points?|rows?)\b)[a-z]{3,}/,
+  ],
   ['a development machine', /\b(?:this|that|the shared|a quiet|a slower|a faster|a loaded|[0-9]+-core) machine\b/i],
   ['a processor model', /\b(?:AMD[ ]EPYC|Intel(?:\(R\))? Xeon|Ryze[n])\b/],
   [

@@ -88,6 +88,7 @@ export const states = {
     cancelled: 'geannuleerd: partner ingetrokken',
   },
   retrying: { pending: 'wordt opnieuw geprobeerd' },
+  failing: { active: 'komt niet aan' },
   subscription: {
     active: 'ontvangt',
     disabled: 'er wordt niets verstuurd',

@@ -46,8 +46,9 @@ export function healthState(s: BannerSubject): Child {
   if (s.status === 'disabled')
     return [stateBadge('subscription', 'disabled'), s.disabledReason ? ` — ${reasonText(s.disabledReason)}` : ''];
   if (!s.failingSince) return stateBadge('subscription', 'active');
+  // Still active, but not "receiving": its attempts fail.
   return [
-    stateBadge('subscription', 'active'),
+    stateBadge('failing', 'active', 'pending'),
     ' · ',
     h('span', { className: 'failing-since' }, parts('health.failingSince', { when: when(s.failingSince) })),
   ];

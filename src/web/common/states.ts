@@ -18,6 +18,10 @@ export const STATE_LABELS = {
   retrying: {
     pending: 'retrying',
   },
+  /** An active subscription whose attempts fail: still sent to, but nothing arrives. */
+  failing: {
+    active: 'not received',
+  },
   subscription: {
     active: 'receiving',
     disabled: 'nothing is sent',
