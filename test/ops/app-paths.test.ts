@@ -29,7 +29,7 @@ describe('the pages answer their sections’ addresses', () => {
     ['/portal/subscriptions', PORTAL_HTML],
     ['/portal/deliveries', PORTAL_HTML],
     ['/portal/deliveries/dlv_7Qm2kX9pLr4TzB0cW8nVa1y', PORTAL_HTML],
-  ])('34.8 GET %s is the page, with the pages’ security headers', async (url, html) => {
+  ])('GET %s is the page, with the pages’ security headers', async (url, html) => {
     const response = await h.anonymous().get(url);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -50,7 +50,7 @@ describe('the pages answer their sections’ addresses', () => {
     ['/portal/settings', 'GET /portal/settings does not exist'],
     ['/api/admin/v1/nothing', 'GET /api/admin/v1/nothing does not exist'],
     ['/api/v1/nothing', 'GET /api/v1/nothing does not exist'],
-  ])('34.8 GET %s is still a problem+json 404', async (url, detail) => {
+  ])('GET %s is still a problem+json 404', async (url, detail) => {
     const response = await h.anonymous().get(url);
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
