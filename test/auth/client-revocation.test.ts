@@ -34,6 +34,14 @@ describeEachEngine('revoking a client', (engine) => {
     receivers.push(started);
     return started;
   };
+  /** A receiver that answers `status` only once released: an attempt held under way while the test acts. */
+  const heldReceiver = async (status: number) => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return { slow: await receiver(() => ({ status, after: held })), release };
+  };
   const revoke = (client: TestClient) => h.asAdmin().delete(`${ADMIN}/clients/${client.id}`);
   const deliveriesOf = (subscriptionId: string) =>
     h.database.db.kysely
@@ -116,11 +124,7 @@ describeEachEngine('revoking a client', (engine) => {
 
   it('records the answer of an attempt under way when the revoke commits, and sends no retry', async () => {
     await setup();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const slow = await receiver(() => ({ status: 503, after: held }));
+    const { slow, release } = await heldReceiver(503);
     const shop = await createClientWithToken(h, 'Shop');
     const subscriptionId = await addSubscription(h.database.db, shop.id, slow.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
@@ -151,11 +155,7 @@ describeEachEngine('revoking a client', (engine) => {
 
   it('a success under way when the revoke commits is recorded as the success it was', async () => {
     await setup();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const slow = await receiver(() => ({ status: 200, after: held }));
+    const { slow, release } = await heldReceiver(200);
     const shop = await createClientWithToken(h, 'Shop');
     const subscriptionId = await addSubscription(h.database.db, shop.id, slow.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
