@@ -16,9 +16,9 @@ import { InvalidScope } from './oauth-errors.js';
 import { parseScopes, type Scope } from './scopes.js';
 import { type SigningKey, type SigningKeys, TOKEN_ALG } from './signing-keys.js';
 import { tokenProblems } from './token-problems.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export const TOKEN_AUDIENCE = 'shelfmark-api';
-const CACHE_LIMIT = 10_000;
 /** How far in the future a token's iat may be: clock skew between the nodes that mint and verify. */
 const ISSUED_AT_SKEW_SECONDS = 60;
 
@@ -51,7 +51,7 @@ function admitted(entry: VerifiedToken, state: ClientState | undefined): Princip
 }
 
 export class TokenService {
-  private readonly verified = new Map<string, VerifiedToken>();
+  private readonly verified = new VerifiedTokens<VerifiedToken>();
   /**
    * The configured issuer (PUBLIC_BASE_URL), checked strictly when verifying. Without it every node
    * mints with the origin the request came in on (auth/issuer.ts) and verification accepts any issuer:
@@ -141,14 +141,13 @@ export class TokenService {
 
   private async verifyAndAdmit(token: string, now: number): Promise<Principal> {
     const entry = await this.verify(token);
-    if (this.verified.size >= CACHE_LIMIT) this.evict(now);
-    this.verified.set(token, entry);
+    this.verified.keep(token, entry, now);
     return this.admit(token, entry, now);
   }
 
   private admit(token: string, entry: VerifiedToken, now: number): Principal | Promise<Principal> {
     if (entry.principal.expiresAt <= now) {
-      this.verified.delete(token);
+      this.verified.forget(token);
       throw tokenProblems.expired();
     }
     const state = this.freshState(entry.principal.clientId, now);
@@ -244,19 +243,5 @@ export class TokenService {
     };
     this.clientStates.set(clientId, state, seen);
     return state;
-  }
-
-  private evict(now: number): void {
-    for (const [token, entry] of this.verified) {
-      if (entry.principal.expiresAt <= now) this.verified.delete(token);
-    }
-    // Still full of live tokens: drop the oldest half (Map keeps insertion order).
-    if (this.verified.size >= CACHE_LIMIT) {
-      let drop = Math.floor(CACHE_LIMIT / 2);
-      for (const token of this.verified.keys()) {
-        if (drop-- <= 0) break;
-        this.verified.delete(token);
-      }
-    }
   }
 }

@@ -10,20 +10,10 @@ import { clientRevoked, notFound, Problem } from '../errors.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import { type Page, toPage } from '../paging.js';
 import type { ManualAttempts, ManualOutcome } from './manual.js';
-import {
-  DEFAULT_DELIVERY_PAGE,
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  ERROR_CLASSES,
-  type ErrorClass,
-} from './model.js';
-import type { DeliveryFilter, DeliveryListRow, DeliveryQueryStore } from './query-store.js';
-import type { AttemptView, DeliveryView, WebhookPayload } from './schemas.js';
-import { sentRequest } from './sent-request.js';
-
-const asStatus = (value: string): DeliveryStatus => DELIVERY_STATUSES.find((status) => status === value) ?? 'pending';
-const asErrorClass = (value: string | null): ErrorClass | null =>
-  ERROR_CLASSES.find((errorClass) => errorClass === value) ?? null;
+import { DEFAULT_DELIVERY_PAGE } from './model.js';
+import type { DeliveryFilter, DeliveryQueryStore } from './query-store.js';
+import type { AttemptView, DeliveryView } from './schemas.js';
+import { toAttemptView, toDeliveryView } from './views.js';
 
 export interface DeliveryQuery {
   status?: string | undefined;
@@ -41,22 +31,6 @@ function instant(name: string, value: string | undefined): number | undefined {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new Problem('validation-failed', `${name} must be an ISO 8601 date-time`);
   return ms;
-}
-
-export function toDeliveryView(row: DeliveryListRow): DeliveryView {
-  return {
-    id: row.id,
-    subscriptionId: row.subscription_id,
-    event: row.event,
-    payload: JSON.parse(row.payload) as WebhookPayload,
-    status: asStatus(row.status),
-    attemptCount: Number(row.attempt_count) + Number(row.manual_attempts ?? 0),
-    nextAttemptAt: row.status === 'pending' ? isoTime(Number(row.next_attempt_at)) : null,
-    lastStatusCode: row.last_status_code,
-    lastErrorClass: asErrorClass(row.last_error_class),
-    createdAt: isoTime(Number(row.created_at)),
-    completedAt: row.completed_at === null ? null : isoTime(Number(row.completed_at)),
-  };
 }
 
 export class DeliveryService {
@@ -120,21 +94,7 @@ export class DeliveryService {
     const attempts = await this.store.attempts(id);
     return {
       ...toDeliveryView(row),
-      // Numbered in the order made (the rows' numbers are the schedule's; manual attempts sit between them).
-      attempts: attempts.map((attempt, index) => {
-        const startedAt = isoTime(Number(attempt.started_at));
-        return {
-          attemptNo: index + 1,
-          startedAt,
-          durationMs: attempt.duration_ms,
-          statusCode: attempt.status_code,
-          errorClass: asErrorClass(attempt.error_class),
-          errorMessage: attempt.error_message,
-          responseBody: attempt.response_body,
-          // The payload is stored as the JSON text sent, so it is the body byte for byte.
-          ...sentRequest({ id: row.id, eventId: row.event_id, event: row.event, body: row.payload, startedAt }),
-        };
-      }),
+      attempts: attempts.map((attempt, index) => toAttemptView(row, attempt, index + 1)),
     };
   }
 

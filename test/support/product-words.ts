@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCOPE = ['src', 'test', 'docs', 'packages', 'bench', 'scripts', 'examples', 'README.md', 'vitest.config.ts'];
-/** Recorded results name the machine they ran on; binary files have no words. */
+/** Recorded results name the host they ran on; binary files have no words. */
 const SKIPPED = /^bench\/results\/|\.(png|jpe?g|gif|ico|woff2?|sqlite)$/;
 
 /** Each rule: what it catches, the pattern. The patterns are written so that they do not match themselves. */
