@@ -14,6 +14,7 @@ describe('config', () => {
       tokenTtlSeconds: 3600,
       webhookRetryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
       webhookTimeoutMs: 15000,
+      workerHeartbeatSeconds: 10,
       webhookAllowPrivate: false,
       webhookSecretOverlapSeconds: 86400,
       webhookConcurrency: 32,

@@ -118,6 +118,8 @@ describe('the role of an identity', () => {
       role: null,
       because:
         'this identity has no Shelfmark role: the claim groups carries ["staff"], which OIDC_ROLE_MAP does not map, and its e-mail is not in OPERATOR_ADMINS',
+      // The refusal page renders its sentence in the visitor's language from these.
+      claim: { name: 'groups', values: '["staff"]' },
     });
     expect(roleFromClaims({ groups: ['staff'] }, { ...settings, oidcDefaultRole: 'viewer' })).toEqual({
       role: 'viewer',
