@@ -34,15 +34,37 @@ describeEachEngine('revoking a client', (engine) => {
     receivers.push(started);
     return started;
   };
-  /** A receiver that answers `status` only once released: an attempt held under way while the test acts. */
-  const heldReceiver = async (status: number) => {
+  const revoke = (client: TestClient) => h.asAdmin().delete(`${ADMIN}/clients/${client.id}`);
+  /**
+   * One delivery to a receiver that answers `status` only when released, the client revoked while the
+   * worker's attempt waits for that answer; `finish` releases it and waits for the attempt's end.
+   */
+  const revokedMidAttempt = async (status: number) => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    return { slow: await receiver(() => ({ status, after: held })), release };
+    const slow = await receiver(() => ({ status, after: held }));
+    const shop = await createClientWithToken(h, 'Shop');
+    const subscriptionId = await addSubscription(h.database.db, shop.id, slow.url, h.clock.now());
+    await emit(h.database.db, h.clock.now());
+    const attempting = worker.runOnce();
+    await slow.waitFor(1);
+    expect((await revoke(shop)).statusCode).toBe(204);
+    return {
+      slow,
+      subscriptionId,
+      finish: async () => {
+        release();
+        await attempting;
+      },
+    };
   };
-  const revoke = (client: TestClient) => h.asAdmin().delete(`${ADMIN}/clients/${client.id}`);
+  /** The id of the subscription's newest delivery, as the admin log lists it. */
+  const firstDeliveryOf = async (subscriptionId: string) => {
+    const page = await h.asAdmin().get(`${ADMIN}/deliveries`, { query: { subscriptionId } });
+    return page.json<{ data: { id: string }[] }>().data[0]?.id;
+  };
   const deliveriesOf = (subscriptionId: string) =>
     h.database.db.kysely
       .selectFrom('deliveries')
@@ -124,24 +146,13 @@ describeEachEngine('revoking a client', (engine) => {
 
   it('records the answer of an attempt under way when the revoke commits, and sends no retry', async () => {
     await setup();
-    const { slow, release } = await heldReceiver(503);
-    const shop = await createClientWithToken(h, 'Shop');
-    const subscriptionId = await addSubscription(h.database.db, shop.id, slow.url, h.clock.now());
-    await emit(h.database.db, h.clock.now());
-
-    const attempting = worker.runOnce();
-    await slow.waitFor(1);
-    expect((await revoke(shop)).statusCode).toBe(204);
+    const { slow, subscriptionId, finish } = await revokedMidAttempt(503);
     // Leased by the worker: the revoke leaves it to the attempt, whose answer is still to come.
     expect(await deliveriesOf(subscriptionId)).toEqual([{ status: 'pending', attempt_count: 0 }]);
-    release();
-    await attempting;
+    await finish();
 
     expect(await deliveriesOf(subscriptionId)).toEqual([{ status: 'cancelled', attempt_count: 1 }]);
-    const [delivery] = (await h.asAdmin().get(`${ADMIN}/deliveries`, { query: { subscriptionId } })).json<{
-      data: { id: string }[];
-    }>().data;
-    const detail = await h.asAdmin().get(`${ADMIN}/deliveries/${delivery?.id}`);
+    const detail = await h.asAdmin().get(`${ADMIN}/deliveries/${await firstDeliveryOf(subscriptionId)}`);
     expect(detail.json()).toMatchObject({
       status: 'cancelled',
       attemptCount: 1,
@@ -155,15 +166,8 @@ describeEachEngine('revoking a client', (engine) => {
 
   it('a success under way when the revoke commits is recorded as the success it was', async () => {
     await setup();
-    const { slow, release } = await heldReceiver(200);
-    const shop = await createClientWithToken(h, 'Shop');
-    const subscriptionId = await addSubscription(h.database.db, shop.id, slow.url, h.clock.now());
-    await emit(h.database.db, h.clock.now());
-    const attempting = worker.runOnce();
-    await slow.waitFor(1);
-    expect((await revoke(shop)).statusCode).toBe(204);
-    release();
-    await attempting;
+    const { subscriptionId, finish } = await revokedMidAttempt(200);
+    await finish();
     expect(await deliveriesOf(subscriptionId)).toEqual([{ status: 'succeeded', attempt_count: 1 }]);
   });
 
@@ -174,9 +178,7 @@ describeEachEngine('revoking a client', (engine) => {
     const subscriptionId = await addSubscription(h.database.db, shop.id, failing.url, h.clock.now());
     await emit(h.database.db, h.clock.now());
     await worker.runOnce();
-    const [delivery] = (await h.asAdmin().get(`${ADMIN}/deliveries`, { query: { subscriptionId } })).json<{
-      data: { id: string }[];
-    }>().data;
+    const deliveryId = await firstDeliveryOf(subscriptionId);
     expect((await revoke(shop)).statusCode).toBe(204);
 
     const admin = h.asAdmin();
@@ -185,8 +187,8 @@ describeEachEngine('revoking a client', (engine) => {
       await admin.post(`${ADMIN}/subscriptions/${subscriptionId}/recover`, { since: '2020-01-01T00:00:00Z' }),
       await admin.post(`${ADMIN}/subscriptions/${subscriptionId}/recover-failed`),
       await admin.post(`${ADMIN}/subscriptions/${subscriptionId}/replay`, { from: '2020-01-01T00:00:00Z' }),
-      await admin.post(`${ADMIN}/deliveries/${delivery?.id}/retry`),
-      await admin.post(`${ADMIN}/deliveries/${delivery?.id}/send-now`),
+      await admin.post(`${ADMIN}/deliveries/${deliveryId}/retry`),
+      await admin.post(`${ADMIN}/deliveries/${deliveryId}/send-now`),
     ];
     for (const answer of attempts) {
       expect(answer.statusCode).toBe(409);
