@@ -1,5 +1,7 @@
 /** Parses `Authorization: Basic base64(id:secret)` (RFC 7617; ids form-urlencoded per RFC 6749 §2.3.1). */
-export interface BasicCredentials {
+
+/** A client's id and secret, however the request carried them (Basic header or form body). */
+export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
 }
@@ -13,7 +15,7 @@ function formDecode(value: string): string {
 }
 
 /** Returns undefined for anything that is not a well-formed Basic credential. */
-export function parseBasic(header: string | undefined): BasicCredentials | undefined {
+export function parseBasic(header: string | undefined): ClientCredentials | undefined {
   if (header === undefined) return undefined;
   const match = /^Basic[ ]+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (match?.[1] === undefined) return undefined;

@@ -5,8 +5,8 @@
  * DEMO_CLIENT_PUBLIC=true. What counts is the address the server is bound to, not the caller's.
  */
 import ipaddr from 'ipaddr.js';
+import type { ClientCredentials } from './basic.js';
 import { InvalidClient } from './oauth-errors.js';
-import type { ClientCredentials } from './token-endpoint.js';
 
 /** True for a loopback bind: 127.0.0.0/8, ::1, or the name localhost. */
 export function isLoopbackAddress(address: string): boolean {

@@ -7,18 +7,13 @@
  * never counted as a failed authentication.
  */
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
-import { parseBasic } from './basic.js';
+import { type ClientCredentials, parseBasic } from './basic.js';
 import type { Authentication, ClientService } from './client-service.js';
 import { DemoSecretPolicy } from './demo-secret.js';
 import { InvalidClient, InvalidRequest, InvalidScope, TooManyAttempts, UnsupportedGrantType } from './oauth-errors.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 import { GRANT_TYPES } from './token-schemas.js';
 import type { IssuedToken, TokenService } from './token-service.js';
-
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-}
 
 /** A token request after parsing: who claims to ask, and the scope text (checked once the client is known). */
 export interface TokenRequest {

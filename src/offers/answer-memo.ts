@@ -8,7 +8,7 @@
  * answer here is never older than the fragments it was made of. Bounded in entries and in size,
  * whoever chooses the queries.
  */
-import type { PublishedOffers } from './read-model.js';
+import type { PublishedOffers } from './fragment.js';
 
 /** Most answers kept; the oldest goes first. */
 export const ANSWER_MEMO_ENTRIES = 256;

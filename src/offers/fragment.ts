@@ -14,6 +14,13 @@ export interface OfferSpan {
   quality: number;
 }
 
+/** The answer of the offers call: the JSON array of some EANs' fragments, and its tag. */
+export interface PublishedOffers {
+  json: string;
+  /** A strong entity tag (quoted): equal exactly when `json` is. */
+  etag: string;
+}
+
 export interface Fragment {
   json: string;
   /** SHA-1 of `json` (base64url); '' for an EAN without offers. */

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { EAN_LENGTHS, EAN_LIST_PATTERN, MAX_EANS_PER_QUERY } from '../ean.js';
 import { documentedAs } from '../http/documented.js';
-import type { PublishedOffers } from './read-model.js';
+import type { PublishedOffers } from './fragment.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
 import type { OfferService } from './service.js';
 

@@ -19,15 +19,9 @@ import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-
 import type { Engine } from '../db/database.js';
 import { parseEanList } from '../ean.js';
 import { AnswerMemo } from './answer-memo.js';
-import { type Fragment, fragmentsFromRows } from './fragment.js';
+import { type Fragment, fragmentsFromRows, type PublishedOffers } from './fragment.js';
 import { ownedKey } from './fragment-memory.js';
 import type { OfferStore } from './store.js';
-
-export interface PublishedOffers {
-  json: string;
-  /** A strong entity tag (quoted): equal exactly when `json` is. */
-  etag: string;
-}
 
 /** The JSON array of these fragments' offers and a strong tag derived from the fragments' own tags. */
 function joined(found: readonly (Fragment | undefined)[]): PublishedOffers {
