@@ -1,6 +1,7 @@
 /** The console's overview: counts, the queue, failures, latency and a chart of attempts per hour. */
 import type { Overview } from '../../ops/overview-schemas.js';
 import { problemText } from '../common/api.js';
+import { type Drawing, resizingChart } from '../common/chart.js';
 import { h, main, s } from '../common/dom.js';
 import { formatNumber, parts, t } from '../common/i18n.js';
 import { hourOf, ms, when } from '../common/time.js';
@@ -12,59 +13,62 @@ type Bucket = Overview['attemptsPerHour'][number];
 
 const GREY = '#5f6b7a';
 
-/** The chart's drawing width: the figure's inner width, so one SVG unit is one pixel and its text stays at its size. */
+/** The chart's first drawing width: the figure's inner width, estimated before the figure is on the page. */
 function chartWidth(): number {
   const style = getComputedStyle(main);
   const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
   // The figure's own padding (0.75rem on each side) and border (1px on each side).
   const figure = 2 * Number.parseFloat(getComputedStyle(document.documentElement).fontSize) * 0.75 + 2;
-  return Math.max(280, Math.floor(main.clientWidth - padding - figure));
+  return Math.floor(main.clientWidth - padding - figure);
 }
 
 /** Axis text, a little smaller than the body text (15px), never larger. */
 const AXIS_FONT = 12;
 
+/** The bars of attempts per hour, for a chart `width` pixels wide: fewer hour labels and less height on a phone. */
+const bars =
+  (buckets: readonly Bucket[]): Drawing =>
+  (width) => {
+    const height = width < 500 ? 180 : 220;
+    const [left, bottom, top] = [30, 28, 10];
+    const labelEvery = width < 500 ? 6 : 3;
+    const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
+    const step = (width - left - 8) / buckets.length;
+    const y = (value: number): number => top + (height - top - bottom) * (1 - value / max);
+    const parts: SVGElement[] = [];
+    for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
+      parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
+      const label = { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': AXIS_FONT, fill: GREY };
+      parts.push(s('text', label, formatNumber(tick)));
+    }
+    buckets.forEach((b, i) => {
+      const x = left + i * step + 2;
+      const w = Math.max(2, step - 4);
+      const title = t('overview.barTitle', { hour: hourOf(b.hour), count: b.succeeded, failed: b.failed });
+      const group = s('g', {}, [s('title', {}, title)]);
+      if (b.succeeded > 0)
+        group.append(s('rect', { x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
+      if (b.failed > 0) {
+        const bar = { x, y: y(b.succeeded + b.failed), width: w, height: y(b.succeeded) - y(b.succeeded + b.failed) };
+        group.append(s('rect', { ...bar, fill: '#f04438' }));
+      }
+      parts.push(group);
+      if (i % labelEvery === 0) {
+        const label = { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': AXIS_FONT, fill: GREY };
+        parts.push(s('text', label, hourOf(b.hour)));
+      }
+    });
+    return { height, parts };
+  };
+
 function chart(buckets: readonly Bucket[]): HTMLElement {
-  const width = chartWidth();
-  const height = width < 500 ? 180 : 220;
-  const [left, bottom, top] = [30, 28, 10];
-  const labelEvery = width < 500 ? 6 : 3;
-  const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
-  const step = (width - left - 8) / buckets.length;
-  const y = (value: number): number => top + (height - top - bottom) * (1 - value / max);
-  const parts: SVGElement[] = [];
-  for (const tick of max >= 4 ? [0, Math.round(max / 2), max] : [0, max]) {
-    parts.push(s('line', { x1: left, x2: width - 4, y1: y(tick), y2: y(tick), stroke: '#e4e7ec' }));
-    const label = { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end', 'font-size': AXIS_FONT, fill: GREY };
-    parts.push(s('text', label, formatNumber(tick)));
-  }
-  buckets.forEach((b, i) => {
-    const x = left + i * step + 2;
-    const w = Math.max(2, step - 4);
-    const title = t('overview.barTitle', { hour: hourOf(b.hour), count: b.succeeded, failed: b.failed });
-    const group = s('g', {}, [s('title', {}, title)]);
-    if (b.succeeded > 0)
-      group.append(s('rect', { x, y: y(b.succeeded), width: w, height: y(0) - y(b.succeeded), fill: '#12b76a' }));
-    if (b.failed > 0) {
-      const bar = { x, y: y(b.succeeded + b.failed), width: w, height: y(b.succeeded) - y(b.succeeded + b.failed) };
-      group.append(s('rect', { ...bar, fill: '#f04438' }));
-    }
-    parts.push(group);
-    if (i % labelEvery === 0) {
-      const label = { x: x + w / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': AXIS_FONT, fill: GREY };
-      parts.push(s('text', label, hourOf(b.hour)));
-    }
-  });
   const total = buckets.reduce((sum, b) => sum + b.succeeded + b.failed, 0);
-  const aria = t('overview.chartAria', { total });
-  return h('figure', { className: 'chart' }, [
-    s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': aria }, parts),
-    h('figcaption', { className: 'legend' }, [
-      h('span', {}, [h('span', { className: 'swatch ok' }), t('overview.legendOk')]),
-      h('span', {}, [h('span', { className: 'swatch fail' }), t('overview.legendFail')]),
-      h('span', {}, total === 0 ? t('overview.noAttempts') : t('overview.attemptsTotal', { count: total })),
-    ]),
+  const legend = h('figcaption', { className: 'legend' }, [
+    h('span', {}, [h('span', { className: 'swatch ok' }), t('overview.legendOk')]),
+    h('span', {}, [h('span', { className: 'swatch fail' }), t('overview.legendFail')]),
+    h('span', {}, total === 0 ? t('overview.noAttempts') : t('overview.attemptsTotal', { count: total })),
   ]);
+  return resizingChart(chartWidth(), bars(buckets), t('overview.chartAria', { total }), legend);
 }
 
 function card(label: string, value: string | number, bad = false): HTMLElement {
