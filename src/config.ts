@@ -4,4 +4,4 @@
  */
 export { ConfigError, type ConfigIssue, configDefaults, loadConfig, testConfig } from './config/load.js';
 export { ConfigSchema } from './config/schema.js';
-export type { Config, LogRequests, Role, SeedMode } from './config/types.js';
+export type { Config, LogRequests, ProcessRole, SeedMode } from './config/types.js';

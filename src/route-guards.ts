@@ -8,8 +8,8 @@ import { requireScope } from './auth/guard.js';
 import { SCOPES, type Scope } from './auth/scopes.js';
 import { Problem } from './errors.js';
 import type { Guard, GuardFactory } from './http/route-behaviour.js';
-import { actorOf, type Role, roleAtLeast } from './operators/actor.js';
 import type { Services } from './services.js';
+import { actorOf, type Role, roleAtLeast } from './vocabulary/actor.js';
 import { requireSession } from './web-sessions/guard.js';
 import { PORTAL_COOKIE } from './web-sessions/sessions.js';
 

@@ -9,7 +9,7 @@ import pino, { type BaseLogger } from 'pino';
 import { buildApp } from './app.js';
 import { SYSTEM } from './audit/initiator.js';
 import { systemClock } from './clock.js';
-import { type Config, ConfigError, loadConfig, type Role } from './config.js';
+import { type Config, ConfigError, loadConfig, type ProcessRole } from './config.js';
 import { connectDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { answerConnect } from './limits/http-limits.js';
@@ -19,7 +19,7 @@ import { Metrics } from './ops/metrics.js';
 import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
 import { createServices, createWorkerServices } from './services.js';
 
-function roleFromArgs(args: readonly string[], fallback: Role): Role {
+function roleFromArgs(args: readonly string[], fallback: ProcessRole): ProcessRole {
   const index = args.indexOf('--role');
   const value = index >= 0 ? args[index + 1] : args.find((arg) => arg.startsWith('--role='))?.slice('--role='.length);
   if (value === undefined) return fallback;

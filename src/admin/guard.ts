@@ -6,8 +6,8 @@ import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fast
 import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
-import { ADMIN_TOKEN_ACTOR, attachActor } from '../operators/actor.js';
 import { API_TOKEN_PREFIX, type ApiTokens } from '../operators/api-tokens.js';
+import { ADMIN_TOKEN_ACTOR, attachActor } from '../vocabulary/actor.js';
 import { admitResolved } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 

@@ -9,7 +9,7 @@
  *   first record being GENESIS_HASH (64 zeros).
  */
 import { createHash } from 'node:crypto';
-import type { ActorType, Role } from '../operators/actor.js';
+import type { ActorType, Role } from '../vocabulary/actor.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

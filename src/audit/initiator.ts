@@ -5,7 +5,7 @@
  */
 import { userInfo } from 'node:os';
 import type { FastifyRequest } from 'fastify';
-import { type Actor, actorOf, originOf, type RequestOrigin, SYSTEM_ACTOR } from '../operators/actor.js';
+import { type Actor, actorOf, originOf, type RequestOrigin, SYSTEM_ACTOR } from '../vocabulary/actor.js';
 
 export interface Initiator {
   readonly actor: Actor;

@@ -1,6 +1,6 @@
 /** A record between its wire shape and its row. */
 import { isoTime } from '../clock.js';
-import type { ActorType, Role } from '../operators/actor.js';
+import type { ActorType, Role } from '../vocabulary/actor.js';
 import type { AuditRecord, Changes } from './canonical.js';
 import type { AuditRecordsTable } from './tables.js';
 

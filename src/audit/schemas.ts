@@ -1,6 +1,6 @@
 /** The audit log's wire shapes (GET /api/admin/v1/audit), one TypeBox source for validation and the OpenAPI document. */
 import { Type } from '@sinclair/typebox';
-import { ACTOR_TYPES, ROLES } from '../operators/actor.js';
+import { ACTOR_TYPES, ROLES } from '../vocabulary/actor.js';
 import { AUDIT_ACTIONS } from './catalogue.js';
 
 const nullableString = (description?: string) => Type.Union([Type.String(), Type.Null()], { description });

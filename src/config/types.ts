@@ -6,7 +6,8 @@ type Parsed = Static<typeof ConfigSchema>;
 
 /** The parsed configuration: every value typed and frozen (lists included). */
 export type Config = { readonly [K in keyof Parsed]: Parsed[K] extends (infer U)[] ? readonly U[] : Parsed[K] };
-export type Role = Config['role'];
+/** What a process runs: the API, the delivery worker, or both (`--role`, ROLE). */
+export type ProcessRole = Config['role'];
 export type SeedMode = Config['seed'];
 export type LogRequests = Config['logRequests'];
 export type ConfigKey = keyof Config;

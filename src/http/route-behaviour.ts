@@ -5,7 +5,7 @@
  * Documentation reads the same declarations (ops/openapi-routes.ts).
  */
 import type { FastifyInstance, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
-import type { Role } from '../operators/actor.js';
+import type { Role } from '../vocabulary/actor.js';
 import { appendHook, prependHook } from './append-hook.js';
 import { tagBody } from './etag.js';
 import type { IdempotencyHooks } from './idempotency.js';

@@ -9,7 +9,7 @@
  */
 import type { AuditAction } from '../audit/catalogue.js';
 import type { ProblemCode } from '../errors.js';
-import type { Role } from '../operators/actor.js';
+import type { Role } from '../vocabulary/actor.js';
 
 /**
  * Who may call the route:

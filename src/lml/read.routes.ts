@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteAuth } from '../http/route-config.js';
-import type { Role } from '../operators/actor.js';
+import type { Role } from '../vocabulary/actor.js';
 import type { ListService } from './list-service.js';
 import { IdentifierParams, ListQuerySchema, ListSchema, LmlPageQuerySchema, pageOf, SchoolSchema } from './schemas.js';
 import type { SchoolService } from './school-service.js';

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { Problem } from '../errors.js';
-import { type Actor, ROLES, type Role } from './actor.js';
+import { type Actor, ROLES, type Role } from '../vocabulary/actor.js';
 
 export const API_TOKEN_PREFIX = 'smt_';
 

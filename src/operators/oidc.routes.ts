@@ -10,9 +10,9 @@ import { translator } from '../i18n/catalogue.js';
 import type { Locale } from '../i18n/locale.js';
 import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
 import { languageSwitch, PAGE_CSP, requestLocale } from '../ops/web-assets.js';
+import { originOf } from '../vocabulary/actor.js';
 import { cookieOptions, setSessionCookie } from '../web-sessions/guard.js';
 import { CONSOLE_COOKIE } from '../web-sessions/sessions.js';
-import { originOf } from './actor.js';
 import type { RefusalWords } from './refusals.js';
 import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './service.js';
 

@@ -5,7 +5,7 @@
  * so a change at the provider applies at the next one.
  */
 import type { Config } from '../config.js';
-import { ROLES, type Role } from './actor.js';
+import { ROLES, type Role } from '../vocabulary/actor.js';
 
 export type RoleSettings = Pick<Config, 'oidcRoleClaim' | 'oidcRoleMap' | 'operatorAdmins' | 'oidcDefaultRole'>;
 

@@ -1,6 +1,6 @@
 /** The wire shape of an operator (the admin API and the console's Operators page). */
 import { type Static, Type } from '@sinclair/typebox';
-import { ROLES } from './actor.js';
+import { ROLES } from '../vocabulary/actor.js';
 
 export const OperatorSchema = Type.Object(
   {

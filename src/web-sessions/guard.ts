@@ -7,7 +7,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Problem } from '../errors.js';
-import { attachActor } from '../operators/actor.js';
+import { attachActor } from '../vocabulary/actor.js';
 import { CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

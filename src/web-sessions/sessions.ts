@@ -13,7 +13,7 @@ import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import { Problem } from '../errors.js';
-import { ROLES, type Role } from '../operators/actor.js';
+import { ROLES, type Role } from '../vocabulary/actor.js';
 import { WebSessionStore } from './store.js';
 
 /** The rule: a sign-in link is good for 15 minutes and one use. */

@@ -14,8 +14,8 @@ import { type Message, render } from '../../src/i18n/message.js';
 import { states as dutchStates } from '../../src/i18n/nl/vocabulary.js';
 import { LIST_STATUSES } from '../../src/list-statuses.js';
 import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../src/offers/model.js';
-import { ROLES } from '../../src/operators/actor.js';
 import { SUBSCRIPTION_STATUSES } from '../../src/subscriptions/model.js';
+import { ROLES } from '../../src/vocabulary/actor.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 

@@ -11,7 +11,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { cliInitiator } from '../../src/audit/initiator.js';
 import { registerRouteBehaviour } from '../../src/http/route-behaviour.js';
-import { ROLES, type Role } from '../../src/operators/actor.js';
+import { ROLES, type Role } from '../../src/vocabulary/actor.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
 

@@ -3,7 +3,7 @@
  * and kept only as a keyed hash. A token is sent as `Authorization: Bearer smt_…` to the admin API.
  */
 import { cliInitiator } from '../../audit/initiator.js';
-import { ROLES, type Role } from '../../operators/actor.js';
+import { ROLES, type Role } from '../../vocabulary/actor.js';
 import { type Command, json, listing, required, UsageError } from '../command.js';
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);

@@ -7,7 +7,7 @@
 import { PROBLEMS, type ProblemCode } from '../../errors.js';
 import { EVENT_LABELS, type EventName } from '../../events/catalogue.js';
 import type { OfferCondition } from '../../offers/model.js';
-import type { Role } from '../../operators/actor.js';
+import type { Role } from '../../vocabulary/actor.js';
 
 export type Words<K extends string> = { readonly [key in K]: string };
 

@@ -3,7 +3,7 @@
  * (403 naming the role); here the controls for it are disabled with the reason beside them, and the
  * Operators section shows only to admins. The controls are recognised by their labels, in one table.
  */
-import type { Role } from '../../operators/actor.js';
+import type { Role } from '../../vocabulary/actor.js';
 import { h, main } from '../common/dom.js';
 import { type MessageKey, t, word } from '../common/i18n.js';
 
