@@ -85,6 +85,7 @@ export const console = {
   'subs.health': 'Health',
   'subs.lastSuccess': 'Last success',
   'subs.failedInARow': 'Failed attempts in a row',
+  'subs.replayNeedsActive': 'Only an active subscription replays its events; re-enable it first.',
   'subs.replayed': 'Replay events ({name}): {count} queued for delivery.',
   'subs.none':
     'No subscriptions yet. Subscribe a client above, or send the partner a portal link (Clients) to do it in their portal.',

@@ -90,6 +90,8 @@ export const console: { readonly [K in keyof typeof en]: Message } = {
   'subs.health': 'Gezondheid',
   'subs.lastSuccess': 'Laatst geslaagd',
   'subs.failedInARow': 'Mislukte pogingen op rij',
+  'subs.replayNeedsActive':
+    'Alleen een actief abonnement speelt zijn gebeurtenissen opnieuw af; schakel het eerst weer in.',
   'subs.replayed': 'Gebeurtenissen opnieuw afspelen ({name}): {count} klaargezet voor aflevering.',
   'subs.none':
     'Nog geen abonnementen. Abonneer hierboven een partner, of stuur de partner een portaallink (Partners) om het zelf in het portaal te doen.',

@@ -18,7 +18,10 @@ export const signedIn: SignedIn = { role: 'admin', operator: null };
 const ORDER: readonly Role[] = ['viewer', 'support', 'admin'];
 export const may = (needed: Role): boolean => ORDER.indexOf(signedIn.role) >= ORDER.indexOf(needed);
 
-/** Labels of the controls that change something, and the role each needs (as the admin routes declare). */
+/**
+ * Labels of the controls that change something, and the role each needs (as the admin routes declare).
+ * A control whose label says too little (a field and its button) carries `data-needs` instead.
+ */
 const NEEDS: readonly (readonly [readonly MessageKey[], Role])[] = [
   [['clients.portalLink', 'retry.retry', 'retry.now', 'health.resend', 'health.recover', 'common.reenable'], 'support'],
   [
@@ -60,16 +63,36 @@ const NEEDS: readonly (readonly [readonly MessageKey[], Role])[] = [
 const NEEDED = new Map(NEEDS.flatMap(([keys, role]) => keys.map((key) => [t(key), role] as const)));
 const neededFor = (label: string): Role | undefined => NEEDED.get(label);
 
+const isRole = (value: string | undefined): value is Role => value !== undefined && ORDER.includes(value as Role);
+
+type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** Marks a group of controls (a field with its button) as needing `role`: all of it is gated together. */
+export function needs<E extends HTMLElement>(role: Role, element: E): E {
+  element.dataset.needs = role;
+  return element;
+}
+
+function disable(control: Control, needed: Role): void {
+  control.disabled = true;
+  control.dataset.needsRole = needed;
+  control.title = t('roles.needs', { needed: word('roles', needed), role: word('roles', signedIn.role) });
+}
+
 /** Disables the controls under `root` the role may not use, each saying why. */
 export function gateControls(root: ParentNode = main): void {
   if (signedIn.role === 'admin') return;
+  for (const group of root.querySelectorAll<HTMLElement>('[data-needs]')) {
+    const needed = group.dataset.needs;
+    if (!isRole(needed) || may(needed)) continue;
+    for (const control of group.querySelectorAll<Control>('button, input, select, textarea'))
+      if (control.dataset.needsRole === undefined) disable(control, needed);
+  }
   for (const control of root.querySelectorAll<HTMLButtonElement>('button')) {
     if (control.dataset.needsRole !== undefined || control.closest('nav') !== null) continue;
     const needed = neededFor((control.textContent ?? '').trim());
     if (needed === undefined || may(needed)) continue;
-    control.disabled = true;
-    control.dataset.needsRole = needed;
-    control.title = t('roles.needs', { needed: word('roles', needed), role: word('roles', signedIn.role) });
+    disable(control, needed);
   }
 }
 

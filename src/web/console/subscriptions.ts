@@ -12,6 +12,7 @@ import { empty, table } from '../common/widgets.js';
 import { act, api, go, link, show, state } from './app.js';
 import { subscriptionPage } from './history-pages.js';
 import { filterText, listChoices, newSubscription } from './new-subscription.js';
+import { needs } from './roles.js';
 
 export type AdminSubscription = AdminSubscriptionView;
 
@@ -54,15 +55,25 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
       });
       if (r.ok) notice(t('subs.replayed', { name: x.client.name, count: r.data.queued }));
     };
-    return h('span', { className: 'row recover' }, [
-      h('span', { className: 'muted' }, t('common.replaySince')),
-      since,
-      h(
-        'button',
-        { type: 'button', className: 'secondary', disabled: x.status !== 'active', onclick: replay },
-        t('common.replay'),
-      ),
-    ]);
+    const inactive = x.status !== 'active';
+    return needs(
+      'support',
+      h('span', { className: 'row recover' }, [
+        h('span', { className: 'muted' }, t('common.replaySince')),
+        since,
+        h(
+          'button',
+          {
+            type: 'button',
+            className: 'secondary',
+            disabled: inactive,
+            title: inactive ? t('subs.replayNeedsActive') : '',
+            onclick: replay,
+          },
+          t('common.replay'),
+        ),
+      ]),
+    );
   };
   // Failed attempts in a row, counted from the first one: the same count on the banner and in the table.
   const failedAttempts = (x: AdminSubscription): number => byId.get(x.id)?.consecutiveFailedAttempts ?? 0;
