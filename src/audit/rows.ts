@@ -1,8 +1,8 @@
 /** A record between its wire shape and its row. */
 import { isoTime } from '../clock.js';
+import type { AuditRecordsTable } from '../db/audit-tables.js';
 import type { ActorType, Role } from '../vocabulary/actor.js';
 import type { AuditRecord, Changes } from './canonical.js';
-import type { AuditRecordsTable } from './tables.js';
 
 export function toRow(seq: number, at: number, record: AuditRecord): AuditRecordsTable {
   return {

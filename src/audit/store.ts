@@ -3,12 +3,12 @@
  * matching record oldest first, in batches, for the ndjson export and for verification.
  */
 import type { SelectQueryBuilder } from 'kysely';
+import type { AuditRecordsTable } from '../db/audit-tables.js';
 import type { Executor } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { Problem } from '../errors.js';
 import type { AuditRecord } from './canonical.js';
 import { fromRow } from './rows.js';
-import type { AuditRecordsTable } from './tables.js';
 
 export interface AuditFilter {
   /** An actor's id (operator sub, partner client id), name (e-mail, "cli (…)") or type (`system`). */

@@ -4,8 +4,7 @@
  * runs unchanged on SQLite and PostgreSQL.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { AuditChainTable, AuditRecordsTable } from '../audit/tables.js';
-import type { ApiTokensTable, OidcSignInsTable, OperatorsTable } from '../operators/tables.js';
+import type { AuditChainTable, AuditRecordsTable } from './audit-tables.js';
 import type {
   DeliveriesTable,
   DeliveryAttemptsTable,
@@ -13,6 +12,7 @@ import type {
   EventsTable,
   WorkerHeartbeatsTable,
 } from './delivery-tables.js';
+import type { ApiTokensTable, OidcSignInsTable, OperatorsTable } from './operator-tables.js';
 
 export interface SettingsTable {
   key: string;

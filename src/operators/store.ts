@@ -1,7 +1,7 @@
 /** SQL behind operators and their sign-ins in progress (migration 0015). */
 import type { Kysely } from 'kysely';
+import type { OperatorsTable } from '../db/operator-tables.js';
 import type { Database } from '../db/schema.js';
-import type { OperatorsTable } from './tables.js';
 
 export type OperatorRow = OperatorsTable;
 
