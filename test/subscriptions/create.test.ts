@@ -3,15 +3,19 @@ import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from '../../src/events/catalogu
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';
 import { problem } from '../support/problem.js';
-import { useHarness } from '../support/use-harness.js';
+import { useSharedHarness } from '../support/use-harness.js';
 import { createDnsHarness, SUBSCRIPTIONS, subscribe } from './support.js';
 
 const URL_OK = 'https://hooks.shop.example/shelfmark';
 const rows = (h: Harness) =>
   h.database.db.kysely.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
+// One app and database per block; each test starts without subscriptions and with a client of its own.
+const noSubscriptions = async (h: Harness) => {
+  await h.database.db.kysely.deleteFrom('subscriptions').execute();
+};
 
 describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
-  const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Shop' } });
+  const h = useSharedHarness(engine, { create: createDnsHarness, client: { name: 'Shop' }, reset: noSubscriptions });
 
   it.each(EVENT_NAMES.flatMap((name) => [[name, name] as const, [name.replace('.', '-'), name] as const]))(
     'event %s is echoed as given and stored as %s',
@@ -269,9 +273,10 @@ describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
 });
 
 describeEachEngine('POST /api/lml/v1/subscriptions with WEBHOOK_ALLOW_PRIVATE=true', (engine) => {
-  const h = useHarness(engine, {
+  const h = useSharedHarness(engine, {
     create: (e) => createDnsHarness(e, { webhookAllowPrivate: true }),
     client: { name: 'Shop' },
+    reset: noSubscriptions,
   });
 
   it.each([

@@ -4,7 +4,7 @@
  * afterEach that closes it. `h` reads through to the current test's harness, so a test body writes
  * `h.app`, `h.clock`, `h.asAdmin()` as with a harness of its own.
  */
-import { afterEach, beforeEach, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
 import { createClientWithToken, createHarness, type Harness, type HarnessOptions, type TestClient } from './harness.js';
@@ -50,6 +50,59 @@ export function useHarness(engine: Engine, use: UseHarness & { client?: UseHarne
       if (key !== 'client') return Reflect.get(harness, key);
       if (current?.client === undefined) throw new Error('useHarness: ask for { client } to get h.client');
       return current.client;
+    },
+  });
+}
+
+export interface UseSharedHarness extends UseHarness {
+  /**
+   * Puts back, before each test, what the block's tests read: e.g. empties the tables they count. A
+   * test's rows must not reach another test's assertions.
+   */
+  reset: (harness: Harness) => Promise<void>;
+}
+
+/**
+ * One harness for every test of a block: built once (beforeAll) and closed after the last test, for
+ * blocks whose tests only need an app and a database without the rows the others left. Before each test
+ * the clock goes back to where it started, `reset` clears what the tests read, and, with `client`, a
+ * client of the test's own is made (so each test has its own credentials and request quota). `h`
+ * reads as with useHarness.
+ */
+export function useSharedHarness(engine: Engine, use: UseSharedHarness & UseHarnessWithClient): HarnessWithClient;
+export function useSharedHarness(engine: Engine, use: UseSharedHarness): Harness;
+export function useSharedHarness(
+  engine: Engine,
+  use: UseSharedHarness & { client?: UseHarnessWithClient['client'] },
+): Harness {
+  let shared: { harness: Harness; start: number } | undefined;
+  let client: TestClient | undefined;
+  beforeAll(async () => {
+    const harness = await (use.create?.(engine) ?? createHarness(engine, use.config, use.options));
+    shared = { harness, start: harness.clock.now() };
+  });
+  afterAll(async () => {
+    const closing = shared;
+    shared = undefined;
+    await closing?.harness.close();
+  });
+  beforeEach(async () => {
+    if (shared === undefined) throw new Error('useSharedHarness: the harness was not built');
+    const { harness, start } = shared;
+    harness.clock.set(start);
+    await use.reset(harness);
+    const wanted = use.client === true ? {} : use.client;
+    client = wanted === undefined ? undefined : await createClientWithToken(harness, wanted.name, wanted.scopes);
+  });
+  afterEach(() => {
+    client = undefined;
+  });
+  return new Proxy({} as HarnessWithClient, {
+    get: (_target, key) => {
+      if (shared === undefined) throw new Error('useSharedHarness: the harness exists only while the block runs');
+      if (key !== 'client') return Reflect.get(shared.harness, key);
+      if (client === undefined) throw new Error('useSharedHarness: ask for { client } to get h.client');
+      return client;
     },
   });
 }
