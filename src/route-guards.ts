@@ -3,39 +3,23 @@
  * composition root: it knows the services that admit a request. Built once per app; each bearer
  * scope's guard once.
  */
-import { adminOrConsole } from './admin/guard.js';
+
 import { requireScope } from './auth/guard.js';
 import { SCOPES, type Scope } from './auth/scopes.js';
-import { Problem } from './errors.js';
 import type { Guard, GuardFactory } from './http/route-behaviour.js';
+import { adminOrConsole, operatorGuards } from './identity/admin-guard.js';
+import { requireSession } from './identity/session-guard.js';
+import { PORTAL_COOKIE } from './identity/sessions.js';
 import type { Services } from './services.js';
-import { actorOf, type Role, roleAtLeast } from './vocabulary/actor.js';
-import { requireSession } from './web-sessions/guard.js';
-import { PORTAL_COOKIE } from './web-sessions/sessions.js';
 
 const isScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
 
 export function routeGuards(
   s: Pick<Services, 'tokens' | 'rateLimit' | 'webSessions' | 'adminAuth' | 'operators'>,
 ): GuardFactory {
-  const admitOperator = adminOrConsole({
-    webSessions: s.webSessions,
-    adminAuth: s.adminAuth,
-    apiTokens: s.operators.apiTokens,
-  });
-  // One guard per role: admits the operator (token or session), then holds them to the route's role.
-  const admin = new Map<Role, Guard>();
-  const adminGuard = (role: Role): Guard => ({
-    onRequest: async function guard(request, reply) {
-      await admitOperator.call(this, request, reply);
-      const actor = actorOf(request);
-      if (!roleAtLeast(actor?.role ?? null, role))
-        throw new Problem('forbidden', `this needs the ${role} role; you act as ${actor?.role ?? 'no role'}`, {
-          role,
-          yourRole: actor?.role ?? null,
-        });
-    },
-  });
+  const admin = operatorGuards(
+    adminOrConsole({ webSessions: s.webSessions, adminAuth: s.adminAuth, apiTokens: s.operators.apiTokens }),
+  );
   const portal: Guard = { onRequest: requireSession(s.webSessions, PORTAL_COOKIE, 'portal') };
   const bearer = new Map<string, Guard>();
   return (auth, { rateLimit, role }) => {
@@ -43,12 +27,7 @@ export function routeGuards(
     if (auth === 'admin') {
       // The declaration check (route-behaviour.ts) refuses an admin route without a role first.
       if (role === undefined) throw new Error('an admin route must declare its operator role');
-      let guard = admin.get(role);
-      if (guard === undefined) {
-        guard = adminGuard(role);
-        admin.set(role, guard);
-      }
-      return guard;
+      return admin(role);
     }
     if (auth === 'portal') return portal;
     const scopes = [auth.scope, ...(auth.orScopes ?? [])];

@@ -6,7 +6,6 @@
  * worker's part of it (createWorkerServices).
  */
 
-import { type AdminToken, bootstrapAdminToken } from './admin/admin-token.js';
 import { AuditLog } from './audit/recorder.js';
 import { ClientService, type EndClientDependents } from './auth/client-service.js';
 import { ClientStates } from './auth/client-states.js';
@@ -29,6 +28,11 @@ import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/setup.js
 import type { LookupFn } from './delivery/ssrf.js';
 import { createEventFeed, type EventFeedParts } from './events/feed-setup.js';
 import { Outbox } from './events/outbox.js';
+import { type AdminToken, bootstrapAdminToken } from './identity/admin-token.js';
+import type { OperatorService } from './identity/operator-service.js';
+import { WebSessionStore } from './identity/session-store.js';
+import { WebSessions } from './identity/sessions.js';
+import { createOperators } from './identity/setup.js';
 import { secrets } from './ids.js';
 import { AuthFailureLimit } from './limits/auth-failures.js';
 import { RequestRateLimit } from './limits/request-limit.js';
@@ -41,8 +45,6 @@ import { PricedListService } from './offers/priced-list.js';
 import { OfferReadModel } from './offers/read-model.js';
 import { OfferService } from './offers/service.js';
 import { OfferStore } from './offers/store.js';
-import type { OperatorService } from './operators/service.js';
-import { createOperators } from './operators/setup.js';
 import { Metrics } from './ops/metrics.js';
 import { OverviewService } from './ops/overview.js';
 import { installWorkerGauges } from './ops/worker-gauges.js';
@@ -54,8 +56,6 @@ import { SubscriptionReplay } from './subscriptions/replay.js';
 import { endClientWebhooks } from './subscriptions/revocation.js';
 import { SubscriptionService } from './subscriptions/service.js';
 import { SubscriptionStore } from './subscriptions/store.js';
-import { WebSessions } from './web-sessions/sessions.js';
-import { WebSessionStore } from './web-sessions/store.js';
 
 export interface Deps {
   config: Config;

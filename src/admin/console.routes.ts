@@ -7,15 +7,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Problem } from '../errors.js';
+import type { AdminAuth } from '../identity/admin-guard.js';
+import type { OperatorService } from '../identity/operator-service.js';
+import { setSessionCookie } from '../identity/session-guard.js';
+import { CONSOLE_COOKIE, type WebSessions } from '../identity/sessions.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
-import type { OperatorService } from '../operators/service.js';
 import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, JS, localizedHandler, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
-import { setSessionCookie } from '../web-sessions/guard.js';
-import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { DASHBOARD_PAGES } from './console-page.js';
-import type { AdminAuth } from './guard.js';
 
 export interface DashboardRoutesOptions {
   adminAuth: AdminAuth;

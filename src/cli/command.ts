@@ -12,11 +12,11 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { DeliveryService } from '../delivery/service.js';
 import type { Outbox } from '../events/outbox.js';
+import type { OperatorService } from '../identity/operator-service.js';
+import type { WebSessions } from '../identity/sessions.js';
 import type { ListService } from '../lml/list-service.js';
-import type { OperatorService } from '../operators/service.js';
 import type { RetentionService } from '../retention/service.js';
 import type { DemoSeedServices } from '../seed/demo.js';
-import type { WebSessions } from '../web-sessions/sessions.js';
 
 export const OPTIONS = {
   role: { type: 'string' },
@@ -28,6 +28,7 @@ export const OPTIONS = {
   reset: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   vacuum: { type: 'boolean' },
+  unpaced: { type: 'boolean' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

@@ -45,7 +45,7 @@ export interface RouteBehaviour {
   /** A public document any web origin may read (Access-Control-Allow-Origin: *, no credentials). */
   anyOrigin?: boolean;
   /**
-   * `admin` routes: the least operator role that may call it (src/operators/actor.ts): `viewer` reads
+   * `admin` routes: the least operator role that may call it (src/vocabulary/actor.ts): `viewer` reads
    * everything but secrets, `support` also retries, recovers, re-enables and mints portal links, `admin`
    * does everything.
    */

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
-import type { WebSessions } from '../web-sessions/sessions.js';
+import type { WebSessions } from '../identity/sessions.js';
 
 export const PortalLinkSchema = Type.Object(
   {

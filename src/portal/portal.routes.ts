@@ -8,12 +8,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
 import { DeliveryQuerySchema, IdParams } from '../delivery/schemas.js';
+import { portalClientOf, setSessionCookie } from '../identity/session-guard.js';
+import { PORTAL_COOKIE, type WebSessions } from '../identity/sessions.js';
 import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, JS, localizedHandler, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
 import { CreateSubscriptionBody, SubscriptionPageQuerySchema } from '../subscriptions/schemas.js';
-import { portalClientOf, setSessionCookie } from '../web-sessions/guard.js';
-import { PORTAL_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
 import { PORTAL_PAGES } from './page.js';
 import type { PortalService } from './service.js';
 

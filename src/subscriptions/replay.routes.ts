@@ -11,7 +11,7 @@ import { principalOf } from '../auth/guard.js';
 import type { Clock } from '../clock.js';
 import { encodeCursor } from '../events/feed-cursor.js';
 import { documentedAs } from '../http/documented.js';
-import { portalClientOf } from '../web-sessions/guard.js';
+import { portalClientOf } from '../identity/session-guard.js';
 import { MAX_REPLAY_EVENTS, parseReplayStart, REPLAY_START_RULE, type SubscriptionReplay } from './replay.js';
 import { SubscriptionIdParams } from './schemas.js';
 

@@ -1,7 +1,7 @@
 /** The sign-in settings (OIDC_*, OPERATOR_ADMINS) and how claims become a role. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { type RoleSettings, roleFromClaims } from '../../src/operators/role-from-claims.js';
+import { type RoleSettings, roleFromClaims } from '../../src/identity/role-from-claims.js';
 
 const BASE = { DATABASE_URL: 'sqlite::memory:' };
 const OIDC = {

@@ -2,7 +2,7 @@
  * Operators (admins only): who signed in through the identity provider, with which role and when
  * last, and disabling one (their sessions end at once, everywhere) or enabling them again.
  */
-import type { OperatorView } from '../../operators/schemas.js';
+import type { OperatorView } from '../../identity/operator-schemas.js';
 import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
 import { t, word } from '../common/i18n.js';

@@ -10,14 +10,14 @@ import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { Problem } from '../errors.js';
 import type { Role } from '../vocabulary/actor.js';
-import type { SessionOperator, WebSession, WebSessions } from '../web-sessions/sessions.js';
-import { WebSessionStore } from '../web-sessions/store.js';
 import type { ApiTokens } from './api-tokens.js';
 import type { OidcClient } from './oidc-client.js';
+import type { OperatorView } from './operator-schemas.js';
+import { type OperatorRow, OperatorStore } from './operator-store.js';
 import { explainProviderError, type RefusalWords } from './refusals.js';
 import { type RoleSettings, roleFromClaims } from './role-from-claims.js';
-import type { OperatorView } from './schemas.js';
-import { type OperatorRow, OperatorStore } from './store.js';
+import { WebSessionStore } from './session-store.js';
+import type { SessionOperator, WebSession, WebSessions } from './sessions.js';
 
 /** How long a sign-in may stay at the provider (login, consent) before its callback is refused. */
 export const SIGN_IN_TTL_MS = 10 * 60 * 1000;

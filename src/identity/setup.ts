@@ -4,11 +4,11 @@ import type { SecretHasher } from '../auth/secret-hash.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { WebSessions } from '../web-sessions/sessions.js';
 import { ApiTokens } from './api-tokens.js';
 import { OidcClient } from './oidc-client.js';
-import { OperatorService } from './service.js';
-import { OperatorStore } from './store.js';
+import { OperatorService } from './operator-service.js';
+import { OperatorStore } from './operator-store.js';
+import type { WebSessions } from './sessions.js';
 
 export function createOperators(deps: {
   config: Config;

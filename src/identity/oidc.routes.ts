@@ -11,10 +11,10 @@ import type { Locale } from '../i18n/locale.js';
 import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
 import { languageSwitch, PAGE_CSP, requestLocale } from '../ops/web-assets.js';
 import { originOf } from '../vocabulary/actor.js';
-import { cookieOptions, setSessionCookie } from '../web-sessions/guard.js';
-import { CONSOLE_COOKIE } from '../web-sessions/sessions.js';
+import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './operator-service.js';
 import type { RefusalWords } from './refusals.js';
-import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './service.js';
+import { cookieOptions, setSessionCookie } from './session-guard.js';
+import { CONSOLE_COOKIE } from './sessions.js';
 
 /** The sign-in in progress. SameSite=Lax, not Strict: it must come back with the provider's redirect. */
 export const SIGN_IN_COOKIE = 'shelfmark_oidc';

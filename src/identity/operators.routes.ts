@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
 import { MAX_PATH_SEGMENT } from '../limits/http-limits.js';
-import { OperatorList } from './schemas.js';
-import type { OperatorService } from './service.js';
+import { OperatorList } from './operator-schemas.js';
+import type { OperatorService } from './operator-service.js';
 
 /** OpenID Connect allows a `sub` of up to 255 ASCII characters; the router takes a segment that long. */
 const SubParams = Type.Object({

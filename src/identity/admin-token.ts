@@ -12,8 +12,8 @@ import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
 import { getOrCreateSetting, getSetting, putSetting } from '../db/settings.js';
 import { secrets } from '../ids.js';
-import { WebSessionStore } from '../web-sessions/store.js';
-import { AdminAuth } from './guard.js';
+import { AdminAuth } from './admin-guard.js';
+import { WebSessionStore } from './session-store.js';
 
 const ADMIN_TOKEN_SETTING = 'admin_token_hash';
 /** The hash of the ADMIN_TOKEN the last start was configured with: a start with another one replaces it. */

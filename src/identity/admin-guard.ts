@@ -6,10 +6,11 @@ import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fast
 import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
 import { Problem } from '../errors.js';
-import { API_TOKEN_PREFIX, type ApiTokens } from '../operators/api-tokens.js';
-import { ADMIN_TOKEN_ACTOR, attachActor } from '../vocabulary/actor.js';
-import { admitResolved } from '../web-sessions/guard.js';
-import { CONSOLE_COOKIE, type WebSessions } from '../web-sessions/sessions.js';
+import type { Guard } from '../http/route-behaviour.js';
+import { ADMIN_TOKEN_ACTOR, actorOf, attachActor, type Role, roleAtLeast } from '../vocabulary/actor.js';
+import { API_TOKEN_PREFIX, type ApiTokens } from './api-tokens.js';
+import { admitResolved } from './session-guard.js';
+import { CONSOLE_COOKIE, type WebSessions } from './sessions.js';
 
 /** A stored (generated) token hash is re-read at most this often, so a reset elsewhere applies within it. */
 const STORED_HASH_TTL_MS = 5000;
@@ -108,3 +109,30 @@ export const adminOrConsole =
     await adminAuth.guard.call(request.server, request, reply);
     attachActor(request, ADMIN_TOKEN_ACTOR);
   };
+
+/**
+ * The role check: one guard per role, each admitting the operator (token, API token or console
+ * session) and then holding them to the least role the route declares.
+ */
+export function operatorGuards(admitOperator: onRequestAsyncHookHandler): (role: Role) => Guard {
+  const guards = new Map<Role, Guard>();
+  const guardFor = (role: Role): Guard => ({
+    onRequest: async function guard(request, reply) {
+      await admitOperator.call(this, request, reply);
+      const actor = actorOf(request);
+      if (!roleAtLeast(actor?.role ?? null, role))
+        throw new Problem('forbidden', `this needs the ${role} role; you act as ${actor?.role ?? 'no role'}`, {
+          role,
+          yourRole: actor?.role ?? null,
+        });
+    },
+  });
+  return (role) => {
+    let guard = guards.get(role);
+    if (guard === undefined) {
+      guard = guardFor(role);
+      guards.set(role, guard);
+    }
+    return guard;
+  };
+}

@@ -14,7 +14,7 @@ import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import { Problem } from '../errors.js';
 import { ROLES, type Role } from '../vocabulary/actor.js';
-import { WebSessionStore } from './store.js';
+import { WebSessionStore } from './session-store.js';
 
 /** The rule: a sign-in link is good for 15 minutes and one use. */
 export const PORTAL_LINK_TTL_MS = 15 * 60 * 1000;
