@@ -1,7 +1,10 @@
 /**
  * The load generator, in a process of its own: one autocannon run, its summary printed as
- * `RESULT {json}` on stdout. Argument: a JSON object {url, method?, headers?, body?, connections, seconds}.
+ * `RESULT {json}` on stdout. Argument: a JSON object {url, method?, headers?, body?, connections, seconds,
+ * pathsFile?}; with `pathsFile` (a JSON array of paths) the requests go to those paths in turn instead
+ * of the URL's own.
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 interface LoadArgs {
@@ -11,9 +14,12 @@ interface LoadArgs {
   body?: string;
   connections: number;
   seconds: number;
+  pathsFile?: string;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as LoadArgs;
+const paths = args.pathsFile === undefined ? undefined : (JSON.parse(readFileSync(args.pathsFile, 'utf8')) as string[]);
+let next = 0;
 const result = await autocannon({
   url: args.url,
   method: args.method ?? 'GET',
@@ -22,6 +28,18 @@ const result = await autocannon({
   connections: args.connections,
   duration: args.seconds,
   pipelining: 1,
+  ...(paths === undefined
+    ? {}
+    : {
+        requests: [
+          {
+            setupRequest: (request) => {
+              request.path = paths[next++ % paths.length] as string;
+              return request;
+            },
+          },
+        ],
+      }),
 });
 const summary = {
   requestsPerSecond: Math.round(result.requests.average),

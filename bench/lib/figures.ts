@@ -6,11 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from '../../src/markdown-table.js';
-import type { Target } from './types.js';
+import { round, type Target } from './types.js';
 
 /** The scenarios in the order the page describes them. */
 export const SCENARIO_ORDER = [
   'offers',
+  'catalogue',
   'list-offers',
   'token',
   'delivery',
@@ -32,11 +33,18 @@ interface Recorded {
 
 const number = (value: number): string => (Math.abs(value) >= 1000 ? value.toLocaleString('en-US') : String(value));
 
+function withUnit(value: number, unit: string): string {
+  if (unit === '%') return `${number(value)} %`;
+  if (unit === '×') return `${number(value)}×`;
+  return `${number(value)} ${unit}`;
+}
+
+/** The median, and the rounds' range when the result has one. */
 function measured(t: Target): string {
   if (t.value === null || !Number.isFinite(t.value)) return 'not measured';
-  if (t.unit === '%') return `${number(t.value)} %`;
-  if (t.unit === '×') return `${number(t.value)}×`;
-  return `${number(t.value)} ${t.unit}`;
+  if (t.range === undefined) return withUnit(t.value, t.unit);
+  const [low, high] = t.range.map(round);
+  return `${withUnit(t.value, t.unit)} (${number(low ?? Number.NaN)}–${number(high ?? Number.NaN)})`;
 }
 
 /** Markdown: scenario | target | measured | verdict, one line per recorded target (laid out as Biome lays tables out). */

@@ -20,6 +20,8 @@ export interface LoadArgs {
   body?: string;
   connections?: number;
   seconds: number;
+  /** A JSON array of paths requested in turn (the catalogue's query mix). */
+  pathsFile?: string;
 }
 
 /** One autocannon run in a child process (50 connections unless told). */

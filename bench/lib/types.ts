@@ -44,6 +44,8 @@ export interface Target {
   met: boolean;
   /** How far from the target, in words ("missed by 12 points", "met with 3 ms to spare"). */
   verdict: string;
+  /** The lowest and highest round when the value is a median of rounds. */
+  range?: [number, number];
 }
 
 export interface ScenarioResult {
