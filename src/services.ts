@@ -50,6 +50,7 @@ import { OverviewService } from './ops/overview.js';
 import { installWorkerGauges } from './ops/worker-gauges.js';
 import { PortalService } from './portal/service.js';
 import { PortalSubjects } from './portal/subjects.js';
+import { retentionSettings } from './retention/policy.js';
 import { createRetention, type RetentionServices } from './retention/setup.js';
 import { SubscriptionRecovery } from './subscriptions/recovery.js';
 import { SubscriptionReplay } from './subscriptions/replay.js';
@@ -224,7 +225,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     rateLimit,
     authFailures,
     outbox,
-    eventFeed: createEventFeed({ db, clock, config, outbox }),
+    eventFeed: createEventFeed({ db, clock, config, eventDays: retentionSettings(config).eventDays, outbox }),
     replays: new SubscriptionReplay(db, clock, () => wakeWorkers('new')),
     clock,
     offers,

@@ -2,7 +2,6 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { type RetentionConfig, retentionSettings } from '../retention/policy.js';
 import { EventFeed } from './feed.js';
 import { FeedStore } from './feed-store.js';
 import { FeedWaiters } from './feed-waiters.js';
@@ -17,10 +16,12 @@ export interface EventFeedParts {
 export function createEventFeed(deps: {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'eventsMaxWaitingPerClient'> & RetentionConfig;
+  config: Pick<Config, 'eventsMaxWaitingPerClient'>;
+  /** How many days events are kept (0 = forever): the retention rules decide it (retention/policy.ts). */
+  eventDays: number;
   outbox: Outbox;
 }): EventFeedParts {
-  const { db, clock, config, outbox } = deps;
+  const { db, clock, config, eventDays, outbox } = deps;
   const store = new FeedStore(db.kysely, db.engine);
   const waiters = new FeedWaiters(store, {
     maxWaitingPerClient: config.eventsMaxWaitingPerClient,
@@ -32,6 +33,5 @@ export function createEventFeed(deps: {
     lookUpAfterMs: 200,
   });
   outbox.onEventsCommitted(() => waiters.wake());
-  const eventDays = retentionSettings(config).eventDays;
   return { feed: new EventFeed(store, waiters, clock, () => eventDays), waiters };
 }

@@ -6,6 +6,7 @@
  * refused sign-in answers a page that says why, and opens no session.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { cookieOptions } from '../http/cookies.js';
 import { translator } from '../i18n/catalogue.js';
 import type { Locale } from '../i18n/locale.js';
 import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
@@ -13,7 +14,7 @@ import { languageSwitch, PAGE_CSP, requestLocale } from '../ops/web-assets.js';
 import { originOf } from '../vocabulary/actor.js';
 import { type OperatorService, SIGN_IN_TTL_MS, SignInRefused } from './operator-service.js';
 import type { RefusalWords } from './refusals.js';
-import { cookieOptions, setSessionCookie } from './session-guard.js';
+import { setSessionCookie } from './session-guard.js';
 import { CONSOLE_COOKIE } from './sessions.js';
 
 /** The sign-in in progress. SameSite=Lax, not Strict: it must come back with the provider's redirect. */

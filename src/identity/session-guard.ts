@@ -7,22 +7,12 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Problem } from '../errors.js';
+import { cookieOptions } from '../http/cookies.js';
 import { attachActor } from '../vocabulary/actor.js';
 import { CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const attached = new WeakMap<FastifyRequest, WebSession>();
-
-export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'strict' as const,
-    // Secure whenever the page was reached over HTTPS (directly, or via a proxy Fastify trusts).
-    secure: request.protocol === 'https',
-    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
-  };
-}
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string): void {
   void reply.setCookie(name, value, cookieOptions(request));

@@ -7,8 +7,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors.js';
+import { cookieOptions } from '../http/cookies.js';
 import { isLocale, LANGUAGE_COOKIE } from '../i18n/locale.js';
-import { cookieOptions } from '../identity/session-guard.js';
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
