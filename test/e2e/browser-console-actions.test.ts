@@ -249,9 +249,9 @@ describeEachEngine('console actions', (engine) => {
       expect(await op.locator('form.add-item').getByLabel('Title').inputValue()).toBe('Getal & Ruimte');
 
       await add(MATH, 'Getal & Ruimte');
-      await op.getByText('Add Getal & Ruimte: done. Events emitted: list.updated.').waitFor();
+      await op.getByText('Added Getal & Ruimte. Events emitted: list.updated.').waitFor();
       await add(ENGLISH, 'English File');
-      await op.getByText('Add English File: done.', { exact: false }).waitFor();
+      await op.getByText('Added English File.', { exact: false }).waitFor();
       expect(await items()).toEqual([
         [MATH, 'Getal & Ruimte', true],
         [ENGLISH, 'English File', true],
@@ -263,9 +263,9 @@ describeEachEngine('console actions', (engine) => {
       });
 
       await op.getByLabel('Mandatory: English File').uncheck();
-      await op.getByText('English File: optional: done.').waitFor();
+      await op.getByText('English File is now optional. Events emitted: list.updated.').waitFor();
       await op.locator('main tr', { hasText: 'English File' }).getByRole('button', { name: '↑ Up' }).click();
-      await op.getByText('Move English File up: done.').waitFor();
+      await op.getByText('Moved English File up. Events emitted: list.updated.').waitFor();
       expect(await items()).toEqual([
         [ENGLISH, 'English File', false],
         [MATH, 'Getal & Ruimte', true],
@@ -277,7 +277,7 @@ describeEachEngine('console actions', (engine) => {
       await shoot(w, op, 'console-list-detail');
 
       await op.locator('main tr', { hasText: 'Getal & Ruimte' }).getByRole('button', { name: 'Remove' }).click();
-      await op.getByText('Remove Getal & Ruimte: done.').waitFor();
+      await op.getByText('Removed Getal & Ruimte. Events emitted: list.updated.').waitFor();
       expect(w.dialogs.at(-1)).toBe('confirm: Remove Getal & Ruimte (9789001891442) from vwo 4?');
       expect(await items()).toEqual([[ENGLISH, 'English File', false]]);
 
@@ -309,11 +309,11 @@ describeEachEngine('console actions', (engine) => {
     const op = await operator(w);
     await section(op, 'Schools & lists', 'Schools & lists');
     await op.locator('.tree .row', { hasText: 'Vol' }).getByRole('button', { name: 'Publish' }).click();
-    await op.getByText('List Vol is now published: done.').waitFor();
+    await op.getByText('List Vol is now published.', { exact: false }).waitFor();
     // A list with items is published without a question.
     expect(w.dialogs).toEqual([]);
     await op.locator('.tree .row', { hasText: 'Leeg' }).getByRole('button', { name: 'Publish' }).click();
-    await op.getByText('List Leeg is now published: done.').waitFor();
+    await op.getByText('List Leeg is now published.', { exact: false }).waitFor();
     expect(w.dialogs).toEqual([
       'confirm: Leeg is empty: it has no items. Publish it anyway? Partners will see a list without any book.',
     ]);
@@ -335,7 +335,9 @@ describeEachEngine('console actions', (engine) => {
     ]);
     const row = (identifier: string) => op.locator('main tr', { hasText: identifier });
     await row(a.identifier).getByRole('button', { name: 'Withdraw' }).click();
-    await op.getByText(`Withdraw offer ${a.identifier.slice(0, 8)}… (EAN ${MATH}): done.`).waitFor();
+    await op
+      .getByText(`Offer ${a.identifier.slice(0, 8)}… (EAN ${MATH}) withdrawn: it no longer shows in the API.`)
+      .waitFor();
     expect(await row(a.identifier).locator('.badge').getAttribute('data-state')).toBe('withdrawn');
     // A withdrawn offer offers no second Withdraw.
     expect(await row(a.identifier).getByRole('button', { name: 'Withdraw' }).count()).toBe(0);
@@ -343,11 +345,11 @@ describeEachEngine('console actions', (engine) => {
     await row(b.identifier).getByRole('button', { name: 'Edit price' }).click();
     await op.getByLabel(`New seller price of offer ${b.identifier} (EUR)`).fill('9.25');
     await op.getByRole('button', { name: 'Save price' }).click();
-    await op.getByText(`Change price of offer ${b.identifier.slice(0, 8)}… (EAN ${ENGLISH}): done.`).waitFor();
+    await op.getByText(`Price of offer ${b.identifier.slice(0, 8)}… (EAN ${ENGLISH}) is now €9.25.`).waitFor();
     await shoot(w, op, 'console-offers');
 
     await row(b.identifier).getByRole('button', { name: 'Delete' }).click();
-    await op.getByText(`Delete offer ${b.identifier.slice(0, 8)}… (EAN ${ENGLISH}): done.`).waitFor();
+    await op.getByText(`Offer ${b.identifier.slice(0, 8)}… (EAN ${ENGLISH}) deleted.`).waitFor();
     expect(w.dialogs.at(-1)).toMatch(new RegExp(`^confirm: Delete offer ${b.identifier} \\(EAN ${ENGLISH}\\)\\?`));
     expect(await row(b.identifier).count()).toBe(0);
     expect(await db().selectFrom('offers').select(['id', 'status', 'price_cents']).orderBy('id').execute()).toEqual([

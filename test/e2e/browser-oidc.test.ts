@@ -158,7 +158,7 @@ describeEachEngine('operators sign in through their identity provider, in a brow
       expect(await admin.locator('tr', { hasText: 'alice@example.test' }).getByText('you').isVisible()).toBe(true);
       await shoot(admin, 'operators');
       await samRow.getByRole('button', { name: 'Disable' }).click();
-      await admin.getByText('Disable Sam Support: done.').waitFor();
+      await admin.getByText('Sam Support disabled; their sessions have ended.').waitFor();
       expect(await samRow.getByRole('button', { name: 'Enable' }).isVisible()).toBe(true);
 
       // Sam's open console: the next request finds no session, and the sign-in page says why.

@@ -154,7 +154,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
         'The client secret has not been reset since the client was created: every token minted with it is valid until it expires.',
       );
       await pt.getByRole('button', { name: 'Reset client secret' }).click();
-      await pt.getByText('Reset client secret: done.').waitFor();
+      await pt.getByText('New client secret issued; the old one no longer works.').waitFor();
       // The notice comes with the reset's answer; the line follows once the client is read again.
       await pt.locator('#tokens-valid-after', { hasText: 'was last reset' }).waitFor();
       expect(await pt.locator('#tokens-valid-after').textContent()).toMatch(
@@ -299,7 +299,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
       expect(created.at(-1)).toBe('Archive');
       expect(published).toEqual(['Un-publish (back to validated)', 'Archive']);
       await op.locator('.tree .row', { hasText: 'vwo 4' }).locator('[data-move="validated"]').click();
-      await op.getByText(/^List vwo 4 is now validated: done\./).waitFor();
+      await op.getByText(/^List vwo 4 is now validated\./).waitFor();
       expect(w.dialogs.at(-1)).toBe(
         'confirm: Un-publish vwo 4? It leaves the public lists until it is published again.',
       );

@@ -80,7 +80,7 @@ describeEachEngine('browser end to end', (engine) => {
     await op.getByText('No clients yet').waitFor();
     await op.getByLabel('New client name').fill(clientName);
     await op.getByRole('button', { name: 'Create client' }).click();
-    await op.getByText('Create client: done.').waitFor();
+    await op.getByText(`Client ${clientName} created; its secrets are shown below, once.`).waitFor();
     const secretBox = op.locator('.secret', { hasText: 'Client secret of' });
     await secretBox.getByText('you will not see this again').waitFor();
     expect((await secretBox.locator('.secret-value').textContent()) ?? '').toMatch(/^sms_/);
@@ -132,7 +132,7 @@ describeEachEngine('browser end to end', (engine) => {
       expect((await fetch(subscriptions, { headers: { authorization: `Bearer ${oldToken}` } })).status).toBe(200);
 
       await pt.getByRole('button', { name: 'Reset client secret' }).click();
-      await pt.getByText('Reset client secret: done.').waitFor();
+      await pt.getByText('New client secret issued; the old one no longer works.').waitFor();
       const box = pt.locator('.secret', { hasText: 'New client secret' });
       await box.getByText('you will not see this again').waitFor();
       await box.getByRole('button', { name: 'Copy' }).waitFor();
@@ -155,7 +155,7 @@ describeEachEngine('browser end to end', (engine) => {
     async () => {
       const pt = await partner(w, await shop(w));
       await pt.getByRole('button', { name: 'Reset client secret' }).click();
-      await pt.getByText('Reset client secret: done.').waitFor();
+      await pt.getByText('New client secret issued; the old one no longer works.').waitFor();
       // The reset happened on this page: the line must show the new cut-off.
       const session = (await pt.evaluate(async () => (await fetch('/portal/api/session')).json())) as {
         client: { tokensValidAfter: string };
@@ -222,9 +222,7 @@ describeEachEngine('browser end to end', (engine) => {
       await op.getByRole('button', { name: 'Create list' }).click();
       await op.getByText('Events emitted: list.created, list.status.').waitFor();
       await op.locator('.tree li', { hasText: 'ICT jaar 1' }).getByRole('button', { name: 'Publish' }).click();
-      await op
-        .getByText('List ICT jaar 1 is now published: done. Events emitted: list.status, list.published.')
-        .waitFor();
+      await op.getByText('List ICT jaar 1 is now published. Events emitted: list.status, list.published.').waitFor();
       await op.locator('.tree .badge.published').waitFor();
       // School → tags → list, as the tree of the specification.
       expect(await op.locator('.tree li li > span.muted').allTextContents()).toEqual(['Amsterdam', '2026-2027']);
@@ -416,7 +414,7 @@ describeEachEngine('browser end to end', (engine) => {
       expect(await row.getByRole('button').allTextContents()).toEqual(['Rename', 'Restore as draft']);
       await shoot(w, op, 'console-lists-archived');
       await row.getByRole('button', { name: 'Restore as draft' }).click();
-      await op.getByText('List Old list 2025 is now created: done. Events emitted: list.status.').waitFor();
+      await op.getByText('List Old list 2025 is now created. Events emitted: list.status.').waitFor();
       const restored = op.locator('.tree .row', { hasText: 'Old list 2025' });
       expect(await restored.locator('.badge').getAttribute('data-state')).toBe('created');
       expect(await restored.getAttribute('class')).toBe('row');

@@ -66,6 +66,16 @@ describe('message catalogues', () => {
     expect(unused).toEqual([]);
   });
 
+  it('a notice says what happened, never a bare "done" after the action\'s name', () => {
+    const bare = /(:\s*(done|gelukt)\b)|^\{label\}/i;
+    const forms = (message: Message): string[] =>
+      typeof message === 'string' ? [message] : [message.one, message.other];
+    const found = [...Object.entries(EN), ...Object.entries(NL)].filter(([, message]) =>
+      forms(message).some((form) => bare.test(form) && !form.includes('{problem}')),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('plural forms follow Intl.PluralRules in each language', () => {
     expect(render('nl', NL['overview.attemptsTotal'], { count: 1 })).toBe('1 poging in de laatste 24 uur');
     expect(render('nl', NL['overview.attemptsTotal'], { count: 1234 })).toBe('1.234 pogingen in de laatste 24 uur');

@@ -10,7 +10,6 @@ export const common = {
   'common.unreachable': 'the server could not be reached',
   'common.couldNotLoad': 'Could not load: {problem}',
   'common.failed': '{label} failed: {problem}',
-  'common.done': '{label}: done.',
   'common.eventsEmitted': ' Events emitted: {events}.',
   'common.none': 'none',
   'common.updated': 'Updated {when}.',

@@ -48,6 +48,10 @@ export const portal = {
   'ping.notYet': 'The test ping has not been attempted yet; see Deliveries for its result.',
   'psubs.title': 'Subscriptions',
   'psubs.chooseRecoverTime': 'Choose the date and time to recover from.',
+  'cred.resetDone': 'New client secret issued; the old one no longer works.',
+  'cred.rotateDone': 'New webhook secret issued.',
+  'psubs.reenabled': 'Subscription re-enabled: new events are delivered again.',
+  'psubs.deleted': 'Subscription deleted.',
   'psubs.recoverLabel': 'Recover failed deliveries',
   'psubs.recovered': {
     one: 'Recover failed deliveries: {count} delivery queued again.',

@@ -13,7 +13,6 @@ export const common: { readonly [K in keyof typeof en]: Message } = {
   'common.unreachable': 'de server is niet bereikbaar',
   'common.couldNotLoad': 'Laden is mislukt: {problem}',
   'common.failed': '{label} is mislukt: {problem}',
-  'common.done': '{label}: gelukt.',
   'common.eventsEmitted': ' Verstuurde gebeurtenissen: {events}.',
   'common.none': 'geen',
   'common.updated': 'Bijgewerkt {when}.',

@@ -51,6 +51,10 @@ export const portal: { readonly [K in keyof typeof en]: Message } = {
   'ping.notYet': 'De testping is nog niet geprobeerd; zie Afleveringen voor het resultaat.',
   'psubs.title': 'Abonnementen',
   'psubs.chooseRecoverTime': 'Kies de datum en tijd vanaf wanneer u wilt herstellen.',
+  'cred.resetDone': 'Nieuw clientgeheim uitgegeven; het oude werkt niet meer.',
+  'cred.rotateDone': 'Nieuw webhookgeheim uitgegeven.',
+  'psubs.reenabled': 'Abonnement weer ingeschakeld: nieuwe gebeurtenissen worden weer afgeleverd.',
+  'psubs.deleted': 'Abonnement verwijderd.',
   'psubs.recoverLabel': 'Mislukte afleveringen herstellen',
   'psubs.recovered': {
     one: 'Mislukte afleveringen herstellen: {count} aflevering staat weer in de wachtrij.',

@@ -47,30 +47,35 @@ export const api = makeApi(
 export const session = makeApi('/dashboard/api', () => state.csrfToken);
 
 export interface ActOptions<T> {
+  /** What happened, said from the answer ("List vwo 5 published"): the notice after a success. */
+  done: (data: T) => string;
   /** The events the change emitted, for the notice bar. */
   events?: (data: T) => string;
   /** Leave the page as it is (the caller shows the result itself). */
   stay?: boolean;
 }
 
-/** Runs a mutating call, re-renders unless told to stay, then reports the outcome in the notice bar. */
+/**
+ * Runs a mutating call, re-renders unless told to stay, then reports the outcome in the notice bar:
+ * what happened on success, `label` (the action, "Publish list vwo 5") and the problem on failure.
+ */
 export async function act<T = unknown>(
   label: string,
   method: string,
   path: string,
-  body?: unknown,
-  options: ActOptions<T> = {},
+  body: unknown,
+  options: ActOptions<T>,
 ) {
   const result = await api<T>(method, path, body);
   if (!result.ok) notice(t('common.failed', { label, problem: problemText(result) }), true);
   else {
-    // Re-render first: when "done" shows, the page already shows the change (a test reading the page
+    // Re-render first: when the notice shows, the page already shows the change (a test reading the page
     // right after the notice saw the old tree on a slow machine, and so would a person).
     if (!options.stay) await show(state.current, true);
     const events = options.events
       ? t('common.eventsEmitted', { events: options.events(result.data) || t('common.none') })
       : '';
-    notice(t('common.done', { label }) + events);
+    notice(options.done(result.data) + events);
   }
   return result;
 }

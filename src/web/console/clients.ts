@@ -29,9 +29,7 @@ function actions(c: Client) {
           'POST',
           `${base}/portal-link`,
           undefined,
-          {
-            stay: true,
-          },
+          { stay: true, done: () => t('clients.portalLinkDone', { name: c.name }) },
         );
         if (r.ok) {
           const note = h('p', {}, parts('clients.linkNote', { until: untilText(r.data.expiresAt) }));
@@ -48,9 +46,7 @@ function actions(c: Client) {
           'POST',
           `${base}/secret`,
           undefined,
-          {
-            stay: true,
-          },
+          { stay: true, done: () => t('clients.resetDone', { name: c.name }) },
         );
         if (r.ok) output(secretBox(t('clients.newSecret', { name: c.name }), r.data.clientSecret));
       }),
@@ -63,7 +59,7 @@ function actions(c: Client) {
           'POST',
           `${base}/webhook-secret`,
           undefined,
-          { stay: true },
+          { stay: true, done: () => t('clients.rotateDone', { name: c.name }) },
         );
         if (r.ok) {
           const note = h(
@@ -78,7 +74,9 @@ function actions(c: Client) {
     button(
       t('clients.revoke'),
       confirmThen(t('clients.revokeQuestion', { name: c.name }), () =>
-        act(t('clients.revokeLabel', { name: c.name }), 'DELETE', base),
+        act(t('clients.revokeLabel', { name: c.name }), 'DELETE', base, undefined, {
+          done: () => t('clients.revokeDone', { name: c.name }),
+        }),
       ),
       'danger',
     ),
@@ -100,7 +98,7 @@ export async function clients(root: HTMLElement): Promise<void> {
       'POST',
       '/clients',
       { name: name.value.trim() },
-      { stay: true },
+      { stay: true, done: (made) => t('clients.createDone', { name: made.name }) },
     );
     if (!result.ok) return;
     await show('clients', true);

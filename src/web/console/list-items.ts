@@ -72,11 +72,12 @@ export function listItems(list: List): HTMLElement {
   const holder = h('div', { className: 'list-items' });
   const items = list.items;
   /** Sends the new items; on a refusal draws the page part again with the errors in place. */
-  const save = async (next: ListItem[], what: string, addDraft?: ListItem): Promise<void> => {
+  /** `what` names the change for a refusal ("Move … up"), `done` says it happened ("Moved … up."). */
+  const save = async (next: ListItem[], what: string, done: string, addDraft?: ListItem): Promise<void> => {
     const result = await api('PATCH', `/lists/${encodeURIComponent(list.identifier)}`, { items: next.map(input) });
     if (result.ok) {
       await show('lml', true);
-      notice(t('item.saved', { what }));
+      notice(t('item.saved', { done }));
       return;
     }
     notice(t('item.notSaved', { what }), true);
@@ -87,7 +88,12 @@ export function listItems(list: List): HTMLElement {
     const [item] = next.splice(from, 1);
     if (item === undefined) return;
     next.splice(to, 0, item);
-    return save(next, t(to < from ? 'item.moveUp' : 'item.moveDown', { title: item.title }));
+    const up = to < from;
+    return save(
+      next,
+      t(up ? 'item.moveUp' : 'item.moveDown', { title: item.title }),
+      t(up ? 'item.movedUp' : 'item.movedDown', { title: item.title }),
+    );
   };
   const draw = (placed: Placed = { items: new Map(), form: [] }, draft?: ListItem, newIndex = -1): void => {
     const rows = items.map((item, index) => ({ item, index }));
@@ -100,6 +106,7 @@ export function listItems(list: List): HTMLElement {
           save(
             items.map((x, i) => (i === index ? { ...x, mandatory: !x.mandatory } : x)),
             t(item.mandatory ? 'item.nowOptional' : 'item.nowMandatory', { title: item.title }),
+            t(item.mandatory ? 'item.madeOptional' : 'item.madeMandatory', { title: item.title }),
           ),
       });
     holder.replaceChildren(
@@ -131,6 +138,7 @@ export function listItems(list: List): HTMLElement {
                   save(
                     items.filter((_, i) => i !== index),
                     t('item.removeLabel', { title: item.title }),
+                    t('item.removed', { title: item.title }),
                   ),
                 ),
                 'danger',
@@ -164,7 +172,8 @@ export function listItems(list: List): HTMLElement {
         mandatory: mandatory.checked,
         remarks: orNull(remarks),
       };
-      return save([...items, item], t('item.addLabel', { title: item.title }), item);
+      const done = t('item.added', { title: item.title });
+      return save([...items, item], t('item.addLabel', { title: item.title }), done, item);
     };
     const errors = [...(placed.items.get(newIndex) ?? []), ...placed.form];
     return h('form', { className: 'inline add-item', onsubmit: (event) => void submit(event) }, [

@@ -41,11 +41,14 @@ export function moveButtons(list: List): HTMLElement[] {
   return targets.map((to) => {
     const run = () =>
       act(
-        t('list.nowStatus', { name: list.name, status: localState('list', to) ?? to }),
+        t('list.moveLabel', { name: list.name, status: localState('list', to) ?? to }),
         'POST',
         `/lists/${encodeURIComponent(list.identifier)}/status`,
         { status: to },
-        { events: () => listEvents(list.status, to) },
+        {
+          done: () => t('list.nowStatus', { name: list.name, status: localState('list', to) ?? to }),
+          events: () => listEvents(list.status, to),
+        },
       );
     const question = moveQuestion(list, to);
     const onclick = question === null ? run : confirmThen(question, run);
@@ -83,9 +86,7 @@ export function renameButton(list: Pick<List, 'identifier' | 'name'>): HTMLEleme
             'PATCH',
             `/lists/${encodeURIComponent(list.identifier)}`,
             { name },
-            {
-              events: () => 'list.updated',
-            },
+            { done: () => t('list.renamed', { name }), events: () => 'list.updated' },
           );
         },
         onkeydown: (event) => {

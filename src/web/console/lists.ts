@@ -71,7 +71,10 @@ function createForms(root: HTMLElement, schools: readonly School[]): void {
   const createSchool = () => {
     const body = { name: schoolName.value.trim(), type: schoolType.value, location: location.value.trim() || null };
     const label = t('lml.createSchoolLabel', { name: body.name });
-    return act(label, 'POST', '/schools', body, { events: () => 'school.created' });
+    return act(label, 'POST', '/schools', body, {
+      done: () => t('lml.schoolCreated', { name: body.name }),
+      events: () => 'school.created',
+    });
   };
   const schoolFields = [
     field(t('common.name'), schoolName),
@@ -100,7 +103,10 @@ function createForms(root: HTMLElement, schools: readonly School[]): void {
       .filter(Boolean);
     const body = { school: school.value, name: listName.value.trim(), tags: levels };
     const label = t('lml.createListLabel', { name: body.name });
-    return act(label, 'POST', '/lists', body, { events: () => 'list.created, list.status' });
+    return act(label, 'POST', '/lists', body, {
+      done: () => t('lml.listCreated', { name: body.name }),
+      events: () => 'list.created, list.status',
+    });
   };
   const listFields = [field(t('lml.school'), school), field(t('lml.listName'), listName), field(t('lml.tags'), tags)];
   root.append(h('h2', {}, t('lml.newList')), inlineForm(listFields, t('lml.createList'), createList));

@@ -32,7 +32,13 @@ function priceEditor(o: Offer, cell: () => HTMLElement): HTMLElement {
   const holder = h('span', { className: 'price-edit' });
   const save = async () => {
     const price = Number(input.value.replace(',', '.'));
-    await act(t('offers.changePrice', { offer: short(o) }), 'PATCH', `/offers/${o.id}`, { price });
+    await act<Offer>(
+      t('offers.changePrice', { offer: short(o) }),
+      'PATCH',
+      `/offers/${o.id}`,
+      { price },
+      { done: (changed) => t('offers.priceChanged', { offer: short(changed), price: euro(changed.sellerPrice) }) },
+    );
   };
   const form = inlineForm([input], t('offers.savePrice'), save);
   form.append(button(t('common.cancel'), () => holder.replaceWith(cell())));
@@ -43,13 +49,25 @@ function priceEditor(o: Offer, cell: () => HTMLElement): HTMLElement {
 function offerActions(o: Offer) {
   const next = select(OFFER_STATUSES, o.status, t('offers.newStatus', { id: o.identifier }));
   const setStatus = () =>
-    act(t('offers.setStatusLabel', { offer: short(o), status: next.value }), 'PATCH', `/offers/${o.id}`, {
-      status: next.value,
-    });
+    act<Offer>(
+      t('offers.setStatusLabel', { offer: short(o), status: next.value }),
+      'PATCH',
+      `/offers/${o.id}`,
+      { status: next.value },
+      { done: (changed) => t('offers.statusSet', { offer: short(changed), status: changed.status }) },
+    );
   const withdraw = () =>
-    act(t('offers.withdrawLabel', { offer: short(o) }), 'PATCH', `/offers/${o.id}`, { status: 'withdrawn' });
+    act(
+      t('offers.withdrawLabel', { offer: short(o) }),
+      'PATCH',
+      `/offers/${o.id}`,
+      { status: 'withdrawn' },
+      { done: () => t('offers.withdrawn', { offer: short(o) }) },
+    );
   const remove = confirmThen(t('offers.deleteQuestion', { id: o.identifier, ean: o.ean }), () =>
-    act(t('offers.deleteLabel', { offer: short(o) }), 'DELETE', `/offers/${o.id}`),
+    act(t('offers.deleteLabel', { offer: short(o) }), 'DELETE', `/offers/${o.id}`, undefined, {
+      done: () => t('offers.deleted', { offer: short(o) }),
+    }),
   );
   const cell: () => HTMLElement = () => {
     const edit = button(t('offers.editPrice'), () => wrap.replaceWith(priceEditor(o, cell)));
@@ -93,12 +111,13 @@ export async function offers(root: HTMLElement): Promise<void> {
   const condition = select(conditions, 'good', t('offers.condition'));
   const status = select(OFFER_STATUSES, 'published', t('common.status'));
   const create = () =>
-    act(t('offers.create'), 'POST', '/offers', {
-      ean: digits(ean.value),
-      price: Number(price.value),
-      condition: condition.value,
-      status: status.value,
-    });
+    act<Offer>(
+      t('offers.create'),
+      'POST',
+      '/offers',
+      { ean: digits(ean.value), price: Number(price.value), condition: condition.value, status: status.value },
+      { done: (created) => t('offers.created', { offer: short(created) }) },
+    );
   const fields = [
     field(t('item.eanIsbn'), ean),
     field(t('offers.sellerPriceField'), price),

@@ -18,14 +18,19 @@ function actions(o: OperatorView) {
   if (o.status === 'disabled')
     return button(
       t('operators.enable'),
-      () => act(t('operators.enableLabel', { who: who(o) }), 'POST', `${path}/enable`),
+      () =>
+        act(t('operators.enableLabel', { who: who(o) }), 'POST', `${path}/enable`, undefined, {
+          done: () => t('operators.enabled', { who: who(o) }),
+        }),
       'secondary',
     );
   if (signedIn.operator?.sub === o.sub) return h('span', { className: 'muted' }, t('operators.you'));
   return button(
     t('operators.disable'),
     confirmThen(t('operators.disableQuestion', { who: who(o) }), () =>
-      act(t('operators.disableLabel', { who: who(o) }), 'POST', `${path}/disable`),
+      act(t('operators.disableLabel', { who: who(o) }), 'POST', `${path}/disable`, undefined, {
+        done: () => t('operators.disabled', { who: who(o) }),
+      }),
     ),
     'danger',
   );

@@ -9,7 +9,7 @@ import { healthBanner, healthState, recoveredText, recoverLabel } from '../commo
 import { t } from '../common/i18n.js';
 import { when } from '../common/time.js';
 import { empty, table } from '../common/widgets.js';
-import { act, api, go, link, show, state } from './app.js';
+import { act, api, go, link, state } from './app.js';
 import { subscriptionPage } from './history-pages.js';
 import { filterText, listChoices, newSubscription } from './new-subscription.js';
 import { needs } from './roles.js';
@@ -36,10 +36,9 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
   const deliveriesOf = (x: AdminSubscription) => () => go({ section: 'deliveries', query: { subscription: x.id } });
   const recoverFailed = async (x: AdminSubscription): Promise<void> => {
     const path = `/subscriptions/${encodeURIComponent(x.id)}/recover-failed`;
-    const r = await act<{ requeued: number }>(recoverLabel(x), 'POST', path);
-    if (!r.ok) return;
-    await show('subscriptions', true);
-    notice(`${recoverLabel(x)} (${x.client.name}): ${recoveredText(x, r.data.requeued)}`);
+    await act<{ requeued: number }>(recoverLabel(x), 'POST', path, undefined, {
+      done: (r) => `${recoverLabel(x)} (${x.client.name}): ${recoveredText(x, r.requeued)}`,
+    });
   };
   // "Replay since…": the subscription's past events queued again from a time (the event feed's replay).
   const replayControl = (x: AdminSubscription) => {
@@ -50,10 +49,14 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
         return;
       }
       const path = `/subscriptions/${encodeURIComponent(x.id)}/replay`;
-      const r = await act<{ queued: number }>(t('common.replayEvents'), 'POST', path, {
-        from: new Date(since.value).toISOString(),
-      });
-      if (r.ok) notice(t('subs.replayed', { name: x.client.name, count: r.data.queued }));
+      const from = new Date(since.value).toISOString();
+      await act<{ queued: number }>(
+        t('common.replayEvents'),
+        'POST',
+        path,
+        { from },
+        { done: (r) => t('subs.replayed', { name: x.client.name, count: r.queued }) },
+      );
     };
     const inactive = x.status !== 'active';
     return needs(
@@ -112,6 +115,8 @@ export async function subscriptions(root: HTMLElement): Promise<void> {
                         t('common.reenableSubscription'),
                         'POST',
                         `/subscriptions/${encodeURIComponent(x.id)}/enable`,
+                        undefined,
+                        { done: () => t('subs.reenabled', { name: x.client.name }) },
                       ),
                   },
                   t('common.reenable'),

@@ -83,10 +83,17 @@ export const api = makeApi(
   () => signedOut(t('portal.sessionEnded')),
 );
 
-export async function act<T = unknown>(label: string, method: string, path: string, body?: unknown) {
+/** Runs a mutating call and says in the notice bar what happened (`done`), or what failed and why. */
+export async function act<T = unknown>(
+  label: string,
+  method: string,
+  path: string,
+  body: unknown,
+  done: (data: T) => string,
+) {
   const result = await api<T>(method, path, body);
   if (!result.ok) notice(t('common.failed', { label, problem: problemText(result) }), true);
-  else notice(t('common.done', { label }));
+  else notice(done(result.data));
   return result;
 }
 

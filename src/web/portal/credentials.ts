@@ -36,7 +36,9 @@ export async function credentials(root: HTMLElement): Promise<void> {
 
   const secretOut = h('div', { id: 'client-secret-output', className: 'secret-output' });
   const reset = async () => {
-    const result = await act<{ clientSecret: string }>(t('cred.resetLabel'), 'POST', '/secret');
+    const result = await act<{ clientSecret: string }>(t('cred.resetLabel'), 'POST', '/secret', undefined, () =>
+      t('cred.resetDone'),
+    );
     if (!result.ok) return;
     secretOut.replaceChildren(secretBox(t('cred.newSecret'), result.data.clientSecret));
     if (await refreshMe()) {
@@ -67,6 +69,8 @@ export async function credentials(root: HTMLElement): Promise<void> {
       t('cred.rotateLabel'),
       'POST',
       '/webhook-secret',
+      undefined,
+      () => t('cred.rotateDone'),
     );
     if (!result.ok) return;
     const until = result.data.previousSecretValidUntil;

@@ -32,10 +32,14 @@ function eventOf(s: Subscription, lists: ReadonlyMap<string, ListChoice>) {
 /** The banner's click: (re-enable and) re-send what failed in the failing period, and show the result. */
 async function recoverFailed(s: Subscription): Promise<void> {
   const path = `/subscriptions/${encodeURIComponent(s.id)}/recover-failed`;
-  const result = await act<{ requeued: number }>(recoverLabel(s), 'POST', path);
-  if (!result.ok) return;
-  await show('subscriptions', true);
-  notice(`${recoverLabel(s)}: ${recoveredText(s, result.data.requeued)}`);
+  const result = await act<{ requeued: number }>(
+    recoverLabel(s),
+    'POST',
+    path,
+    undefined,
+    (r) => `${recoverLabel(s)}: ${recoveredText(s, r.requeued)}`,
+  );
+  if (result.ok) await show('subscriptions', true);
 }
 
 function actions(s: Subscription, pingOut: HTMLElement) {
@@ -47,8 +51,9 @@ function actions(s: Subscription, pingOut: HTMLElement) {
       return;
     }
     const body = { since: new Date(since.value).toISOString() };
-    const r = await act<{ requeued: number }>(t('psubs.recoverLabel'), 'POST', `${base}/recover`, body);
-    if (r.ok) notice(t('psubs.recovered', { count: r.data.requeued }));
+    await act<{ requeued: number }>(t('psubs.recoverLabel'), 'POST', `${base}/recover`, body, (r) =>
+      t('psubs.recovered', { count: r.requeued }),
+    );
   };
   // Past events again, from a time: for a receiver that lost them or was added late (the event feed's replay).
   const replaySince = h('input', { type: 'datetime-local', name: 'replay-since' });
@@ -58,14 +63,18 @@ function actions(s: Subscription, pingOut: HTMLElement) {
       return;
     }
     const body = { from: new Date(replaySince.value).toISOString() };
-    const r = await act<{ queued: number }>(t('common.replayEvents'), 'POST', `${base}/replay`, body);
-    if (r.ok) notice(t('psubs.replayed', { count: r.data.queued }));
+    await act<{ queued: number }>(t('common.replayEvents'), 'POST', `${base}/replay`, body, (r) =>
+      t('psubs.replayed', { count: r.queued }),
+    );
   };
   const reenable = async () => {
-    if ((await act(t('common.reenableSubscription'), 'POST', `${base}/enable`)).ok) await show('subscriptions', true);
+    const done = () => t('psubs.reenabled');
+    if ((await act(t('common.reenableSubscription'), 'POST', `${base}/enable`, undefined, done)).ok)
+      await show('subscriptions', true);
   };
   const remove = async () => {
-    if ((await act(t('psubs.deleteLabel'), 'DELETE', base)).ok) await show('subscriptions', true);
+    const done = () => t('psubs.deleted');
+    if ((await act(t('psubs.deleteLabel'), 'DELETE', base, undefined, done)).ok) await show('subscriptions', true);
   };
   const deliveries = () => {
     state.deliveryFilter = { subscriptionId: s.id };
