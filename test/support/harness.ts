@@ -3,11 +3,13 @@
  * (inject) and, on request, listening on a free loopback port.
  */
 
-import { type App, buildApp } from '../../src/app.js';
+import pino from 'pino';
 import { ManualClock } from '../../src/clock.js';
 import { type Config, testConfig } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
-import { createServices, type Deps, type Services } from '../../src/services.js';
+import type { WorkerLogger } from '../../src/delivery/worker-options.js';
+import { type App, buildApp } from '../../src/main/app.js';
+import { createServices, type Deps, type Services } from '../../src/main/services.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
 import { type Bearer, bearerHeaders, type Requester, requester } from './requests.js';
 
@@ -51,7 +53,7 @@ export async function createHarness(
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 8, 0, 0));
   const config = testConfig({ adminToken: ADMIN_TOKEN, ...overrides });
   const deps = { config, db: database.db, clock, ...options.deps };
-  const services = await createServices(deps);
+  const services = withWorkersLoggingTo(await createServices(deps), workerLogger(config, options.logStream));
   const app = await buildApp(
     { ...deps, services },
     options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
@@ -78,6 +80,26 @@ export async function createHarness(
       await app.close();
       await database.drop();
     },
+  };
+}
+
+/**
+ * Where the harness's delivery workers log: where its app logs, into `logStream` at LOG_LEVEL when a
+ * test reads the lines, nowhere otherwise. A worker's own default is stderr at LOG_LEVEL, which put JSON
+ * lines into the test run's output whenever a test raised LOG_LEVEL to read its app's lines.
+ */
+export function workerLogger(config: Config, logStream: NodeJS.WritableStream | undefined): WorkerLogger {
+  return logStream === undefined
+    ? pino({ level: 'silent' })
+    : pino({ name: 'delivery', level: config.logLevel }, logStream);
+}
+
+/** The service graph with `logger` as the default of every worker it makes (a test may still pass its own). */
+function withWorkersLoggingTo(services: Services, logger: WorkerLogger): Services {
+  return {
+    ...services,
+    createDeliveryWorker: (options = {}) => services.createDeliveryWorker({ logger, ...options }),
+    startWorker: (options = {}, placement) => services.startWorker({ logger, ...options }, placement),
   };
 }
 
