@@ -154,7 +154,7 @@ async function runAll(only: ScenarioName | undefined): Promise<void> {
     mode: settings.quick ? 'quick' : only === undefined ? 'full' : `only ${only}`,
     machine: host,
     separateProcesses:
-      'server (node dist/server.js), autocannon, webhook receiver, baselines and peers each in their own process',
+      'server (node dist/main/server.js), autocannon, webhook receiver, baselines and peers each in their own process',
     settings,
     durationSeconds: seconds,
     loadAverage1mAtEnd: machine().loadAverage1m,

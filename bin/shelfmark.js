@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // The `shelfmark` command. Plain JavaScript so it runs without a TypeScript toolchain; the commands
-// themselves live in the compiled dist/cli.js (built by `npm run build`).
+// themselves live in the compiled dist/main/cli.js (built by `npm run build`).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const compiled = new URL('../dist/cli.js', import.meta.url);
+const compiled = new URL('../dist/main/cli.js', import.meta.url);
 if (!existsSync(fileURLToPath(compiled))) {
-  console.error('shelfmark: dist/cli.js is missing: run npm run build first');
+  console.error('shelfmark: dist/main/cli.js is missing: run npm run build first');
   process.exit(2);
 }
 

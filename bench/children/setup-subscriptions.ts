@@ -9,7 +9,7 @@ import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { connectDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices } from '../../src/services.js';
+import { createServices } from '../../src/main/services.js';
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   databaseUrl: string;

@@ -1,5 +1,5 @@
 /**
- * The service under test: the compiled server (`node dist/server.js`, as `npm start` runs it) in a
+ * The service under test: the compiled server (`node dist/main/server.js`, as `npm start` runs it) in a
  * process of its own, on a fresh SQLite file or a fresh PostgreSQL schema that is dropped afterwards.
  * Data is set up through its admin and public APIs, as an operator and a client would.
  */
@@ -89,8 +89,10 @@ export interface ServerOptions {
   nodeArgs?: string[];
 }
 
+const SERVER_ENTRIES = [join('dist', 'main', 'server.js'), join('dist', 'server.js'), join('dist', 'src', 'server.js')];
+
 export function serverBuilt(): boolean {
-  return existsSync(join(ROOT, 'dist', 'server.js'));
+  return SERVER_ENTRIES.some((entry) => existsSync(join(ROOT, entry)));
 }
 
 /** True when the compiled server reads CLUSTER_WORKERS and forks with node:cluster (the multi-core mode). */
@@ -106,7 +108,7 @@ export function clusterSupported(): boolean {
 }
 
 export function serverEntry(): string {
-  return existsSync(join(ROOT, 'dist', 'server.js')) ? join('dist', 'server.js') : join('dist', 'src', 'server.js');
+  return SERVER_ENTRIES.find((entry) => existsSync(join(ROOT, entry))) ?? join('dist', 'main', 'server.js');
 }
 
 export async function startServer(db: Database, options: ServerOptions = {}): Promise<Server> {

@@ -52,7 +52,7 @@ export type Outcome = number | 'running';
 /** Bad usage: the message and the usage text go to stderr, exit code 2. */
 export class UsageError extends Error {}
 
-/** The services the commands use: the CLI's entry (src/cli.ts) hands over its service graph, seen through this. */
+/** The services the commands use: the CLI's entry (src/main/cli.ts) hands over its service graph, seen through this. */
 export interface CliServices extends DemoSeedServices {
   clients: ClientService;
   deliveries: DeliveryService;
@@ -71,6 +71,9 @@ export interface CliDeps {
   db: Db;
   clock: Clock;
 }
+
+/** Runs the server in this process with these arguments: handed over by the CLI's entry, which knows the server. */
+export type StartServer = (args: string[]) => Promise<void>;
 
 export interface Context {
   /** Positional arguments after the command's words. */
@@ -91,12 +94,12 @@ interface Described {
 }
 
 /**
- * `needs` says what the runner prepares: nothing (`serve` starts its own server), a migrated database
- * (`migrate`), or the services over it (every other command).
+ * `needs` says what the runner prepares: nothing but the server's start (`serve`), a migrated
+ * database (`migrate`), or the services over it (every other command).
  */
 export type Command = Described &
   (
-    | { needs: 'nothing'; run(context: Context): Promise<Outcome> }
+    | { needs: 'nothing'; run(context: Context & { startServer: StartServer }): Promise<Outcome> }
     | { needs: 'database'; run(context: Context & { engine: string }): Promise<number> }
     | {
         needs: 'services';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { cliInitiator } from '../../src/audit/initiator.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
-import { createServices, type Services } from '../../src/services.js';
+import { type App, buildApp } from '../../src/main/app.js';
+import { createServices, type Services } from '../../src/main/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
 /** A console session opened with `token` on `app`: its cookie and CSRF token. */

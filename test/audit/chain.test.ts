@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
 import { verifyChain } from '../../src/audit/verify.js';
 import { connectDatabase, type Engine } from '../../src/db/database.js';
-import { createServices } from '../../src/services.js';
+import { createServices } from '../../src/main/services.js';
 import { cli, cliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, type Harness } from '../support/harness.js';

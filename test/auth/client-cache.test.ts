@@ -5,14 +5,14 @@
  * within that bound: then the old secret mints nothing and the tokens it minted meanwhile are refused.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { SYSTEM } from '../../src/audit/initiator.js';
 import { CLIENT_ROWS_KEPT, CLIENT_STATE_TTL_MS, ClientStates } from '../../src/auth/client-states.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { connectDatabase, type Db } from '../../src/db/database.js';
 import type { ClientRow } from '../../src/db/schema.js';
-import { createServices, type Services } from '../../src/services.js';
+import { type App, buildApp } from '../../src/main/app.js';
+import { createServices, type Services } from '../../src/main/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
 

@@ -9,7 +9,7 @@ import * as jose from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/main/app.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic } from '../support/harness.js';
 import { freshHarness, useHarness } from '../support/use-harness.js';

@@ -1,9 +1,9 @@
 /** The token endpoint's malformed-request table: every case is 400 invalid_request in RFC 6749 JSON, never a 5xx. */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
+import { type App, buildApp } from '../../src/main/app.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
 const FORM = 'application/x-www-form-urlencoded';

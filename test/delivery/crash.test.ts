@@ -1,5 +1,5 @@
 /**
- * Crash safety with real processes: `node dist/server.js` delivers 1,000 webhooks, is killed with
+ * Crash safety with real processes: `node dist/main/server.js` delivers 1,000 webhooks, is killed with
  * SIGKILL part-way, and is started again. Every delivery must arrive; the only duplicates allowed
  * are re-sends of attempts the kill left unrecorded (in flight, or finished and waiting in the
  * completion backlog for their group commit), and they carry the same webhook-id.

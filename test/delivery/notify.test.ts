@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/database.js';
-import { createWorkerServices } from '../../src/services.js';
+import { createWorkerServices } from '../../src/main/services.js';
 import { describeEachEngine, freshDatabase } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 import { addSubscription, type Receiver, startReceiver } from './support.js';

@@ -41,7 +41,7 @@ describeEachEngine('CLUSTER_WORKERS', (engine) => {
   let server: ReturnType<typeof spawn> | undefined;
 
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'server.js')))
+    if (!existsSync(join(root, 'dist', 'main', 'server.js')))
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }, 120_000);
   afterEach(async () => {
@@ -56,7 +56,7 @@ describeEachEngine('CLUSTER_WORKERS', (engine) => {
     database = await freshDatabase(engine, { file: true });
     await database.db.close();
     const port = await freePort();
-    server = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
+    server = spawn(process.execPath, [join(root, 'dist', 'main', 'server.js')], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

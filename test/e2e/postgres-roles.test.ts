@@ -17,7 +17,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const required = process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === 'true';
 
 function start(url: string, role: 'api' | 'worker'): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/server.ts'), '--role', role], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/server.ts'), '--role', role], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -14,7 +14,7 @@ import { until } from '../support/until.js';
 const root = join(import.meta.dirname, '..', '..');
 
 function run(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(root, 'dist', 'server.js'), ...args], {
+  const child = spawn(process.execPath, [join(root, 'dist', 'main', 'server.js'), ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', SEED: 'none', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,7 +30,7 @@ describe('process roles', () => {
   let receiver: Receiver | undefined;
 
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'server.js')))
+    if (!existsSync(join(root, 'dist', 'main', 'server.js')))
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }, 120_000);
   afterEach(async () => {

@@ -30,7 +30,7 @@ describe('a safe default start', () => {
   /** Starts the server with `env` (no HOST unless given) and resolves with its output and port. */
   const start = async (env: Record<string, string>) => {
     const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'shelfmark-bind-')), 'db.sqlite')}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/server.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/server.ts')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: database, PORT: '0', SEED: 'demo', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

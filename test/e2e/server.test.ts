@@ -18,7 +18,7 @@ interface Started {
 }
 
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
+  const child = spawn(process.execPath, [join(root, 'dist', 'main', 'server.js')], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
   });
@@ -55,7 +55,7 @@ describe('the server process', () => {
   let first: Started;
 
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist', 'server.js')))
+    if (!existsSync(join(root, 'dist', 'main', 'server.js')))
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     first = await start({ DATABASE_URL: databaseUrl });
   });
@@ -146,7 +146,7 @@ describe('the server process', () => {
   it('a bad configuration value stops the process naming the variable', () => {
     let failure: { status: number; stderr: string } | undefined;
     try {
-      execFileSync(process.execPath, [join(root, 'dist', 'server.js')], {
+      execFileSync(process.execPath, [join(root, 'dist', 'main', 'server.js')], {
         env: { PATH: process.env.PATH ?? '', PORT: 'eighty' },
         encoding: 'utf8',
         stdio: 'pipe',

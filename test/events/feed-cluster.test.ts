@@ -1,5 +1,5 @@
 /**
- * The event feed across nodes, as an operator runs them: three compiled servers (dist/server.js) on one
+ * The event feed across nodes, as an operator runs them: three compiled servers (dist/main/server.js) on one
  * PostgreSQL schema. PostgreSQL only: SQLite's nodes are processes on one host with one writer at a time.
  *
  * - Order and completeness: three writers commit events concurrently through the three nodes, each
@@ -43,12 +43,12 @@ describe.skipIf(!postgresAvailable && !required)('event feed on three nodes [pos
   let bearer: Record<string, string>;
 
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist', 'server.js')))
+    if (!existsSync(join(root, 'dist', 'main', 'server.js')))
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     database = await freshDatabase('postgres');
     for (let i = 0; i < 3; i++) {
       const port = await freePort();
-      const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
+      const child = spawn(process.execPath, [join(root, 'dist', 'main', 'server.js')], {
         cwd: root,
         env: {
           PATH: process.env.PATH ?? '',

@@ -6,18 +6,18 @@
 
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { SYSTEM } from '../../src/audit/initiator.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { ChangeLogStore } from '../../src/db/change-log.js';
 import { connectDatabase, type Db } from '../../src/db/database.js';
 import { eanCheckDigit } from '../../src/ean.js';
+import { type App, buildApp } from '../../src/main/app.js';
+import { createServices, type Services } from '../../src/main/services.js';
 import { ANSWER_MEMO_ENTRIES, ANSWER_MEMO_MAX_CHARS, AnswerMemo } from '../../src/offers/answer-memo.js';
 import { OFFER_STATUSES } from '../../src/offers/model.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import { OfferStore } from '../../src/offers/store.js';
-import { createServices, type Services } from '../../src/services.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { openTransaction } from '../support/open-transaction.js';

@@ -278,8 +278,8 @@ describeEachEngine('operator sign-in through the OpenID provider', (engine) => {
     const sam1 = await signIn(h.app, 'sam', 'sam-pw', REDIRECT);
     const sam2 = await signIn(h.app, 'sam', 'sam-pw', REDIRECT);
     // A second node: its own services over the same database.
-    const { createServices } = await import('../../src/services.js');
-    const { buildApp } = await import('../../src/app.js');
+    const { createServices } = await import('../../src/main/services.js');
+    const { buildApp } = await import('../../src/main/app.js');
     const deps = { config: h.config, db: h.database.db, clock: h.clock };
     const other = await buildApp({ ...deps, services: await createServices(deps) }, { logger: false });
     try {

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { App } from '../../src/app.js';
+import type { App } from '../../src/main/app.js';
 import type { Reply } from '../support/requests.js';
 
 export interface Account {

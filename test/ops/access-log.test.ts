@@ -1,8 +1,8 @@
 /** LOG_REQUESTS: every request (default), only 4xx/5xx answers, or none; never the headers. */
 import { afterEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { type LogRequests, testConfig } from '../../src/config.js';
+import { type App, buildApp } from '../../src/main/app.js';
 import { freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { logLines } from '../support/log-lines.js';

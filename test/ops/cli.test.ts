@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLIENT_STATE_TTL_MS } from '../../src/auth/client-states.js';
 import { testConfig } from '../../src/config.js';
-import { createServices } from '../../src/services.js';
+import { createServices } from '../../src/main/services.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createHarness, type Harness } from '../support/harness.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
+import { type App, buildApp } from '../../src/main/app.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
 import { logLines } from '../support/log-lines.js';

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
+import { type App, buildApp } from '../../src/main/app.js';
+import { createServices, type Services } from '../../src/main/services.js';
 import { Metrics } from '../../src/ops/metrics.js';
-import { createServices, type Services } from '../../src/services.js';
 import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { requester } from '../support/requests.js';

@@ -5,9 +5,9 @@
  */
 import pino from 'pino';
 import { afterEach, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
+import { type App, buildApp } from '../../src/main/app.js';
 import { loggerOptions } from '../../src/ops/logging.js';
 import { freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';

@@ -4,8 +4,8 @@
  * waiting with no worker are visible. An API-only app is no worker, and /readyz stays about its node.
  */
 import { expect, it } from 'vitest';
+import { createWorkerServices } from '../../src/main/services.js';
 import type { Overview } from '../../src/ops/overview-schemas.js';
-import { createWorkerServices } from '../../src/services.js';
 import { addSubscription, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';

@@ -1,4 +1,4 @@
-import { runCli } from '../../src/cli.js';
+import { runCli } from '../../src/main/cli.js';
 import type { Harness } from './harness.js';
 
 export interface Captured {

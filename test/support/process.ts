@@ -1,5 +1,5 @@
 /**
- * The compiled server (`dist/server.js`) as a separate process, exactly as operators run it, for
+ * The compiled server (`dist/main/server.js`) as a separate process, exactly as operators run it, for
  * the crash, outage and scale-out tests.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ function newestMtime(dir: string): number {
 /** Builds dist/ unless its last build is newer than every source file (`npm test` has just built it). */
 export function ensureBuilt(): void {
   // Written at the end of `npm run build` (scripts/build-web.mjs): an incremental tsc rewrites only the
-  // files that changed, so dist/server.js's own time may be older than a source file touched since.
+  // files that changed, so dist/main/server.js's own time may be older than a source file touched since.
   const built = join(ROOT, 'dist/.built');
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
@@ -40,7 +40,7 @@ export interface ServerProcess {
 }
 
 export function startServer(databaseUrl: string, env: Record<string, string> = {}, args: string[] = []): ServerProcess {
-  const child = spawn(process.execPath, ['dist/server.js', ...args], {
+  const child = spawn(process.execPath, ['dist/main/server.js', ...args], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -6,7 +6,7 @@
  * (headers, content types, malformed bodies, methods, CORS) call `app.inject` directly instead.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { App } from '../../src/app.js';
+import type { App } from '../../src/main/app.js';
 
 export type Reply = LightMyRequestResponse;
 export type Headers = Record<string, string>;

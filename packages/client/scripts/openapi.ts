@@ -6,11 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildApp } from '../../../src/app.js';
 import { ManualClock } from '../../../src/clock.js';
 import { testConfig } from '../../../src/config.js';
 import { connectDatabase } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
+import { buildApp } from '../../../src/main/app.js';
 
 export const DOCUMENT_FILE = fileURLToPath(new URL('../openapi.json', import.meta.url));
 export const TYPES_FILE = fileURLToPath(new URL('../src/generated/openapi.ts', import.meta.url));

@@ -7,13 +7,11 @@ export const serve: Command = {
   summary: 'run the HTTP API and/or the delivery worker',
   details: 'Runs the HTTP API and/or the webhook delivery worker (ROLE, default all).',
   needs: 'nothing',
-  async run({ values }) {
+  async run({ values, startServer }) {
     const role = values.role ?? undefined;
     if (role !== undefined && role !== 'api' && role !== 'worker' && role !== 'all')
       throw new UsageError(`--role: expected api, worker or all, got "${role}"`);
-    // Imported lazily: the server module pulls in the whole HTTP stack, which other commands do not need.
-    const { main } = await import('../../server.js');
-    await main(role === undefined ? [] : ['--role', role]);
+    await startServer(role === undefined ? [] : ['--role', role]);
     return 'running';
   },
 };

@@ -6,17 +6,17 @@ import cluster from 'node:cluster';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pino, { type BaseLogger } from 'pino';
+import { SYSTEM } from '../audit/initiator.js';
+import { systemClock } from '../clock.js';
+import { type Config, ConfigError, loadConfig, type ProcessRole } from '../config.js';
+import { connectDatabase, type Db } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { answerConnect } from '../limits/http-limits.js';
+import { applyHeapGrowth } from '../ops/heap.js';
+import { logDestination, loggerOptions } from '../ops/logging.js';
+import { Metrics } from '../ops/metrics.js';
+import { DEMO_CLIENT, seedDemo } from '../seed/demo.js';
 import { buildApp } from './app.js';
-import { SYSTEM } from './audit/initiator.js';
-import { systemClock } from './clock.js';
-import { type Config, ConfigError, loadConfig, type ProcessRole } from './config.js';
-import { connectDatabase, type Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { answerConnect } from './limits/http-limits.js';
-import { applyHeapGrowth } from './ops/heap.js';
-import { logDestination, loggerOptions } from './ops/logging.js';
-import { Metrics } from './ops/metrics.js';
-import { DEMO_CLIENT, seedDemo } from './seed/demo.js';
 import { createServices, createWorkerServices } from './services.js';
 
 function roleFromArgs(args: readonly string[], fallback: ProcessRole): ProcessRole {

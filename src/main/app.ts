@@ -7,21 +7,21 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { Problem, problemBody } from './errors.js';
-import { buildSharedSerializer } from './http/compiled-schemas.js';
-import { registerHttpFeatures } from './http/index.js';
-import { buildValidatorPerPart, type FastifyValidatorFactory } from './http/validation.js';
-import { clientErrorHandler, MAX_PATH_SEGMENT } from './limits/http-limits.js';
-import { AccessLog } from './ops/access-log.js';
-import { instrumentApp } from './ops/instrument.js';
-import { logDestination, loggerOptions } from './ops/logging.js';
-import { documentObject } from './ops/openapi-extras.js';
-import { documentRoute } from './ops/openapi-routes.js';
-import { requestLogger } from './ops/request-logger.js';
+import { Problem, problemBody } from '../errors.js';
+import { buildSharedSerializer } from '../http/compiled-schemas.js';
+import { registerHttpFeatures } from '../http/index.js';
+import { buildValidatorPerPart, type FastifyValidatorFactory } from '../http/validation.js';
+import { clientErrorHandler, MAX_PATH_SEGMENT } from '../limits/http-limits.js';
+import { AccessLog } from '../ops/access-log.js';
+import { instrumentApp } from '../ops/instrument.js';
+import { logDestination, loggerOptions } from '../ops/logging.js';
+import { documentObject } from '../ops/openapi-extras.js';
+import { documentRoute } from '../ops/openapi-routes.js';
+import { requestLogger } from '../ops/request-logger.js';
+import { toProblem } from '../to-problem.js';
 import { routeGuards } from './route-guards.js';
 import { registerRoutes } from './routes.js';
 import { createServices, type Deps, type Services } from './services.js';
-import { toProblem } from './to-problem.js';
 
 export interface AppOptions {
   /** A pino logger or `false`; defaults to the LOG_LEVEL of the config. */

@@ -7,16 +7,16 @@
  * needs (configuration, a migrated database, the services) and renders its failure.
  */
 import { parseArgs } from 'node:util';
-import { type Command, type Context, type Io, OPTIONS, type Outcome, UsageError } from './cli/command.js';
-import { COMMANDS } from './cli/commands/index.js';
-import { systemClock } from './clock.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { connectDatabase, type Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { PROBLEMS, Problem } from './errors.js';
+import { type Command, type Context, type Io, OPTIONS, type Outcome, UsageError } from '../cli/command.js';
+import { COMMANDS } from '../cli/commands/index.js';
+import { systemClock } from '../clock.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { connectDatabase, type Db } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { PROBLEMS, Problem } from '../errors.js';
 import { createServices } from './services.js';
 
-export type { Io, Outcome } from './cli/command.js';
+export type { Io, Outcome } from '../cli/command.js';
 
 const usageLine = (command: Command): string => {
   const left = [command.name, command.args].filter((part) => part !== undefined).join(' ');
@@ -108,9 +108,12 @@ export async function runCli(argv: readonly string[], io: Io = processIo): Promi
   }
 }
 
+/** `serve`'s server, imported when it runs: it pulls in the whole HTTP stack, which other commands do not need. */
+const startServer = async (args: string[]): Promise<void> => (await import('./server.js')).main(args);
+
 /** Prepares what the command needs (configuration, a migrated database, the services) and runs it. */
 async function run(command: Command, context: Context): Promise<Outcome> {
-  if (command.needs === 'nothing') return command.run(context);
+  if (command.needs === 'nothing') return command.run({ ...context, startServer });
   const config: Config = loadConfig();
   const db: Db = await connectDatabase(config.databaseUrl, { sqliteCacheMib: config.sqliteCacheMib });
   try {

@@ -4,12 +4,12 @@
  * scope's guard once.
  */
 
-import { requireScope } from './auth/guard.js';
-import { SCOPES, type Scope } from './auth/scopes.js';
-import type { Guard, GuardFactory } from './http/route-behaviour.js';
-import { adminOrConsole, operatorGuards } from './identity/admin-guard.js';
-import { requireSession } from './identity/session-guard.js';
-import { PORTAL_COOKIE } from './identity/sessions.js';
+import { requireScope } from '../auth/guard.js';
+import { SCOPES, type Scope } from '../auth/scopes.js';
+import type { Guard, GuardFactory } from '../http/route-behaviour.js';
+import { adminOrConsole, operatorGuards } from '../identity/admin-guard.js';
+import { requireSession } from '../identity/session-guard.js';
+import { PORTAL_COOKIE } from '../identity/sessions.js';
 import type { Services } from './services.js';
 
 const isScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
