@@ -6,7 +6,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Problem } from '../errors.js';
 import type { AdminAuth } from '../identity/admin-guard.js';
 import type { OperatorService } from '../identity/operator-service.js';
 import { setSessionCookie } from '../identity/session-guard.js';
@@ -15,6 +14,7 @@ import type { AuthFailureLimit } from '../limits/auth-failures.js';
 import { serveAppPaths } from '../ops/app-paths.js';
 import { CSS, JS, localizedHandler, serveAssets } from '../ops/web-assets.js';
 import { loadWebAssets } from '../ops/web-bundle.js';
+import { Problem } from '../problems/catalogue.js';
 import { DASHBOARD_PAGES } from './console-page.js';
 
 export interface DashboardRoutesOptions {

@@ -6,7 +6,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { AuditRecordsTable } from '../db/audit-tables.js';
 import type { Executor } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import type { AuditRecord } from './canonical.js';
 import { fromRow } from './rows.js';
 

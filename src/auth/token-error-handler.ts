@@ -4,8 +4,8 @@
  * Only a failure of the service itself is a 500, in the same shape so OAuth clients can read it.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../errors.js';
-import { toProblem } from '../to-problem.js';
+import { Problem } from '../problems/catalogue.js';
+import { toProblem } from '../problems/to-problem.js';
 import type { OAuthErrorBody } from './oauth-errors.js';
 
 export function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): OAuthErrorBody {

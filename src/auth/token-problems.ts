@@ -1,5 +1,5 @@
 /** The bearer guard's refusals, with the RFC 6750 challenge each one carries. */
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import type { Scope } from './scopes.js';
 
 const bearerChallenge = (error: string, description: string): Record<string, string> => ({

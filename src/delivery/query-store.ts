@@ -4,7 +4,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { InTransaction } from '../audit/recorder.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Database, DeliveryAttemptRow } from '../db/schema.js';
-import { clientRevoked } from '../errors.js';
+import { clientRevoked } from '../problems/catalogue.js';
 import { type DeliveryFilter, pageKeys } from './log-page.js';
 import { uncountFinished } from './stats.js';
 

@@ -9,7 +9,7 @@
  * polled (PostgreSQL every second, for a lost notification or an event written outside the outbox;
  * SQLite every 250 ms, for the other processes of CLUSTER_WORKERS, which share no notification).
  */
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { DELIVERIES_CHANNEL, EVENTS_CHANNEL } from './channels.js';
 import type { FeedStore } from './feed-store.js';
 

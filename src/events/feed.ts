@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { ACCEPTED_EVENT_SPELLINGS, canonicalEvent, EVENT_NAMES, EVENTS, type EventName } from './catalogue.js';
 import { decodeCursor, encodeCursor, FEED_START, type FeedCursor } from './feed-cursor.js';
 import { FeedPages, type FeedSelection, type PageSlice } from './feed-pages.js';

@@ -6,8 +6,8 @@
  * never collide between clients. The rules are in src/idempotency/service.ts.
  */
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
-import { Problem } from '../errors.js';
 import { IdempotencyService, requestHash } from '../idempotency/service.js';
+import { Problem } from '../problems/catalogue.js';
 
 const REPLAYED_HEADERS = ['content-type', 'location'];
 

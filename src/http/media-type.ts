@@ -6,7 +6,7 @@
  * Checked in preValidation, once the body is parsed and before the schema judges it.
  */
 import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 
 const JSON_ONLY: readonly string[] = ['application/json'];
 

@@ -8,7 +8,7 @@
  * ```
  */
 import type { AuditAction } from '../audit/catalogue.js';
-import type { ProblemCode } from '../errors.js';
+import type { ProblemCode } from '../problems/catalogue.js';
 import type { Role } from '../vocabulary/actor.js';
 
 /**

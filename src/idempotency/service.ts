@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import type { IdempotencyStore } from './store.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;

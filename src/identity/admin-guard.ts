@@ -5,8 +5,8 @@
 import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { parseBearer } from '../auth/basic.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
-import { Problem } from '../errors.js';
 import type { Guard } from '../http/route-behaviour.js';
+import { Problem } from '../problems/catalogue.js';
 import { ADMIN_TOKEN_ACTOR, actorOf, attachActor, type Role, roleAtLeast } from '../vocabulary/actor.js';
 import { API_TOKEN_PREFIX, type ApiTokens } from './api-tokens.js';
 import { admitResolved } from './session-guard.js';

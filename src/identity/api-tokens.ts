@@ -11,7 +11,7 @@ import type { SecretHasher } from '../auth/secret-hash.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { type Actor, ROLES, type Role } from '../vocabulary/actor.js';
 
 export const API_TOKEN_PREFIX = 'smt_';

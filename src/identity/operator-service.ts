@@ -8,7 +8,7 @@ import type { Initiator } from '../audit/initiator.js';
 import { type AuditLog, changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import type { Role } from '../vocabulary/actor.js';
 import type { ApiTokens } from './api-tokens.js';
 import type { OidcClient } from './oidc-client.js';

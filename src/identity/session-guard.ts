@@ -6,8 +6,8 @@
 
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { Problem } from '../errors.js';
 import { cookieOptions } from '../http/cookies.js';
+import { Problem } from '../problems/catalogue.js';
 import { attachActor } from '../vocabulary/actor.js';
 import { CSRF_HEADER, type SessionKind, type WebSession, WebSessions } from './sessions.js';
 

@@ -12,7 +12,7 @@ import type { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { ROLES, type Role } from '../vocabulary/actor.js';
 import { WebSessionStore } from './session-store.js';
 

@@ -6,7 +6,7 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { PROBLEMS, type ProblemCode, problemType } from '../errors.js';
+import { PROBLEMS, type ProblemCode, problemType } from '../problems/catalogue.js';
 
 /**
  * The longest path parameter the router takes, decoded (longer: 414). The longest identifier a path

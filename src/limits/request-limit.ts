@@ -8,7 +8,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { TokenBuckets } from './token-bucket.js';
 
 const POLICY = 'client';

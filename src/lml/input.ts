@@ -1,5 +1,5 @@
 /** Normalisation of LML input and the 400 problems it raises, shaped like the schema validator's. */
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 
 export const badCursor = (value: string, what: string): Problem =>
   new Problem('validation-failed', `starting_after ${value} is not a known ${what}`, {

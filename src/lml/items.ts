@@ -4,7 +4,7 @@
  */
 
 import { validateEan } from '../ean.js';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { fieldProblem, optionalText, requiredText } from './input.js';
 import { MAX_ITEMS, MAX_TAGS } from './model.js';
 import type { ListItem } from './schemas.js';

@@ -8,11 +8,11 @@ import { appendRecord, changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Db, Executor } from '../db/database.js';
 import type { ListRow } from '../db/schema.js';
-import { notFound, Problem } from '../errors.js';
 import { events } from '../events/emitters.js';
 import type { Emit, Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { type Page, toPage } from '../paging.js';
+import { notFound, Problem } from '../problems/catalogue.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { normaliseItems, normaliseTags } from './items.js';
 import {

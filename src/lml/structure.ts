@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { ChangeLogStore } from '../db/change-log.js';
 import type { Db } from '../db/database.js';
-import { notFound } from '../errors.js';
 import { isResourceIdentifier } from '../ids.js';
+import { notFound } from '../problems/catalogue.js';
 import { type ListNodeRow, ListStore } from './list-store.js';
 import { SchoolDirectory } from './school-directory.js';
 import { SchoolStore } from './school-store.js';

@@ -13,7 +13,7 @@ import { systemClock } from '../clock.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { connectDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { PROBLEMS, Problem } from '../errors.js';
+import { PROBLEMS, Problem } from '../problems/catalogue.js';
 import { createServices } from './services.js';
 
 export type { Io, Outcome } from '../cli/command.js';

@@ -4,7 +4,7 @@
  * The shapes themselves are TypeBox schemas built from one field table (fields.ts); their types are
  * in schemas.ts.
  */
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 
 export const OFFER_CONDITIONS = ['excellent', 'good', 'acceptable'] as const;
 export type OfferCondition = (typeof OFFER_CONDITIONS)[number];

@@ -5,9 +5,9 @@
  * offer is serialised again. Totals are sums of integer cents, exact.
  */
 import type { ListRow } from '../db/schema.js';
-import { notFound } from '../errors.js';
 import { isResourceIdentifier } from '../ids.js';
 import { parseItems } from '../lml/views.js';
+import { notFound } from '../problems/catalogue.js';
 import { conditionQuality, euros, type OfferCondition } from './model.js';
 import type { OfferReadModel } from './read-model.js';
 

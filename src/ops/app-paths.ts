@@ -7,7 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 import { type Localized, localizedHandler } from './web-assets.js';
 
 export interface AppPaths {

@@ -6,9 +6,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../errors.js';
 import { cookieOptions } from '../http/cookies.js';
 import { isLocale, LANGUAGE_COOKIE } from '../i18n/locale.js';
+import { Problem } from '../problems/catalogue.js';
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 

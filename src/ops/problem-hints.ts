@@ -2,7 +2,7 @@
  * One sentence per problem code for the /problems pages: what usually causes it and what to do.
  * Partial on purpose: a code added to the catalogue still gets a page (with a generic sentence).
  */
-import type { ProblemCode } from '../errors.js';
+import type { ProblemCode } from '../problems/catalogue.js';
 
 export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'validation-failed':

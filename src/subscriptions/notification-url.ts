@@ -4,7 +4,7 @@
  * the host we vet is the host we call: inet_aton spellings such as http://2130706433/ or http://0x7f.1/
  * are normalised to 127.0.0.1 here and then refused by the address policy.
  */
-import { Problem } from '../errors.js';
+import { Problem } from '../problems/catalogue.js';
 
 export const MAX_NOTIFICATION_URL_LENGTH = 2048;
 

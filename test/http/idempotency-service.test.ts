@@ -1,9 +1,9 @@
 /** The Idempotency-Key rules on the real store (both engines): 5xx answers are forgotten, and a race has one winner. */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { Problem } from '../../src/errors.js';
 import { IdempotencyService, requestHash } from '../../src/idempotency/service.js';
 import { IdempotencyStore } from '../../src/idempotency/store.js';
+import { Problem } from '../../src/problems/catalogue.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 
 describeEachEngine('IdempotencyService', (engine) => {

@@ -7,10 +7,10 @@
 import Fastify from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEMS, type ProblemCode } from '../../src/errors.js';
 import { declarationProblem, registerRouteBehaviour } from '../../src/http/route-behaviour.js';
 import { changesState } from '../../src/http/route-config.js';
 import { routeCatalog } from '../../src/ops/instrument.js';
+import { PROBLEMS, type ProblemCode } from '../../src/problems/catalogue.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 /** Swagger UI's own pages and assets: added by the plugin, hidden, read-only. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertEan, eanCheckDigit, isValidEan, MAX_EANS_PER_QUERY, parseEanList, validateEan } from '../../src/ean.js';
-import { Problem } from '../../src/errors.js';
+import { Problem } from '../../src/problems/catalogue.js';
 import { eanOf } from '../support/ean.js';
 
 function problemOf(run: () => unknown): Problem {

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI } from 'openapi-types';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PROBLEMS } from '../../src/errors.js';
 import { routeCatalog } from '../../src/ops/instrument.js';
+import { PROBLEMS } from '../../src/problems/catalogue.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

@@ -4,7 +4,7 @@
  */
 import { cliInitiator } from '../../audit/initiator.js';
 import type { Config } from '../../config.js';
-import { Problem } from '../../errors.js';
+import { Problem } from '../../problems/catalogue.js';
 import type { CliServices } from '../command.js';
 import { type Command, json, listing, required } from '../command.js';
 

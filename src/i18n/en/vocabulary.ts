@@ -4,9 +4,9 @@
  * labels), so the compiler holds the Dutch words to the same sets; the English ones are the sources' own.
  */
 
-import { PROBLEMS, type ProblemCode } from '../../errors.js';
 import { EVENT_LABELS, type EventName } from '../../events/catalogue.js';
 import type { OfferCondition } from '../../offers/model.js';
+import { PROBLEMS, type ProblemCode } from '../../problems/catalogue.js';
 import type { Role } from '../../vocabulary/actor.js';
 
 export type Words<K extends string> = { readonly [key in K]: string };

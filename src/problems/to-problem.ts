@@ -4,9 +4,9 @@
  * everything else as a 500 (a bug). The app's error handler and the token endpoint's both use it.
  */
 import type { FastifyError } from 'fastify';
-import { Problem } from './errors.js';
-import { readableIssues } from './http/validation-issues.js';
-import { isDatabaseUnavailable } from './limits/db-unavailable.js';
+import { Problem } from './catalogue.js';
+import { isDatabaseUnavailable } from './db-unavailable.js';
+import { readableIssues } from './validation-issues.js';
 
 export function toProblem(error: FastifyError | Problem): Problem {
   if (error instanceof Problem) return error;
@@ -15,7 +15,7 @@ export function toProblem(error: FastifyError | Problem): Problem {
     return new Problem('unavailable', 'the database cannot be reached; retry shortly', {}, { 'retry-after': '5' });
   if (error.validation !== undefined) {
     const location = error.validationContext ?? 'request';
-    // A union of literals reads as one issue naming the allowed values (http/validation-issues.ts).
+    // A union of literals reads as one issue naming the allowed values (validation-issues.ts).
     const issues = readableIssues(error.validation);
     const errors = issues.map((issue) => ({
       location,
