@@ -27,7 +27,8 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = a
         description:
           'Every state change made through the admin API, the console, the CLI and the partner portal, and the ' +
           "system's own (a subscription disabled by delivery, a prune), each chained to the one before by a SHA-256 " +
-          'hash. Pages go newest first; `?format=ndjson` streams every matching record oldest first.',
+          'hash. Pages go newest first, older ones by `starting_after`, newer ones by `ending_before`, and name what their ' +
+          'records are about (`subjects`); `?format=ndjson` streams every matching record oldest first.',
         querystring: AuditQuerySchema,
         response: { 200: AuditPageSchema },
         documentedResponses: {
@@ -46,9 +47,13 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const { actor, action, targetType, targetId, since, until, limit, starting_after, format } = request.query;
+      const { actor, action, targetType, targetId, since, until, limit, starting_after, ending_before, format } =
+        request.query;
       const filter: AuditFilter = { actor, action, targetType, targetId, since: instant(since), until: instant(until) };
-      if (format !== 'ndjson') return audit.page(filter, limit, starting_after);
+      if (format !== 'ndjson') {
+        const page = await audit.page(filter, limit, { after: starting_after, before: ending_before });
+        return { ...page, subjects: await audit.subjectsOf(page.data) };
+      }
       const lines = async function* () {
         for await (const { seq: _seq, ...record } of audit.all(filter)) yield `${JSON.stringify(record)}\n`;
       };

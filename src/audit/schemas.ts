@@ -1,7 +1,8 @@
 /** The audit log's wire shapes (GET /api/admin/v1/audit), one TypeBox source for validation and the OpenAPI document. */
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { ACTOR_TYPES, ROLES } from '../vocabulary/actor.js';
 import { AUDIT_ACTIONS } from './catalogue.js';
+import { NAMED_SUBJECTS } from './model.js';
 
 const nullableString = (description?: string) => Type.Union([Type.String(), Type.Null()], { description });
 
@@ -48,7 +49,18 @@ export const AuditQuerySchema = Type.Object(
     until: Type.Optional(Type.String({ format: 'date-time', description: 'Before this instant' })),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
     starting_after: Type.Optional(
-      Type.String({ maxLength: 64, description: 'The id of the last record of the previous page' }),
+      Type.String({
+        maxLength: 64,
+        description: 'The id of the last record of the previous page: the older records after it',
+      }),
+    ),
+    ending_before: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'The id of the first (newest) record of the page shown: the records newer than it, newest first, `has_more` ' +
+          'then saying whether there are newer ones still. Not together with starting_after',
+      }),
     ),
     format: Type.Optional(
       Type.Union([Type.Literal('json'), Type.Literal('ndjson')], {
@@ -61,4 +73,36 @@ export const AuditQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditPageSchema = Type.Object({ has_more: Type.Boolean(), data: Type.Array(AuditRecordSchema) });
+export const AuditSubjectSchema = Type.Object(
+  {
+    type: Type.Union(
+      NAMED_SUBJECTS.map((type) => Type.Literal(type)),
+      {
+        description:
+          "A record's target type, or `client` for a partner actor and a subscription's client, `school` for a list's school",
+      },
+    ),
+    id: Type.String({
+      description: 'As the records carry it: target.id, actor.id or the value of a change',
+      examples: ['cli_0AbCdEfGh1234567890123'],
+    }),
+    name: Type.String({
+      description:
+        "Its name now: a client's, school's, list's or API token's name, an operator's e-mail, a subscription's event",
+      examples: ['Boekhandel Noord'],
+    }),
+    owner: nullableString("Whose it is: a list's school's name, a subscription's client's name; null for the rest"),
+  },
+  { additionalProperties: false },
+);
+export type AuditSubject = Static<typeof AuditSubjectSchema>;
+
+export const AuditPageSchema = Type.Object({
+  has_more: Type.Boolean(),
+  data: Type.Array(AuditRecordSchema),
+  subjects: Type.Array(AuditSubjectSchema, {
+    description:
+      "The named subjects the records of this page refer to (targets, partner actors, a list's school, a " +
+      "subscription's client), each once, by type and id, as they are named now; a deleted one is left out",
+  }),
+});

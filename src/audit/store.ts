@@ -9,6 +9,8 @@ import type { Database } from '../db/schema.js';
 import { Problem } from '../problems/catalogue.js';
 import type { AuditRecord } from './canonical.js';
 import { fromRow } from './rows.js';
+import type { AuditSubject } from './schemas.js';
+import { subjectsOf } from './subjects.js';
 
 export interface AuditFilter {
   /** An actor's id (operator sub, partner client id), name (e-mail, "cli (…)") or type (`system`). */
@@ -24,6 +26,9 @@ export interface AuditFilter {
 }
 
 const EXPORT_BATCH = 500;
+
+const invalid = (path: string, detail: string): Problem =>
+  new Problem('validation-failed', detail, { errors: [{ location: 'querystring', path, message: detail }] });
 
 type Query = SelectQueryBuilder<Database, 'audit_records', AuditRecordsTable>;
 
@@ -48,32 +53,42 @@ function filtered(db: Executor, filter: AuditFilter): Query {
 export class AuditStore {
   constructor(private readonly db: Executor) {}
 
-  /** One page newest first, after the record `startingAfter` (an id from the previous page). */
+  /**
+   * One page newest first: the records after `cursor.after` (older ones, an id from the previous page)
+   * or, with `cursor.before`, the newest records before it (newer ones); has_more says whether there
+   * are more in the direction paged.
+   */
   async page(
     filter: AuditFilter,
     limit: number,
-    startingAfter?: string,
+    cursor: { after?: string | undefined; before?: string | undefined } = {},
   ): Promise<{ has_more: boolean; data: AuditRecord[] }> {
+    if (cursor.after !== undefined && cursor.before !== undefined)
+      throw invalid('/ending_before', 'starting_after and ending_before cannot be given together');
     let query = filtered(this.db, filter);
-    if (startingAfter !== undefined) {
-      const cursor = await this.db
-        .selectFrom('audit_records')
-        .select('seq')
-        .where('id', '=', startingAfter)
-        .executeTakeFirst();
-      if (cursor === undefined) {
-        const detail = `starting_after "${startingAfter.slice(0, 64)}" is not an audit record id`;
-        throw new Problem('validation-failed', detail, {
-          errors: [{ location: 'querystring', path: '/starting_after', message: detail }],
-        });
-      }
-      query = query.where('seq', '<', cursor.seq);
-    }
+    if (cursor.after !== undefined) query = query.where('seq', '<', await this.seqOf(cursor.after, 'starting_after'));
+    if (cursor.before !== undefined) query = query.where('seq', '>', await this.seqOf(cursor.before, 'ending_before'));
+    const newer = cursor.before !== undefined;
     const rows = await query
-      .orderBy('seq', 'desc')
+      .orderBy('seq', newer ? 'asc' : 'desc')
       .limit(limit + 1)
       .execute();
-    return { has_more: rows.length > limit, data: rows.slice(0, limit).map(fromRow) };
+    const page = rows.slice(0, limit);
+    if (newer) page.reverse();
+    return { has_more: rows.length > limit, data: page.map(fromRow) };
+  }
+
+  /** The chain position of the record a cursor names. */
+  private async seqOf(id: string, parameter: string): Promise<number> {
+    const row = await this.db.selectFrom('audit_records').select('seq').where('id', '=', id).executeTakeFirst();
+    if (row === undefined)
+      throw invalid(`/${parameter}`, `${parameter} "${id.slice(0, 64)}" is not an audit record id`);
+    return Number(row.seq);
+  }
+
+  /** The named subjects these records refer to, in one query (subjects.ts). */
+  subjectsOf(records: readonly AuditRecord[]): Promise<AuditSubject[]> {
+    return subjectsOf(this.db, records);
   }
 
   /** Every matching record, oldest first (chain order), read a batch at a time. */

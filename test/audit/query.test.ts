@@ -27,16 +27,34 @@ describeEachEngine('audit: reading and exporting', (engine) => {
   const page = async (query: Record<string, string>) => {
     const response = await h.asAdmin().get('/api/admin/v1/audit', { query });
     expect(response.statusCode).toBe(200);
-    return response.json<{ has_more: boolean; data: AuditRecord[] }>();
+    return response.json<{ has_more: boolean; data: AuditRecord[]; subjects: unknown[] }>();
   };
 
   it('pages newest first with has_more and starting_after, as every admin list', async () => {
     const records = await history();
     const newestFirst = [...records].reverse();
+    // Each page names the clients and schools its records are about, ordered by kind, then id.
+    const named = (record: AuditRecord | undefined, name: string) => ({
+      type: record?.target.type,
+      id: record?.target.id,
+      name,
+      owner: null,
+    });
+    const [schoolA, schoolB, schoolC, one, two] = records;
+    const byId = (a: { id?: string | undefined }, b: { id?: string | undefined }) =>
+      (a.id ?? '') < (b.id ?? '') ? -1 : 1;
     const first = await page({ limit: '4' });
-    expect(first).toEqual({ has_more: true, data: newestFirst.slice(0, 4) });
+    expect(first).toEqual({
+      has_more: true,
+      data: newestFirst.slice(0, 4),
+      subjects: [...[named(one, 'One'), named(two, 'Two')].sort(byId), named(schoolC, 'School C')],
+    });
     const second = await page({ limit: '4', starting_after: first.data[3]?.id ?? '' });
-    expect(second).toEqual({ has_more: false, data: newestFirst.slice(4) });
+    expect(second).toEqual({
+      has_more: false,
+      data: newestFirst.slice(4),
+      subjects: [named(schoolA, 'School A'), named(schoolB, 'School B')].sort(byId),
+    });
     const unknown = await h.asAdmin().get('/api/admin/v1/audit', { query: { starting_after: 'aud_nope' } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ code: 'validation-failed' });

@@ -99,6 +99,7 @@ export const common = {
   'history.title': 'History',
   'history.none': 'No recorded changes.',
   'history.couldNotLoad': 'Could not load the history: {problem}',
+  'history.allRecords': 'Older records on the Audit page →',
   'form.receiverUrl': 'Receiver URL',
   'form.eans': 'EANs',
   'form.list': 'List',

@@ -105,6 +105,7 @@ export const common: { readonly [K in keyof typeof en]: Message } = {
   'history.title': 'Geschiedenis',
   'history.none': 'Geen vastgelegde wijzigingen.',
   'history.couldNotLoad': 'De geschiedenis kon niet worden geladen: {problem}',
+  'history.allRecords': 'Oudere records in het auditlog →',
   'form.receiverUrl': 'Ontvanger-URL',
   'form.eans': "EAN's",
   'form.list': 'Lijst',

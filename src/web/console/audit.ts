@@ -1,16 +1,21 @@
 /**
  * The audit log (/dashboard/audit): who changed what, newest first, filtered by actor, action,
- * target and time (all in the address), older pages by `starting_after`, and the ndjson export of
- * every match. A record's target links to that target's records.
+ * target and time (all in the address), a page of 20 at a time with older and newer pages by keyset
+ * (`after` and `before` in the address, the API's starting_after and ending_before), and the ndjson
+ * export of every match. A record's target is named and linked to its page, and to its records.
  */
 import type { AuditRecord } from '../../audit/canonical.js';
 import { AUDIT_ACTIONS } from '../../audit/catalogue.js';
-import { type Page, problemText } from '../common/api.js';
+import { problemText } from '../common/api.js';
 import { h } from '../common/dom.js';
-import { auditColumns } from '../common/history.js';
+import { type AuditPage, auditColumns, subjectsOf, subjectText } from '../common/history.js';
 import { t } from '../common/i18n.js';
 import { empty, field, inlineForm, select, table } from '../common/widgets.js';
 import { api, go, link, state } from './app.js';
+import { subjectLink } from './history-pages.js';
+
+/** Records a page: at 390 px a record is a card of about 200 px, so 20 keep a page within a few screens. */
+const PAGE_SIZE = 20;
 
 const FILTERS = ['actor', 'action', 'targetType', 'targetId'] as const;
 const TARGET_TYPES = ['', ...new Set(Object.values(AUDIT_ACTIONS).map((spec) => spec.target))];
@@ -53,10 +58,29 @@ function filterForm(): HTMLFormElement {
   );
 }
 
+/** Newer and older pages from this one, above and below the records. */
+function pager(page: AuditPage): HTMLElement | null {
+  const { after, before, ...filters } = state.query;
+  const first = page.data.at(0);
+  const last = page.data.at(-1);
+  // Paged back from an older page, there are newer records when the API says so; paged forward, there are.
+  const newer = before ? page.has_more : Boolean(after);
+  const older = before ? true : page.has_more;
+  const links = [
+    newer && first !== undefined
+      ? link({ section: 'audit', query: { ...filters, before: first.id } }, t('audit.newer'))
+      : null,
+    older && last !== undefined
+      ? link({ section: 'audit', query: { ...filters, after: last.id } }, t('audit.older'))
+      : null,
+  ].filter((control) => control !== null);
+  return links.length === 0 ? null : h('nav', { className: 'pager', 'aria-label': t('audit.pages') }, links);
+}
+
 export async function audit(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, t('audit.title')));
   root.append(h('p', { className: 'muted' }, t('audit.note')), filterForm());
-  const query = new URLSearchParams({ limit: '50' });
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
   for (const name of FILTERS) if (state.query[name]) query.set(name, state.query[name] ?? '');
   // The address carries days (the date inputs'); the API takes instants: From's start, To's end (UTC).
   if (state.query.since) query.set('since', dayBound(state.query.since, false));
@@ -71,27 +95,24 @@ export async function audit(root: HTMLElement): Promise<void> {
       h('a', { href: `/api/admin/v1/audit?${exportQuery.toString()}`, download: 'audit.ndjson' }, t('audit.export')),
     ),
   );
-  if (state.query.after) query.set('starting_after', state.query.after);
-  const result = await api<Page<AuditRecord>>('GET', `/audit?${query.toString()}`);
+  if (state.query.before) query.set('ending_before', state.query.before);
+  else if (state.query.after) query.set('starting_after', state.query.after);
+  const result = await api<AuditPage>('GET', `/audit?${query.toString()}`);
   if (!result.ok) {
     root.append(empty(t('common.couldNotLoad', { problem: problemText(result) })));
     return;
   }
-  const records = result.data.data;
-  const target = (r: AuditRecord) =>
-    link(
-      { section: 'audit', query: { targetType: r.target.type, targetId: r.target.id } },
-      `${r.target.type} ${r.target.id}`,
-    );
-  const [when, who, action, changes] = auditColumns;
-  root.append(
-    table(
-      records,
-      when && who && action && changes ? [when, who, action, [t('audit.target'), target], changes] : auditColumns,
-      t('audit.none'),
+  const subjects = subjectsOf(result.data);
+  const target = (r: AuditRecord) => [
+    subjectText(subjects, r.target.type, r.target.id, subjectLink),
+    h(
+      'div',
+      { className: 'muted' },
+      link({ section: 'audit', query: { targetType: r.target.type, targetId: r.target.id } }, t('audit.itsRecords')),
     ),
-  );
-  const last = records.at(-1);
-  if (result.data.has_more && last !== undefined)
-    root.append(h('p', {}, link({ section: 'audit', query: { ...state.query, after: last.id } }, t('audit.older'))));
+  ];
+  const columns = auditColumns(subjects, subjectLink);
+  columns.splice(3, 0, [t('audit.target'), target]);
+  const records = table(result.data.data, columns, t('audit.none'));
+  root.append(...[pager(result.data), records, pager(result.data)].filter((part) => part !== null));
 }

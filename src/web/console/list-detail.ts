@@ -11,6 +11,7 @@ import { stateBadge } from '../common/states.js';
 import { when } from '../common/time.js';
 import { empty } from '../common/widgets.js';
 import { api, link } from './app.js';
+import { historyLinks } from './history-pages.js';
 import { listItems } from './list-items.js';
 import { type List, moveButtons, renameButton } from './list-moves.js';
 
@@ -48,6 +49,6 @@ export async function listDetail(root: HTMLElement, identifier: string): Promise
     h('h2', {}, t('list.items')),
     h('p', { className: 'muted' }, t('list.itemsNote')),
     listItems(list),
-    await historyPanel(api, 'list', list.identifier),
+    await historyPanel(api, 'list', list.identifier, historyLinks),
   );
 }

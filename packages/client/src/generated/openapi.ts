@@ -904,7 +904,7 @@ export interface paths {
         };
         /**
          * The audit log: who changed what, newest first, with filters; ?format=ndjson exports every match
-         * @description Every state change made through the admin API, the console, the CLI and the partner portal, and the system's own (a subscription disabled by delivery, a prune), each chained to the one before by a SHA-256 hash. Pages go newest first; `?format=ndjson` streams every matching record oldest first.
+         * @description Every state change made through the admin API, the console, the CLI and the partner portal, and the system's own (a subscription disabled by delivery, a prune), each chained to the one before by a SHA-256 hash. Pages go newest first, older ones by `starting_after`, newer ones by `ending_before`, and name what their records are about (`subjects`); `?format=ndjson` streams every matching record oldest first.
          */
         get: operations["adminListAudit"];
         put?: never;
@@ -15086,8 +15086,10 @@ export interface operations {
                 /** @description Before this instant */
                 until?: string;
                 limit?: number;
-                /** @description The id of the last record of the previous page */
+                /** @description The id of the last record of the previous page: the older records after it */
                 starting_after?: string;
+                /** @description The id of the first (newest) record of the page shown: the records newer than it, newest first, `has_more` then saying whether there are newer ones still. Not together with starting_after */
+                ending_before?: string;
                 /** @description `ndjson`: every matching record, oldest first (chain order), one JSON object a line, streamed as `application/x-ndjson` with no page size (limit and starting_after are ignored) — for a SIEM */
                 format?: "json" | "ndjson";
             };
@@ -15128,6 +15130,14 @@ export interface operations {
                      *           "prevHash": "text",
                      *           "hash": "text"
                      *         }
+                     *       ],
+                     *       "subjects": [
+                     *         {
+                     *           "type": "client",
+                     *           "id": "cli_0AbCdEfGh1234567890123",
+                     *           "name": "Boekhandel Noord",
+                     *           "owner": "text"
+                     *         }
                      *       ]
                      *     }
                      */
@@ -15167,6 +15177,23 @@ export interface operations {
                             prevHash: string;
                             /** @description SHA-256 (hex) of prevHash + the canonical JSON (sorted keys) of the record without prevHash and hash */
                             hash: string;
+                        }[];
+                        /** @description The named subjects the records of this page refer to (targets, partner actors, a list's school, a subscription's client), each once, by type and id, as they are named now; a deleted one is left out */
+                        subjects: {
+                            /** @description A record's target type, or `client` for a partner actor and a subscription's client, `school` for a list's school */
+                            type: "client" | "school" | "list" | "subscription" | "operator" | "api-token";
+                            /**
+                             * @description As the records carry it: target.id, actor.id or the value of a change
+                             * @example cli_0AbCdEfGh1234567890123
+                             */
+                            id: string;
+                            /**
+                             * @description Its name now: a client's, school's, list's or API token's name, an operator's e-mail, a subscription's event
+                             * @example Boekhandel Noord
+                             */
+                            name: string;
+                            /** @description Whose it is: a list's school's name, a subscription's client's name; null for the rest */
+                            owner: string | null;
                         }[];
                     };
                     "application/x-ndjson": string;
