@@ -10,7 +10,7 @@
  */
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { afterCursor } from '../db/keyset.js';
+import { afterCursor } from '../vocabulary/paging.js';
 import { DELIVERY_STATUSES } from './model.js';
 
 export interface DeliveryFilter {

@@ -8,7 +8,7 @@
  * Names are accepted dotted (school.created, as the webhooks page lists them) or hyphenated
  * (list-published, as the subscription examples use), and stored dotted.
  */
-import { LIST_STATUSES } from '../list-statuses.js';
+import { LIST_STATUSES } from '../vocabulary/list-statuses.js';
 
 /** The statuses `offer.status` announces: every status but draft (a draft was never anybody's business). */
 const OFFER_EVENT_STATUSES = ['published', 'reserved', 'sold', 'withdrawn'] as const;

@@ -3,8 +3,8 @@
  * order, so the stored JSON is canonical and "did the content change?" is a string comparison.
  */
 
-import { validateEan } from '../ean.js';
 import { Problem } from '../problems/catalogue.js';
+import { validateEan } from '../vocabulary/ean.js';
 import { fieldProblem, optionalText, requiredText } from './input.js';
 import { MAX_ITEMS, MAX_TAGS } from './model.js';
 import type { ListItem } from './schemas.js';

@@ -2,9 +2,10 @@
  * What a list service call takes (input, patch, query) and the rules that read it: a school year's
  * bounds, and the canonical form that decides whether content changed.
  */
+
+import type { PageQuery } from '../vocabulary/paging.js';
 import { fieldProblem } from './input.js';
 import type { ListItemInput } from './items.js';
-import type { PageQuery } from './paging.js';
 import type { ListView } from './schemas.js';
 import { parseItems, parseTags } from './views.js';
 

@@ -11,8 +11,8 @@ import type { ListRow } from '../db/schema.js';
 import { events } from '../events/emitters.js';
 import type { Emit, Outbox } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
-import { type Page, toPage } from '../paging.js';
 import { notFound, Problem } from '../problems/catalogue.js';
+import { type Page, toPage } from '../vocabulary/paging.js';
 import { badCursor, fieldProblem, optionalText, requiredText } from './input.js';
 import { normaliseItems, normaliseTags } from './items.js';
 import {

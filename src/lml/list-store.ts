@@ -1,8 +1,8 @@
 /** SQL for learning-material lists. Every read joins the school's name for `school` and `breadcrumb`. */
 import type { Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
-import { afterCursor } from '../db/keyset.js';
 import type { ListRow, ListsTable } from '../db/schema.js';
+import { afterCursor } from '../vocabulary/paging.js';
 import type { PageRequest } from './school-store.js';
 import type { ListStatus } from './status.js';
 import type { ListWithSchool } from './views.js';

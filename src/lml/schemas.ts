@@ -3,10 +3,10 @@
  * key order), and the OpenAPI document. Shared by the admin routes and the LML read routes.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { EAN_PATTERN } from '../ean.js';
 import { documentedAs } from '../http/documented.js';
+import { EAN_PATTERN } from '../vocabulary/ean.js';
+import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from '../vocabulary/paging.js';
 import { MAX_ITEMS, MAX_TAGS, SCHOOL_TYPES } from './model.js';
-import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from './paging.js';
 import { LIST_STATUS_INPUTS, LIST_STATUSES } from './status.js';
 
 /**

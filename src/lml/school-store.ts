@@ -1,8 +1,8 @@
 /** SQL for schools. Works with the root connection or an open outbox transaction. */
 import type { Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
-import { afterCursor } from '../db/keyset.js';
 import type { SchoolRow, SchoolsTable } from '../db/schema.js';
+import { afterCursor } from '../vocabulary/paging.js';
 
 export interface PageRequest {
   limit: number;

@@ -5,8 +5,8 @@
  */
 
 import type { ListRow } from '../db/schema.js';
-import { LIST_STATUSES, type ListStatus } from '../list-statuses.js';
 import { Problem } from '../problems/catalogue.js';
+import { LIST_STATUSES, type ListStatus } from '../vocabulary/list-statuses.js';
 
 export { LIST_STATUSES, type ListStatus };
 

@@ -9,9 +9,9 @@
 import { KindGuard, type Static, type TSchema, Type } from '@sinclair/typebox';
 import { isoTime } from '../clock.js';
 import type { OfferRow } from '../db/schema.js';
-import { assertEan, EAN_PATTERN, validateEan } from '../ean.js';
 import { documentedAs } from '../http/documented.js';
 import { Problem } from '../problems/catalogue.js';
+import { assertEan, EAN_PATTERN, validateEan } from '../vocabulary/ean.js';
 import {
   cleanText,
   DEFAULT_OFFER_STATUS,

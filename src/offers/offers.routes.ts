@@ -2,8 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { EAN_LENGTHS, EAN_LIST_PATTERN, MAX_EANS_PER_QUERY } from '../ean.js';
 import { documentedAs } from '../http/documented.js';
+import { EAN_LENGTHS, EAN_LIST_PATTERN, MAX_EANS_PER_QUERY } from '../vocabulary/ean.js';
 import type { PublishedOffers } from './fragment.js';
 import { OfferIdOrIdentifierParams, PublicOfferSchema } from './schemas.js';
 import type { OfferService } from './service.js';

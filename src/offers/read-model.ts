@@ -17,7 +17,7 @@ import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
 import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
-import { parseEanList } from '../ean.js';
+import { parseEanList } from '../vocabulary/ean.js';
 import { AnswerMemo } from './answer-memo.js';
 import { type Fragment, fragmentsFromRows, type PublishedOffers } from './fragment.js';
 import { ownedKey } from './fragment-memory.js';

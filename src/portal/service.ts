@@ -8,11 +8,11 @@ import type { ClientView } from '../auth/client-schemas.js';
 import type { ClientService } from '../auth/client-service.js';
 import type { AttemptView, DeliveryView } from '../delivery/schemas.js';
 import type { DeliveryQuery, DeliveryService } from '../delivery/service.js';
-import type { Page } from '../paging.js';
 import type { SubscriptionFilter } from '../subscriptions/filter-schema.js';
 import type { Recovered, SubscriptionRecovery } from '../subscriptions/recovery.js';
 import type { SubscriptionView, SubscriptionWithHealth } from '../subscriptions/schemas.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
+import type { Page } from '../vocabulary/paging.js';
 import type { ListChoice, PortalSubjects, SubjectName } from './subjects.js';
 
 /** A delivery with its attempts (each with the request it sent), and what it was about by name (null: a test ping, or gone). */

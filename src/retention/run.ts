@@ -5,8 +5,8 @@
  * the events no delivery refers to any more, then the response bodies and the small tables.
  */
 import type { Executor } from '../db/database.js';
-import type { Cursor } from '../db/keyset.js';
 import { getSetting, putSetting } from '../db/settings.js';
+import type { Cursor } from '../vocabulary/paging.js';
 import type { Held } from './lock.js';
 import { deleteChunks, deleteStillFinished } from './paced-batches.js';
 import { type Cutoffs, FAILED_STATUSES, type PruneTarget } from './policy.js';

@@ -12,7 +12,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ChangeLogName } from '../db/change-log.js';
 import type { Engine, Executor } from '../db/database.js';
-import { type Cursor, keysetCondition } from '../db/keyset.js';
+import { type Cursor, keysetCondition } from '../vocabulary/paging.js';
 import type { BoundedTable } from './policy.js';
 
 export interface Batch {

@@ -4,9 +4,9 @@
  * browser pages can use it without the database.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { EAN_PATTERN } from '../ean.js';
 import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
 import { documentedAs } from '../http/documented.js';
+import { EAN_PATTERN } from '../vocabulary/ean.js';
 
 export const MAX_FILTER_EANS = 500;
 

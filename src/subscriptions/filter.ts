@@ -5,11 +5,11 @@
  */
 import type { Executor } from '../db/database.js';
 import type { SubscriptionRow } from '../db/schema.js';
-import { type InvalidEan, invalidEanProblem, validateEan } from '../ean.js';
 import type { EventName } from '../events/catalogue.js';
 import { isResourceIdentifier } from '../ids.js';
 import { ListStore } from '../lml/list-store.js';
 import { Problem } from '../problems/catalogue.js';
+import { type InvalidEan, invalidEanProblem, validateEan } from '../vocabulary/ean.js';
 import { FILTERABLE, type SubscriptionFilter } from './filter-schema.js';
 
 /** What a filter stores: the echoed JSON, the list it follows, the EANs it names. */

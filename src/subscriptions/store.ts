@@ -1,7 +1,7 @@
 /** SQL for webhook subscriptions. Engine-agnostic Kysely; callers pass a transaction when they hold one. */
 import type { Executor } from '../db/database.js';
-import { afterCursor } from '../db/keyset.js';
 import type { SubscriptionRow } from '../db/schema.js';
+import { afterCursor } from '../vocabulary/paging.js';
 import type { RevokedReason, SubscriptionStatus } from './model.js';
 
 /** A subscription with the owning client's public id and name, for the operator's views. */

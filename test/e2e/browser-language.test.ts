@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { DELIVERY_STATUSES } from '../../src/delivery/model.js';
 import { EN, NL } from '../../src/i18n/catalogue.js';
 import { fragments } from '../../src/i18n/message.js';
-import { LIST_STATUSES } from '../../src/list-statuses.js';
 import { OFFER_STATUSES } from '../../src/offers/model.js';
 import { SUBSCRIPTION_STATUSES } from '../../src/subscriptions/model.js';
+import { LIST_STATUSES } from '../../src/vocabulary/list-statuses.js';
 import { skipBrowser } from '../support/browser.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import {

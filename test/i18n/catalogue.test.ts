@@ -11,11 +11,11 @@ import { EVENT_LABELS } from '../../src/events/catalogue.js';
 import { EN, NL, VOCABULARIES } from '../../src/i18n/catalogue.js';
 import { type Message, render } from '../../src/i18n/message.js';
 import { states as dutchStates } from '../../src/i18n/nl/vocabulary.js';
-import { LIST_STATUSES } from '../../src/list-statuses.js';
 import { OFFER_CONDITIONS, OFFER_STATUSES } from '../../src/offers/model.js';
 import { PROBLEMS } from '../../src/problems/catalogue.js';
 import { SUBSCRIPTION_STATUSES } from '../../src/subscriptions/model.js';
 import { ROLES } from '../../src/vocabulary/actor.js';
+import { LIST_STATUSES } from '../../src/vocabulary/list-statuses.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 

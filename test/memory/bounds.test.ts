@@ -7,13 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type ChangeLogStore, LogPosition } from '../../src/db/change-log.js';
-import { parseEanList } from '../../src/ean.js';
 import { AuthFailureLimit } from '../../src/limits/auth-failures.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
 import { NO_OFFERS } from '../../src/offers/fragment.js';
 import { ownedKey } from '../../src/offers/fragment-memory.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import type { OfferStore } from '../../src/offers/store.js';
+import { parseEanList } from '../../src/vocabulary/ean.js';
 import { eanOf } from '../support/ean.js';
 
 describe('TokenBuckets under many distinct keys', () => {

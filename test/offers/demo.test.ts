@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
-import { validateEan } from '../../src/ean.js';
 import { DEMO_BOOKS } from '../../src/lml/demo-books.js';
 import { DEMO_EANS, DEMO_OFFERS, DEMO_QUERY_EANS, seedDemoOffers } from '../../src/offers/demo-offers.js';
+import { validateEan } from '../../src/vocabulary/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { assertEan, eanCheckDigit, isValidEan, MAX_EANS_PER_QUERY, parseEanList, validateEan } from '../../src/ean.js';
 import { Problem } from '../../src/problems/catalogue.js';
+import {
+  assertEan,
+  eanCheckDigit,
+  isValidEan,
+  MAX_EANS_PER_QUERY,
+  parseEanList,
+  validateEan,
+} from '../../src/vocabulary/ean.js';
 import { eanOf } from '../support/ean.js';
 
 function problemOf(run: () => unknown): Problem {

@@ -7,13 +7,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GRANT_TYPES } from '../../src/auth/token-schemas.js';
-import { EAN_LIST_PATTERN, EAN_PATTERN } from '../../src/ean.js';
 import { ACCEPTED_EVENT_SPELLINGS } from '../../src/events/catalogue.js';
 import { CURSOR_PATTERN } from '../../src/events/feed-cursor.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../src/idempotency/service.js';
 import { MAX_PATH_SEGMENT } from '../../src/limits/http-limits.js';
 import { OFFER_ID_PATTERN } from '../../src/offers/model.js';
 import { MAX_NOTIFICATION_URL_LENGTH } from '../../src/subscriptions/notification-url.js';
+import { EAN_LIST_PATTERN, EAN_PATTERN } from '../../src/vocabulary/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, createHarness, type Harness } from '../support/harness.js';
 

@@ -1,5 +1,5 @@
-/** Valid EAN codes for test data; the check digit is src/ean.ts's, never computed again here. */
-import { eanCheckDigit } from '../../src/ean.js';
+/** Valid EAN codes for test data; the check digit is src/vocabulary/ean.ts's, never computed again here. */
+import { eanCheckDigit } from '../../src/vocabulary/ean.js';
 
 /** A body (12 digits for an EAN-13) completed with its check digit. */
 export const ean13 = (body: string): string => body + eanCheckDigit(body);

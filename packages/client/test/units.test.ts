@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { validateEan } from '../../../src/ean.js';
+import { validateEan } from '../../../src/vocabulary/ean.js';
 import {
   ConfigurationError,
   eanProblem,

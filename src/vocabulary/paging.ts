@@ -1,7 +1,9 @@
 /**
- * Keyset paging, one rule for every collection: the rows after a cursor in (created, id) order, i.e.
- * `created >= c AND (created > c OR (created = c AND id > i))` — or `<` for newest-first pages. Stable
- * under concurrent inserts, unlike OFFSET, and served by the (created_at, id) indexes.
+ * Cursor paging, one home for every collection: the page shape `{has_more, data}` (as the real
+ * subscription list shows), the page request, and the keyset condition that reads the rows after a
+ * cursor in (created, id) order, i.e. `created >= c AND (created > c OR (created = c AND id > i))`,
+ * or `<` for newest-first pages. Stable under concurrent inserts, unlike OFFSET, and served by the
+ * (created_at, id) indexes.
  */
 import {
   type Expression,
@@ -11,6 +13,27 @@ import {
   type StringReference,
   sql,
 } from 'kysely';
+
+export interface Page<T> {
+  has_more: boolean;
+  data: T[];
+}
+
+/** `rows` was fetched with limit + 1: the extra row only tells whether another page exists. */
+export function toPage<Row, View>(rows: readonly Row[], limit: number, view: (row: Row) => View): Page<View> {
+  return { has_more: rows.length > limit, data: rows.slice(0, limit).map(view) };
+}
+
+/** A page request of the LML collections. */
+export interface PageQuery {
+  limit: number;
+  /** Identifier of the last item of the previous page. */
+  startingAfter?: string | undefined;
+}
+
+/** Page sizes of the LML collections. */
+export const DEFAULT_LML_PAGE = 50;
+export const MAX_LML_PAGE = 200;
 
 export interface Cursor {
   created: number;

@@ -2,7 +2,7 @@
  * EAN/GTIN product codes: EAN-8, EAN-13 (an ISBN-13 is an EAN-13) and GTIN-14, each ending in a
  * mod-10 check digit. Used for the `eans` query of the offers API and, by the LML, for list items.
  */
-import { Problem } from './problems/catalogue.js';
+import { Problem } from '../problems/catalogue.js';
 
 /** The most distinct codes one offers query may name; keeps the IN (...) list and the response bounded. */
 export const MAX_EANS_PER_QUERY = 100;
