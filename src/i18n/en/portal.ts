@@ -26,6 +26,10 @@ export const portal = {
   'cred.webhookNote':
     'Webhooks are signed with it. After a rotation the old secret keeps signing for a while, so you can switch receivers without losing a delivery.',
   'cred.rotateQuestion': 'Rotate your webhook secret?',
+  'cred.webhookWhere':
+    'Where to find it: the webhook secret starts with whsec_ and is shown only when it is issued — to your operator when your client was created, beside the client secret, and here after a rotation. It cannot be shown again: ask your operator for it, or rotate it below and give the new one to your receiver.',
+  'psubs.signedWith':
+    'Every webhook to these receivers is signed with your webhook secret, so your receiver can check it came from us. Where to find the secret: {credentials}.',
   'pdel.testPing': 'test ping',
   'pdel.deleted': '{resource} {id}… (deleted)',
   'pdel.detail': '{outcome} · to {receiver} · created {when} · delivery id {id}',

@@ -29,6 +29,10 @@ export const portal: { readonly [K in keyof typeof en]: Message } = {
   'cred.webhookNote':
     'Webhooks worden ermee ondertekend. Na een wissel ondertekent het oude geheim nog een tijdje mee, zodat u uw ontvangers kunt omzetten zonder een aflevering te missen.',
   'cred.rotateQuestion': 'Uw webhookgeheim wisselen?',
+  'cred.webhookWhere':
+    'Waar u het vindt: het webhookgeheim begint met whsec_ en wordt alleen getoond wanneer het wordt uitgegeven — aan uw beheerder toen uw partner werd aangemaakt, naast het clientgeheim, en hier na een wissel. Het kan niet opnieuw worden getoond: vraag het aan uw beheerder, of wissel het hieronder en geef het nieuwe aan uw ontvanger.',
+  'psubs.signedWith':
+    'Elke webhook naar deze ontvangers is ondertekend met uw webhookgeheim, zodat uw ontvanger kan nagaan dat hij van ons komt. Waar u het geheim vindt: {credentials}.',
   'pdel.testPing': 'testping',
   'pdel.deleted': '{resource} {id}… (verwijderd)',
   'pdel.detail': '{outcome} · naar {receiver} · aangemaakt {when} · afleverings-ID {id}',

@@ -1,6 +1,7 @@
 /**
  * The client's credentials: its id, status, and the two secret actions. Each new secret appears
- * right under the button that made it, and a reset refreshes the "tokens minted before" line.
+ * right under the button that made it, and a reset refreshes the "tokens minted before" line. The
+ * webhook secret is never shown again after it was issued, so the page says where it went.
  */
 import { h } from '../common/dom.js';
 import { parts, t } from '../common/i18n.js';
@@ -80,6 +81,8 @@ export async function credentials(root: HTMLElement): Promise<void> {
   root.append(
     h('h2', {}, t('cred.webhookTitle')),
     h('p', { className: 'muted' }, t('cred.webhookNote')),
+    // Partners look for it here: the secret is shown only when it is issued, so say when that was.
+    h('p', { id: 'webhook-secret-where' }, t('cred.webhookWhere')),
     h(
       'button',
       {

@@ -4,11 +4,12 @@ import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';
 import { h, notice } from '../common/dom.js';
 import { healthBanner, healthState, recoveredText, recoverLabel } from '../common/health.js';
-import { t } from '../common/i18n.js';
+import { parts, t } from '../common/i18n.js';
+import { linkTo } from '../common/router.js';
 import { type ListChoice, subscriptionForm } from '../common/subscription-form.js';
 import { when } from '../common/time.js';
 import { confirmThen, empty, field, table } from '../common/widgets.js';
-import { act, api, show, state } from './app.js';
+import { act, api, router, show, state } from './app.js';
 import { ping } from './ping.js';
 
 type Subscription = SubscriptionWithHealth;
@@ -114,6 +115,9 @@ function actions(s: Subscription, pingOut: HTMLElement) {
 
 export async function subscriptions(root: HTMLElement): Promise<void> {
   root.append(h('h1', {}, t('psubs.title')));
+  // What a receiver needs besides its URL: the secret its webhooks are signed with, on Credentials.
+  const credentials = linkTo(router, { section: 'credentials' }, () => show('credentials'), t('cred.title'));
+  root.append(h('p', { className: 'muted', id: 'signed-with' }, parts('psubs.signedWith', { credentials })));
   const [result, listsResult] = await Promise.all([
     api<Page<Subscription>>('GET', '/subscriptions?limit=100'),
     api<Page<ListChoice>>('GET', '/lists'),
