@@ -1,6 +1,6 @@
 /** Writes the audit catalogue table (rendered from src/audit/catalogue.ts) into docs/operating/operators-and-audit.md. */
 import { fileURLToPath } from 'node:url';
-import { withCatalogueTable } from '../src/audit/catalogue-table.js';
+import { withCatalogueTable } from './audit-table.js';
 import { writeGeneratedSection } from './generated-section.js';
 
 writeGeneratedSection(

@@ -1,6 +1,6 @@
 /** Writes the configuration table (rendered from src/config/schema.ts) into docs/operating/configuration.md. */
 import { fileURLToPath } from 'node:url';
-import { withConfigTable } from '../src/config/table.js';
+import { withConfigTable } from './config-table.js';
 import { writeGeneratedSection } from './generated-section.js';
 
 writeGeneratedSection(

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { catalogueTable, withCatalogueTable } from '../../scripts/audit-table.js';
 import { AUDIT_ACTIONS } from '../../src/audit/catalogue.js';
-import { catalogueTable, withCatalogueTable } from '../../src/audit/catalogue-table.js';
 
 const docs = join(import.meta.dirname, '../../docs/operating/operators-and-audit.md');
 

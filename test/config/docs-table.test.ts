@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configTable, withConfigTable } from '../../scripts/config-table.js';
 import { CONFIG_KEYS, fieldOf } from '../../src/config/load.js';
-import { configTable, withConfigTable } from '../../src/config/table.js';
 import { ConfigError, configDefaults, loadConfig } from '../../src/config.js';
 
 const docs = join(import.meta.dirname, '../../docs/operating/configuration.md');
