@@ -2,30 +2,30 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLIENT_STATE_TTL_MS } from '../../src/auth/client-states.js';
 import { testConfig } from '../../src/config.js';
+import type * as CliModule from '../../src/main/cli.js';
 import { createServices } from '../../src/main/services.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createHarness, type Harness } from '../support/harness.js';
+import { ensureBuilt, ROOT } from '../support/process.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/shelfmark.js');
 
-// One build for the whole file: the CLI under test is the compiled one that `npx shelfmark` runs.
-let built: Promise<void> | undefined;
-const build = (): Promise<void> =>
-  (built ??= run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-  }).then(
-    () => undefined,
-    (error: { stdout?: string; message: string }) => {
-      throw new Error(`npm run build failed, so the CLI cannot be tested:\n${error.stdout ?? error.message}`);
-    },
-  ));
+/**
+ * The CLI under test is the compiled one that `npx shelfmark` runs (dist/, rebuilt first if a source
+ * is newer). What crosses the process boundary (the bin script, the exit codes it hands the shell,
+ * `serve` and its signals) runs as a process of its own; the other commands run the compiled runCli
+ * in this process, with the environment and the output a process of its own would have.
+ */
+let compiled: Promise<typeof CliModule> | undefined;
+const compiledCli = (): Promise<typeof CliModule> =>
+  (compiled ??= import(pathToFileURL(join(ROOT, 'dist/main/cli.js')).href) as Promise<typeof CliModule>);
 
 interface Result {
   code: number;
@@ -36,16 +36,22 @@ interface Result {
 describeEachEngine('shelfmark CLI', (engine) => {
   let h: Harness;
   beforeAll(async () => {
-    await build();
+    ensureBuilt();
+    await compiledCli();
     h = await createHarness(engine, {}, { file: true });
   }, 120_000);
   afterAll(async () => h.close());
 
-  const cli = async (args: string[], env: Record<string, string> = {}, bin = BIN): Promise<Result> => {
+  /** The environment a command gets: this process's, without its ADMIN_TOKEN, pointed at the harness's database. */
+  const environment = (env: Record<string, string>): NodeJS.ProcessEnv => {
     const { ADMIN_TOKEN: _ignored, ...inherited } = process.env;
+    return { ...inherited, DATABASE_URL: h.database.url, LOG_LEVEL: 'silent', SEED: 'none', ...env };
+  };
+  /** `node bin/shelfmark.js <args>` as a process of its own. */
+  const cli = async (args: string[], env: Record<string, string> = {}, bin = BIN): Promise<Result> => {
     try {
       const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-        env: { ...inherited, DATABASE_URL: h.database.url, LOG_LEVEL: 'silent', SEED: 'none', ...env },
+        env: environment(env),
         timeout: 30_000,
       });
       return { code: 0, stdout, stderr };
@@ -58,18 +64,40 @@ describeEachEngine('shelfmark CLI', (engine) => {
       };
     }
   };
+  /**
+   * The compiled runCli in this process, under the same environment, its stdout and stderr captured.
+   * One at a time: it swaps process.env while it runs.
+   */
+  const command = async (args: string[], env: Record<string, string> = {}): Promise<Result> => {
+    const { runCli } = await compiledCli();
+    const saved = process.env;
+    process.env = environment(env);
+    let stdout = '';
+    let stderr = '';
+    try {
+      const outcome = await runCli(args, {
+        out: (line) => (stdout += `${line}\n`),
+        err: (line) => (stderr += `${line}\n`),
+        errWrite: (text) => (stderr += text),
+        outTty: false,
+        errTty: false,
+      });
+      return { code: outcome === 'running' ? -1 : outcome, stdout, stderr };
+    } finally {
+      process.env = saved;
+    }
+  };
   const token = (id: string, secret: string) =>
     h.anonymous().get('/api/auth/token', { headers: { authorization: basic(id, secret) } });
 
   it('prints usage and exits 2 on bad usage, 0 on --help', async () => {
-    const [none, help, unknown, badOption, missingId, badRole] = await Promise.all([
-      cli([]),
-      cli(['--help']),
-      cli(['frobnicate']),
-      cli(['clients', 'list', '--bogus']),
-      cli(['clients', 'reset-secret']),
-      cli(['serve', '--role', 'everything']),
-    ]);
+    // The shell sees 2 and 0 from the bin script; the misuses' words come from runCli in this process.
+    const spawned = Promise.all([cli([]), cli(['--help'])]);
+    const unknown = await command(['frobnicate']);
+    const badOption = await command(['clients', 'list', '--bogus']);
+    const missingId = await command(['clients', 'reset-secret']);
+    const badRole = await command(['serve', '--role', 'everything']);
+    const [none, help] = await spawned;
     expect(none.code).toBe(2);
     expect(none.stdout).toContain('Usage: shelfmark <command>');
     expect(help.code).toBe(0);
@@ -83,19 +111,19 @@ describeEachEngine('shelfmark CLI', (engine) => {
   });
 
   it('stops with exit 2 naming the variable on bad configuration', async () => {
-    const result = await cli(['clients', 'list'], { DATABASE_URL: 'mysql://nope' });
+    const result = await command(['clients', 'list'], { DATABASE_URL: 'mysql://nope' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('DATABASE_URL');
   });
 
   it('migrate is idempotent', async () => {
-    const result = await cli(['migrate']);
+    const result = await command(['migrate']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`database migrated (${engine})`);
   });
 
   it('manages clients through the same services as the API', async () => {
-    const created = await cli(['clients', 'create', 'CLI', 'shop', '--scopes', 'offers:read']);
+    const created = await command(['clients', 'create', 'CLI', 'shop', '--scopes', 'offers:read']);
     expect(created.code).toBe(0);
     expect(created.stderr).toContain('shown only now');
     const client = JSON.parse(created.stdout) as {
@@ -110,11 +138,11 @@ describeEachEngine('shelfmark CLI', (engine) => {
     expect(client.webhookSecret).toMatch(/^whsec_/);
     expect((await token(client.clientId, client.clientSecret)).statusCode).toBe(200);
 
-    const listed = JSON.parse((await cli(['clients', 'list'])).stdout) as { id: string; clientSecret?: string }[];
+    const listed = JSON.parse((await command(['clients', 'list'])).stdout) as { id: string; clientSecret?: string }[];
     expect(listed.map((entry) => entry.id)).toContain(client.id);
     expect(listed.every((entry) => entry.clientSecret === undefined)).toBe(true);
 
-    const reset = await cli(['clients', 'reset-secret', client.id]);
+    const reset = await command(['clients', 'reset-secret', client.id]);
     expect(reset.code).toBe(0);
     const { clientSecret } = JSON.parse(reset.stdout) as { clientSecret: string };
     // The CLI is another process: the API node reads the client again within CLIENT_STATE_TTL_MS.
@@ -122,13 +150,13 @@ describeEachEngine('shelfmark CLI', (engine) => {
     expect((await token(client.clientId, client.clientSecret)).statusCode).toBe(401);
     expect((await token(client.clientId, clientSecret)).statusCode).toBe(200);
 
-    const rotated = JSON.parse((await cli(['clients', 'rotate-webhook-secret', client.id])).stdout) as {
+    const rotated = JSON.parse((await command(['clients', 'rotate-webhook-secret', client.id])).stdout) as {
       webhookSecret: string;
     };
     expect(rotated.webhookSecret).toMatch(/^whsec_/);
     expect(rotated.webhookSecret).not.toBe(client.webhookSecret);
 
-    const revoked = await cli(['clients', 'revoke', client.id]);
+    const revoked = await command(['clients', 'revoke', client.id]);
     expect(revoked.code).toBe(0);
     h.clock.advance(CLIENT_STATE_TTL_MS);
     expect((await token(client.clientId, clientSecret)).statusCode).toBe(401);
@@ -142,7 +170,7 @@ describeEachEngine('shelfmark CLI', (engine) => {
   });
 
   it('admin-token --reset replaces the stored token, unless ADMIN_TOKEN is configured', async () => {
-    const result = await cli(['admin-token', '--reset']);
+    const result = await command(['admin-token', '--reset']);
     expect(result.code).toBe(0);
     const newToken = result.stdout.trim();
     expect(newToken).toMatch(/^sma_[0-9A-Za-z]{43}$/);
@@ -154,24 +182,24 @@ describeEachEngine('shelfmark CLI', (engine) => {
     expect(services.adminAuth.verify(newToken)).toBe(true);
     expect(services.generatedAdminToken).toBeUndefined();
 
-    const pinned = await cli(['admin-token', '--reset'], { ADMIN_TOKEN: 'configured-admin-token-123456' });
+    const pinned = await command(['admin-token', '--reset'], { ADMIN_TOKEN: 'configured-admin-token-123456' });
     expect(pinned.code).toBe(1);
     expect(pinned.stderr).toContain('ADMIN_TOKEN is set');
-    expect((await cli(['admin-token'])).code).toBe(2);
+    expect((await command(['admin-token'])).code).toBe(2);
   });
 
   it('seed does nothing on a database that already has clients', async () => {
-    const result = await cli(['seed']);
+    const result = await command(['seed']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ seeded: false });
   });
 
   it('lists and retries deliveries', async () => {
-    const listed = await cli(['deliveries', 'list', '--status', 'failed', '--limit', '5']);
+    const listed = await command(['deliveries', 'list', '--status', 'failed', '--limit', '5']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual({ has_more: false, data: [] });
-    expect((await cli(['deliveries', 'list', '--limit', 'many'])).code).toBe(2);
-    const retry = await cli(['deliveries', 'retry', 'dlv_doesnotexist000000000']);
+    expect((await command(['deliveries', 'list', '--limit', 'many'])).code).toBe(2);
+    const retry = await command(['deliveries', 'retry', 'dlv_doesnotexist000000000']);
     expect(retry.code).toBe(1);
     expect(retry.stderr).toContain('not found');
   });
