@@ -206,4 +206,14 @@ export const ConfigSchema = Type.Object({
   ),
   ...RETENTION_FIELDS,
   ...OIDC_FIELDS,
+  testHoldEventsMs: Type.Union([Type.Integer({ minimum: 1, maximum: 10_000 }), Type.Undefined()], {
+    env: 'SHELFMARK_TEST_HOLD_EVENTS_MS',
+    parse: 'integer',
+    minimum: 1,
+    maximum: 10_000,
+    shown: '— (off)',
+    accepts: 'a whole number from 1 to 10000',
+    description:
+      'a test hook, never for production: every transaction that recorded events waits a random 0 to this many ms before it commits, so commits land in another order than the events drew their feed positions in',
+  }),
 });

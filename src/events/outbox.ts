@@ -15,7 +15,6 @@ import { DELIVERIES_CHANNEL, EVENTS_CHANNEL } from './channels.js';
 import { matchingSubscriptions } from './fan-out.js';
 import { enterFanOut } from './fan-out-fence.js';
 import { reservePositions } from './feed-sequence.js';
-import { holdForTest } from './test-hold.js';
 
 const INSERT_CHUNK = 500;
 
@@ -31,6 +30,13 @@ export class Outbox {
     private readonly clock: Clock,
     /** Called after every commit that created deliveries: wakes this process's delivery workers. */
     private readonly onDeliveriesCreated: () => void = () => undefined,
+    /**
+     * A test hook (SHELFMARK_TEST_HOLD_EVENTS_MS): a transaction that recorded events waits a random
+     * 0 to this many ms before it commits, after its events drew their positions, so transactions
+     * commit in another order than they drew positions in (the feed's ordering tests), or an import
+     * runs slowly enough for a kill to land mid-way. Undefined (always, outside tests): no wait.
+     */
+    private readonly testHoldMs: number | undefined = undefined,
   ) {}
 
   private readonly eventListeners: (() => void)[] = [];
@@ -61,7 +67,8 @@ export class Outbox {
         await sql`select pg_notify(${created > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, ${this.db.origin ?? ''})`.execute(
           trx,
         );
-      if (recorded > 0) await holdForTest();
+      const hold = this.testHoldMs;
+      if (recorded > 0 && hold !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.random() * hold));
       await appendAuditRecords();
       return value;
     });

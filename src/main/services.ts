@@ -178,7 +178,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   installQueueGauges(metrics, db, clock);
   installWorkerGauges(metrics, db, clock, config);
   // A commit that created deliveries wakes this process's workers, so first attempts start at once.
-  const outbox = new Outbox(db, clock, () => wakeWorkers('new'));
+  const outbox = new Outbox(db, clock, () => wakeWorkers('new'), config.testHoldEventsMs);
   const deliveryLog = new DeliveryQueryStore(db, (executor) => new SubscriptionStore(executor));
   // Test pings and "Retry now" are sent by the process asked, so the answer is the attempt's outcome.
   const manualAttempts = new ManualAttempts({

@@ -51,7 +51,7 @@ describeEachEngine('crash: an offer import killed between its batches and their 
 
     const importer = spawn(process.execPath, ['bin/shelfmark.js', 'offers', 'import', file], {
       cwd: ROOT,
-      // Each batch's transaction held 0–1,000 ms before its commit (src/events/test-hold.ts): the 18 batches
+      // Each batch's transaction held 0–1,000 ms before its commit (the outbox's test hold): the 18 batches
       // after the first two then take about 9 s, so the kill lands mid-import however long this process
       // stalls between two looks at the table (with shorter holds the whole import can commit between two
       // looks), and sometimes inside a batch not yet committed.
