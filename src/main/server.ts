@@ -89,7 +89,8 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
     if (seed?.seeded === true) {
       lines.push(
         `Demo data seeded: ${seed.offers} offers, ${seed.schools} schools, ${seed.lists} lists.`,
-        `Demo client: clientId=${DEMO_CLIENT.clientId} clientSecret=${DEMO_CLIENT.clientSecret}`,
+        // The webhook secret too: a receiver of the demo client's webhooks verifies them with it.
+        `Demo client: clientId=${DEMO_CLIENT.clientId} clientSecret=${DEMO_CLIENT.clientSecret} webhookSecret=${DEMO_CLIENT.webhookSecret}`,
         services.tokenEndpoint.demoSecret.refusing
           ? `The demo client's published secret is refused on ${config.host} (not loopback): set DEMO_CLIENT_PUBLIC=true to accept it, or create a client of your own.`
           : `Try: curl -u ${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret} ${shown}/api/auth/token`,

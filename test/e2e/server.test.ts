@@ -4,10 +4,12 @@
  * the test server's) so the README cannot drift from the product.
  */
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CLIENT } from '../../src/seed/demo.js';
+import { ensureBuilt } from '../support/process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -54,11 +56,11 @@ describe('the server process', () => {
   const databaseUrl = `sqlite:${join(dataDir, 'shelfmark.sqlite')}`;
   let first: Started;
 
+  // Built afresh when a source file is newer than the build: the banner checked is the source's.
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist', 'main', 'server.js')))
-      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    ensureBuilt();
     first = await start({ DATABASE_URL: databaseUrl });
-  });
+  }, 240_000);
   afterAll(async () => {
     if (first.child.exitCode === null) await stop(first);
   });
@@ -68,7 +70,11 @@ describe('the server process', () => {
     expect(text).toMatch(
       /Admin token \(generated on first start, shown once; set ADMIN_TOKEN to choose your own\): sma_[0-9A-Za-z]{43}/,
     );
-    expect(text).toContain('Demo client: clientId=smc_demo clientSecret=sms_demo_secret_do_not_use_in_production');
+    // The webhook secret beside the client's credentials: what a receiver of its webhooks verifies them with.
+    expect(text).toContain(
+      'Demo client: clientId=smc_demo clientSecret=sms_demo_secret_do_not_use_in_production webhookSecret=whsec_c2hlbGZtYXJrLWRlbW8td2ViaG9vay1rZXktMzJieXQ=\n',
+    );
+    expect(text).toContain(`webhookSecret=${DEMO_CLIENT.webhookSecret}\n`);
     expect(text).toMatch(/Demo data seeded: 25 offers, \d+ schools, \d+ lists\./);
   });
 
