@@ -5,7 +5,7 @@
 import { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { AttemptRecord, Completion, SendContext } from './queue/types.js';
 import { DISABLE_AFTER_FAILING_MS, decide, errorClassOf } from './retry.js';
 import type { SendResult, WebhookSender } from './sender.js';

@@ -15,7 +15,7 @@ import type { InTransaction } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { ids } from '../ids.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { attemptRecord, signAndSend } from './attempt.js';
 import { type FailedAttempt, logFailedAttempt } from './attempt-log.js';
 import { type LeasedDelivery, ManualAttemptStore, type ManualTarget } from './manual-store.js';

@@ -10,7 +10,7 @@
  * with its own `webhook-id`, as at-least-once allows.
  */
 import type { Clock } from '../clock.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { type AttemptSettings, sendAttempt } from './attempt.js';
 import { logFailedAttempt } from './attempt-log.js';
 import type { LeaseTally } from './lease-tally.js';

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { type Metrics, sharedWhileRunning } from '../ops/metrics.js';
+import { type Metrics, sharedWhileRunning } from '../observability/metrics.js';
 import { OverviewStore } from '../ops/overview-store.js';
 import { DELIVERY_STATUSES } from './model.js';
 import { HOUR_MS, hourStart } from './stats.js';

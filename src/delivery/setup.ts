@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { DELIVERIES_CHANNEL } from '../events/outbox.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { WorkerHeartbeat } from './heartbeat.js';
 import { ThreadedDeliveryQueue } from './queue-thread/client.js';
 import { UndiciSender, type WebhookSender } from './sender.js';

@@ -9,7 +9,7 @@
  * outbox wakes it or slots free up. Tests drive it deterministically with `runOnce()` and a manual clock.
  */
 import type { Clock } from '../clock.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { AttemptSettings } from './attempt.js';
 import { LaneClaimer } from './lanes.js';
 import { LeaseTally } from './lease-tally.js';

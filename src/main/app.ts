@@ -11,12 +11,12 @@ import { buildSharedSerializer } from '../http/compiled-schemas.js';
 import { registerHttpFeatures } from '../http/index.js';
 import { buildValidatorPerPart, type FastifyValidatorFactory } from '../http/validation.js';
 import { clientErrorHandler, MAX_PATH_SEGMENT } from '../limits/http-limits.js';
-import { AccessLog } from '../ops/access-log.js';
-import { instrumentApp } from '../ops/instrument.js';
-import { logDestination, loggerOptions } from '../ops/logging.js';
+import { AccessLog } from '../observability/access-log.js';
+import { instrumentApp } from '../observability/instrument.js';
+import { logDestination, loggerOptions } from '../observability/logging.js';
+import { requestLogger } from '../observability/request-logger.js';
 import { documentObject } from '../ops/openapi-extras.js';
 import { documentRoute } from '../ops/openapi-routes.js';
-import { requestLogger } from '../ops/request-logger.js';
 import { Problem, problemBody } from '../problems/catalogue.js';
 import { toProblem } from '../problems/to-problem.js';
 import { routeGuards } from './route-guards.js';
@@ -77,7 +77,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     // X-Forwarded-* count only from configured proxies (issuer, request.ip); nobody else can spoof them.
     ...(deps.config.trustedProxies.length > 0 ? { trustProxy: [...deps.config.trustedProxies] } : {}),
     logController: new AccessLog(deps.config.logRequests),
-    // Each request's child logger is made when it first logs a line (ops/request-logger.ts).
+    // Each request's child logger is made when it first logs a line (observability/request-logger.ts).
     childLoggerFactory: requestLogger,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

@@ -20,11 +20,12 @@ import { oidcRoutes } from '../identity/oidc.routes.js';
 import { adminOperatorRoutes } from '../identity/operators.routes.js';
 import { eventFeedRoutes } from '../lml/events.routes.js';
 import { lmlRoutes } from '../lml/lml.routes.js';
+import { healthRoutes } from '../observability/health.routes.js';
 import { listOfferRoutes } from '../offers/list-offers.routes.js';
 import { offerRoutes } from '../offers/offers.routes.js';
+import { docsRoutes } from '../ops/docs.routes.js';
 import { homeRoutes } from '../ops/home.routes.js';
 import { languageRoutes } from '../ops/language.routes.js';
-import { opsRoutes } from '../ops/ops.routes.js';
 import { adminOverviewRoutes } from '../ops/overview.routes.js';
 import { adminPortalRoutes } from '../portal/admin.routes.js';
 import { portalRoutes } from '../portal/portal.routes.js';
@@ -44,7 +45,8 @@ export async function registerRoutes(
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)
   await app.register(homeRoutes, { provider: s.operators.oidc?.issuerName }); // / (a page naming the service and its entry points)
   await app.register(languageRoutes); // /language/nl|en (the pages' NL | EN switch: a cookie, then back)
-  await app.register(opsRoutes, { metrics: s.metrics, db }); //                  /healthz /readyz /metrics /docs
+  await app.register(healthRoutes, { metrics: s.metrics, db }); //                /healthz /readyz /metrics
+  await app.register(docsRoutes); //                                                /openapi.json /docs /problems/:code
   await app.register(consoleRoutes, {
     adminAuth: s.adminAuth,
     authFailures: s.authFailures,

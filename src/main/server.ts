@@ -12,9 +12,9 @@ import { type Config, ConfigError, loadConfig, type ProcessRole } from '../confi
 import { connectDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { answerConnect } from '../limits/http-limits.js';
-import { applyHeapGrowth } from '../ops/heap.js';
-import { logDestination, loggerOptions } from '../ops/logging.js';
-import { Metrics } from '../ops/metrics.js';
+import { applyHeapGrowth } from '../observability/heap.js';
+import { logDestination, loggerOptions } from '../observability/logging.js';
+import { Metrics } from '../observability/metrics.js';
 import { DEMO_CLIENT, seedDemo } from '../seed/demo.js';
 import { buildApp } from './app.js';
 import { createServices, createWorkerServices } from './services.js';

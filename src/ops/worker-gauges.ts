@@ -8,7 +8,7 @@ import { Gauge } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { type Metrics, sharedWhileRunning } from './metrics.js';
+import { type Metrics, sharedWhileRunning } from '../observability/metrics.js';
 import { workerAliveWithinSeconds } from './overview.js';
 import { OverviewStore } from './overview-store.js';
 

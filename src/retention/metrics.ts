@@ -4,7 +4,7 @@
  * read at scrape time. A scrape never fails for them: a read that fails leaves the last value.
  */
 import { Counter, Gauge } from 'prom-client';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { PRUNE_TARGETS, type PruneTarget } from './policy.js';
 
 export interface RetentionReads {

@@ -5,7 +5,7 @@
 
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { installRetentionMetrics } from './metrics.js';
 import type { PruneTarget, RetentionConfig } from './policy.js';
 import { type PrunerOptions, type StartedPruner, startPruner } from './pruner.js';

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { isAuditAction } from '../../src/audit/catalogue.js';
 import { changesState, isBearer, type RouteBehaviour } from '../../src/http/route-config.js';
-import { routeCatalog } from '../../src/ops/instrument.js';
+import { routeCatalog } from '../../src/observability/instrument.js';
 import { addFailedDelivery, startReceiver } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';

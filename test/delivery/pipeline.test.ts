@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import type { SendResult, WebhookSender } from '../../src/delivery/sender.js';
 import { type Completion, type CompletionResult, DeliveryStore } from '../../src/delivery/store.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
-import { Metrics } from '../../src/ops/metrics.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
 import { until } from '../support/until.js';

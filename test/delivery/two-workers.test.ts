@@ -8,7 +8,7 @@ import { ThreadedDeliveryQueue } from '../../src/delivery/queue-thread/client.js
 import { UndiciSender } from '../../src/delivery/sender.js';
 import { DeliveryStore } from '../../src/delivery/store.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
-import { Metrics } from '../../src/ops/metrics.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';

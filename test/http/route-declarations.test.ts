@@ -9,7 +9,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declarationProblem, registerRouteBehaviour } from '../../src/http/route-behaviour.js';
 import { changesState } from '../../src/http/route-config.js';
-import { routeCatalog } from '../../src/ops/instrument.js';
+import { routeCatalog } from '../../src/observability/instrument.js';
 import { PROBLEMS, type ProblemCode } from '../../src/problems/catalogue.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

@@ -9,7 +9,7 @@ import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { type App, buildApp } from '../../src/main/app.js';
 import { createServices, type Services } from '../../src/main/services.js';
-import { Metrics } from '../../src/ops/metrics.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { requester } from '../support/requests.js';

@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { routeCatalog } from '../../src/ops/instrument.js';
+import { routeCatalog } from '../../src/observability/instrument.js';
 import { addFailedDelivery } from '../delivery/support.js';
 import { createDnsHarness } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';

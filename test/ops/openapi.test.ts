@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI } from 'openapi-types';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { routeCatalog } from '../../src/ops/instrument.js';
+import { routeCatalog } from '../../src/observability/instrument.js';
 import { PROBLEMS } from '../../src/problems/catalogue.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';

@@ -1,5 +1,5 @@
 /**
- * Each request's logger is made when the request first logs a line (src/ops/request-logger.ts): at
+ * Each request's logger is made when the request first logs a line (src/observability/request-logger.ts): at
  * LOG_LEVEL=warn a successful request makes none, a failing one writes the same line as before, with
  * its request id and without credentials.
  */
@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { type App, buildApp } from '../../src/main/app.js';
-import { loggerOptions } from '../../src/ops/logging.js';
+import { loggerOptions } from '../../src/observability/logging.js';
 import { freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { logLines } from '../support/log-lines.js';

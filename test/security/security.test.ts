@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LookupFn } from '../../src/delivery/ssrf.js';
-import { routeCatalog } from '../../src/ops/instrument.js';
+import { routeCatalog } from '../../src/observability/instrument.js';
 import { addSubscription, attemptRows, deliverOnce, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, basic, createClientWithToken, type Harness } from '../support/harness.js';

@@ -1,20 +1,20 @@
 /**
- * The operator's surface: liveness, readiness, Prometheus metrics and the API reference. /metrics is public on purpose (scrapers rarely carry tokens): it exposes counts and
- * timings only, never identifiers; operators who need more firewall it at the proxy.
+ * What an operator's probes and scrapers read: liveness, readiness and Prometheus metrics. /metrics
+ * is public on purpose (scrapers rarely carry tokens): it exposes counts and timings only, never
+ * identifiers; operators who need more firewall it at the proxy.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../db/database.js';
-import { docsRoutes } from './docs.routes.js';
 import type { Metrics } from './metrics.js';
 
-export interface OpsRoutesOptions {
+export interface HealthRoutesOptions {
   metrics: Metrics;
   /** Readiness pings the database. */
   db: Pick<Db, 'ping'>;
 }
 
-export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app, { metrics, db }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, { metrics, db }) => {
   app.get(
     '/healthz',
     {
@@ -75,6 +75,4 @@ export const opsRoutes: FastifyPluginAsyncTypebox<OpsRoutesOptions> = async (app
       return registry.metrics();
     },
   );
-
-  await app.register(docsRoutes);
 };
