@@ -4,6 +4,8 @@
 import { randomBytes, randomFillSync, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Each byte's two lower-case hex digits. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** A source of random bytes, refilled from the CSPRNG `size` bytes at a time. */
 function byteSource(size: number): () => number {
@@ -71,8 +73,15 @@ export const ids = {
   signingKey: () => prefixed('key_'),
   /** A process running delivery workers, as its heartbeat names it. */
   worker: () => prefixed('wrk_'),
-  /** School and list identifiers: 32 lower-case hex characters, as the webhook payload carries. */
-  resourceIdentifier: () => randomBytes(16).toString('hex'),
+  /**
+   * School, list and offer identifiers: 32 lower-case hex characters, as the webhook payload carries.
+   * Public, so from the pool: a bulk import mints one per offer (docs/performance.md#decisions).
+   */
+  resourceIdentifier: () => {
+    let out = '';
+    for (let i = 0; i < 16; i++) out += HEX[pooledByte()];
+    return out;
+  },
   /** Short, URL-safe, upper-case list code for deep links and QR codes, e.g. BL4K7Q2M. */
   listSlug: () => {
     const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';

@@ -34,6 +34,14 @@ export const fellBehind = (lastRead: number, now: number): boolean => now - last
  */
 export const MAX_MISSING = 1000;
 
+/**
+ * A key meaning "every key changed": a writer whose one transaction drew more ids than a reader
+ * follows (a bulk import on PostgreSQL) writes it last, just before it commits. A reader that started
+ * afresh meanwhile no longer follows that transaction's earlier ids, but still follows this one, and
+ * forgets everything when it reads it.
+ */
+export const EVERY_KEY = '*';
+
 export type ChangeLogName = 'offer_changes' | 'school_changes';
 
 /** Each log's key column: what changed. */

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { deferRecords } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
+import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
 import type { Db, Engine, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/delivery-tables.js';
 import { ids } from '../ids.js';
@@ -17,12 +18,31 @@ import { enterFanOut } from './fan-out-fence.js';
 import { reservePositions } from './feed-sequence.js';
 
 const INSERT_CHUNK = 500;
+/** From this many events on, one bulk statement (db/bulk-insert.ts) writes them all. */
+const BULK_FROM = 64;
+/** The columns of an event row as recordEvents writes them, and seq on SQLite, where it is stamped here. */
+const EVENT_COLUMNS: readonly BulkColumn[] = [
+  { name: 'id', pgType: 'text' },
+  { name: 'name', pgType: 'text' },
+  { name: 'resource', pgType: 'text' },
+  { name: 'identifier', pgType: 'text' },
+  { name: 'payload', pgType: 'text' },
+  { name: 'created_at', pgType: 'bigint' },
+  { name: 'ean', pgType: 'text' },
+];
+const SEQ_COLUMN: BulkColumn = { name: 'seq', pgType: 'bigint' };
 
 /** The PostgreSQL channels the outbox notifies on (channels.ts), exported beside the outbox too. */
 export { DELIVERIES_CHANNEL, EVENTS_CHANNEL };
 
 /** Takes an event built by a generated emitter (emitters.ts), e.g. `emit(events.listPublished(identifier))`. */
 export type Emit = (event: DomainEvent) => void;
+
+/**
+ * Writes the events emitted so far, with their deliveries, now rather than at the end: a transaction
+ * that emits in batches (a bulk import) keeps one batch of events in memory instead of all of them.
+ */
+export type Flush = () => Promise<void>;
 
 export class Outbox {
   constructor(
@@ -51,16 +71,20 @@ export class Outbox {
     return this.db.engine;
   }
 
-  async transaction<T>(work: (trx: Executor, emit: Emit) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (trx: Executor, emit: Emit, flush: Flush) => Promise<T>): Promise<T> {
     let created = 0;
     let recorded = 0;
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       const events: DomainEvent[] = [];
+      const flush: Flush = async () => {
+        const batch = events.splice(0);
+        recorded += batch.length;
+        created += await recordEvents(trx, this.clock.now(), batch, this.db.engine);
+      };
       // The change's audit record goes last, just before the commit (recorder.ts says why).
       const appendAuditRecords = deferRecords(trx);
-      const value = await work(trx, (event) => events.push(event));
-      recorded = events.length;
-      created = await recordEvents(trx, this.clock.now(), events, this.db.engine);
+      const value = await work(trx, (event) => events.push(event), flush);
+      await flush();
       // Delivered to every listening node when (and only if) this transaction commits; this node's
       // listeners skip it (its origin), as the listeners below are called after the commit.
       if (recorded > 0 && this.db.engine === 'postgres')
@@ -101,11 +125,21 @@ export async function recordEvents(
     ean: event.ean ?? null,
     ...(first === undefined ? {} : { seq: first + index }),
   }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-    await trx
-      .insertInto('events')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute();
+  if (engine !== undefined && rows.length >= BULK_FROM) {
+    const columns = first === undefined ? EVENT_COLUMNS : [...EVENT_COLUMNS, SEQ_COLUMN];
+    await bulkInsert(
+      trx,
+      engine,
+      'events',
+      columns,
+      rows.map((row) => columns.map((column) => (row as Record<string, unknown>)[column.name] ?? null)),
+    );
+  } else
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+      await trx
+        .insertInto('events')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .execute();
   await enterFanOut(trx);
   const subscriptionsOf = await matchingSubscriptions(trx, events, engine);
   const deliveries = rows.flatMap((row, index) =>

@@ -65,3 +65,15 @@ export function fragmentsFromRows(
   }
   return byEan;
 }
+
+/** The JSON array of these fragments' offers and a strong tag derived from the fragments' own tags. */
+export function joined(found: readonly (Fragment | undefined)[]): PublishedOffers {
+  let json = '[';
+  let tags = '';
+  for (const fragment of found) {
+    if (fragment === undefined || fragment.json === '') continue;
+    json += json.length === 1 ? fragment.json : `,${fragment.json}`;
+    tags += fragment.tag;
+  }
+  return { json: `${json}]`, etag: `"${hash('sha1', tags, 'base64url')}"` };
+}

@@ -13,27 +13,15 @@
  * - a fill that raced with an invalidation is answered but not kept (the epoch check), so a slow
  *   query can never put back what a change just removed.
  */
-import { hash } from 'node:crypto';
 import type { Config } from '../config.js';
-import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-log.js';
+import { type ChangeLogStore, EVERY_KEY, fellBehind, type LogPosition } from '../db/change-log.js';
 import type { Engine } from '../db/database.js';
 import { parseEanList } from '../vocabulary/ean.js';
 import { AnswerMemo } from './answer-memo.js';
-import { type Fragment, fragmentsFromRows, type PublishedOffers } from './fragment.js';
+import { type Fragment, fragmentsFromRows, joined, NO_OFFERS, type PublishedOffers } from './fragment.js';
 import { ownedKey } from './fragment-memory.js';
 import type { OfferStore } from './store.js';
-
-/** The JSON array of these fragments' offers and a strong tag derived from the fragments' own tags. */
-function joined(found: readonly (Fragment | undefined)[]): PublishedOffers {
-  let json = '[';
-  let tags = '';
-  for (const fragment of found) {
-    if (fragment === undefined || fragment.json === '') continue;
-    json += json.length === 1 ? fragment.json : `,${fragment.json}`;
-    tags += fragment.tag;
-  }
-  return { json: `${json}]`, etag: `"${hash('sha1', tags, 'base64url')}"` };
-}
+import { WholeCatalogue } from './whole-catalogue.js';
 
 export interface ReadModelStats {
   eans: number;
@@ -58,6 +46,8 @@ export class OfferReadModel {
   private misses = 0;
   /** Answers by the query as sent, forgotten with any fragment (answer-memo.ts). */
   private readonly answers = new AnswerMemo();
+  /** Whether the model holds every EAN with published offers (whole-catalogue.ts). */
+  private readonly catalogue: WholeCatalogue;
 
   constructor(
     private readonly store: OfferStore,
@@ -65,7 +55,12 @@ export class OfferReadModel {
     private readonly config: Pick<Config, 'serviceFeeCents' | 'offersCacheEans' | 'offersSyncIntervalMs'>,
     private readonly engine: Engine,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.catalogue = new WholeCatalogue(store, config.serviceFeeCents, config.offersCacheEans, (ean, fragment) => {
+      if (!this.fragments.has(ean) && this.fragments.size < config.offersCacheEans)
+        this.fragments.set(ownedKey(ean), fragment);
+    });
+  }
 
   /**
    * The JSON array of published offers for these (valid, distinct) EANs, by EAN, price, id, with a
@@ -110,7 +105,9 @@ export class OfferReadModel {
   private fragmentsOf(eans: readonly string[]): (Fragment | undefined)[] | Promise<(Fragment | undefined)[]> {
     // Fragments are read before any await: an invalidation during the fill below must not make a
     // fragment this request already counted on disappear from its answer.
-    const found: (Fragment | undefined)[] = eans.map((ean) => this.fragments.get(ean));
+    const found: (Fragment | undefined)[] = eans.map(
+      (ean) => this.fragments.get(ean) ?? (this.catalogue.knownEmpty(ean) ? NO_OFFERS : undefined),
+    );
     const missing = eans.filter((_ean, index) => found[index] === undefined);
     if (missing.length === 0) {
       this.hits++;
@@ -134,7 +131,10 @@ export class OfferReadModel {
   invalidate(eans: Iterable<string>): void {
     this.epoch++;
     this.answers.clear();
-    for (const ean of eans) this.fragments.delete(ean);
+    for (const ean of eans) {
+      this.fragments.delete(ean);
+      this.catalogue.changed(ean);
+    }
   }
 
   /** Reads the change log and forgets every EAN another writer changed. Calls never overlap. */
@@ -173,6 +173,7 @@ export class OfferReadModel {
           () => undefined,
         );
       }
+      void this.catalogue.load(); // in the background: requests are served (filling on demand) meanwhile
     })();
     return this.starting;
   }
@@ -180,6 +181,7 @@ export class OfferReadModel {
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     await this.starting?.catch(() => undefined);
+    await this.catalogue.stop();
     await this.unlisten?.();
     this.unlisten = undefined;
   }
@@ -197,6 +199,7 @@ export class OfferReadModel {
     this.epoch++;
     this.answers.clear();
     this.fragments.clear();
+    this.catalogue.end();
   }
 
   private async fill(missing: string[]): Promise<Map<string, Fragment>> {
@@ -209,8 +212,10 @@ export class OfferReadModel {
           // Oldest fill first: a Map iterates in insertion order.
           const oldest = this.fragments.keys().next();
           if (oldest.done !== true) this.fragments.delete(oldest.value);
+          this.catalogue.end();
         }
         this.fragments.set(ownedKey(ean), fragment);
+        this.catalogue.filled(ean);
       }
     }
     return byEan;
@@ -223,6 +228,8 @@ export class OfferReadModel {
     const changes = await this.log.read(position);
     if (fellBehind(this.lastRead, now)) {
       // The log may have been pruned past this node's position while it could not read: start afresh.
+      this.clear();
+    } else if (changes.some((change) => change.key === EVERY_KEY)) {
       this.clear();
     } else if (changes.length > 0) {
       this.invalidate(changes.map((change) => change.key));

@@ -43,6 +43,38 @@ export class OfferStore {
       .execute();
   }
 
+  /** How many EANs have published offers (whether the whole catalogue fits the read model). */
+  async countPublishedEans(): Promise<number> {
+    const row = await this.db
+      .selectFrom('offers')
+      .select((eb) => eb.fn.count<number | string>('ean').distinct().as('count'))
+      .where('status', '=', 'published')
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  /** The published offers of the next `eans` EANs after `after` that have any, ordered as findPublishedByEans. */
+  publishedAfter(after: string, eans: number): Promise<PublicOfferRow[]> {
+    return this.db
+      .selectFrom('offers')
+      .select(PUBLIC_OFFER_COLUMNS)
+      .where('status', '=', 'published')
+      .where('ean', 'in', (eb) =>
+        eb
+          .selectFrom('offers')
+          .select('ean')
+          .distinct()
+          .where('status', '=', 'published')
+          .where('ean', '>', after)
+          .orderBy('ean')
+          .limit(eans),
+      )
+      .orderBy('ean')
+      .orderBy('price_cents')
+      .orderBy('id')
+      .execute();
+  }
+
   /** `forUpdate` locks the row (PostgreSQL only; SQLite serialises writers anyway) for a read-then-write. */
   findById(id: number, options: { forUpdate?: boolean } = {}): Promise<OfferRow | undefined> {
     const query = this.db.selectFrom('offers').selectAll().where('id', '=', id);
@@ -73,36 +105,5 @@ export class OfferStore {
   async delete(id: number): Promise<string | undefined> {
     const row = await this.db.deleteFrom('offers').where('id', '=', id).returning('ean').executeTakeFirst();
     return row?.ean;
-  }
-
-  /** The offers of earlier imports with these keys, with their key. */
-  findByImportKeys(keys: readonly string[]): Promise<(OfferRow & { import_key: string })[]> {
-    if (keys.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('offer_import_keys as k')
-      .innerJoin('offers as o', 'o.id', 'k.offer_id')
-      .selectAll('o')
-      .select('k.import_key')
-      .where('k.import_key', 'in', keys)
-      .execute();
-  }
-
-  /**
-   * Inserts offers in one statement and records their import keys. The ids come back sorted: a
-   * multi-row INSERT draws its ids in row order (SQLite's rowid, PostgreSQL's sequence), whatever
-   * order RETURNING lists them in, so the i-th smallest id is the i-th row.
-   */
-  async insertImported(offers: readonly NewOffer[], keys: readonly string[]): Promise<void> {
-    if (offers.length === 0) return;
-    const inserted = await this.db
-      .insertInto('offers')
-      .values([...offers])
-      .returning('id')
-      .execute();
-    const ids = inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
-    await this.db
-      .insertInto('offer_import_keys')
-      .values(keys.map((key, i) => ({ import_key: key, offer_id: ids[i] ?? 0 })))
-      .execute();
   }
 }

@@ -28,6 +28,7 @@ const NAMES = [
   '0017_completion_keeps_subscription_index',
   '0018_manual_attempts',
   '0019_worker_heartbeats',
+  '0020_offer_changes_per_statement',
 ];
 
 describeEachEngine('migrations', (engine) => {

@@ -1,14 +1,17 @@
 /**
- * The bulk imports: `offers import <file.csv>` and `lists import <file.json>`. Both validate the whole
- * file first and import nothing when anything is wrong; see importFile for the shared shape.
+ * The bulk imports: `offers import <file.csv>` and `lists import <file.json>`. Both import nothing when
+ * anything is wrong. Offers are checked and written as the file is read, in one transaction;
+ * lists are validated whole first (see importFile for the shared shape).
  */
 
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { cliInitiator } from '../../audit/initiator.js';
 import { ListImporter } from '../../lml/import.js';
-import { OfferImporter, parseOffersCsv } from '../../offers/import.js';
-import { type Command, type Context, required, UsageError } from '../command.js';
+import { OfferImporter } from '../../offers/import.js';
+import { checkedRows } from '../../offers/import-csv.js';
+import { type Command, type Context, type Io, required, UsageError } from '../command.js';
 import { counted } from '../nouns.js';
 import { progressReporter } from '../progress.js';
 
@@ -24,37 +27,77 @@ interface Refusal {
 export const importOffers: Command = {
   name: 'offers import',
   args: '<file.csv> [--json]',
-  summary: 'import offers (validated first; re-running the file is safe)',
+  summary: 'import offers (all or nothing; re-running the file is safe)',
   details:
     'CSV with a header row; columns ean, price (seller price in euros, e.g. 12.50), condition\n' +
     '(excellent|good|acceptable), optional status (default published), remarks and key.\n' +
-    'Every row is validated first: bad rows are reported as "line N: reason" and nothing is imported.\n' +
-    'Rows are written in batches of 500, one transaction each. Each row has a stable key: the key column,\n' +
-    'else "<ean>#<n>" for the n-th row with that EAN; a second run updates those offers instead of adding\n' +
-    'duplicates. Progress: a bar with rate and ETA on a terminal, plain lines otherwise.',
+    'Rows are checked and written as the file is read, all in one transaction: bad rows are reported as\n' +
+    '"line N: reason" and nothing is imported. Each row has a stable key: the key column, else "<ean>#<n>"\n' +
+    'for the n-th row with that EAN; a second run updates those offers instead of adding duplicates.\n' +
+    'Progress: a bar with rate and ETA on a terminal, plain lines otherwise.',
   needs: 'services',
   async run(context) {
     const { services, deps } = context;
-    return importFile(required(context.args[0], 'CSV file'), context, async (text, path, progress) => {
-      const { rows, errors } = parseOffersCsv(text);
-      if (errors.length > 0)
-        return {
+    const path = required(context.args[0], 'CSV file');
+    const file = await openFile(path);
+    try {
+      const expected = await dataLines(file);
+      const progress = progressOf(context.io);
+      const result = await new OfferImporter(services.outbox, deps.clock).importChecked(
+        checkedRows(createReadStream('', { fd: file, autoClose: false, start: 0 })),
+        { initiator: cliInitiator(), file: basename(path) },
+        progress,
+        expected,
+      );
+      if ('errors' in result) {
+        const { errors } = result;
+        return report(context, {
           refused: {
             lines: errors.map((error) => `line ${error.line}: ${error.reason}`),
             summary: `${counted(errors.length, 'bad row')} in ${path}: nothing was imported`,
             errors,
           },
-        };
-      return {
-        imported: await new OfferImporter(services.outbox, deps.clock).import(
-          rows,
-          { initiator: cliInitiator(), file: basename(path) },
-          progress,
-        ),
-      };
-    });
+        });
+      }
+      return report(context, result);
+    } finally {
+      await file.close();
+    }
   },
 };
+
+/** Opens the file to import; one that cannot be opened is bad usage (exit 2). */
+async function openFile(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * The data rows a CSV file holds, counted by its line ends (the header and a last line without one
+ * taken into account): the progress total. A quoted field spanning lines makes it a little high; the
+ * last report gives the rows actually read.
+ */
+async function dataLines(file: FileHandle): Promise<number> {
+  const buffer = Buffer.alloc(1 << 16);
+  let lines = 0;
+  let last = 0x0a;
+  for (let position = 0; ; ) {
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    for (let at = buffer.indexOf(0x0a, 0); at >= 0 && at < bytesRead; at = buffer.indexOf(0x0a, at + 1)) lines++;
+    last = buffer[bytesRead - 1] ?? last;
+    position += bytesRead;
+  }
+  return Math.max(0, lines + (last === 0x0a ? 0 : 1) - 1);
+}
+
+function progressOf(io: Io): Progress {
+  const tty = io.errTty === true && io.errWrite !== undefined;
+  return progressReporter({ tty, write: (chunk) => io.errWrite?.(chunk), line: (line) => io.err(line) }, 'importing');
+}
 
 export const importLists: Command = {
   name: 'lists import',
@@ -90,13 +133,12 @@ export const importLists: Command = {
 };
 
 /**
- * Shared shape of the import commands: read the file (a missing file is bad usage, exit 2), validate
- * everything (problems on stderr, one per line, nothing imported, exit 1), then import with progress on
- * stderr and the summary on stdout (JSON when piped or with --json).
+ * The list import's shape: read the file (a missing file is bad usage, exit 2), validate everything,
+ * then import with progress on stderr.
  */
 async function importFile(
   path: string,
-  { io, values }: Context,
+  context: Context,
   run: (text: string, path: string, progress: Progress) => Promise<{ refused: Refusal } | { imported: object }>,
 ): Promise<number> {
   let text: string;
@@ -105,12 +147,11 @@ async function importFile(
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const tty = io.errTty === true && io.errWrite !== undefined;
-  const progress = progressReporter(
-    { tty, write: (chunk) => io.errWrite?.(chunk), line: (line) => io.err(line) },
-    'importing',
-  );
-  const result = await run(text, path, progress);
+  return report(context, await run(text, path, progressOf(context.io)));
+}
+
+/** Problems on stderr, one per line (exit 1), or the summary on stdout (JSON when piped or with --json). */
+function report({ io, values }: Context, result: { refused: Refusal } | { imported: object }): number {
   if ('refused' in result) {
     const { lines, summary, errors } = result.refused;
     for (const line of lines) io.err(line);

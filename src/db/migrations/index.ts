@@ -24,6 +24,7 @@ import { eventFeed } from './0016_event_feed.js';
 import { completionKeepsSubscriptionIndex } from './0017_completion_keeps_subscription_index.js';
 import { manualAttempts } from './0018_manual_attempts.js';
 import { workerHeartbeats } from './0019_worker_heartbeats.js';
+import { offerChangesPerStatement } from './0020_offer_changes_per_statement.js';
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
@@ -47,5 +48,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0017_completion_keeps_subscription_index', completionKeepsSubscriptionIndex],
     ['0018_manual_attempts', manualAttempts],
     ['0019_worker_heartbeats', workerHeartbeats],
+    ['0020_offer_changes_per_statement', offerChangesPerStatement(engine)],
   ];
 }

@@ -1,0 +1,86 @@
+/**
+ * SQL of the offers import, in the import's transaction: the offers of earlier imports by their keys,
+ * and a batch of new offers with their keys in two bulk statements (db/bulk-insert.ts).
+ */
+
+import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
+import { EVERY_KEY } from '../db/change-log.js';
+import type { Engine, Executor } from '../db/database.js';
+import type { NewOffer, OfferRow, OfferUpdate } from '../db/schema.js';
+
+/** A new offer and the import key it is recorded under. */
+export interface NewImportedOffer {
+  key: string;
+  offer: Required<Pick<NewOffer, OfferColumn>>;
+}
+
+const OFFER_COLUMNS = [
+  { name: 'ean', pgType: 'text' },
+  { name: 'price_cents', pgType: 'integer' },
+  { name: 'condition', pgType: 'text' },
+  { name: 'status', pgType: 'text' },
+  { name: 'remarks', pgType: 'text' },
+  { name: 'identifier', pgType: 'text' },
+  { name: 'published_at', pgType: 'bigint' },
+  { name: 'created_at', pgType: 'bigint' },
+  { name: 'updated_at', pgType: 'bigint' },
+] as const satisfies readonly BulkColumn[];
+type OfferColumn = (typeof OFFER_COLUMNS)[number]['name'];
+
+const KEY_COLUMNS: readonly BulkColumn[] = [
+  { name: 'import_key', pgType: 'text' },
+  { name: 'offer_id', pgType: 'integer' },
+];
+
+export class ImportStore {
+  constructor(
+    private readonly db: Executor,
+    private readonly engine: Engine,
+  ) {}
+
+  /** The offers of earlier imports with these keys, by key. */
+  async findByKeys(keys: readonly string[]): Promise<Map<string, OfferRow>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('offer_import_keys as k')
+      .innerJoin('offers as o', 'o.id', 'k.offer_id')
+      .selectAll('o')
+      .select('k.import_key')
+      .where('k.import_key', 'in', keys)
+      .execute();
+    return new Map(rows.map(({ import_key, ...offer }) => [import_key, offer]));
+  }
+
+  /** One change-log entry that makes every reader forget every EAN (db/change-log.ts, EVERY_KEY). */
+  async everyOfferChanged(now: number): Promise<void> {
+    await this.db.insertInto('offer_changes').values({ ean: EVERY_KEY, changed_at: now }).execute();
+  }
+
+  async update(id: number, changes: OfferUpdate): Promise<void> {
+    await this.db.updateTable('offers').set(changes).where('id', '=', id).execute();
+  }
+
+  /**
+   * Inserts the offers, then records their keys. Each inserted row's id is found by its identifier
+   * (unique, minted here), whatever order RETURNING lists the rows in.
+   */
+  async insert(fresh: readonly NewImportedOffer[]): Promise<void> {
+    if (fresh.length === 0) return;
+    const inserted = await bulkInsert<{ id: number; identifier: string }>(
+      this.db,
+      this.engine,
+      'offers',
+      OFFER_COLUMNS,
+      fresh.map(({ offer }) => OFFER_COLUMNS.map((column) => offer[column.name])),
+      ['id', 'identifier'],
+    );
+    const idOf = new Map(inserted.map((row) => [row.identifier, Number(row.id)]));
+    await bulkInsert(
+      this.db,
+      this.engine,
+      'offer_import_keys',
+      KEY_COLUMNS,
+      fresh.map(({ key, offer }) => [key, idOf.get(offer.identifier)]),
+    );
+  }
+}

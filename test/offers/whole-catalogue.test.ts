@@ -1,0 +1,95 @@
+/**
+ * A read model that holds the whole catalogue answers EANs without offers from memory, and still
+ * asks the database for every EAN that changed since it read the catalogue.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ChangeLogStore } from '../../src/db/change-log.js';
+import { OfferReadModel } from '../../src/offers/read-model.js';
+import type { PublicOfferRow } from '../../src/offers/schemas.js';
+import { OfferStore } from '../../src/offers/store.js';
+import { eanOf } from '../support/ean.js';
+import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
+import { until } from '../support/until.js';
+
+/** The offers store, counting the queries of EANs asked for (the whole catalogue's reads are not counted). */
+class CountingStore extends OfferStore {
+  asked: string[][] = [];
+  override findPublishedByEans(eans: readonly string[]): Promise<PublicOfferRow[]> {
+    this.asked.push([...eans]);
+    return super.findPublishedByEans(eans);
+  }
+}
+
+const offer = (ean: string, identifier: string, price: number) => ({
+  identifier,
+  ean,
+  price_cents: price,
+  condition: 'good',
+  remarks: null,
+  status: 'published',
+  published_at: 1,
+  created_at: 1,
+  updated_at: 1,
+});
+
+describeEachEngine('the read model holding the whole catalogue', (engine) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+  });
+  afterEach(async () => {
+    await database.drop();
+  });
+
+  it('answers unknown EANs without a query, and asks again for an EAN that changed since', async () => {
+    const [known, later, unknown] = [eanOf(700_001), eanOf(700_002), eanOf(700_003)];
+    const db = database.db.kysely;
+    await db
+      .insertInto('offers')
+      .values([offer(known, 'a'.repeat(32), 900), offer(known, 'b'.repeat(32), 700)])
+      .execute();
+    const store = new CountingStore(db);
+    const model = new OfferReadModel(
+      store,
+      new ChangeLogStore(db, 'offer_changes'),
+      { serviceFeeCents: 0, offersCacheEans: 1000, offersSyncIntervalMs: 60_000 },
+      engine,
+    );
+    await model.start();
+    await until(() => model.stats().eans === 1, 'the whole catalogue read');
+    const prices = async (eans: string[]) =>
+      (JSON.parse(await model.publishedJson(eans)) as { price: number }[]).map((found) => found.price);
+    expect(await prices([known, unknown, later])).toEqual([7, 9]);
+    expect(store.asked).toEqual([]);
+
+    await db
+      .insertInto('offers')
+      .values(offer(later, 'c'.repeat(32), 500))
+      .execute();
+    await model.sync();
+    expect(await prices([later, unknown])).toEqual([5]);
+    expect(store.asked).toEqual([[later]]);
+    expect(await prices([later])).toEqual([5]);
+    expect(store.asked).toHaveLength(1);
+    await model.stop();
+  });
+
+  it('holds nothing ahead when the catalogue is larger than its bound', async () => {
+    const db = database.db.kysely;
+    await db
+      .insertInto('offers')
+      .values([offer(eanOf(700_011), 'd'.repeat(32), 100), offer(eanOf(700_012), 'e'.repeat(32), 200)])
+      .execute();
+    const store = new CountingStore(db);
+    const model = new OfferReadModel(
+      store,
+      new ChangeLogStore(db, 'offer_changes'),
+      { serviceFeeCents: 0, offersCacheEans: 1, offersSyncIntervalMs: 60_000 },
+      engine,
+    );
+    await model.start();
+    expect(await model.publishedJson([eanOf(700_013)])).toBe('[]');
+    expect(store.asked).toEqual([[eanOf(700_013)]]);
+    await model.stop();
+  });
+});
