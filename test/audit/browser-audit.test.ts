@@ -171,4 +171,28 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
     },
     90_000,
   );
+
+  it.skipIf(skipBrowser)(
+    'a History panel shows the newest 20 records and leads to the older ones on the Audit page',
+    async () => {
+      const client = await shop(w);
+      for (let i = 0; i < 20; i++)
+        expect((await w.h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`)).statusCode).toBe(200);
+      const op = await operator(w);
+      await op.goto(`${w.base}/dashboard/clients/${client.id}`);
+      const history = op.getByRole('region', { name: 'History' });
+      await history.locator('tbody tr').first().waitFor();
+      expect(await history.locator('tbody tr').count()).toBe(20);
+      const older = history.getByRole('link', { name: 'Older records on the Audit page →' });
+      expect(await older.getAttribute('href')).toBe(`/dashboard/audit?targetType=client&targetId=${client.id}`);
+      await older.click();
+      await op.locator('main > section:not([data-stale]) h1', { hasText: 'Audit log' }).waitFor();
+      await expect.poll(() => rowTexts(op)).toHaveLength(20);
+      await op.locator('main > section nav.pager').first().getByRole('link', { name: 'Older records →' }).click();
+      // The 21st: the client's creation.
+      await expect.poll(() => rowTexts(op)).toHaveLength(1);
+      expect((await rowTexts(op))[0]).toContain('client.created');
+    },
+    90_000,
+  );
 });
