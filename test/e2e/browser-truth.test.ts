@@ -134,7 +134,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
   );
 
   it.skipIf(skipBrowser)(
-    '(and 34.1) no overview tile sits alone on a row and the axis text is not larger than the body text, at 1280 and 390 px',
+    'no overview tile sits alone on a row and the axis text is not larger than the body text, at 1280 and 390 px',
     async () => {
       const w = await world();
       await subscribeReceivers(w, await shop(w));
