@@ -11,10 +11,15 @@ export interface ProgressSink {
 
 const WIDTH = 30;
 
-function duration(seconds: number): string {
+/** A time left, rounded up: "12s", "9m05s", "2h05m". */
+export function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
-  if (seconds < 60) return `${Math.ceil(seconds)}s`;
-  return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
+  const whole = Math.ceil(seconds);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  if (whole < 60) return `${whole}s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)}m${two(whole % 60)}s`;
+  const minutes = Math.ceil(whole / 60);
+  return `${Math.floor(minutes / 60)}h${two(minutes % 60)}m`;
 }
 
 export function progressReporter(

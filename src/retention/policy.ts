@@ -33,8 +33,8 @@ export const FAILED_STATUSES: readonly string[] = DELIVERY_STATUSES.filter(
 
 /**
  * What a prune acts on, in the order it runs: attempts go with their deliveries, then the events no
- * delivery refers to any more. `response_bodies` are not rows but the receivers' answers on attempts,
- * cleared in place.
+ * delivery refers to any more; the audit log last, so the record of the prune follows what it removed.
+ * `response_bodies` are not rows but the receivers' answers on attempts, cleared in place.
  */
 export const PRUNE_TARGETS = [
   'deliveries',
@@ -47,6 +47,7 @@ export const PRUNE_TARGETS = [
   'portal_links',
   'offer_changes',
   'school_changes',
+  'audit_records',
 ] as const;
 export type PruneTarget = (typeof PRUNE_TARGETS)[number];
 
@@ -63,6 +64,8 @@ export interface RetentionSettings {
   eventDays: number;
   responseBodyDays: number;
   statsDays: number;
+  /** AUDIT_RETENTION_DAYS: the audit log, pruned from the start of its chain (src/audit/retention.ts). */
+  auditDays: number;
 }
 
 export function retentionSettings(config: RetentionConfig): RetentionSettings {
@@ -78,6 +81,7 @@ export function retentionSettings(config: RetentionConfig): RetentionSettings {
     eventDays,
     responseBodyDays: config.responseBodyRetentionDays,
     statsDays: config.deliveryStatsRetentionDays,
+    auditDays: config.auditRetentionDays,
   };
 }
 
@@ -101,6 +105,8 @@ export interface Cutoffs {
   linksExpired: number;
   /** Change-log entries recorded before this, the newest always kept (src/db/change-log.ts). */
   changes: number;
+  /** Audit records made before this, taken only from the start of the chain. */
+  audit: number | undefined;
 }
 
 const daysBefore = (now: number, days: number): number | undefined => (days === 0 ? undefined : now - days * DAY_MS);
@@ -118,6 +124,7 @@ export function cutoffs(settings: RetentionSettings, config: RetentionConfig, no
     // The readers' own rule (they prune the same way as they read): a reader that fell half this far
     // behind starts afresh, so nothing it still needs is older than this.
     changes: now - CHANGES_KEPT_MS,
+    audit: daysBefore(now, settings.auditDays),
   };
 }
 
@@ -137,6 +144,7 @@ export function bounds(settings: RetentionSettings, config: RetentionConfig): Re
     portal_links: 'used, or expired (15 minutes)',
     offer_changes: changes,
     school_changes: changes,
+    audit_records: older(settings.auditDays, 'audit records'),
   };
 }
 

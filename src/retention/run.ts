@@ -2,8 +2,9 @@
  * One prune, batch by batch: each batch is one short transaction of at most PRUNE_BATCH_SIZE rows,
  * followed by a pause (service.ts paces it) so the delivery path's writes go between batches, and a
  * renewal of the lock. Order: the finished deliveries of each class with their attempts (attempts first), then
- * the events no delivery refers to any more, then the response bodies and the small tables.
+ * the events no delivery refers to any more, then the response bodies, the small tables and the audit log.
  */
+import { pruneAuditBatch } from '../audit/retention.js';
 import type { Executor } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
 import type { Cursor } from '../vocabulary/paging.js';
@@ -29,6 +30,8 @@ export interface RunOptions {
   pause: (heldMs: number) => Promise<void>;
   /** True once the prune should end early (shutdown); what was pruned so far is kept and reported. */
   stopped: () => boolean;
+  /** Told between two transactions, with totals() and `transactions` up to date. */
+  onProgress?: () => void;
 }
 
 /** Thrown between batches when the prune must end (stopped, or its lease lost). */
@@ -37,6 +40,8 @@ class Interrupted extends Error {}
 export class PruneRun {
   readonly items: PruneItem[] = [];
   complete = true;
+  /** Transactions run so far: what the time a prune takes goes by (progress.ts). */
+  transactions = 0;
   /** How long the last transaction took. */
   private heldMs = 0;
 
@@ -67,6 +72,7 @@ export class PruneRun {
       await this.simple('portal_links', cut.linksExpired, (trx, n, c) => store.deleteLinks(trx, c, n));
       for (const log of ['offer_changes', 'school_changes'] as const)
         await this.simple(log, cut.changes, (trx, n, c) => store.deleteChanges(trx, log, c, n));
+      await this.simple('audit_records', cut.audit, (trx, n, c) => pruneAuditBatch(trx, c, n));
     } catch (error) {
       if (!(error instanceof Interrupted)) throw error;
       this.complete = false;
@@ -92,11 +98,13 @@ export class PruneRun {
       return await this.held.db.transaction().execute(work);
     } finally {
       this.heldMs = performance.now() - started;
+      this.transactions++;
     }
   }
 
   /** Between batches: end if told to, pause, and keep the lock. */
   private async between(): Promise<void> {
+    this.options.onProgress?.();
     if (this.options.stopped()) throw new Interrupted();
     await this.options.pause(this.heldMs);
     if (this.options.stopped() || !(await this.held.renew())) throw new Interrupted();

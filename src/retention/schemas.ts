@@ -58,6 +58,7 @@ export const StorageSchema = Type.Object(
       eventDays: days('EVENT_RETENTION_DAYS'),
       responseBodyDays: days('RESPONSE_BODY_RETENTION_DAYS'),
       statsDays: days('DELIVERY_STATS_RETENTION_DAYS'),
+      auditDays: days('AUDIT_RETENTION_DAYS'),
       pruneIntervalSeconds: Type.Integer({ minimum: 0, description: 'PRUNE_INTERVAL_SECONDS; 0 = only on demand' }),
       pruneBatchSize: Type.Integer({ minimum: 1 }),
       prunePauseMs: Type.Integer({ minimum: 0 }),

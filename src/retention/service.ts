@@ -7,27 +7,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type Initiator, SYSTEM } from '../audit/initiator.js';
-import { pruneAuditRecords, recordPrune } from '../audit/retention.js';
+import { recordPrune } from '../audit/retention.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
+import { countPrunable } from './dry-run.js';
 import { type PruneLock, pruneLock } from './lock.js';
 import { PACED_DELETE_CHUNK } from './paced-batches.js';
 import type { RetentionConfig } from './policy.js';
 import {
   type Cutoffs,
   cutoffs,
-  DAY_MS,
   FAILED_STATUSES,
-  PRUNE_TARGETS,
   type PruneTarget,
   pauseAfter,
   type RetentionSettings,
   retentionSettings,
 } from './policy.js';
-import { BODIES_SETTING, type PruneItem, PruneRun } from './run.js';
+import { type PrunePacing, type PruneProgress, rowsByTarget } from './progress.js';
+import { type PruneItem, PruneRun } from './run.js';
 import { type SpaceReport, SqliteSpace } from './sqlite-space.js';
-import { type PrunableClass, prunableDelivery, RetentionStore } from './store.js';
+import { RetentionStore } from './store.js';
 
 export const LAST_PRUNE_SETTING = 'retention.last_prune';
 
@@ -56,8 +56,20 @@ export interface RetentionDeps {
   lock?: PruneLock;
 }
 
-const noRows = (): Record<PruneTarget, number> =>
-  Object.fromEntries(PRUNE_TARGETS.map((target) => [target, 0])) as Record<PruneTarget, number>;
+const noRows = (): Record<PruneTarget, number> => rowsByTarget([]);
+
+export interface PruneOptions {
+  /** Ends the prune between two batches (shutdown); what was pruned so far is recorded. */
+  stopped?: () => boolean;
+  by?: Initiator;
+  /** Batches back to back, whatever PRUNE_PAUSE_MS says: a maintenance window (`shelfmark prune --unpaced`). */
+  unpaced?: boolean;
+  /**
+   * Watches the prune: once the lock is held, what a dry run counts then (transactions 0), then between
+   * two transactions. Costs the count, so only a prune someone watches has it.
+   */
+  onProgress?: (progress: PruneProgress) => void;
+}
 
 export class RetentionService {
   readonly settings: RetentionSettings;
@@ -98,6 +110,7 @@ export class RetentionService {
       portal_links: 'used or expired',
       offer_changes: changes,
       school_changes: changes,
+      audit_records: older(s.auditDays, 'AUDIT_RETENTION_DAYS', 'made'),
     };
   }
 
@@ -105,47 +118,50 @@ export class RetentionService {
     return cutoffs(this.settings, this.deps.config, now);
   }
 
-  /**
-   * Prunes now, unless another node or process is pruning ('busy'). `stopped` ends it early between
-   * batches (shutdown); what was pruned so far is recorded.
-   */
-  async prune(options: { stopped?: () => boolean; by?: Initiator } = {}): Promise<PruneOutcome> {
-    const { config, clock } = this.deps;
-    const pause =
-      this.deps.pause ??
-      (async (heldMs: number) => {
-        const ms = pauseAfter(config.prunePauseMs, heldMs);
-        if (ms === 0) return;
-        // SQLite: the batch's deletes are checkpointed here, by the prune, in its own pause; left to the
-        // WAL's automatic checkpoint they would be copied back by whichever commit crossed the threshold
-        // next, most often the delivery path's. PASSIVE: it never waits for, nor blocks, a writer.
-        if (this.deps.db.engine === 'sqlite') await sql`pragma wal_checkpoint(passive)`.execute(this.deps.db.kysely);
-        await sleep(ms);
-      });
+  /** How a prune runs: paced by PRUNE_PAUSE_MS in short transactions, or back to back in whole batches. */
+  pacing(unpaced = false): PrunePacing {
+    const { pruneBatchSize, prunePauseMs } = this.deps.config;
+    const paced = !unpaced && prunePauseMs > 0;
+    // Short transactions only while paced; a maintenance window deletes whole batches.
+    return {
+      paced,
+      pauseMs: paced ? prunePauseMs : 0,
+      batchSize: pruneBatchSize,
+      deleteChunk: paced ? Math.min(PACED_DELETE_CHUNK, pruneBatchSize) : pruneBatchSize,
+    };
+  }
+
+  /** Unless another node or process is pruning ('busy'), prunes now. */
+  async prune(options: PruneOptions = {}): Promise<PruneOutcome> {
+    const { clock } = this.deps;
+    const pacing = this.pacing(options.unpaced);
+    const pause = this.pause(pacing);
     const stopped = options.stopped ?? (() => false);
+    const watch = options.onProgress;
     const outcome = await this.lock.withLock(async (held) => {
       const startedAt = clock.now();
-      const run = new PruneRun(this.store, held, this.cutoffs(startedAt), this.reasons(), {
-        batchSize: config.pruneBatchSize,
-        // Short transactions only while paced; a maintenance window (no pause) deletes whole batches.
-        deleteChunk: config.prunePauseMs === 0 ? config.pruneBatchSize : PACED_DELETE_CHUNK,
+      const cut = this.cutoffs(startedAt);
+      const expected =
+        watch === undefined ? noRows() : rowsByTarget(await countPrunable(held.db, this.store, cut, this.reasons()));
+      const run: PruneRun = new PruneRun(this.store, held, cut, this.reasons(), {
+        batchSize: pacing.batchSize,
+        deleteChunk: pacing.deleteChunk,
         pause,
         stopped,
+        onProgress: () =>
+          watch?.({ expected, done: { ...noRows(), ...run.totals() }, transactions: run.transactions, pacing }),
       });
+      watch?.({ expected, done: noRows(), transactions: 0, pacing });
       await run.run();
       const rows = { ...noRows(), ...run.totals() };
-      // The audit log's own prefix, then the record of this prune by the system (src/audit/retention.ts).
-      const auditDays = config.auditRetentionDays;
-      const auditRecords = await pruneAuditRecords(held.db, {
-        cutoff: auditDays === 0 ? undefined : startedAt - auditDays * DAY_MS,
-        batchSize: config.pruneBatchSize,
-        stopped,
-      });
-      await recordPrune(held.db, clock.now(), { ...rows, audit_records: auditRecords }, options.by ?? SYSTEM);
+      // The record of this prune by the system, or the operator (src/audit/retention.ts).
+      await recordPrune(held.db, clock.now(), rows, options.by ?? SYSTEM);
       const record: LastPrune = { startedAt, finishedAt: clock.now(), complete: run.complete, rows };
       await putSetting(held.db, LAST_PRUNE_SETTING, JSON.stringify(record));
       this.deps.onPruned?.(rows);
-      const emptied = (['deliveries', 'delivery_attempts', 'events'] as const).filter((table) => rows[table] > 0);
+      const emptied = (['deliveries', 'delivery_attempts', 'events', 'audit_records'] as const).filter(
+        (table) => rows[table] > 0,
+      );
       await this.store.analyze(held.db, emptied);
       const space = run.complete && this.space !== undefined ? await this.space.release(pause, stopped) : undefined;
       return { status: 'pruned' as const, record, items: run.items, space };
@@ -153,56 +169,26 @@ export class RetentionService {
     return outcome ?? { status: 'busy' };
   }
 
-  /** What a prune would remove now, counted with the same conditions; changes nothing and takes no lock. */
+  /** The pause between two transactions: the tests' own, or pauseAfter() of the pacing's PRUNE_PAUSE_MS. */
+  private pause(pacing: PrunePacing): (heldMs: number) => Promise<void> {
+    const { db } = this.deps;
+    return (
+      this.deps.pause ??
+      (async (heldMs: number) => {
+        const ms = pauseAfter(pacing.pauseMs, heldMs);
+        if (ms === 0) return;
+        // SQLite: the batch's deletes are checkpointed here, by the prune, in its own pause; left to the
+        // WAL's automatic checkpoint they would be copied back by whichever commit crossed the threshold
+        // next, most often the delivery path's. PASSIVE: it never waits for, nor blocks, a writer.
+        if (db.engine === 'sqlite') await sql`pragma wal_checkpoint(passive)`.execute(db.kysely);
+        await sleep(ms);
+      })
+    );
+  }
+
+  /** What a prune would remove now, counted with the same conditions (dry-run.ts); changes nothing and takes no lock. */
   async dryRun(): Promise<PruneItem[]> {
-    const k = this.deps.db.kysely;
-    const cut = this.cutoffs();
-    const reasons = this.reasons();
-    const items: PruneItem[] = [];
-    const add = (table: PruneTarget, key: string, rows: number): void => {
-      items.push({ table, reason: reasons[key] ?? key, rows });
-    };
-    const classes: PrunableClass[] = [];
-    for (const [key, statuses, cutoff] of [
-      ['succeeded', ['succeeded'], cut.succeeded],
-      ...FAILED_STATUSES.map((status) => [status, [status], cut.failed] as const),
-    ] as const) {
-      const counted =
-        cutoff === undefined ? { deliveries: 0, attempts: 0 } : await this.store.countFinished(k, statuses, cutoff);
-      if (cutoff !== undefined) classes.push({ statuses, cutoff });
-      add('deliveries', key, counted.deliveries);
-      add('delivery_attempts', `${key}:attempts`, counted.attempts);
-    }
-    const events = cut.events;
-    add(
-      'events',
-      'events',
-      events === undefined ? 0 : await this.store.countEvents(k, events, prunableDelivery('d', classes)),
-    );
-    const bodies = cut.responseBodies;
-    const after = (await getSetting(k, BODIES_SETTING)) ?? '';
-    add(
-      'response_bodies',
-      'response_bodies',
-      bodies === undefined ? 0 : await this.store.countBodies(k, after, bodies, prunableDelivery('d', classes)),
-    );
-    const { stats, idempotencyExpired, sessionsIdle, linksExpired, changes } = cut;
-    const store = this.store;
-    add(
-      'delivery_stats',
-      'delivery_stats',
-      stats === undefined ? 0 : await store.countBelow(k, 'delivery_stats', 'hour', stats),
-    );
-    add(
-      'idempotency_keys',
-      'idempotency_keys',
-      await store.countBelow(k, 'idempotency_keys', 'expires_at', idempotencyExpired, true),
-    );
-    add('web_sessions', 'web_sessions', await store.countBelow(k, 'web_sessions', 'last_seen_at', sessionsIdle));
-    add('portal_links', 'portal_links', await store.countLinks(k, linksExpired));
-    for (const log of ['offer_changes', 'school_changes'] as const)
-      add(log, log, await store.countChanges(k, log, changes));
-    return items;
+    return countPrunable(this.deps.db.kysely, this.store, this.cutoffs(), this.reasons());
   }
 
   /** The shared record of the last prune (settings), undefined before the first. */

@@ -72,6 +72,8 @@ export class StorageStore {
       portal_links: await min(sql`select min(created_at) as t from portal_links`),
       offer_changes: await min(sql`select min(changed_at) as t from offer_changes`),
       school_changes: await min(sql`select min(changed_at) as t from school_changes`),
+      // The chain's first record is its oldest (seq follows time); read by the primary key.
+      audit_records: await min(sql`select at as t from audit_records order by seq limit 1`),
     };
   }
 

@@ -1,13 +1,15 @@
 /**
  * The console's Storage view in a real browser (Debian's Chromium via playwright-core): the operator
- * signs in, opens Storage and reads the rows, the oldest row and the bound of each table, the
- * database's size and the retention in force; after a prune the same page shows the last prune.
+ * signs in, opens Storage and reads the rows, the oldest row and the bound of each table (the audit
+ * log's among them), the database's size and the retention in force; after a prune the same page
+ * shows the last prune.
  * Screenshots at 1280 and 390 px go to test-artifacts/screenshots (SQLite).
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { type BrowserSession, launchChromium, skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.js';
@@ -44,6 +46,11 @@ describeEachEngine('the Storage view in the browser', (engine) => {
         completedAt: now - age * DAY,
       });
     }
+    // Two audit records older than AUDIT_RETENTION_DAYS (400), which the prune below removes.
+    const { audit } = h.services;
+    h.clock.set(now - 401 * DAY);
+    for (const _ of [1, 2]) await audit.transaction((trx) => audit.record(trx, SYSTEM, 'retention.pruned', 'prune'));
+    h.clock.set(now);
     base = await h.listen();
     browser = await launchChromium({ width: 1280, height: 900 });
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -87,6 +94,12 @@ describeEachEngine('the Storage view in the browser', (engine) => {
       '—',
       'expired (24 hours after the first request)',
     ]);
+    expect(await cells('audit_records')).toEqual([
+      'audit_records',
+      '2',
+      'last year',
+      'audit records older than 400 days',
+    ]);
     expect(await page.locator('main .card .value').allTextContents()).toEqual([
       expect.stringMatching(/^[\d.]+ (B|kB|MB|GB)$/),
       'every 60 min',
@@ -109,9 +122,15 @@ describeEachEngine('the Storage view in the browser', (engine) => {
     await h.services.retention.prune();
     await open();
     expect((await cells('deliveries')).slice(1, 3)).toEqual(['1', '2 days ago']);
+    // The old audit records went; the prune recorded itself.
+    expect((await cells('audit_records')).slice(1, 3)).toEqual([
+      '1',
+      expect.stringMatching(/^(now|\d+ seconds? ago)$/),
+    ]);
     const text = await page.locator('main').textContent();
     expect(text).toMatch(/Finished (now|\d+ seconds? ago) after 0 s\./);
-    // The last prune's rows: two deliveries with their attempts, and the event no delivery refers to.
+    // The last prune's rows: two deliveries with their attempts, the event no delivery refers to, and
+    // the two old audit records.
     const rows = page.locator('main table').last().locator('tbody tr');
     const pruned = [];
     for (const row of await rows.all()) pruned.push(await row.locator('td').allInnerTexts());
@@ -119,6 +138,7 @@ describeEachEngine('the Storage view in the browser', (engine) => {
       ['deliveries', '2'],
       ['delivery_attempts', '2'],
       ['events', '1'],
+      ['audit_records', '2'],
     ]);
     if (engine === 'sqlite') await shoot('storage-after');
     expect(problems).toEqual([]);

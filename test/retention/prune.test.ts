@@ -117,6 +117,7 @@ describeEachEngine('retention: what a prune keeps', (engine) => {
         portal_links: 0,
         offer_changes: 0,
         school_changes: 0,
+        audit_records: 0,
       },
     });
     expect(outcome.items.filter((item) => item.rows > 0)).toEqual(PRUNED_WITH_DEFAULTS);

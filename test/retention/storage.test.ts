@@ -1,8 +1,10 @@
 /**
- * GET /api/admin/v1/storage, exactly, before and after a prune; who may read it; and the retention
- * families of /metrics (rows pruned, the last prune's time, the database's size).
+ * GET /api/admin/v1/storage, exactly, before and after a prune (the audit log among the tables); who
+ * may read it; and the retention families of /metrics (rows pruned, the last prune's time, the
+ * database's size).
  */
 import { beforeEach, expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { isoTime } from '../../src/clock.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
@@ -53,6 +55,11 @@ describeEachEngine('retention: the storage view', (engine) => {
 
   it('shows rows and the oldest row per table, the size, the settings and the last prune', async () => {
     const sqlite = engine === 'sqlite';
+    // Two audit records older than AUDIT_RETENTION_DAYS (400).
+    const { audit } = h.services;
+    h.clock.set(now - 401 * DAY);
+    for (const _ of [1, 2]) await audit.transaction((trx) => audit.record(trx, SYSTEM, 'retention.pruned', 'prune'));
+    h.clock.set(now);
     const expected = {
       engine,
       databaseBytes: expect.any(Number),
@@ -64,6 +71,7 @@ describeEachEngine('retention: the storage view', (engine) => {
         eventDays: 90,
         responseBodyDays: 7,
         statsDays: 90,
+        auditDays: 400,
         pruneIntervalSeconds: 3600,
         pruneBatchSize: 1000,
         prunePauseMs: 100,
@@ -77,6 +85,8 @@ describeEachEngine('retention: the storage view', (engine) => {
       stats: number,
       oldestDelivery: number,
       oldestEvent: number,
+      audit: number,
+      oldestAudit: number,
     ) => [
       table(
         'deliveries',
@@ -97,11 +107,12 @@ describeEachEngine('retention: the storage view', (engine) => {
       table('portal_links', 0, null, 'used, or expired (15 minutes)'),
       table('offer_changes', 0, null, changes),
       table('school_changes', 0, null, changes),
+      table('audit_records', audit, oldestAudit, 'audit records older than 400 days'),
     ];
     const before = await storage();
     expect(before).toEqual({
       ...expected,
-      tables: fixed(2, 1, 2, 1, now - 100 * DAY, now - 100 * DAY),
+      tables: fixed(2, 1, 2, 1, now - 100 * DAY, now - 100 * DAY, 2, now - 401 * DAY),
       lastPrune: null,
     });
     expect(before.databaseBytes).toBeGreaterThan(0);
@@ -112,7 +123,8 @@ describeEachEngine('retention: the storage view', (engine) => {
     expect(await storage()).toEqual({
       ...expected,
       generatedAt: isoTime(now + 1000),
-      tables: fixed(1, 0, 1, 0, now - DAY, now - DAY),
+      // The two old audit records went; the prune's own record is the oldest now.
+      tables: fixed(1, 0, 1, 0, now - DAY, now - DAY, 1, now + 1000),
       lastPrune: {
         startedAt: isoTime(now + 1000),
         finishedAt: isoTime(now + 1000),
@@ -128,6 +140,7 @@ describeEachEngine('retention: the storage view', (engine) => {
           portal_links: 0,
           offer_changes: 0,
           school_changes: 0,
+          audit_records: 2,
         },
       },
     });
@@ -136,6 +149,7 @@ describeEachEngine('retention: the storage view', (engine) => {
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="deliveries"} 1\n');
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="delivery_stats"} 1\n');
     expect(metrics).toContain('shelfmark_pruned_rows_total{table="web_sessions"} 0\n');
+    expect(metrics).toContain('shelfmark_pruned_rows_total{table="audit_records"} 2\n');
     expect(metrics).toContain(`shelfmark_last_prune_timestamp_seconds ${(now + 1000) / 1000}\n`);
     expect(Number(/^shelfmark_database_size_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
   });

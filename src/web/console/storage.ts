@@ -51,6 +51,7 @@ function kept(row: StorageTable, r: StorageView['retention']): string {
     portal_links: t('storage.bound.links'),
     offer_changes: t('storage.bound.changes', { n: figure }),
     school_changes: t('storage.bound.changes', { n: figure }),
+    audit_records: older(r.auditDays, t('storage.bound.auditWhat')),
   };
   return words[row.table] ?? row.bound;
 }

@@ -14876,6 +14876,7 @@ export interface operations {
                      *         "eventDays": 0,
                      *         "responseBodyDays": 0,
                      *         "statsDays": 0,
+                     *         "auditDays": 0,
                      *         "pruneIntervalSeconds": 0,
                      *         "pruneBatchSize": 1,
                      *         "prunePauseMs": 0
@@ -14894,7 +14895,8 @@ export interface operations {
                      *           "web_sessions": 0,
                      *           "portal_links": 0,
                      *           "offer_changes": 0,
-                     *           "school_changes": 0
+                     *           "school_changes": 0,
+                     *           "audit_records": 0
                      *         }
                      *       },
                      *       "generatedAt": "2026-09-01T08:30:00.000Z"
@@ -14910,7 +14912,7 @@ export interface operations {
                         autoVacuum: "none" | "full" | "incremental" | null;
                         tables: {
                             /** @example deliveries */
-                            table: "deliveries" | "delivery_attempts" | "events" | "delivery_stats" | "idempotency_keys" | "web_sessions" | "portal_links" | "offer_changes" | "school_changes";
+                            table: "deliveries" | "delivery_attempts" | "events" | "delivery_stats" | "idempotency_keys" | "web_sessions" | "portal_links" | "offer_changes" | "school_changes" | "audit_records";
                             rows: number;
                             /** @description False when `rows` is PostgreSQL's estimate (pg_class.reltuples, for tables of 100,000 rows and more); SQLite always counts */
                             rowsExact: boolean;
@@ -14933,6 +14935,8 @@ export interface operations {
                             responseBodyDays: number;
                             /** @description DELIVERY_STATS_RETENTION_DAYS; 0 = forever */
                             statsDays: number;
+                            /** @description AUDIT_RETENTION_DAYS; 0 = forever */
+                            auditDays: number;
                             /** @description PRUNE_INTERVAL_SECONDS; 0 = only on demand */
                             pruneIntervalSeconds: number;
                             pruneBatchSize: number;
@@ -14958,6 +14962,7 @@ export interface operations {
                                 portal_links: number;
                                 offer_changes: number;
                                 school_changes: number;
+                                audit_records: number;
                             };
                         } | null;
                         /** Format: date-time */
