@@ -4,7 +4,7 @@
  * EAN names its wrong check digit, a URL is parsed the way the delivery worker dials it), so the
  * validator must not refuse first; the document still states them exactly, from the same constants the
  * service checks with. The rule rides on the schema under a symbol, which validators and serialisers
- * never see, and only the OpenAPI builder (ops/openapi-routes.ts) merges it in.
+ * never see, and only the OpenAPI builder (openapi/operations.ts) merges it in.
  *
  * ```ts
  * event: documentedAs(Type.String({ maxLength: 100 }), { enum: [...ACCEPTED_EVENT_SPELLINGS] })

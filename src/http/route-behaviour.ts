@@ -2,7 +2,7 @@
  * The one onRoute hook that turns a route's declared behaviour (route-config.ts) into hooks on that
  * route only: its guard, the Idempotency-Key handling of an idempotent POST, and the ETag of a polled
  * GET. Installed before compression, so the ETag and the remembered answer see the uncompressed body.
- * Documentation reads the same declarations (ops/openapi-routes.ts).
+ * Documentation reads the same declarations (openapi/operations.ts).
  */
 import type { FastifyInstance, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { Role } from '../vocabulary/actor.js';

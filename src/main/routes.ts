@@ -23,7 +23,7 @@ import { lmlRoutes } from '../lml/lml.routes.js';
 import { healthRoutes } from '../observability/health.routes.js';
 import { listOfferRoutes } from '../offers/list-offers.routes.js';
 import { offerRoutes } from '../offers/offers.routes.js';
-import { docsRoutes } from '../ops/docs.routes.js';
+import { docsRoutes } from '../openapi/docs.routes.js';
 import { homeRoutes } from '../ops/home.routes.js';
 import { languageRoutes } from '../ops/language.routes.js';
 import { adminOverviewRoutes } from '../ops/overview.routes.js';

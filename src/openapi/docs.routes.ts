@@ -6,8 +6,8 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
 import { PROBLEMS, Problem, type ProblemCode } from '../problems/catalogue.js';
-import { escapeHtml, PAGE_HEADERS } from './html.js';
 import { PROBLEM_HINTS } from './problem-hints.js';
 
 // Swagger UI renders with inline style attributes (React); scripts and everything else stay same-origin.

@@ -1,6 +1,6 @@
 /**
  * The problem document in OpenAPI: every error is an RFC 9457 problem rendered by app.ts, documented
- * per route (only in the document: the handlers' serialisation is untouched) by openapi-routes.ts.
+ * per route (only in the document: the handlers' serialisation is untouched) by operations.ts.
  */
 import { PROBLEMS, type ProblemCode } from '../problems/catalogue.js';
 

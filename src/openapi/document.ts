@@ -1,13 +1,13 @@
 /**
  * The document-level parts of the OpenAPI document, applied when it is built: servers, license, tags,
  * the oauth2 client-credentials scheme ("Try it" in /docs fetches its own token) and the 3.1
- * `webhooks`. Each route's own part comes from its declarations (openapi-routes.ts).
+ * `webhooks`. Each route's own part comes from its declarations (operations.ts).
  */
 
 import { SCOPES } from '../auth/scopes.js';
 import { TOKEN_AUDIENCE } from '../auth/token-service.js';
 import { EVENT_NAMES, EVENTS, type EventName } from '../events/catalogue.js';
-import { addExamples } from './openapi-examples.js';
+import { addExamples } from './examples.js';
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   auth: `Access tokens (OAuth 2.0 client credentials, RFC 9068 JWTs with aud "${TOKEN_AUDIENCE}"), their keys and the server metadata`,

@@ -10,7 +10,7 @@ import { withDocumentedRules } from '../http/documented.js';
 import { changesState, hasEtag, isBearer, type RouteAuth, takesIdempotencyKey } from '../http/route-config.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/service.js';
 import { PROBLEMS, type ProblemCode } from '../problems/catalogue.js';
-import { BEFORE_ANY_ROUTE, BEFORE_THE_ROUTE, problemResponse } from './openapi-problems.js';
+import { BEFORE_ANY_ROUTE, BEFORE_THE_ROUTE, problemResponse } from './problems.js';
 
 declare module 'fastify' {
   interface FastifySchema {
