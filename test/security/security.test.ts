@@ -12,7 +12,7 @@ import { routeCatalog } from '../../src/observability/instrument.js';
 import { addSubscription, attemptRows, deliverOnce, emit, type Receiver, startReceiver } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, basic, createClientWithToken, type Harness } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { emptyTables, useHarness, useSharedHarness } from '../support/use-harness.js';
 import { capturedLogLines, rememberSecrets, secretsSeen, securityHarness } from './support.js';
 
 type Client = Awaited<ReturnType<typeof createClientWithToken>>;
@@ -147,7 +147,11 @@ const lookupFrom =
   };
 
 describeEachEngine('SSRF', (engine) => {
-  const h = useHarness(engine, { create: (e) => securityHarness(e, {}, lookupFrom(dns)) });
+  // One instance for the block: each test has a client of its own and starts without subscriptions.
+  const h = useSharedHarness(engine, {
+    create: (e) => securityHarness(e, {}, lookupFrom(dns)),
+    reset: emptyTables('subscriptions'),
+  });
   let shop: Client;
   const dns: Record<string, string[]> = { ...FAKE_DNS };
   beforeEach(async () => {
@@ -256,7 +260,11 @@ describeEachEngine('SSRF: redirects are not followed', (engine) => {
 });
 
 describeEachEngine('cross-client access', (engine) => {
-  const h = useHarness(engine, { create: (e) => securityHarness(e, { webhookAllowPrivate: true }) });
+  // One instance for the block: each test has an owner and an intruder of its own, and no subscription before its owner's.
+  const h = useSharedHarness(engine, {
+    create: (e) => securityHarness(e, { webhookAllowPrivate: true }),
+    reset: emptyTables('subscriptions'),
+  });
   let owner: Client;
   let intruder: Client;
   let subscriptionId: string;

@@ -3,16 +3,14 @@ import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from '../../src/events/catalogu
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';
 import { problem } from '../support/problem.js';
-import { useSharedHarness } from '../support/use-harness.js';
+import { emptyTables, useSharedHarness } from '../support/use-harness.js';
 import { createDnsHarness, SUBSCRIPTIONS, subscribe } from './support.js';
 
 const URL_OK = 'https://hooks.shop.example/shelfmark';
 const rows = (h: Harness) =>
   h.database.db.kysely.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
 // One app and database per block; each test starts without subscriptions and with a client of its own.
-const noSubscriptions = async (h: Harness) => {
-  await h.database.db.kysely.deleteFrom('subscriptions').execute();
-};
+const noSubscriptions = emptyTables('subscriptions');
 
 describeEachEngine('POST /api/lml/v1/subscriptions', (engine) => {
   const h = useSharedHarness(engine, { create: createDnsHarness, client: { name: 'Shop' }, reset: noSubscriptions });

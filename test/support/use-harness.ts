@@ -107,6 +107,13 @@ export function useSharedHarness(
   });
 }
 
+/** A reset for useSharedHarness: deletes every row of these tables (and what cascades from them), in order. */
+export const emptyTables =
+  (...tables: ('subscriptions' | 'deliveries' | 'events' | 'clients')[]) =>
+  async (harness: Harness): Promise<void> => {
+    for (const table of tables) await harness.database.db.kysely.deleteFrom(table).execute();
+  };
+
 /** A harness of this test's own (another configuration than the block's), closed when the test finishes. */
 export async function freshHarness(
   engine: Engine,
