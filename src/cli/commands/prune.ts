@@ -1,4 +1,4 @@
-/** `shelfmark prune`: retention now, or what it would remove (--dry-run); --vacuum rewrites a SQLite file once. */
+/** `shelfmark prune`: retention now (paced, its progress on stderr; --unpaced back to back), or what it would remove (--dry-run); --vacuum rewrites a SQLite file once. */
 import { cliInitiator } from '../../audit/initiator.js';
 import { isoTime } from '../../clock.js';
 import type { SpaceReport } from '../../retention/sqlite-space.js';
