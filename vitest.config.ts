@@ -3,10 +3,16 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Test files that must have the machine to themselves: they kill and restart processes and measure
  * how long recovery takes (reliability), read a server's memory (memory), or run a cluster of server
- * processes against a deadline (feed-cluster, cluster). They run one at a time, after the rest.
+ * processes against a deadline (feed-cluster, cluster). They run one at a time, after the rest. The
+ * reliability suite's in-process files (races, receiver-outage: no process, no deadline, a manual clock)
+ * run with the rest.
  */
 const ALONE = [
-  'test/reliability/**/*.test.ts',
+  'test/reliability/crash.test.ts',
+  'test/reliability/db-outage.test.ts',
+  'test/reliability/fuzz.test.ts',
+  'test/reliability/import-crash.test.ts',
+  'test/reliability/scale-out.test.ts',
   'test/memory/**/*.test.ts',
   'test/events/feed-cluster.test.ts',
   'test/e2e/cluster.test.ts',
