@@ -11,9 +11,9 @@ import type { OperatorService } from '../identity/operator-service.js';
 import { setSessionCookie } from '../identity/session-guard.js';
 import { CONSOLE_COOKIE, type WebSessions } from '../identity/sessions.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
-import { serveAppPaths } from '../ops/app-paths.js';
-import { CSS, JS, localizedHandler, serveAssets } from '../ops/web-assets.js';
-import { loadWebAssets } from '../ops/web-bundle.js';
+import { serveAppPaths } from '../pages/app-paths.js';
+import { CSS, JS, localizedHandler, serveAssets } from '../pages/web-assets.js';
+import { loadWebAssets } from '../pages/web-bundle.js';
 import { Problem } from '../problems/catalogue.js';
 import { DASHBOARD_PAGES } from './console-page.js';
 

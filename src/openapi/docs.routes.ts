@@ -6,7 +6,7 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { escapeHtml, PAGE_HEADERS } from '../ops/html.js';
+import { escapeHtml, PAGE_HEADERS } from '../pages/html.js';
 import { PROBLEMS, Problem, type ProblemCode } from '../problems/catalogue.js';
 import { PROBLEM_HINTS } from './problem-hints.js';
 

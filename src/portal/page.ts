@@ -1,5 +1,5 @@
 /** The partner portal's HTML shell, one per language (see pageShell): portal/app.js renders all data with DOM APIs. */
-import { localized, type PageShell, pageShell } from '../ops/web-assets.js';
+import { localized, type PageShell, pageShell } from '../pages/web-assets.js';
 
 const PORTAL: PageShell = {
   name: 'shell.portal.name',

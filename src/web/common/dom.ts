@@ -40,7 +40,7 @@ export function s(tag: string, attrs: Readonly<Record<string, string | number>> 
   return node;
 }
 
-/** An element the HTML shell (ops/web-assets.ts pageShell) always has. */
+/** An element the HTML shell (pages/web-assets.ts pageShell) always has. */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
   if (node === null) throw new Error(`the page has no #${id}`);

@@ -3,7 +3,7 @@
  * `/dashboard/deliveries/dlv_…`, `/portal/subscriptions`, with the section's filters in the query.
  * Opening a section pushes its address onto the history (History API), so reload keeps the section and
  * Back and Forward move between sections; the server answers every such path with the page itself
- * (ops/app-paths.ts). The page's own base path stands for its first section.
+ * (pages/app-paths.ts). The page's own base path stands for its first section.
  */
 
 /** Where a page is: its section, the item opened in it (a delivery, a list), the section's filters. */

@@ -71,7 +71,7 @@ let loaded: Promise<WebAssets> | undefined;
 
 /** The assets for this process: dist/web when running built, else bundled from src/web (see above). */
 export function loadWebAssets(): Promise<WebAssets> {
-  // dist/ops/ → dist/web/ (built files); src/ops/ → src/web/ (sources).
+  // dist/pages/ → dist/web/ (built files); src/pages/ → src/web/ (sources).
   const dir = new URL('../web/', import.meta.url);
   loaded ??= existsSync(new URL(ENTRIES.consoleJs[1], dir))
     ? readBuilt(dir)
