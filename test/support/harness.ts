@@ -10,6 +10,7 @@ import type { Engine } from '../../src/db/database.js';
 import type { WorkerLogger } from '../../src/delivery/worker-options.js';
 import { type App, buildApp } from '../../src/main/app.js';
 import { createServices, type Deps, type Services } from '../../src/main/services.js';
+import { watchContract } from './contract.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
 import { type Bearer, bearerHeaders, type Requester, requester } from './requests.js';
 
@@ -58,6 +59,7 @@ export async function createHarness(
     { ...deps, services },
     options.logStream === undefined ? { logger: false } : { logStream: options.logStream },
   );
+  const violations = watchContract(app);
   await app.ready();
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
@@ -79,6 +81,9 @@ export async function createHarness(
     close: async () => {
       await app.close();
       await database.drop();
+      // Every answer this instance gave was one its API document allows (contract.ts).
+      if (violations.length > 0)
+        throw new Error(`answers outside the API document:\n${[...new Set(violations)].join('\n')}`);
     },
   };
 }
