@@ -28,7 +28,10 @@ async function appWithContract() {
   });
   // The body is sent as serialised by hand, so the recorder sees what the schema would not allow.
   app.get('/loose', { schema: { response: answer } }, async (_request, reply) =>
-    reply.type('application/json').serializer((x) => JSON.stringify(x)).send({ name: 'far too long', extra: 1 }),
+    reply
+      .type('application/json')
+      .serializer((x) => JSON.stringify(x))
+      .send({ name: 'far too long', extra: 1 }),
   );
   app.get('/hidden', { schema: { hide: true } }, async () => ({ anything: true }));
   await app.ready();
@@ -53,7 +56,9 @@ describe('the contract recorder', () => {
     expect(violations).toEqual([
       'GET /things/{id} → 418: status not documented (documented: 200)',
       'GET /things/{id} → 200: text/plain not documented (application/json)',
-      expect.stringMatching(/^GET \/loose → 200: data must NOT have additional properties, data\/name must NOT have more than 5 characters in /),
+      expect.stringMatching(
+        /^GET \/loose → 200: data must NOT have additional properties, data\/name must NOT have more than 5 characters in /,
+      ),
     ]);
     await app.close();
   });
