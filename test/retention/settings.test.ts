@@ -7,14 +7,16 @@ const settings = (env: Record<string, string>) =>
   retentionSettings(loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }));
 
 describe('retention settings', () => {
-  it('default to 30 / 90 days, events as long as the longer of the two, bodies 7 days, counters 90 days', () => {
+  it('default to 30 / 90 days, events as long as the longer of the two, bodies 7 days, counters 90 days, audit 400 days', () => {
     expect(settings({})).toEqual({
       deliveryDays: 30,
       failedDeliveryDays: 90,
       eventDays: 90,
       responseBodyDays: 7,
       statsDays: 90,
+      auditDays: 400,
     });
+    expect(settings({ AUDIT_RETENTION_DAYS: '0' }).auditDays).toBe(0);
   });
 
   it('derive the events default from the delivery settings: the larger, or forever when either is forever', () => {
