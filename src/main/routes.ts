@@ -24,7 +24,7 @@ import { healthRoutes } from '../observability/health.routes.js';
 import { listOfferRoutes } from '../offers/list-offers.routes.js';
 import { offerRoutes } from '../offers/offers.routes.js';
 import { docsRoutes } from '../openapi/docs.routes.js';
-import { adminOverviewRoutes } from '../ops/overview.routes.js';
+import { adminOverviewRoutes } from '../overview/admin.routes.js';
 import { homeRoutes } from '../pages/home.routes.js';
 import { languageRoutes } from '../pages/language.routes.js';
 import { adminPortalRoutes } from '../portal/admin.routes.js';

@@ -64,7 +64,7 @@ export class Metrics {
 
   /**
    * Returns `[status, count]` pairs, every status present (0 when none); undefined until the delivery
-   * queue's gauges are installed (delivery/queue-gauges.ts), which knows the statuses.
+   * queue's gauges are installed (overview/queue-gauges.ts), which knows the statuses.
    */
   deliveryCounts: (() => Promise<ReadonlyArray<readonly [string, number]>>) | undefined;
 

@@ -10,7 +10,7 @@ import { beforeEach, expect, it } from 'vitest';
 import type { Db, Executor } from '../../src/db/database.js';
 import { type DeliveryFilter, DeliveryQueryStore } from '../../src/delivery/query-store.js';
 import { HOUR_MS, hourStart } from '../../src/delivery/stats.js';
-import { OverviewStore } from '../../src/ops/overview-store.js';
+import { OverviewStore } from '../../src/overview/store.js';
 import { SubscriptionStore } from '../../src/subscriptions/store.js';
 import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';

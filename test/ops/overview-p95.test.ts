@@ -1,10 +1,10 @@
 /**
- * The overview's p95 commit-to-delivery latency, ranked in the database (src/ops/overview-store.ts):
+ * The overview's p95 commit-to-delivery latency, ranked in the database (src/overview/store.ts):
  * the nearest rank (the ceil(0.95 n)-th smallest) of the newest `cap` successes created in the window,
  * on both engines alike — failed deliveries, older ones and those past the cap left out.
  */
 import { expect, it } from 'vitest';
-import { OverviewStore } from '../../src/ops/overview-store.js';
+import { OverviewStore } from '../../src/overview/store.js';
 import { addSubscription, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';

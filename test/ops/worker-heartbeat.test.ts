@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { createWorkerServices } from '../../src/main/services.js';
-import type { Overview } from '../../src/ops/overview-schemas.js';
+import type { Overview } from '../../src/overview/schemas.js';
 import { addSubscription, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken, type Harness } from '../support/harness.js';

@@ -1,5 +1,5 @@
 /** The console's overview: counts, the queue, failures, latency and a chart of attempts per hour. */
-import type { Overview } from '../../ops/overview-schemas.js';
+import type { Overview } from '../../overview/schemas.js';
 import { problemText } from '../common/api.js';
 import { type Drawing, resizingChart } from '../common/chart.js';
 import { h, main, s } from '../common/dom.js';

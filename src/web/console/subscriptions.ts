@@ -1,6 +1,6 @@
 /** Every client's webhook subscriptions with their health; subscribe a client (new-subscription.ts); re-enable a disabled one. */
 
-import type { SubscriptionHealth } from '../../ops/overview-schemas.js';
+import type { SubscriptionHealth } from '../../overview/schemas.js';
 import type { AdminSubscriptionView } from '../../subscriptions/schemas.js';
 import { type Page, problemText, rowsOf } from '../common/api.js';
 import { eventName } from '../common/deliveries.js';

@@ -2,7 +2,7 @@
  * The overview's warning when deliveries wait and no delivery worker is alive to send them: how many
  * wait, how long since a worker was last seen, and how to start one.
  */
-import type { Overview } from '../../ops/overview-schemas.js';
+import type { Overview } from '../../overview/schemas.js';
 import { h } from '../common/dom.js';
 import { formatNumber, parts, t } from '../common/i18n.js';
 

@@ -1,7 +1,7 @@
 /** Admin: the console's overview figures and per-subscription delivery health. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { OverviewService } from './overview.js';
-import { HealthPageSchema, OverviewSchema } from './overview-schemas.js';
+import { HealthPageSchema, OverviewSchema } from './schemas.js';
+import type { OverviewService } from './service.js';
 
 export interface AdminOverviewRoutesOptions {
   overview: OverviewService;

@@ -3,9 +3,9 @@
  * tables, the queue through its partial indexes, the hourly counters the completions keep
  * (delivery_stats), the newest successes down an index, and the health each subscription's row keeps.
  *
- * The counts of clients, lists and offers are their stores'. The reads of subscriptions, deliveries
- * and delivery_stats stay here: subscriptions/ and delivery/ import ops/ (metrics), so ops/ importing
- * their stores would run an import back up the layers.
+ * The counts of clients, lists and offers are their stores'. The reads of subscriptions, deliveries,
+ * delivery_stats and worker_heartbeats are written here: only the overview and its /metrics gauges
+ * (queue-gauges.ts, worker-gauges.ts) make them.
  */
 import { type SqlBool, sql } from 'kysely';
 import { ClientStore } from '../auth/client-store.js';
@@ -34,7 +34,7 @@ export class OverviewStore {
     queueDepth: number;
   }> {
     const k = this.db.kysely;
-    // Each count is its capability's store's; subscriptions and the queue stay here (see the header).
+    // Clients, lists and offers are counted by their capability's store; the rest here (see the header).
     const [clients, subscriptions, publishedLists, publishedOffers, queue] = await Promise.all([
       new ClientStore(k).countActive(),
       k

@@ -6,10 +6,10 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { DELIVERY_STATUSES } from '../delivery/model.js';
+import { HOUR_MS, hourStart } from '../delivery/stats.js';
 import { type Metrics, sharedWhileRunning } from '../observability/metrics.js';
-import { OverviewStore } from '../ops/overview-store.js';
-import { DELIVERY_STATUSES } from './model.js';
-import { HOUR_MS, hourStart } from './stats.js';
+import { OverviewStore } from './store.js';
 
 export function installQueueGauges(metrics: Metrics, db: Db, clock: Clock): void {
   const store = new OverviewStore(db);

@@ -9,8 +9,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { type Metrics, sharedWhileRunning } from '../observability/metrics.js';
-import { workerAliveWithinSeconds } from './overview.js';
-import { OverviewStore } from './overview-store.js';
+import { workerAliveWithinSeconds } from './service.js';
+import { OverviewStore } from './store.js';
 
 export function installWorkerGauges(
   metrics: Metrics,

@@ -7,8 +7,8 @@ import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { Overview, SubscriptionHealth } from './overview-schemas.js';
-import { OverviewStore } from './overview-store.js';
+import type { Overview, SubscriptionHealth } from './schemas.js';
+import { OverviewStore } from './store.js';
 
 const HOUR = 3_600_000;
 /**
