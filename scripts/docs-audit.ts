@@ -1,7 +1,7 @@
 /** Writes the audit catalogue table (rendered from src/audit/catalogue.ts) into docs/operating/operators-and-audit.md. */
 import { fileURLToPath } from 'node:url';
-import { withCatalogueTable } from './audit-table.js';
-import { writeGeneratedSection } from './generated-section.js';
+import { withCatalogueTable } from '../docs-tools/audit-table.js';
+import { writeGeneratedSection } from '../docs-tools/generated-section.js';
 
 writeGeneratedSection(
   fileURLToPath(new URL('../docs/operating/operators-and-audit.md', import.meta.url)),

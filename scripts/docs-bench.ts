@@ -1,7 +1,7 @@
 /** Writes the figures table (generated from the recorded results in bench/results/) into docs/performance.md. */
 import { fileURLToPath } from 'node:url';
 import { withFiguresTable } from '../bench/lib/figures.js';
-import { writeGeneratedSection } from './generated-section.js';
+import { writeGeneratedSection } from '../docs-tools/generated-section.js';
 
 const results = fileURLToPath(new URL('../bench/results', import.meta.url));
 writeGeneratedSection(

@@ -1,7 +1,7 @@
 /** Writes the events table (rendered from src/events/catalogue.ts) into docs/webhooks.md. */
 import { fileURLToPath } from 'node:url';
-import { withEventsTable } from './events-table.js';
-import { writeGeneratedSection } from './generated-section.js';
+import { withEventsTable } from '../docs-tools/events-table.js';
+import { writeGeneratedSection } from '../docs-tools/generated-section.js';
 
 writeGeneratedSection(
   fileURLToPath(new URL('../docs/webhooks.md', import.meta.url)),

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownTable } from '../../scripts/markdown-table.js';
+import { markdownTable } from '../../docs-tools/markdown-table.js';
 import { round, type Target } from './types.js';
 
 /** The scenarios in the order the page describes them. */

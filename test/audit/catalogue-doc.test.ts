@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogueTable, withCatalogueTable } from '../../scripts/audit-table.js';
+import { catalogueTable, withCatalogueTable } from '../../docs-tools/audit-table.js';
 import { AUDIT_ACTIONS } from '../../src/audit/catalogue.js';
 
 const docs = join(import.meta.dirname, '../../docs/operating/operators-and-audit.md');

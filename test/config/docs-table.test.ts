@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configTable, withConfigTable } from '../../scripts/config-table.js';
+import { configTable, withConfigTable } from '../../docs-tools/config-table.js';
 import { CONFIG_KEYS, fieldOf } from '../../src/config/load.js';
 import { ConfigError, configDefaults, loadConfig } from '../../src/config.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventsTable, withEventsTable } from '../../scripts/events-table.js';
+import { eventsTable, withEventsTable } from '../../docs-tools/events-table.js';
 import { EVENT_NAMES } from '../../src/events/catalogue.js';
 
 const docs = join(import.meta.dirname, '../../docs/webhooks.md');
