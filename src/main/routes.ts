@@ -6,21 +6,21 @@
 
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import { adminClientRoutes } from '../admin/clients.routes.js';
 import { consoleRoutes } from '../admin/console.routes.js';
-import { adminDeliveryRoutes } from '../admin/deliveries.routes.js';
-import { adminLmlRoutes } from '../admin/lml.routes.js';
-import { adminOfferRoutes } from '../admin/offers.routes.js';
 import { adminAuditRoutes } from '../audit/audit.routes.js';
+import { adminClientRoutes } from '../auth/admin.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { adminDeliveryRoutes } from '../delivery/admin.routes.js';
 import { deliveryRoutes } from '../delivery/deliveries.routes.js';
+import { eventFeedRoutes } from '../events/feed.routes.js';
 import { oidcRoutes } from '../identity/oidc.routes.js';
 import { adminOperatorRoutes } from '../identity/operators.routes.js';
-import { eventFeedRoutes } from '../lml/events.routes.js';
+import { adminLmlRoutes } from '../lml/admin.routes.js';
 import { lmlRoutes } from '../lml/lml.routes.js';
 import { healthRoutes } from '../observability/health.routes.js';
+import { adminOfferRoutes } from '../offers/admin.routes.js';
 import { listOfferRoutes } from '../offers/list-offers.routes.js';
 import { offerRoutes } from '../offers/offers.routes.js';
 import { docsRoutes } from '../openapi/docs.routes.js';

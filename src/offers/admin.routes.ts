@@ -11,8 +11,8 @@ import {
   OfferIdParams,
   StatusSchema,
   UpdateOfferBody,
-} from '../offers/schemas.js';
-import type { OfferService } from '../offers/service.js';
+} from './schemas.js';
+import type { OfferService } from './service.js';
 
 const ListQuery = Type.Object({
   ean: Type.Optional(Type.String({ maxLength: 32, description: 'Only offers for this EAN' })),

@@ -9,8 +9,8 @@ import {
   DeliveryPageSchema,
   DeliverySchema,
   IdParams,
-} from '../delivery/schemas.js';
-import type { DeliveryService } from '../delivery/service.js';
+} from './schemas.js';
+import type { DeliveryService } from './service.js';
 
 export interface AdminDeliveryRoutesOptions {
   deliveries: DeliveryService;

@@ -11,8 +11,8 @@ import { parseBearer } from '../auth/basic.js';
 import { principalOf } from '../auth/guard.js';
 import type { TokenService } from '../auth/token-service.js';
 import type { Db } from '../db/database.js';
-import { FeedPageSchema, FeedQuerySchema } from '../events/feed-schemas.js';
-import type { EventFeedParts } from '../events/feed-setup.js';
+import { FeedPageSchema, FeedQuerySchema } from './feed-schemas.js';
+import type { EventFeedParts } from './feed-setup.js';
 
 export interface EventFeedRoutesOptions {
   eventFeed: EventFeedParts;

@@ -2,15 +2,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
+import { feeds } from '../http/documented.js';
 import {
   ClientStatusSchema,
   ClientViewSchema,
   CreatedClientSchema,
   RotatedWebhookSecret,
   ScopeSchema,
-} from '../auth/client-schemas.js';
-import type { ClientService } from '../auth/client-service.js';
-import { feeds } from '../http/documented.js';
+} from './client-schemas.js';
+import type { ClientService } from './client-service.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 

@@ -3,8 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { initiatorOf } from '../audit/initiator.js';
 import { feeds } from '../http/documented.js';
-import type { ListService } from '../lml/list-service.js';
-import { lmlReadRoutes } from '../lml/read.routes.js';
+import type { ListService } from './list-service.js';
+import { lmlReadRoutes } from './read.routes.js';
 import {
   IdentifierParams,
   ListCreateBody,
@@ -14,8 +14,8 @@ import {
   SchoolPatchBody,
   SchoolSchema,
   StatusBody,
-} from '../lml/schemas.js';
-import type { SchoolService } from '../lml/school-service.js';
+} from './schemas.js';
+import type { SchoolService } from './school-service.js';
 
 export interface AdminLmlRoutesOptions {
   schools: SchoolService;
