@@ -7,8 +7,8 @@
  */
 import type { Page, Response } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CONSOLE_COOKIE } from '../../src/identity/sessions.js';
 import type { Role } from '../../src/vocabulary/actor.js';
-import { CONSOLE_COOKIE } from '../../src/web-sessions/sessions.js';
 import { skipBrowser } from '../support/browser.js';
 import {
   publishedList,
@@ -56,11 +56,15 @@ describe('console controls by role', () => {
     const delivery = await setFlakyDelivery(w, { status: 'failed' });
     const offer = await w.h.asAdmin().post('/api/admin/v1/offers', { ean: MATH, price: 10, condition: 'good' });
     expect(offer.statusCode).toBe(201);
-    const subscription = await w.h.database.db.kysely
-      .selectFrom('subscriptions')
-      .select('id')
-      .where('notification_url', '=', w.flaky.url)
-      .executeTakeFirstOrThrow();
+    const flakySubscription = () =>
+      w.h.database.db.kysely
+        .selectFrom('subscriptions')
+        .select(['id', 'failing_since'])
+        .where('notification_url', '=', w.flaky.url)
+        .executeTakeFirstOrThrow();
+    // Its failing period has begun, so the banner's "Send again what failed" is on the page.
+    await expect.poll(async () => (await flakySubscription()).failing_since !== null, { timeout: 15_000 }).toBe(true);
+    const subscription = await flakySubscription();
     pages.length = 0;
     pages.push(
       'overview',
