@@ -1,6 +1,6 @@
 /**
- * A safe default start, as an operator starts the server (from its TypeScript source through tsx, so no build
- * is needed): a default start binds loopback; bound to 0.0.0.0 the demo client's published secret is
+ * A safe default start, as an operator starts the server (`npm start`: the compiled dist/main/server.js,
+ * built first if a source is newer): a default start binds loopback; bound to 0.0.0.0 the demo client's published secret is
  * refused, though the request comes in on 127.0.0.1 (the refusal follows the bind, not the caller), and
  * DEMO_CLIENT_PUBLIC=true accepts it with one warning line. Every request goes to 127.0.0.1.
  */
@@ -8,17 +8,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT } from '../../src/seed/demo.js';
 import { basic } from '../support/harness.js';
+import { ensureBuilt, ROOT } from '../support/process.js';
 import { until } from '../support/until.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const WARNING = 'DEMO_CLIENT_PUBLIC=true';
 
 describe('a safe default start', () => {
   const children: ChildProcess[] = [];
+  beforeAll(() => ensureBuilt(), 120_000);
   afterEach(async () => {
     for (const child of children.splice(0)) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -30,7 +31,7 @@ describe('a safe default start', () => {
   /** Starts the server with `env` (no HOST unless given) and resolves with its output and port. */
   const start = async (env: Record<string, string>) => {
     const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'shelfmark-bind-')), 'db.sqlite')}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/server.ts')], {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/main/server.js')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: database, PORT: '0', SEED: 'demo', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
