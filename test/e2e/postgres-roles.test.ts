@@ -2,22 +2,23 @@
  * PostgreSQL with one API and one worker process, as the operating docs set it up, in a
  * schema of Shelfmark's own (`?options=-c search_path=…`). The worker migrates but never seeds and
  * prints no credential or token hint; the API seeds and prints the demo client; every table lands
- * in the schema named. The server runs from its TypeScript source (tsx), so no build is needed.
+ * in the schema named. The server runs as operators run it: the compiled dist/main/server.js (built
+ * first if a source is newer).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/engines.js';
+import { ensureBuilt, ROOT } from '../support/process.js';
 import { until } from '../support/until.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const required = process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === 'true';
 
 function start(url: string, role: 'api' | 'worker'): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/server.ts'), '--role', role], {
+  const child = spawn(process.execPath, [join(ROOT, 'dist/main/server.js'), '--role', role], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -48,9 +49,10 @@ describe.skipIf(!postgresAvailable && !required)('PostgreSQL with separate roles
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
+    ensureBuilt();
     await admin.connect();
     await admin.query(`create schema "${schema}"`);
-  });
+  }, 120_000);
   afterAll(async () => {
     for (const child of children) await stop(child);
     await admin.query(`drop schema if exists "${schema}" cascade`);
