@@ -6,7 +6,6 @@
 
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import { consoleRoutes } from '../admin/console.routes.js';
 import { adminAuditRoutes } from '../audit/audit.routes.js';
 import { adminClientRoutes } from '../auth/admin.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
@@ -15,6 +14,7 @@ import type { Db } from '../db/database.js';
 import { adminDeliveryRoutes } from '../delivery/admin.routes.js';
 import { deliveryRoutes } from '../delivery/deliveries.routes.js';
 import { eventFeedRoutes } from '../events/feed.routes.js';
+import { consoleSessionRoutes } from '../identity/console-session.routes.js';
 import { oidcRoutes } from '../identity/oidc.routes.js';
 import { adminOperatorRoutes } from '../identity/operators.routes.js';
 import { adminLmlRoutes } from '../lml/admin.routes.js';
@@ -25,6 +25,7 @@ import { listOfferRoutes } from '../offers/list-offers.routes.js';
 import { offerRoutes } from '../offers/offers.routes.js';
 import { docsRoutes } from '../openapi/docs.routes.js';
 import { adminOverviewRoutes } from '../overview/admin.routes.js';
+import { consolePageRoutes } from '../pages/console.routes.js';
 import { homeRoutes } from '../pages/home.routes.js';
 import { languageRoutes } from '../pages/language.routes.js';
 import { adminPortalRoutes } from '../portal/admin.routes.js';
@@ -47,13 +48,14 @@ export async function registerRoutes(
   await app.register(languageRoutes); // /language/nl|en (the pages' NL | EN switch: a cookie, then back)
   await app.register(healthRoutes, { metrics: s.metrics, db }); //                /healthz /readyz /metrics
   await app.register(docsRoutes); //                                                /openapi.json /docs /problems/:code
-  await app.register(consoleRoutes, {
+  await app.register(consolePageRoutes); // /dashboard[/<section>], /dashboard/app.js|css
+  await app.register(consoleSessionRoutes, {
     adminAuth: s.adminAuth,
     authFailures: s.authFailures,
     webSessions: s.webSessions,
     sessionIdleSeconds,
     operators: s.operators,
-  }); // /dashboard
+  }); // /dashboard/api/session, /dashboard/api/sign-out
   await app.register(oidcRoutes, { operators: s.operators }); // /dashboard/login/oidc[/callback]
   await app.register(authRoutes, { tokenEndpoint: s.tokenEndpoint, signingKeys: s.signingKeys, config }); // /api/auth/token, /.well-known/*
   await app.register(offerRoutes, { offers: s.offers }); //   /api/v1/offers[/:id]

@@ -4,7 +4,7 @@
  * under those pages, and every unknown API path, is still a problem+json 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_HTML } from '../../src/admin/console-page.js';
+import { DASHBOARD_HTML } from '../../src/pages/console-page.js';
 import { PORTAL_HTML } from '../../src/portal/page.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

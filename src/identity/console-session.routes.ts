@@ -1,23 +1,19 @@
 /**
- * The operator console: one HTML page plus its script and stylesheet, all from this process
- * (no CDN, no build step), and the sign-in that exchanges the admin token for an HttpOnly session
- * cookie. The page calls the admin API with that cookie (and the CSRF header on state changes), so
- * the admin API stays the only place where operator rules run.
+ * The operator console's session: the sign-in that exchanges the admin token for an HttpOnly session
+ * cookie, what the page asks on every load, and the sign-out. The page (pages/console.routes.ts) calls
+ * the admin API with that cookie (and the CSRF header on state changes), so the admin API stays the
+ * only place where operator rules run.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AdminAuth } from '../identity/admin-guard.js';
-import type { OperatorService } from '../identity/operator-service.js';
-import { setSessionCookie } from '../identity/session-guard.js';
-import { CONSOLE_COOKIE, type WebSessions } from '../identity/sessions.js';
 import type { AuthFailureLimit } from '../limits/auth-failures.js';
-import { serveAppPaths } from '../pages/app-paths.js';
-import { CSS, JS, localizedHandler, serveAssets } from '../pages/web-assets.js';
-import { loadWebAssets } from '../pages/web-bundle.js';
 import { Problem } from '../problems/catalogue.js';
-import { DASHBOARD_PAGES } from './console-page.js';
+import type { AdminAuth } from './admin-guard.js';
+import type { OperatorService } from './operator-service.js';
+import { setSessionCookie } from './session-guard.js';
+import { CONSOLE_COOKIE, type WebSessions } from './sessions.js';
 
-export interface DashboardRoutesOptions {
+export interface ConsoleSessionRoutesOptions {
   adminAuth: AdminAuth;
   authFailures: AuthFailureLimit;
   webSessions: WebSessions;
@@ -26,33 +22,10 @@ export interface DashboardRoutesOptions {
   operators: OperatorService;
 }
 
-export const consoleRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> = async (
+export const consoleSessionRoutes: FastifyPluginAsyncTypebox<ConsoleSessionRoutesOptions> = async (
   app,
   { adminAuth, authFailures, webSessions, sessionIdleSeconds, operators },
 ) => {
-  const web = await loadWebAssets();
-  // The page in the visitor's language (cookie or Accept-Language).
-  app.get('/dashboard', { config: { auth: 'public' }, schema: { hide: true } }, localizedHandler(DASHBOARD_PAGES));
-  serveAssets(app, [
-    { url: '/dashboard/app.js', type: JS, body: web.consoleJs },
-    { url: '/dashboard/app.css', type: CSS, body: web.css },
-  ]);
-  // /dashboard/deliveries, /dashboard/lists/<identifier>, …: the page, which draws the section its address names.
-  serveAppPaths(app, {
-    base: '/dashboard',
-    sections: [
-      'overview',
-      'clients',
-      'lists',
-      'offers',
-      'subscriptions',
-      'deliveries',
-      'storage',
-      'operators',
-      'audit',
-    ],
-    html: DASHBOARD_PAGES,
-  });
   const schema = { hide: true } as const;
 
   app.post(

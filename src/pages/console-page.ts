@@ -3,7 +3,7 @@
  * browser by app.js with DOM APIs (textContent), so the CSP can forbid inline script and style
  * entirely. The stylesheet is shared with the partner portal (src/web/app.css).
  */
-import { localized, type PageShell, pageShell } from '../pages/web-assets.js';
+import { localized, type PageShell, pageShell } from './web-assets.js';
 
 const CONSOLE: PageShell = {
   name: 'shell.console.name',
