@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { processCpu } from './cpu.js';
-import { type LoadResult, load } from './measure.js';
+import { type LoadResult, load, sampleRss } from './measure.js';
 import { type Child, freePort, spawnChild } from './proc.js';
 import { type Database, type Server, startServer } from './shelfmark.js';
 
@@ -31,6 +31,8 @@ export interface CatalogueParty {
 export interface MixRun extends LoadResult {
   serverCpuMicros: number;
   postgresCpuMicros: number;
+  /** The server's resident memory at its highest during the run. */
+  rssPeakMiB: number;
 }
 
 export async function runMix(
@@ -42,6 +44,7 @@ export async function runMix(
   const pids = party.running.pids();
   const serverBefore = pids.reduce((sum, pid) => sum + processCpu(pid), 0);
   const postgresBefore = postgresCpuByPid();
+  const rss = sampleRss(() => pids);
   const result = await load({
     url: `${party.running.url}/api/v1/offers`,
     headers: party.headers,
@@ -49,13 +52,14 @@ export async function runMix(
     connections,
     pathsFile,
   });
+  const { peakMiB } = rss.stop();
   const server = pids.reduce((sum, pid) => sum + processCpu(pid), 0) - serverBefore;
   let postgres = 0;
   for (const [pid, seconds] of postgresCpuByPid()) postgres += seconds - (postgresBefore.get(pid) ?? 0);
   party.running.assertRunning();
   const per = (seconds: number): number =>
     result.requests > 0 ? Math.round((seconds * 1e6) / result.requests) : Number.NaN;
-  return { ...result, serverCpuMicros: per(server), postgresCpuMicros: per(postgres) };
+  return { ...result, serverCpuMicros: per(server), postgresCpuMicros: per(postgres), rssPeakMiB: peakMiB };
 }
 
 /**

@@ -13,6 +13,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { catalogueQueries, writeCatalogueCsv } from '../lib/catalogue-data.js';
 import {
   baselineParty,
@@ -22,8 +23,9 @@ import {
   runMix,
   shelfmarkParty,
 } from '../lib/catalogue-parties.js';
+import { processCpu } from '../lib/cpu.js';
 import { ratios, type Spread, spread } from '../lib/measure.js';
-import { spawnNode } from '../lib/proc.js';
+import { sleep, spawnNode } from '../lib/proc.js';
 import {
   ADMIN_TOKEN,
   accessToken,
@@ -56,18 +58,58 @@ function sizes(settings: Settings): Sizes {
   };
 }
 
-/** `shelfmark offers import` in a process of its own against the running server's database: offers a second. */
-async function importCsv(db: Database, csv: string, offers: number): Promise<{ rate: number; seconds: number }> {
+interface Imported {
+  /** Offers a second over the whole run of the command, its start included. */
+  rate: number;
+  seconds: number;
+  /** The rate the command itself reports once it has read the file's size (its last progress line). */
+  ownRate: number;
+  /** CPU time of the command's process a offer (sampled every 100 ms until it ends). */
+  cpuMicrosPerOffer: number;
+}
+
+/** `shelfmark offers import` in a process of its own against the running server's database. */
+async function importCsv(db: Database, csv: string, offers: number): Promise<Imported> {
   const started = performance.now();
   const child = spawnNode('shelfmark offers import', join('bin', 'shelfmark.js'), ['offers', 'import', csv, '--json'], {
     env: { DATABASE_URL: db.url, ADMIN_TOKEN, SEED: 'none', LOG_LEVEL: 'warn' },
   });
-  const code = await child.exited(600_000);
+  let cpu = 0;
+  const sampler = setInterval(() => {
+    cpu = Math.max(cpu, processCpu(child.pid));
+  }, 100);
+  const code = await child.exited(600_000).finally(() => clearInterval(sampler));
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`offers import exited with ${String(code)}: ${child.stderr().slice(-2000)}`);
   const summary = JSON.parse(child.lines.join('\n')) as { created: number };
   if (summary.created !== offers) throw new Error(`offers import created ${summary.created} of ${offers} offers`);
-  return { rate: Math.round(offers / seconds), seconds: Math.round(seconds * 10) / 10 };
+  const own = /(\d+) rows\/s\s*$/.exec(child.stderr().trim().split('\n').at(-1) ?? '');
+  return {
+    rate: Math.round(offers / seconds),
+    seconds: Math.round(seconds * 10) / 10,
+    ownRate: own === null ? Number.NaN : Number(own[1]),
+    cpuMicrosPerOffer: Math.round((cpu * 1e6) / offers),
+  };
+}
+
+/**
+ * Waits until the server has done what the import left it (PostgreSQL: its feed positions every
+ * event), so that work is not measured as the first party's.
+ */
+async function settle(db: Database): Promise<void> {
+  if (db.engine !== 'postgres') return;
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 300_000;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ n: string }>('select count(*) as n from events where seq is null');
+      if (Number(rows[0]?.n ?? 0) === 0) return;
+      await sleep(500);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** Every sampled query answers the same bytes on every party, or the run stops. */
@@ -107,7 +149,7 @@ async function checkWithdrawn(party: CatalogueParty, paths: readonly string[]): 
 
 interface EngineRuns {
   engine: Engine;
-  import: { rate: number; seconds: number };
+  import: Imported;
   identical: number;
   warm: Record<string, MixRun[]>;
   cold: Record<string, MixRun[]>;
@@ -128,8 +170,9 @@ async function runEngine(
     server = await startServer(db);
     const imported = await importCsv(db, files.csv, size.offers);
     log(
-      `  ${label}: ${size.offers} offers imported in ${imported.seconds} s (${imported.rate} offers/s) while the server ran`,
+      `  ${label}: ${size.offers} offers imported in ${imported.seconds} s (${imported.rate} offers/s; ${imported.ownRate} rows/s by the command's own count; ${imported.cpuMicrosPerOffer} µs of its CPU an offer) while the server ran`,
     );
+    await settle(db);
     const token = await accessToken(server, await createClient(server, ['offers:read']));
     parties.push(await shelfmarkParty(`Shelfmark, ${label}`, db, server, { authorization: `Bearer ${token}` }));
     server = undefined;
@@ -205,6 +248,13 @@ function figures(runs: EngineRuns, size: Sizes): { rows: Row[]; targets: Target[
     rows.push({
       scenario: 'catalogue',
       party,
+      metric: 'warm RSS peak',
+      unit: 'MiB',
+      spread: spread((runs.warm[kind] ?? []).map((run) => run.rssPeakMiB)),
+    });
+    rows.push({
+      scenario: 'catalogue',
+      party,
       metric: 'warm p99',
       unit: 'ms',
       spread: spread((runs.warm[kind] ?? []).map((run) => run.p99Ms)),
@@ -232,6 +282,20 @@ function figures(runs: EngineRuns, size: Sizes): { rows: Row[]; targets: Target[
     spread: coldOfPlain,
   });
   rows.push({ scenario: 'catalogue', party, metric: 'import', unit: 'offers/s', spread: spread([runs.import.rate]) });
+  rows.push({
+    scenario: 'catalogue',
+    party,
+    metric: 'import, by the command',
+    unit: 'rows/s',
+    spread: spread([runs.import.ownRate]),
+  });
+  rows.push({
+    scenario: 'catalogue',
+    party,
+    metric: 'import, CPU of the command an offer',
+    unit: 'µs',
+    spread: spread([runs.import.cpuMicrosPerOffer]),
+  });
   const ranged = (t: Target, s: Spread): Target => ({ ...t, range: [s.min, s.max] });
   const offers = size.offers.toLocaleString('en-US');
   const targets = [
