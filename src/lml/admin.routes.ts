@@ -1,8 +1,18 @@
 /** Admin: curating schools and learning-material lists. Every change is announced through the outbox. */
 
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { initiatorOf } from '../audit/initiator.js';
-import { feeds } from '../http/documented.js';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  ContextConfigDefault,
+  FastifyRequest,
+  FastifySchema,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import type { AuditAction } from '../audit/catalogue.js';
+import { type Initiator, initiatorOf } from '../audit/initiator.js';
+import { feeds, type RouteLinks } from '../http/documented.js';
+import type { ProblemCode } from '../problems/catalogue.js';
 import type { ListService } from './list-service.js';
 import { lmlReadRoutes } from './read.routes.js';
 import {
@@ -20,6 +30,27 @@ import type { SchoolService } from './school-service.js';
 export interface AdminLmlRoutesOptions {
   schools: SchoolService;
   lists: ListService;
+}
+
+type Request<S extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  IncomingMessage,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** One change an admin makes: its route, what it declares beyond the shared part, and the service call. */
+interface Change<S extends FastifySchema> {
+  method: 'POST' | 'PATCH';
+  url: string;
+  audit: AuditAction;
+  problems?: readonly ProblemCode[];
+  links?: RouteLinks;
+  /** A create answers 201. */
+  creates?: boolean;
+  schema: S;
+  run: (request: Request<S>, by: Initiator) => Promise<unknown>;
 }
 
 export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = async (app, { schools, lists }) => {
@@ -40,111 +71,113 @@ export const adminLmlRoutes: FastifyPluginAsyncTypebox<AdminLmlRoutesOptions> = 
     },
   });
 
-  app.post(
-    '/schools',
-    {
-      links: feeds([201], { parameter: 'identifier', field: 'identifier' }, [
-        'adminGetSchool',
-        'adminUpdateSchool',
-        'getSchool',
-      ]),
-      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'school.created' },
-      schema: {
-        operationId: 'adminCreateSchool',
-        tags: schoolTags,
-        summary: 'Create a school (emits school.created)',
-        body: SchoolCreateBody,
-        response: { 201: SchoolSchema },
+  // Every change here is an admin's, safe to repeat (Idempotency-Key) and audited as it declares.
+  const change = <S extends FastifySchema>({ method, url, audit, problems, links, creates, schema, run }: Change<S>) =>
+    // Registered with the schema's general type: `run` is the part typed by this route's own schema.
+    app.route<RouteGenericInterface, ContextConfigDefault, FastifySchema>({
+      method,
+      url,
+      ...(links === undefined ? {} : { links }),
+      config: {
+        auth: 'admin',
+        role: 'admin',
+        idempotent: true,
+        audit,
+        ...(problems === undefined ? {} : { problems }),
       },
-    },
-    async (request, reply) => {
-      const school = await schools.create(request.body, initiatorOf(request));
-      void reply.code(201);
-      return school;
-    },
-  );
-  app.patch(
-    '/schools/:identifier',
-    {
-      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'school.updated' },
-      schema: {
-        operationId: 'adminUpdateSchool',
-        tags: schoolTags,
-        summary: 'Change a school (emits school.modified only when a value changes)',
-        params: IdentifierParams,
-        body: SchoolPatchBody,
-        response: { 200: SchoolSchema },
+      schema,
+      handler: async (request, reply) => {
+        const answer = await run(request as unknown as Request<S>, initiatorOf(request));
+        if (creates === true) void reply.code(201);
+        return answer;
       },
-    },
-    (request) => schools.update(request.params.identifier, request.body, initiatorOf(request)),
-  );
+    });
 
-  app.post(
-    '/lists',
-    {
-      links: feeds([201], { parameter: 'identifier', field: 'identifier' }, [
-        'adminGetList',
-        'adminUpdateList',
-        'adminSetListStatus',
-        'getList',
-        'listListOffers',
-      ]),
-      config: {
-        auth: 'admin',
-        role: 'admin',
-        idempotent: true,
-        audit: 'list.created',
-        problems: ['invalid-ean', 'conflict'],
-      },
-      schema: {
-        operationId: 'adminCreateList',
-        tags: listTags,
-        summary: 'Create a list with status created (emits list.created and list.status)',
-        body: ListCreateBody,
-        response: { 201: ListSchema },
-      },
+  change({
+    method: 'POST',
+    url: '/schools',
+    audit: 'school.created',
+    links: feeds([201], { parameter: 'identifier', field: 'identifier' }, [
+      'adminGetSchool',
+      'adminUpdateSchool',
+      'getSchool',
+    ]),
+    creates: true,
+    schema: {
+      operationId: 'adminCreateSchool',
+      tags: schoolTags,
+      summary: 'Create a school (emits school.created)',
+      body: SchoolCreateBody,
+      response: { 201: SchoolSchema },
     },
-    async (request, reply) => {
-      const list = await lists.create(request.body, initiatorOf(request));
-      void reply.code(201);
-      return list;
+    run: (request, by) => schools.create(request.body, by),
+  });
+  change({
+    method: 'PATCH',
+    url: '/schools/:identifier',
+    audit: 'school.updated',
+    schema: {
+      operationId: 'adminUpdateSchool',
+      tags: schoolTags,
+      summary: 'Change a school (emits school.modified only when a value changes)',
+      params: IdentifierParams,
+      body: SchoolPatchBody,
+      response: { 200: SchoolSchema },
     },
-  );
-  app.patch(
-    '/lists/:identifier',
-    {
-      config: { auth: 'admin', role: 'admin', idempotent: true, audit: 'list.updated', problems: ['invalid-ean'] },
-      schema: {
-        operationId: 'adminUpdateList',
-        tags: listTags,
-        summary: "Change a list's content (emits list.updated only when something changes)",
-        params: IdentifierParams,
-        body: ListPatchBody,
-        response: { 200: ListSchema },
-      },
+    run: (request, by) => schools.update(request.params.identifier, request.body, by),
+  });
+
+  change({
+    method: 'POST',
+    url: '/lists',
+    audit: 'list.created',
+    problems: ['invalid-ean', 'conflict'],
+    links: feeds([201], { parameter: 'identifier', field: 'identifier' }, [
+      'adminGetList',
+      'adminUpdateList',
+      'adminSetListStatus',
+      'getList',
+      'listListOffers',
+    ]),
+    creates: true,
+    schema: {
+      operationId: 'adminCreateList',
+      tags: listTags,
+      summary: 'Create a list with status created (emits list.created and list.status)',
+      body: ListCreateBody,
+      response: { 201: ListSchema },
     },
-    (request) => lists.update(request.params.identifier, request.body, initiatorOf(request)),
-  );
-  app.post(
-    '/lists/:identifier/status',
-    {
-      config: {
-        auth: 'admin',
-        role: 'admin',
-        idempotent: true,
-        audit: 'list.status.changed',
-        problems: ['illegal-transition', 'conflict'],
-      },
-      schema: {
-        operationId: 'adminSetListStatus',
-        tags: listTags,
-        summary:
-          'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
-        params: IdentifierParams,
-        body: StatusBody,
-        response: { 200: ListSchema },
-      },
+    run: (request, by) => lists.create(request.body, by),
+  });
+  change({
+    method: 'PATCH',
+    url: '/lists/:identifier',
+    audit: 'list.updated',
+    problems: ['invalid-ean'],
+    schema: {
+      operationId: 'adminUpdateList',
+      tags: listTags,
+      summary: "Change a list's content (emits list.updated only when something changes)",
+      params: IdentifierParams,
+      body: ListPatchBody,
+      response: { 200: ListSchema },
     },
-    (request) => lists.changeStatus(request.params.identifier, request.body.status, initiatorOf(request)),
-  );
+    run: (request, by) => lists.update(request.params.identifier, request.body, by),
+  });
+  change({
+    method: 'POST',
+    url: '/lists/:identifier/status',
+    audit: 'list.status.changed',
+    problems: ['illegal-transition', 'conflict'],
+    schema: {
+      operationId: 'adminSetListStatus',
+      tags: listTags,
+      summary:
+        'Move a list to another status (emits list.status, and list.published on publication); the same status is a no-op',
+      params: IdentifierParams,
+      body: StatusBody,
+      response: { 200: ListSchema },
+    },
+    run: (request, by) => lists.changeStatus(request.params.identifier, request.body.status, by),
+  });
 };
