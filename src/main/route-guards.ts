@@ -10,12 +10,12 @@ import type { Guard, GuardFactory } from '../http/route-behaviour.js';
 import { adminOrConsole, operatorGuards } from '../identity/admin-guard.js';
 import { requireSession } from '../identity/session-guard.js';
 import { PORTAL_COOKIE } from '../identity/sessions.js';
-import type { Services } from './services.js';
+import type { RouteServices } from './routes.js';
 
 const isScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
 
 export function routeGuards(
-  s: Pick<Services, 'tokens' | 'rateLimit' | 'webSessions' | 'adminAuth' | 'operators'>,
+  s: Pick<RouteServices, 'tokens' | 'rateLimit' | 'webSessions' | 'adminAuth' | 'operators'>,
 ): GuardFactory {
   const admin = operatorGuards(
     adminOrConsole({ webSessions: s.webSessions, adminAuth: s.adminAuth, apiTokens: s.operators.apiTokens }),
