@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
+import { useSharedHarness } from '../support/use-harness.js';
 
 // JSON bodies are validated without type coercion; query strings still are coerced.
 describeEachEngine('strict JSON bodies', (engine) => {
-  const h = useHarness(engine);
+  // One instance for the block: every write is refused, so no test leaves a row for another to read.
+  const h = useSharedHarness(engine);
 
   it.each([
     [{ ean: '9789001891442', price: '12.50', condition: 'good' }, '/price'],

@@ -2,10 +2,11 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('non-finite query numbers', (engine) => {
-  const h = useHarness(engine);
+  // One instance for the block: the tests only send refused or read-only requests, each with a client of its own.
+  const h = useSharedHarness(engine);
 
   it.each(['1e999', '-1e999', '1E400'])('limit=%s → 400 validation-failed on every paged collection', async (value) => {
     const client = await createClientWithToken(h);

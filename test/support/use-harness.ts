@@ -57,9 +57,10 @@ export function useHarness(engine: Engine, use: UseHarness & { client?: UseHarne
 export interface UseSharedHarness extends UseHarness {
   /**
    * Puts back, before each test, what the block's tests read: e.g. empties the tables they count. A
-   * test's rows must not reach another test's assertions.
+   * test's rows must not reach another test's assertions. Without it nothing is reset: for blocks whose
+   * tests write nothing another reads (refusals, requests of their own client).
    */
-  reset: (harness: Harness) => Promise<void>;
+  reset?: (harness: Harness) => Promise<void>;
 }
 
 /**
@@ -70,10 +71,10 @@ export interface UseSharedHarness extends UseHarness {
  * reads as with useHarness.
  */
 export function useSharedHarness(engine: Engine, use: UseSharedHarness & UseHarnessWithClient): HarnessWithClient;
-export function useSharedHarness(engine: Engine, use: UseSharedHarness): Harness;
+export function useSharedHarness(engine: Engine, use?: UseSharedHarness): Harness;
 export function useSharedHarness(
   engine: Engine,
-  use: UseSharedHarness & { client?: UseHarnessWithClient['client'] },
+  use: UseSharedHarness & { client?: UseHarnessWithClient['client'] } = {},
 ): Harness {
   let shared: { harness: Harness; start: number } | undefined;
   let client: TestClient | undefined;
@@ -90,7 +91,7 @@ export function useSharedHarness(
     if (shared === undefined) throw new Error('useSharedHarness: the harness was not built');
     const { harness, start } = shared;
     harness.clock.set(start);
-    await use.reset(harness);
+    await use.reset?.(harness);
     const wanted = use.client === true ? {} : use.client;
     client = wanted === undefined ? undefined : await createClientWithToken(harness, wanted.name, wanted.scopes);
   });
