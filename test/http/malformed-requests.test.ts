@@ -7,10 +7,11 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('malformed requests', (engine) => {
-  const h = useHarness(engine);
+  // One instance for the block: each test makes its own clients and compares the rows with those before it.
+  const h = useSharedHarness(engine);
 
   const rows = async () => ({
     clients: await h.database.db.kysely.selectFrom('clients').select('name').execute(),

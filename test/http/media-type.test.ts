@@ -2,12 +2,17 @@
 import { expect, it } from 'vitest';
 import { createDnsHarness, SUBSCRIPTIONS } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { useHarness } from '../support/use-harness.js';
+import { emptyTables, useSharedHarness } from '../support/use-harness.js';
 
 const BODY = JSON.stringify({ notificationUrl: 'https://hooks.shop.example/shelfmark', event: 'list-published' });
 
 describeEachEngine('request media types', (engine) => {
-  const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Shop' } });
+  // One instance for the block: each test has a client of its own and starts without subscriptions.
+  const h = useSharedHarness(engine, {
+    create: createDnsHarness,
+    client: { name: 'Shop' },
+    reset: emptyTables('subscriptions'),
+  });
 
   const post = (url: string, contentType: string, headers: Record<string, string>) =>
     h.app.inject({ method: 'POST', url, payload: BODY, headers: { ...headers, 'content-type': contentType } });
