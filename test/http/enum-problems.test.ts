@@ -7,10 +7,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cli, cliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('validation problems of enums', (engine) => {
-  const h = useHarness(engine);
+  // One instance for the block: every request is refused, so no test leaves a row for another.
+  const h = useSharedHarness(engine);
 
   it('a bad status in the query names the allowed values once', async () => {
     const response = await h.asAdmin().get('/api/admin/v1/deliveries?status=bogus');
