@@ -53,26 +53,28 @@ export class OfferStore {
     return Number(row?.count ?? 0);
   }
 
-  /** The published offers of the next `eans` EANs after `after` that have any, ordered as findPublishedByEans. */
-  publishedAfter(after: string, eans: number): Promise<PublicOfferRow[]> {
-    return this.db
+  /**
+   * The published offers of the EANs after `after`, about `rows` of them, every offer of each EAN,
+   * ordered as findPublishedByEans. Two ranges of the (ean, status, price_cents) index: the EAN at the
+   * chunk's last row, then the offers up to it (an IN of a subquery made PostgreSQL scan the table).
+   */
+  async publishedAfter(after: string, rows: number): Promise<PublicOfferRow[]> {
+    const last = await this.db
+      .selectFrom('offers')
+      .select('ean')
+      .where('status', '=', 'published')
+      .where('ean', '>', after)
+      .orderBy('ean')
+      .limit(1)
+      .offset(rows - 1)
+      .executeTakeFirst();
+    let query = this.db
       .selectFrom('offers')
       .select(PUBLIC_OFFER_COLUMNS)
       .where('status', '=', 'published')
-      .where('ean', 'in', (eb) =>
-        eb
-          .selectFrom('offers')
-          .select('ean')
-          .distinct()
-          .where('status', '=', 'published')
-          .where('ean', '>', after)
-          .orderBy('ean')
-          .limit(eans),
-      )
-      .orderBy('ean')
-      .orderBy('price_cents')
-      .orderBy('id')
-      .execute();
+      .where('ean', '>', after);
+    if (last !== undefined) query = query.where('ean', '<=', last.ean);
+    return query.orderBy('ean').orderBy('price_cents').orderBy('id').execute();
   }
 
   /** `forUpdate` locks the row (PostgreSQL only; SQLite serialises writers anyway) for a read-then-write. */

@@ -14,8 +14,8 @@ import { type Fragment, fragmentsFromRows } from './fragment.js';
 import { ownedKey } from './fragment-memory.js';
 import type { OfferStore } from './store.js';
 
-/** EANs read per query while loading: a chunk costs a few milliseconds, then requests go first. */
-const CHUNK_EANS = 2000;
+/** Offers read per chunk while loading: a chunk costs a few milliseconds, then requests go first. */
+const CHUNK_ROWS = 4000;
 
 /** After the whole-catalogue state ends, the next reading waits this long (a bulk change comes in bursts). */
 const RELOAD_AFTER_MS = 1000;
@@ -88,7 +88,7 @@ export class WholeCatalogue {
       if ((await this.store.countPublishedEans()) > this.bound) return;
       let after = '';
       while (current()) {
-        const rows = await this.store.publishedAfter(after, CHUNK_EANS);
+        const rows = await this.store.publishedAfter(after, CHUNK_ROWS);
         if (!current()) return;
         if (rows.length === 0) {
           this.whole = true;
