@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { basic } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { emptyTables, useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('admin: clients', (engine) => {
-  const h = useHarness(engine);
+  // One instance for the block: each test starts without clients, the clock where it started.
+  const h = useSharedHarness(engine, { reset: emptyTables('clients') });
 
   const createClient = (payload: unknown) => h.asAdmin().post('/api/admin/v1/clients', payload as object);
 
