@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { emptyTables, useSharedHarness } from '../support/use-harness.js';
 import { createDnsHarness, SUBSCRIPTIONS, subscribe, type TestClient } from './support.js';
 
 interface Sub {
@@ -15,7 +15,12 @@ interface Sub {
 }
 
 describeEachEngine('managing subscriptions', (engine) => {
-  const h = useHarness(engine, { create: createDnsHarness, client: { name: 'Shop' } });
+  // One instance for the block: each test starts without clients, subscriptions or events, then makes its own clients.
+  const h = useSharedHarness(engine, {
+    create: createDnsHarness,
+    client: { name: 'Shop' },
+    reset: emptyTables('subscriptions', 'events', 'clients'),
+  });
   let rival: TestClient;
 
   beforeEach(async () => {
