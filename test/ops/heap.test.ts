@@ -16,7 +16,7 @@ const script = join(dir, 'churn.mjs');
 writeFileSync(
   script,
   `import v8 from 'node:v8';
-import { applyHeapGrowth } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../src/ops/heap.ts')).href)};
+import { applyHeapGrowth } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../src/observability/heap.ts')).href)};
 applyHeapGrowth(Number(process.argv[2]));
 const base = Array.from({ length: 150000 }, (_, i) => ({ i, text: 'x'.repeat(100) + i }));
 let peak = 0;

@@ -7,7 +7,18 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SCOPE = ['src', 'test', 'docs', 'packages', 'bench', 'scripts', 'examples', 'README.md', 'vitest.config.ts'];
+const SCOPE = [
+  'src',
+  'test',
+  'docs',
+  'docs-tools',
+  'packages',
+  'bench',
+  'scripts',
+  'examples',
+  'README.md',
+  'vitest.config.ts',
+];
 /** Recorded results name the host they ran on; binary files have no words. */
 const SKIPPED = /^bench\/results\/|\.(png|jpe?g|gif|ico|woff2?|sqlite)$/;
 
