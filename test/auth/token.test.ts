@@ -2,10 +2,11 @@ import * as oauth from 'oauth4webapi';
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { basic } from '../support/harness.js';
-import { useHarness } from '../support/use-harness.js';
+import { useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('token endpoint', (engine) => {
-  const h = useHarness(engine);
+  // One instance for the block: each test has a client of its own and the clock where it started.
+  const h = useSharedHarness(engine);
   let client: { id: string; clientId: string; clientSecret: string };
 
   beforeEach(async () => {
