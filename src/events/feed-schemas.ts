@@ -5,6 +5,8 @@ import { ACCEPTED_EVENT_SPELLINGS, EVENT_NAMES } from './catalogue.js';
 import { DEFAULT_FEED_PAGE, MAX_FEED_PAGE, MAX_FEED_WAIT_SECONDS } from './feed.js';
 import { CURSOR_PATTERN } from './feed-cursor.js';
 
+const EVENT_NAME = `(?:${ACCEPTED_EVENT_SPELLINGS.map((name) => name.replaceAll('.', '\\.')).join('|')})`;
+
 const CURSOR =
   "An opaque cursor: an item's `cursor` or a page's `next`. Reading after it returns the events that " +
   'became visible after it, in commit order, never one twice and never one skipped.';
@@ -18,12 +20,16 @@ export const FeedQuerySchema = Type.Object(
       ),
     ),
     limit: Type.Integer({ minimum: 1, maximum: MAX_FEED_PAGE, default: DEFAULT_FEED_PAGE }),
+    // The feed answers an unknown name itself (400 listing the names); the document states the shape.
     types: Type.Optional(
-      Type.String({
-        maxLength: 2000,
-        description: `Comma-separated event names, either spelling: ${ACCEPTED_EVENT_SPELLINGS.join(', ')}. Without it every event the token may see.`,
-        examples: ['list-published,offer.status'],
-      }),
+      documentedAs(
+        Type.String({
+          maxLength: 2000,
+          description: `Comma-separated event names, either spelling: ${ACCEPTED_EVENT_SPELLINGS.join(', ')}. Without it every event the token may see.`,
+          examples: ['list-published,offer.status'],
+        }),
+        { pattern: `^${EVENT_NAME}(?:,${EVENT_NAME})*$` },
+      ),
     ),
     wait: Type.Integer({
       minimum: 0,

@@ -9,6 +9,8 @@ import { DEFAULT_LML_PAGE, MAX_LML_PAGE } from '../vocabulary/paging.js';
 import { MAX_ITEMS, MAX_TAGS, SCHOOL_TYPES } from './model.js';
 import { LIST_STATUS_INPUTS, LIST_STATUSES } from './status.js';
 
+const NOT_BLANK = '\\S';
+
 /**
  * `type: [T, "null"]` rather than anyOf: with coerceTypes the validator would otherwise turn a null
  * into "" or 0 in the first branch before trying the second.
@@ -109,11 +111,13 @@ export const IdentifierParams = Type.Object({ identifier: Type.String({ maxLengt
 
 // ---- admin input ----
 
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+/** Required text: the service trims it and refuses a blank one (400), so the document says "not blank". */
+const Text = (maxLength: number, example: string) =>
+  documentedAs(Type.String({ minLength: 1, maxLength, examples: [example] }), { pattern: NOT_BLANK });
 
 export const SchoolCreateBody = Type.Object(
   {
-    name: Text(200),
+    name: Text(200, 'Noorderlicht College'),
     type: stringEnum(SCHOOL_TYPES),
     location: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
     brin: Type.Optional(nullable(Type.String({ pattern: '^[0-9]{2}[A-Za-z0-9]{2}$', description: 'e.g. 27PZ' }))),
@@ -135,7 +139,7 @@ const ItemInput = Type.Object(
       }),
       { pattern: EAN_PATTERN },
     ),
-    title: Text(500),
+    title: Text(500, 'Getal & Ruimte 1 vwo'),
     author: Type.Optional(nullable(Type.String({ maxLength: 300 }))),
     publisher: Type.Optional(nullable(Type.String({ maxLength: 300 }))),
     mandatory: Type.Optional(Type.Boolean({ default: true })),
@@ -145,14 +149,14 @@ const ItemInput = Type.Object(
 );
 
 const listContent = {
-  name: Text(200),
+  name: Text(200, 'Boekenlijst 1 vwo'),
   comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
   schoolYear: Type.Optional(
     nullable(Type.Integer({ minimum: 1900, maximum: 2200, description: 'start year, e.g. 2026 for 2026-2027' })),
   ),
   duoCode: Type.Optional(nullable(Type.String({ maxLength: 32 }))),
   tags: Type.Optional(
-    Type.Array(Text(100), {
+    Type.Array(Text(100, 'vwo'), {
       maxItems: MAX_TAGS,
       description: 'levels between school and list, e.g. location, school year, academy',
     }),

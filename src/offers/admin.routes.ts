@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { initiatorOf } from '../audit/initiator.js';
-import { feeds } from '../http/documented.js';
+import { documentedAs, feeds } from '../http/documented.js';
+import { EAN_PATTERN } from '../vocabulary/ean.js';
 import {
   AdminOfferSchema,
   CreateOfferBody,
@@ -15,7 +16,10 @@ import {
 import type { OfferService } from './service.js';
 
 const ListQuery = Type.Object({
-  ean: Type.Optional(Type.String({ maxLength: 32, description: 'Only offers for this EAN' })),
+  // A bad code is the service's 400 invalid-ean naming it; the document states the shape.
+  ean: Type.Optional(
+    documentedAs(Type.String({ maxLength: 32, description: 'Only offers for this EAN' }), { pattern: EAN_PATTERN }),
+  ),
   status: Type.Optional(StatusSchema),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   starting_after: Type.Optional(
@@ -58,7 +62,7 @@ export const adminOfferRoutes: FastifyPluginAsyncTypebox<AdminOfferRoutesOptions
   app.get(
     '/offers',
     {
-      config: { auth: 'admin', role: 'viewer' },
+      config: { auth: 'admin', role: 'viewer', problems: ['invalid-ean'] },
       schema: {
         operationId: 'adminListOffers',
         tags,

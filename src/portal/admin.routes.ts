@@ -30,7 +30,13 @@ export const adminPortalRoutes: FastifyPluginAsyncTypebox<AdminPortalRoutesOptio
   app.post(
     '/clients/:id/portal-link',
     {
-      config: { auth: 'admin', role: 'support', idempotent: true, audit: 'portal.link.created' },
+      config: {
+        auth: 'admin',
+        role: 'support',
+        idempotent: true,
+        audit: 'portal.link.created',
+        problems: ['conflict'],
+      },
       schema: {
         operationId: 'createAdminClientsPortalLink',
         tags: ['admin: clients'],

@@ -2408,7 +2408,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
+            /** @description validation-failed: Request validation failed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9675,11 +9675,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "text",
+                 *       "name": "Noorderlicht College",
                  *       "type": "HBO"
                  *     }
                  */
                 "application/json": {
+                    /** @example Noorderlicht College */
                     name: string;
                     /** @enum {string} */
                     type: "HBO" | "MBO" | "WO" | "VO" | "PO";
@@ -10136,10 +10137,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "text"
+                 *       "name": "Noorderlicht College"
                  *     }
                  */
                 "application/json": {
+                    /** @example Noorderlicht College */
                     name?: string;
                     /** @enum {string} */
                     type?: "HBO" | "MBO" | "WO" | "VO" | "PO";
@@ -10615,12 +10617,13 @@ export interface operations {
                 /**
                  * @example {
                  *       "school": "text",
-                 *       "name": "text"
+                 *       "name": "Boekenlijst 1 vwo"
                  *     }
                  */
                 "application/json": {
                     /** @description identifier of an existing school */
                     school: string;
+                    /** @example Boekenlijst 1 vwo */
                     name: string;
                     comment?: string | null;
                     /** @description start year, e.g. 2026 for 2026-2027 */
@@ -10634,6 +10637,7 @@ export interface operations {
                          * @example 9789001891442
                          */
                         ean: string;
+                        /** @example Getal & Ruimte 1 vwo */
                         title: string;
                         author?: string | null;
                         publisher?: string | null;
@@ -11181,10 +11185,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "text"
+                 *       "name": "Boekenlijst 1 vwo"
                  *     }
                  */
                 "application/json": {
+                    /** @example Boekenlijst 1 vwo */
                     name?: string;
                     comment?: string | null;
                     /** @description start year, e.g. 2026 for 2026-2027 */
@@ -11198,6 +11203,7 @@ export interface operations {
                          * @example 9789001891442
                          */
                         ean: string;
+                        /** @example Getal & Ruimte 1 vwo */
                         title: string;
                         author?: string | null;
                         publisher?: string | null;
@@ -11871,7 +11877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation-failed: Request validation failed; malformed-request: The request is malformed */
+            /** @description validation-failed: Request validation failed; invalid-ean: One or more EAN codes are invalid; malformed-request: The request is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14387,7 +14393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed */
+            /** @description idempotency-key-in-use: A request with this Idempotency-Key is still being processed; conflict: The request conflicts with the current state */
             409: {
                 headers: {
                     [name: string]: unknown;
