@@ -23,6 +23,8 @@ export interface Harness {
   clock: ManualClock;
   config: Config;
   database: TestDatabase;
+  /** The answers so far that its API document does not allow (contract.ts); close throws on any. */
+  violations: readonly string[];
   /** The admin's authorization header, for tests that call `app.inject` themselves. */
   admin: Record<string, string>;
   /** Requests with a client's bearer token (see requests.ts). */
@@ -68,6 +70,7 @@ export async function createHarness(
     clock,
     config,
     database,
+    violations,
     admin,
     as: (client) => requester(app, bearerHeaders(client)),
     asAdmin: () => requester(app, admin),
