@@ -6,10 +6,16 @@
 import { userInfo } from 'node:os';
 import type { FastifyRequest } from 'fastify';
 import { type Actor, actorOf, originOf, type RequestOrigin, SYSTEM_ACTOR } from '../vocabulary/actor.js';
+import type { AuditAction } from './catalogue.js';
 
 export interface Initiator {
   readonly actor: Actor;
   readonly origin: RequestOrigin;
+  /**
+   * The audit actions the route acting declares (its `config.audit`): the change may record only
+   * those. Undefined where no route acts (the CLI, the system).
+   */
+  readonly declared?: readonly AuditAction[];
 }
 
 const NO_ORIGIN: RequestOrigin = { requestId: null, ip: null, userAgent: null };
@@ -48,5 +54,7 @@ export function initiatorOf(request: FastifyRequest): Initiator {
       ? undefined
       : { type: 'partner', id: principal.clientRef, name: null, role: null });
   if (actor === undefined) throw new Error(`${request.method} ${request.url}: no guard admitted an actor to audit`);
-  return { actor, origin: originOf(request) };
+  // The route's declaration (src/http/route-config.ts), read here so that the record is bound to it.
+  const { audit } = request.routeOptions.config as { audit?: AuditAction | readonly AuditAction[] };
+  return { actor, origin: originOf(request), declared: audit === undefined ? undefined : [audit].flat() };
 }

@@ -6,8 +6,7 @@
  * removed anything.
  */
 import type { Executor } from '../db/database.js';
-import { type Initiator, SYSTEM } from './initiator.js';
-import { appendRecord } from './recorder.js';
+import type { Changes } from './canonical.js';
 
 /**
  * Removes up to `batchSize` records made before `cutoff` from the start of the chain, inside the
@@ -60,24 +59,20 @@ export async function countPrunableAuditRecords(db: Executor, cutoff: number): P
   return Number(row?.n ?? 0);
 }
 
-/** The record of a prune that removed rows: what it removed, per table, and the chain's anchor. */
-export async function recordPrune(
-  db: Executor,
-  now: number,
-  removed: Record<string, number>,
-  by: Initiator = SYSTEM,
-): Promise<void> {
+/**
+ * The record of a prune that removed rows (`retention.pruned`): what it removed, per table, and the
+ * chain's anchor, read in the change's transaction; undefined when it removed nothing.
+ */
+export async function pruneRecord(trx: Executor, removed: Record<string, number>): Promise<Changes | undefined> {
   const counts = Object.fromEntries(Object.entries(removed).filter(([, rows]) => rows > 0));
-  if (Object.keys(counts).length === 0) return;
-  await db.transaction().execute(async (trx) => {
-    const head = await trx
-      .selectFrom('audit_chain')
-      .select(['anchor_seq', 'anchor_hash'])
-      .where('id', '=', 1)
-      .executeTakeFirstOrThrow();
-    await appendRecord(trx, now, by, 'retention.pruned', 'prune', {
-      removed: { before: null, after: counts },
-      anchor: { before: null, after: { seq: Number(head.anchor_seq), hash: head.anchor_hash } },
-    });
-  });
+  if (Object.keys(counts).length === 0) return undefined;
+  const head = await trx
+    .selectFrom('audit_chain')
+    .select(['anchor_seq', 'anchor_hash'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+  return {
+    removed: { before: null, after: counts },
+    anchor: { before: null, after: { seq: Number(head.anchor_seq), hash: head.anchor_hash } },
+  };
 }

@@ -4,7 +4,8 @@
  */
 
 import type { Initiator } from '../audit/initiator.js';
-import { type AuditLog, ROTATED } from '../audit/recorder.js';
+import { ROTATED } from '../audit/recorder.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
@@ -49,8 +50,8 @@ export class ClientService {
     private readonly config: Pick<Config, 'webhookSecretOverlapSeconds'>,
     /** What token checks know of each client, forgotten after a reset or revocation so they see it at once. */
     private readonly clientStates: ClientStates,
-    /** Every change of a client is recorded in the same transaction (src/audit/). */
-    private readonly audit: AuditLog,
+    /** Every change of a client runs in one, its audit record with it. */
+    private readonly work: UnitOfWork,
     private readonly endDependents: EndClientDependents = async () => ({}),
   ) {}
 
@@ -95,9 +96,9 @@ export class ClientService {
       updated_at: now,
     };
     const view = ClientService.view(row);
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       await new ClientStore(trx).insert(row);
-      await this.audit.record(trx, by, 'client.created', row.id, {
+      record('client.created', row.id, {
         name: { before: null, after: view.name },
         scopes: { before: null, after: view.scopes },
         status: { before: null, after: view.status },
@@ -152,9 +153,9 @@ export class ClientService {
     const row = await this.require(id);
     const clientSecret = secrets.clientSecret();
     const now = this.clock.now();
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       await new ClientStore(trx).replaceSecret(id, this.hasher.hash(clientSecret), now);
-      await this.audit.record(trx, by, 'client.secret.reset', id, {
+      record('client.secret.reset', id, {
         clientSecret: { before: null, after: ROTATED },
         tokensValidAfter: { before: isoTime(row.tokens_valid_after), after: isoTime(now) },
       });
@@ -172,9 +173,9 @@ export class ClientService {
     const now = this.clock.now();
     const overlapUntil = now + this.config.webhookSecretOverlapSeconds * 1000;
     const before = row.previous_webhook_secret_expires_at;
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       await new ClientStore(trx).rotateWebhookSecret(id, webhookSecret, overlapUntil, now);
-      await this.audit.record(trx, by, 'client.webhook-secret.rotated', id, {
+      record('client.webhook-secret.rotated', id, {
         webhookSecret: { before: null, after: ROTATED },
         previousSecretValidUntil: { before: before === null ? null : isoTime(before), after: isoTime(overlapUntil) },
       });
@@ -190,13 +191,13 @@ export class ClientService {
     const row = await this.require(id);
     const now = this.clock.now();
     if (row.revoked_at === null)
-      await this.audit.transaction(async (trx) => {
+      await this.work.run(by, async ({ trx, record }) => {
         if (!(await new ClientStore(trx).revoke(id, now))) return;
         const ended = await this.endDependents(trx, id, now);
         const counts = Object.fromEntries(
           Object.entries(ended).map(([name, count]) => [name, { before: null, after: count }]),
         );
-        await this.audit.record(trx, by, 'client.revoked', id, {
+        record('client.revoked', id, {
           status: { before: 'active', after: 'revoked' },
           ...counts,
         });

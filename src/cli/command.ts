@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { DeliveryService } from '../delivery/service.js';
-import type { Outbox } from '../events/outbox.js';
+import type { EventfulWork } from '../events/outbox.js';
 import type { OperatorService } from '../identity/operator-service.js';
 import type { WebSessions } from '../identity/sessions.js';
 import type { ListService } from '../lml/list-service.js';
@@ -57,7 +57,7 @@ export interface CliServices extends DemoSeedServices {
   clients: ClientService;
   deliveries: DeliveryService;
   lists: ListService;
-  outbox: Outbox;
+  work: EventfulWork;
   webSessions: WebSessions;
   retention: RetentionService;
   /** Named API tokens (`operators token …`). */

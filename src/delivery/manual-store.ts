@@ -4,8 +4,7 @@
  * worker sends it at the same time, then recorded without moving the schedule.
  */
 import { sql } from 'kysely';
-import type { InTransaction } from '../audit/recorder.js';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { ClientRow } from '../db/schema.js';
 import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
@@ -70,40 +69,38 @@ export class ManualAttemptStore {
 
   /**
    * A ping event and its one delivery, finished with its one attempt: never queued, so no worker
-   * retries it; outside the hourly counters and the subscription's health.
+   * retries it; outside the hourly counters and the subscription's health. In the caller's transaction.
    */
-  async recordPing(ping: {
-    deliveryId: string;
-    /** The id the ping was sent with (x-hook-event-id). */
-    eventId: string;
-    subscriptionId: string;
-    identifier: string;
-    payload: string;
-    now: number;
-    attempt: AttemptRecord;
-    /** The audit record, written in the same transaction (given the delivery's id). */
-    audit: InTransaction;
-  }): Promise<void> {
+  async recordPing(
+    trx: Executor,
+    ping: {
+      deliveryId: string;
+      /** The id the ping was sent with (x-hook-event-id). */
+      eventId: string;
+      subscriptionId: string;
+      identifier: string;
+      payload: string;
+      now: number;
+      attempt: AttemptRecord;
+    },
+  ): Promise<void> {
     const { deliveryId, eventId, subscriptionId, identifier, payload, now, attempt } = ping;
-    await this.db.kysely.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('events')
-        .values({ id: eventId, name: 'ping', resource: 'subscription', identifier, payload, created_at: now })
-        .execute();
-      await trx
-        .insertInto('deliveries')
-        .values({
-          ...newDelivery(eventId, subscriptionId, now, deliveryId),
-          status: attempt.errorClass === null ? 'succeeded' : 'failed',
-          attempt_count: 1,
-          last_status_code: attempt.statusCode,
-          last_error_class: attempt.errorClass,
-          completed_at: now,
-        })
-        .execute();
-      await trx.insertInto('delivery_attempts').values(attemptRow(deliveryId, attempt)).execute();
-      await ping.audit(trx, deliveryId);
-    });
+    await trx
+      .insertInto('events')
+      .values({ id: eventId, name: 'ping', resource: 'subscription', identifier, payload, created_at: now })
+      .execute();
+    await trx
+      .insertInto('deliveries')
+      .values({
+        ...newDelivery(eventId, subscriptionId, now, deliveryId),
+        status: attempt.errorClass === null ? 'succeeded' : 'failed',
+        attempt_count: 1,
+        last_status_code: attempt.statusCode,
+        last_error_class: attempt.errorClass,
+        completed_at: now,
+      })
+      .execute();
+    await trx.insertInto('delivery_attempts').values(attemptRow(deliveryId, attempt)).execute();
   }
 
   /**
@@ -160,50 +157,46 @@ export class ManualAttemptStore {
    * failing since `noticeCutoff` (`announced`: the deliveries of that announcement).
    */
   async recordManual(
+    trx: Executor,
     leased: { id: string; owner: string; subscriptionId: string },
     now: number,
     attempt: AttemptRecord,
     noticeCutoff: number,
-    /** The audit record, in the same transaction (given the delivery's status after the attempt). */
-    audit: InTransaction,
   ): Promise<{ nextAttemptAt: number | null; announced: number } | undefined> {
     const { id, owner, subscriptionId } = leased;
     const ok = attempt.errorClass === null;
-    return this.db.kysely.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('deliveries')
-        .set((eb) => ({
-          manual_attempts: sql<number>`${eb.ref('manual_attempts')} + 1`,
-          lease_owner: null,
-          lease_until: null,
-          last_status_code: attempt.statusCode,
-          last_error_class: attempt.errorClass,
-          updated_at: now,
-          ...(ok ? { status: 'succeeded', completed_at: now } : {}),
-        }))
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .where('status', '=', 'pending')
-        .returning('next_attempt_at')
-        .executeTakeFirst();
-      if (updated === undefined) return undefined;
-      await trx.insertInto('delivery_attempts').values(attemptRow(id, attempt)).execute();
-      await addStats(trx, now, ok ? { attemptsOk: 1, succeeded: 1 } : { attemptsFailed: 1 });
-      await trx
-        .updateTable('subscriptions')
-        .set((eb) =>
-          ok
-            ? { failing_since: null, consecutive_failures: 0, last_success_at: now }
-            : {
-                failing_since: eb.fn.coalesce('failing_since', sql<number>`${now}`),
-                consecutive_failures: sql<number>`${eb.ref('consecutive_failures')} + 1`,
-              },
-        )
-        .where('id', '=', subscriptionId)
-        .execute();
-      const announced = ok ? 0 : await announceHealth(trx, { subscriptionId, now, disabled: false, noticeCutoff });
-      await audit(trx, ok ? 'succeeded' : 'pending');
-      return { nextAttemptAt: ok ? null : Number(updated.next_attempt_at), announced };
-    });
+    const updated = await trx
+      .updateTable('deliveries')
+      .set((eb) => ({
+        manual_attempts: sql<number>`${eb.ref('manual_attempts')} + 1`,
+        lease_owner: null,
+        lease_until: null,
+        last_status_code: attempt.statusCode,
+        last_error_class: attempt.errorClass,
+        updated_at: now,
+        ...(ok ? { status: 'succeeded', completed_at: now } : {}),
+      }))
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .returning('next_attempt_at')
+      .executeTakeFirst();
+    if (updated === undefined) return undefined;
+    await trx.insertInto('delivery_attempts').values(attemptRow(id, attempt)).execute();
+    await addStats(trx, now, ok ? { attemptsOk: 1, succeeded: 1 } : { attemptsFailed: 1 });
+    await trx
+      .updateTable('subscriptions')
+      .set((eb) =>
+        ok
+          ? { failing_since: null, consecutive_failures: 0, last_success_at: now }
+          : {
+              failing_since: eb.fn.coalesce('failing_since', sql<number>`${now}`),
+              consecutive_failures: sql<number>`${eb.ref('consecutive_failures')} + 1`,
+            },
+      )
+      .where('id', '=', subscriptionId)
+      .execute();
+    const announced = ok ? 0 : await announceHealth(trx, { subscriptionId, now, disabled: false, noticeCutoff });
+    return { nextAttemptAt: ok ? null : Number(updated.next_attempt_at), announced };
   }
 }

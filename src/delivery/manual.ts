@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import type { InTransaction } from '../audit/recorder.js';
+import type { Initiator } from '../audit/initiator.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { ids } from '../ids.js';
@@ -41,6 +42,8 @@ export interface ManualOutcome {
 
 export interface ManualDeps {
   db: ConstructorParameters<typeof ManualAttemptStore>[0];
+  /** An attempt's outcome is recorded as one change, with its audit record. */
+  work: UnitOfWork;
   clock: Clock;
   config: Pick<Config, 'webhookTimeoutMs' | 'logLevel' | 'subscriptionFailingAfterSeconds'>;
   /** Wakes the workers for deliveries a failed attempt created (its subscription.failing announcement). */
@@ -70,7 +73,7 @@ export class ManualAttempts {
   }
 
   /** Sends a ping to the target and records it with its one attempt; the outcome is the attempt's. */
-  async ping(target: ManualTarget, audit: InTransaction): Promise<ManualOutcome> {
+  async ping(target: ManualTarget, by: Initiator): Promise<ManualOutcome> {
     const identifier = ids.resourceIdentifier();
     const payload = JSON.stringify({ type: 'ping', resource: 'subscription', identifier });
     const deliveryId = ids.delivery();
@@ -80,7 +83,10 @@ export class ManualAttempts {
     const attempt = attemptRecord(1, sent);
     const now = this.deps.clock.now();
     const { subscriptionId } = target;
-    await this.store.recordPing({ deliveryId, eventId, subscriptionId, identifier, payload, now, attempt, audit });
+    await this.deps.work.run(by, async ({ trx, record }) => {
+      await this.store.recordPing(trx, { deliveryId, eventId, subscriptionId, identifier, payload, now, attempt });
+      record('subscription.pinged', subscriptionId, { delivery: { before: null, after: deliveryId } });
+    });
     if (attempt.errorClass !== null)
       this.logFailure({ id: deliveryId, subscriptionId }, attempt, { nextAttemptAt: null, trigger: 'ping' });
     return outcome(deliveryId, attempt);
@@ -90,7 +96,7 @@ export class ManualAttempts {
    * Sends a delivery waiting for its next scheduled attempt now; undefined when it is not waiting
    * (finished, due or being attempted already, never attempted).
    */
-  async retryNow(id: string, audit: InTransaction): Promise<ManualOutcome | undefined> {
+  async retryNow(id: string, by: Initiator): Promise<ManualOutcome | undefined> {
     const { clock, config } = this.deps;
     const owner = `manual:${randomUUID()}`;
     const now = clock.now();
@@ -106,7 +112,12 @@ export class ManualAttempts {
     const where = { id, owner, subscriptionId: leased.subscriptionId };
     const recordedAt = clock.now();
     const noticeCutoff = recordedAt - config.subscriptionFailingAfterSeconds * 1000;
-    const recorded = await this.store.recordManual(where, recordedAt, attempt, noticeCutoff, audit);
+    const recorded = await this.deps.work.run(by, async ({ trx, record }) => {
+      const done = await this.store.recordManual(trx, where, recordedAt, attempt, noticeCutoff);
+      const after = attempt.errorClass === null ? 'succeeded' : 'pending';
+      if (done !== undefined) record('delivery.sent-now', id, { status: { before: 'pending', after } });
+      return done;
+    });
     if (recorded !== undefined && recorded.announced > 0) this.deps.wake?.();
     if (recorded !== undefined && recorded.nextAttemptAt !== null)
       this.logFailure(leased, attempt, { nextAttemptAt: recorded.nextAttemptAt, trigger: 'manual' });

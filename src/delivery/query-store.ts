@@ -1,7 +1,6 @@
 /** SQL behind the delivery log and its controls: listing, detail and re-queueing (pings and "Retry now": manual-store.ts). */
 
 import type { ExpressionBuilder } from 'kysely';
-import type { InTransaction } from '../audit/recorder.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Database, DeliveryAttemptRow } from '../db/schema.js';
 import { clientRevoked } from '../problems/catalogue.js';
@@ -142,63 +141,59 @@ export class DeliveryQueryStore {
     );
   }
 
-  /** Makes a finished delivery due now; false when it is pending (or gone). Its counters follow. */
-  async requeue(id: string, now: number, audit: InTransaction): Promise<boolean> {
-    return this.db.kysely.transaction().execute(async (trx) => {
-      const finished = await trx
-        .selectFrom('deliveries')
-        .select(['status', 'completed_at', 'subscription_id'])
-        .where('id', '=', id)
-        .where('status', 'in', ['failed', 'succeeded'])
-        .executeTakeFirst();
-      if (finished === undefined) return false;
-      const result = await trx
-        .updateTable('deliveries')
-        .set(dueNow(now))
-        .where('id', '=', id)
-        .where('status', '=', finished.status)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      // The subscription's run of failed attempts is unchanged: those attempts did fail.
-      await uncountFinished(trx, [finished]);
-      await audit(trx, finished.status);
-      return true;
-    });
+  /**
+   * Makes a finished delivery due now, in the caller's transaction; answers the status it had, or
+   * undefined when it is pending (or gone). Its counters follow.
+   */
+  async requeue(trx: Executor, id: string, now: number): Promise<string | undefined> {
+    const finished = await trx
+      .selectFrom('deliveries')
+      .select(['status', 'completed_at', 'subscription_id'])
+      .where('id', '=', id)
+      .where('status', 'in', ['failed', 'succeeded'])
+      .executeTakeFirst();
+    if (finished === undefined) return undefined;
+    const result = await trx
+      .updateTable('deliveries')
+      .set(dueNow(now))
+      .where('id', '=', id)
+      .where('status', '=', finished.status)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    // The subscription's run of failed attempts is unchanged: those attempts did fail.
+    await uncountFinished(trx, [finished]);
+    return finished.status;
   }
 
-  /** Re-activates the subscription and makes its failed deliveries created since `since` due now. */
-  async recover(subscriptionId: string, since: number, now: number, audit: InTransaction<number>): Promise<number> {
-    return this.db.kysely.transaction().execute(async (trx) => {
-      // Not enabled: its client was revoked meanwhile, and nothing of it is queued again.
-      if (!(await this.subscriptionsIn(trx).enable(subscriptionId, now)))
-        throw clientRevoked(`subscription ${subscriptionId}`);
-      // When each failed, read before the update clears it: their hours' counters give them back.
-      const failed = await trx
-        .selectFrom('deliveries')
-        .select(['status', 'completed_at'])
-        .where('subscription_id', '=', subscriptionId)
-        .where('status', '=', 'failed')
-        .where('created_at', '>=', since)
-        .where(notAPing)
-        .execute();
-      const result = await trx
-        .updateTable('deliveries')
-        .set(dueNow(now))
-        .where('subscription_id', '=', subscriptionId)
-        .where('status', '=', 'failed')
-        .where('created_at', '>=', since)
-        .where(notAPing)
-        .executeTakeFirst();
-      await uncountFinished(trx, failed);
-      // Re-enabled, it is no longer failing (enable cleared failing_since): its run of failed attempts starts again.
-      await trx
-        .updateTable('subscriptions')
-        .set({ consecutive_failures: 0 })
-        .where('id', '=', subscriptionId)
-        .execute();
-      await audit(trx, Number(result.numUpdatedRows));
-      return Number(result.numUpdatedRows);
-    });
+  /**
+   * Re-activates the subscription and makes its failed deliveries created since `since` due now, in the
+   * caller's transaction; answers how many.
+   */
+  async recover(trx: Executor, subscriptionId: string, since: number, now: number): Promise<number> {
+    // Not enabled: its client was revoked meanwhile, and nothing of it is queued again.
+    if (!(await this.subscriptionsIn(trx).enable(subscriptionId, now)))
+      throw clientRevoked(`subscription ${subscriptionId}`);
+    // When each failed, read before the update clears it: their hours' counters give them back.
+    const failed = await trx
+      .selectFrom('deliveries')
+      .select(['status', 'completed_at'])
+      .where('subscription_id', '=', subscriptionId)
+      .where('status', '=', 'failed')
+      .where('created_at', '>=', since)
+      .where(notAPing)
+      .execute();
+    const result = await trx
+      .updateTable('deliveries')
+      .set(dueNow(now))
+      .where('subscription_id', '=', subscriptionId)
+      .where('status', '=', 'failed')
+      .where('created_at', '>=', since)
+      .where(notAPing)
+      .executeTakeFirst();
+    await uncountFinished(trx, failed);
+    // Re-enabled, it is no longer failing (enable cleared failing_since): its run of failed attempts starts again.
+    await trx.updateTable('subscriptions').set({ consecutive_failures: 0 }).where('id', '=', subscriptionId).execute();
+    return Number(result.numUpdatedRows);
   }
 
   subscription(id: string): Promise<{ id: string; client_ref: string; status: string } | undefined> {

@@ -3,8 +3,7 @@
  * subscriptions only; another client's subscription is "not found", never "forbidden").
  */
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord, type InTransaction } from '../audit/recorder.js';
-import type { Clock } from '../clock.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import { isoTime } from '../clock.js';
 import { canonicalEvent } from '../events/catalogue.js';
 import { clientRevoked, notFound, Problem } from '../problems/catalogue.js';
@@ -36,11 +35,12 @@ function instant(name: string, value: string | undefined): number | undefined {
 export class DeliveryService {
   constructor(
     private readonly store: DeliveryQueryStore,
-    private readonly clock: Clock,
     /** Wakes this process's delivery workers, so a delivery made due here is attempted at once. */
     private readonly wakeWorkers: () => void = () => undefined,
     /** Attempts made by hand: test pings and "Retry now" (manual.ts). */
     private readonly manual: ManualAttempts,
+    /** A retry or a recovery is one change, with its audit record. */
+    private readonly work: UnitOfWork,
   ) {}
 
   /** Failed manual attempts (pings, "Retry now") are logged to the app's logger. */
@@ -113,13 +113,16 @@ export class DeliveryService {
         'the subscription is disabled; recover it (POST /subscriptions/{id}/recover) to re-enable it and re-send what failed',
       );
     }
-    const now = this.clock.now();
-    const audit: InTransaction = (trx, before) =>
-      appendRecord(trx, now, by, 'delivery.retried', id, {
-        status: { before, after: 'pending' },
-        nextAttemptAt: { before: null, after: isoTime(now) },
-      });
-    if (!(await this.store.requeue(id, now, audit))) throw new Problem('conflict', 'the delivery is already pending');
+    const requeued = await this.work.run(by, async ({ trx, now, record }) => {
+      const before = await this.store.requeue(trx, id, now);
+      if (before !== undefined)
+        record('delivery.retried', id, {
+          status: { before, after: 'pending' },
+          nextAttemptAt: { before: null, after: isoTime(now) },
+        });
+      return before !== undefined;
+    });
+    if (!requeued) throw new Problem('conflict', 'the delivery is already pending');
     this.wakeWorkers();
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);
@@ -133,9 +136,7 @@ export class DeliveryService {
     if ((await this.store.subscription(row.subscription_id))?.status === 'revoked')
       throw clientRevoked(`delivery ${id}`);
     if (row.status !== 'pending') throw new Problem('conflict', 'the delivery is finished; retry it instead');
-    const audit: InTransaction = (trx, after) =>
-      appendRecord(trx, this.clock.now(), by, 'delivery.sent-now', id, { status: { before: 'pending', after } });
-    if ((await this.manual.retryNow(id, audit)) === undefined)
+    if ((await this.manual.retryNow(id, by)) === undefined)
       throw new Problem('conflict', 'the delivery is due or being attempted already');
     const updated = await this.store.get(id);
     if (updated === undefined) throw notFound(`delivery ${id}`);
@@ -149,14 +150,15 @@ export class DeliveryService {
     const subscription = await this.store.subscription(subscriptionId);
     if (subscription === undefined) throw notFound(`subscription ${subscriptionId}`);
     if (subscription.status === 'revoked') throw clientRevoked(`subscription ${subscriptionId}`);
-    const now = this.clock.now();
-    const audit: InTransaction<number> = (trx, resent) =>
-      appendRecord(trx, now, by, 'subscription.recovered', subscriptionId, {
+    const requeued = await this.work.run(by, async ({ trx, now, record }) => {
+      const resent = await this.store.recover(trx, subscriptionId, sinceMs, now);
+      record('subscription.recovered', subscriptionId, {
         status: { before: subscription.status, after: 'active' },
         resent: { before: null, after: resent },
         since: { before: null, after: isoTime(sinceMs) },
       });
-    const requeued = await this.store.recover(subscriptionId, sinceMs, now, audit);
+      return resent;
+    });
     if (requeued > 0) this.wakeWorkers();
     return { requeued };
   }
@@ -200,11 +202,7 @@ export class DeliveryService {
     if (subscription.status !== 'active') throw new Problem('conflict', 'the subscription is disabled');
     const target = await this.manual.target(subscriptionId);
     if (target === undefined) throw notFound(`subscription ${subscriptionId}`);
-    const audit: InTransaction = (trx, delivery) =>
-      appendRecord(trx, this.clock.now(), by, 'subscription.pinged', subscriptionId, {
-        delivery: { before: null, after: delivery },
-      });
-    return this.manual.ping(target, audit);
+    return this.manual.ping(target, by);
   }
 
   private async ownSubscription(subscriptionId: string, clientRef: string): Promise<{ id: string; status: string }> {

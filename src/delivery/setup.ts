@@ -58,7 +58,7 @@ export interface DeliveryWorkers {
 
 export function createDeliveryWorkers(deps: DeliveryDeps): DeliveryWorkers {
   const { config, db, clock, metrics } = deps;
-  const store = new DeliveryStore(db);
+  const store = new DeliveryStore(db, clock);
   // A worker-only process on a SQLite file runs its queue on a thread (created here, started with the
   // first such worker). Not beside the API: its writes and the thread's would wait on each other for
   // SQLite's write lock, whose busy handler sleeps in steps of milliseconds (in the bench's latency

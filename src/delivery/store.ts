@@ -2,6 +2,8 @@
  * The delivery queue: the SQL the worker runs, one module per operation in ./queue/ (claim, load the
  * send context, complete succeeded or failed attempts, release, abandon), each for both engines.
  */
+import { NO_EVENTS, type UnitOfWork, unitOfWork } from '../changes/unit-of-work.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { abandon } from './queue/abandon.js';
 import { claim, claimToSend } from './queue/claim.js';
@@ -25,7 +27,15 @@ export interface DeliveryQueue {
 }
 
 export class DeliveryStore implements DeliveryQueue {
-  constructor(private readonly db: Db) {}
+  /** A batch with failures is one change of the system's (a subscription it disables is audited). */
+  private readonly work: UnitOfWork;
+
+  constructor(
+    private readonly db: Db,
+    clock: Clock = systemClock,
+  ) {
+    this.work = unitOfWork(db, clock, NO_EVENTS);
+  }
 
   /**
    * True when a claim runs off the event loop (PostgreSQL), so it can overlap the sending; on SQLite
@@ -55,7 +65,7 @@ export class DeliveryStore implements DeliveryQueue {
 
   /** Records several completions in one transaction (queue/complete.ts). */
   completeMany(inputs: readonly Completion[]): Promise<CompletionResult[]> {
-    return completeMany(this.db, inputs);
+    return completeMany(this.db, this.work, inputs);
   }
 
   /** Gives leased deliveries back unsent (worker stopping, or a queued lease that ran short). */

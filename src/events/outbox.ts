@@ -1,12 +1,10 @@
 /**
- * The transactional outbox. A service changes a school or list inside `outbox.transaction`, emitting
- * events as it goes; the events and one delivery row per matching active subscription are written in
- * the same database transaction as the change. Either all of it commits or none of it does, so a
- * crash can never lose an event. After the commit the local worker is woken for a prompt first attempt.
+ * The transactional outbox: the events a change emits (src/changes/unit-of-work.ts) and one delivery
+ * row per matching active subscription are written in the change's own transaction. Either all of it
+ * commits or none of it does, so a crash can never lose an event.
  */
 import { sql } from 'kysely';
-import { deferRecords } from '../audit/recorder.js';
-import type { Clock } from '../clock.js';
+import type { Change, EventLedger, UnitOfWork } from '../changes/unit-of-work.js';
 import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
 import type { Db, Engine, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/delivery-tables.js';
@@ -38,16 +36,19 @@ export { DELIVERIES_CHANNEL, EVENTS_CHANNEL };
 /** Takes an event built by a generated emitter (emitters.ts), e.g. `emit(events.listPublished(identifier))`. */
 export type Emit = (event: DomainEvent) => void;
 
-/**
- * Writes the events emitted so far, with their deliveries, now rather than at the end: a transaction
- * that emits in batches (a bulk import) keeps one batch of events in memory instead of all of them.
- */
-export type Flush = () => Promise<void>;
+/** A change that may emit domain events (src/changes/unit-of-work.ts runs it). */
+export type EventfulChange = Change<DomainEvent>;
+/** The unit of work of the services whose changes emit events. */
+export type EventfulWork = UnitOfWork<DomainEvent>;
 
-export class Outbox {
+/**
+ * Where a unit of work's events go: written with one delivery row per matching active subscription
+ * in the change's transaction, so a crash can never lose an event; after the commit this process's
+ * workers are woken for a prompt first attempt.
+ */
+export class Outbox implements EventLedger<DomainEvent> {
   constructor(
     private readonly db: Db,
-    private readonly clock: Clock,
     /** Called after every commit that created deliveries: wakes this process's delivery workers. */
     private readonly onDeliveriesCreated: () => void = () => undefined,
     /**
@@ -66,39 +67,24 @@ export class Outbox {
     this.eventListeners.push(listener);
   }
 
-  /** The engine the transactions run on (a caller that reads then writes a row locks it on PostgreSQL). */
-  get engine(): Engine {
-    return this.db.engine;
+  write(trx: Executor, now: number, events: readonly DomainEvent[]): Promise<number> {
+    return recordEvents(trx, now, events, this.db.engine);
   }
 
-  async transaction<T>(work: (trx: Executor, emit: Emit, flush: Flush) => Promise<T>): Promise<T> {
-    let created = 0;
-    let recorded = 0;
-    const result = await this.db.kysely.transaction().execute(async (trx) => {
-      const events: DomainEvent[] = [];
-      const flush: Flush = async () => {
-        const batch = events.splice(0);
-        recorded += batch.length;
-        created += await recordEvents(trx, this.clock.now(), batch, this.db.engine);
-      };
-      // The change's audit record goes last, just before the commit (recorder.ts says why).
-      const appendAuditRecords = deferRecords(trx);
-      const value = await work(trx, (event) => events.push(event), flush);
-      await flush();
-      // Delivered to every listening node when (and only if) this transaction commits; this node's
-      // listeners skip it (its origin), as the listeners below are called after the commit.
-      if (recorded > 0 && this.db.engine === 'postgres')
-        await sql`select pg_notify(${created > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, ${this.db.origin ?? ''})`.execute(
-          trx,
-        );
-      const hold = this.testHoldMs;
-      if (recorded > 0 && hold !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.random() * hold));
-      await appendAuditRecords();
-      return value;
-    });
-    if (created > 0) this.onDeliveriesCreated();
-    if (recorded > 0) for (const listener of this.eventListeners) listener();
-    return result;
+  async beforeCommit(trx: Executor, written: { deliveries: number }): Promise<void> {
+    // Delivered to every listening node when (and only if) this transaction commits; this node's
+    // listeners skip it (its origin), as the listeners below are called after the commit.
+    if (this.db.engine === 'postgres')
+      await sql`select pg_notify(${written.deliveries > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, ${this.db.origin ?? ''})`.execute(
+        trx,
+      );
+    const hold = this.testHoldMs;
+    if (hold !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.random() * hold));
+  }
+
+  afterCommit(written: { deliveries: number }): void {
+    if (written.deliveries > 0) this.onDeliveriesCreated();
+    for (const listener of this.eventListeners) listener();
   }
 }
 

@@ -5,8 +5,9 @@
  * applies everywhere within seconds. Replacing the token ends the console sessions it opened.
  */
 import { type Initiator, SYSTEM } from '../audit/initiator.js';
-import { appendRecord, ROTATED } from '../audit/recorder.js';
+import { ROTATED } from '../audit/recorder.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
@@ -33,15 +34,17 @@ export interface AdminTokenDeps {
   db: Executor;
   hasher: SecretHasher;
   clock: Clock;
+  /** The token's replacement and the sessions it ends, recorded as one change. */
+  work: UnitOfWork;
 }
 
 /** Reads the configured or stored token, generating and storing one on the first start without ADMIN_TOKEN. */
-export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTokenDeps): Promise<AdminToken> {
+export async function bootstrapAdminToken({ config, db, hasher, clock, work }: AdminTokenDeps): Promise<AdminToken> {
   let generatedAdminToken: string | undefined;
   let tokenHash: string;
   if (config.adminToken !== undefined) {
     tokenHash = hasher.hash(config.adminToken);
-    await adoptConfiguredToken(db, tokenHash, clock.now());
+    await adoptConfiguredToken(db, work, tokenHash);
   } else {
     const stored = await getSetting(db, ADMIN_TOKEN_SETTING);
     if (stored !== undefined) {
@@ -68,10 +71,10 @@ export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTo
   const resetAdminToken = async (by: Initiator): Promise<string> => {
     const token = secrets.adminToken();
     const hash = hasher.hash(token);
-    await db.transaction().execute(async (trx) => {
+    await work.run(by, async ({ trx, record }) => {
       await putSetting(trx, ADMIN_TOKEN_SETTING, hash);
       const ended = await new WebSessionStore(trx).deleteAdminTokenSessions();
-      await appendRecord(trx, clock.now(), by, 'admin-token.reset', 'admin-token', {
+      record('admin-token.reset', 'admin-token', {
         token: { before: ROTATED, after: ROTATED },
         consoleSessionsEnded: { before: null, after: ended },
       });
@@ -88,15 +91,15 @@ export async function bootstrapAdminToken({ config, db, hasher, clock }: AdminTo
  * served before) replaces the token: the console sessions the old one opened end with it, on every
  * node, as a reset's do. Recorded by the system; a first start, with nothing to end, records nothing.
  */
-async function adoptConfiguredToken(db: Executor, tokenHash: string, now: number): Promise<void> {
+async function adoptConfiguredToken(db: Executor, work: UnitOfWork, tokenHash: string): Promise<void> {
   if ((await getSetting(db, CONFIGURED_TOKEN_SETTING)) === tokenHash) return;
-  await db.transaction().execute(async (trx) => {
+  await work.run(SYSTEM, async ({ trx, record }) => {
     const before = await getSetting(trx, CONFIGURED_TOKEN_SETTING);
     if (before === tokenHash) return; // another node of the same start adopted it first
     await putSetting(trx, CONFIGURED_TOKEN_SETTING, tokenHash);
     const ended = await new WebSessionStore(trx).deleteAdminTokenSessions();
     if (before === undefined && ended === 0) return;
-    await appendRecord(trx, now, SYSTEM, 'admin-token.reset', 'admin-token', {
+    record('admin-token.reset', 'admin-token', {
       token: { before: ROTATED, after: ROTATED },
       consoleSessionsEnded: { before: null, after: ended },
     });

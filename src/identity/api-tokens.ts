@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Initiator } from '../audit/initiator.js';
-import type { AuditLog } from '../audit/recorder.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -33,7 +33,7 @@ export class ApiTokens {
     private readonly db: Db,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
-    private readonly audit: AuditLog,
+    private readonly work: UnitOfWork,
   ) {}
 
   /** A new token; the answer is the only place its secret ever appears. */
@@ -45,7 +45,7 @@ export class ApiTokens {
     const id = `tok_${randomBytes(12).toString('base64url')}`;
     const secret = randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       const taken = await trx.selectFrom('api_tokens').select('id').where('name', '=', name).executeTakeFirst();
       if (taken !== undefined)
         throw new Problem('conflict', `a token named ${name} exists; revoke it or choose another name`);
@@ -61,7 +61,7 @@ export class ApiTokens {
           revoked_at: null,
         })
         .execute();
-      await this.audit.record(trx, by, 'api-token.created', id, {
+      record('api-token.created', id, {
         name: { before: null, after: name },
         role: { before: null, after: role },
         secret: { before: null, after: 'rotated' },
@@ -90,7 +90,7 @@ export class ApiTokens {
 
   /** Revokes the token of that name (or id); it is refused from the next request on, on every node. */
   async revoke(nameOrId: string, by: Initiator): Promise<void> {
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       const row = await trx
         .selectFrom('api_tokens')
         .select(['id', 'revoked_at'])
@@ -99,7 +99,7 @@ export class ApiTokens {
       if (row === undefined) throw new Problem('not-found', `no API token is named ${nameOrId}`);
       if (row.revoked_at !== null) return;
       await trx.updateTable('api_tokens').set({ revoked_at: this.clock.now() }).where('id', '=', row.id).execute();
-      await this.audit.record(trx, by, 'api-token.revoked', row.id, { status: { before: 'active', after: 'revoked' } });
+      record('api-token.revoked', row.id, { status: { before: 'active', after: 'revoked' } });
     });
   }
 

@@ -5,7 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Initiator } from '../audit/initiator.js';
-import { type AuditLog, changesBetween } from '../audit/recorder.js';
+import { changesBetween } from '../audit/recorder.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import { Problem } from '../problems/catalogue.js';
@@ -55,7 +56,7 @@ export class OperatorService {
   constructor(
     private readonly store: OperatorStore,
     private readonly sessions: WebSessions,
-    private readonly audit: AuditLog,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
     private readonly roles: RoleSettings,
     /** Undefined when OIDC_ISSUER is not set: the console offers the admin-token form only. */
@@ -134,13 +135,13 @@ export class OperatorService {
       actor: { type: 'operator', id: operator.sub, name: operator.email ?? operator.name, role: operator.role },
       origin,
     };
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       await new OperatorStore(trx).recordSignIn(operator, this.clock.now());
       const before = known === undefined ? null : { email: known.email, name: known.name, role: known.role };
       const after = { email: operator.email, name: operator.name, role: operator.role };
-      await this.audit.record(trx, by, 'operator.signed-in', operator.sub, changesBetween(before, after));
+      record('operator.signed-in', operator.sub, changesBetween(before, after));
       if (known !== undefined && known.role !== operator.role)
-        await this.audit.record(trx, by, 'operator.role.changed', operator.sub, {
+        record('operator.role.changed', operator.sub, {
           role: { before: known.role, after: operator.role },
         });
     });
@@ -171,14 +172,14 @@ export class OperatorService {
     const rows = (await this.store.list()).filter((row) => row.sub === sub);
     if (rows.length === 0) throw new Problem('not-found', `no operator with sub ${sub} has signed in`);
     const now = this.clock.now();
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       for (const row of rows) {
         const was = row.disabled_at === null ? 'active' : 'disabled';
         if (was === status) continue;
         await new OperatorStore(trx).setDisabled(row.issuer, row.sub, status === 'disabled' ? now : null);
         // Sessions are read from the database on every request, on every node: deleting them ends them.
         if (status === 'disabled') await new WebSessionStore(trx).deleteOperatorSessions(row.issuer, row.sub);
-        await this.audit.record(trx, by, status === 'disabled' ? 'operator.disabled' : 'operator.enabled', row.sub, {
+        record(status === 'disabled' ? 'operator.disabled' : 'operator.enabled', row.sub, {
           status: { before: was, after: status },
         });
       }

@@ -7,8 +7,8 @@
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Initiator } from '../audit/initiator.js';
-import type { AuditLog } from '../audit/recorder.js';
 import type { ClientService } from '../auth/client-service.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import { isoTime } from '../clock.js';
 import type { Config } from '../config.js';
@@ -62,7 +62,7 @@ export class WebSessions {
     private readonly clients: ClientService,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'publicBaseUrl' | 'sessionIdleSeconds'>,
-    private readonly audit: AuditLog,
+    private readonly work: UnitOfWork,
   ) {}
 
   /** A one-time portal sign-in link for one (active) client. */
@@ -73,14 +73,14 @@ export class WebSessions {
     const token = random();
     const now = this.clock.now();
     const expiresAt = now + PORTAL_LINK_TTL_MS;
-    await this.audit.transaction(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       await new WebSessionStore(trx).insertLink({
         token_hash: sha256(token),
         client_ref: clientRef,
         created_at: now,
         expires_at: expiresAt,
       });
-      await this.audit.record(trx, by, 'portal.link.created', clientRef, {
+      record('portal.link.created', clientRef, {
         expiresAt: { before: null, after: isoTime(expiresAt) },
       });
     });

@@ -1,6 +1,6 @@
 /** The operators' part of the service graph: their store, and the provider client when one is configured. */
-import type { AuditLog } from '../audit/recorder.js';
 import type { SecretHasher } from '../auth/secret-hash.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -15,7 +15,7 @@ export function createOperators(deps: {
   db: Db;
   clock: Clock;
   webSessions: WebSessions;
-  audit: AuditLog;
+  work: UnitOfWork;
   hasher: SecretHasher;
 }): OperatorService {
   const { config } = deps;
@@ -25,11 +25,11 @@ export function createOperators(deps: {
     oidcIssuer === undefined || oidcClientId === undefined
       ? undefined
       : new OidcClient({ ...config, oidcIssuer, oidcClientId });
-  const apiTokens = new ApiTokens(deps.db, deps.hasher, deps.clock, deps.audit);
+  const apiTokens = new ApiTokens(deps.db, deps.hasher, deps.clock, deps.work);
   return new OperatorService(
     new OperatorStore(deps.db.kysely),
     deps.webSessions,
-    deps.audit,
+    deps.work,
     deps.clock,
     config,
     oidc,

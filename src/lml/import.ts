@@ -2,7 +2,7 @@
  * `lists import <file.json>`: a JSON array of lists, each shaped like the admin API's POST /lists
  * body plus an optional target `status`. Every entry is validated first (the same schema, EAN and
  * school checks and status table as the API), and nothing is written when any entry is bad; then the
- * lists are written in batches, each batch in one outbox transaction with its events.
+ * lists are written in batches, each batch in one transaction with its events.
  *
  * Stable key: a list is the same list when its school, tags and name are the same. A second run of
  * the same file finds those lists and changes only what differs (no event when nothing changes).
@@ -11,10 +11,8 @@
 import { Type } from '@sinclair/typebox';
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord } from '../audit/recorder.js';
-import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { Outbox } from '../events/outbox.js';
+import type { EventfulWork } from '../events/outbox.js';
 import { Problem } from '../problems/catalogue.js';
 import { normaliseItems, normaliseTags } from './items.js';
 import type { ListInput } from './list-inputs.js';
@@ -112,9 +110,8 @@ function schemaText(field: string, type: ValueErrorType, message: string): strin
 export class ListImporter {
   constructor(
     private readonly db: Db,
-    private readonly outbox: Outbox,
+    private readonly work: EventfulWork,
     private readonly lists: ListService,
-    private readonly clock: Clock,
   ) {}
 
   /** Parses and validates the whole file against the database as it is now. */
@@ -200,14 +197,14 @@ export class ListImporter {
     const summary: ListImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0, statusChanged: 0 };
     for (let start = 0; start < rows.length; start += batchSize) {
       const batch = rows.slice(start, start + batchSize);
-      const counts = await this.outbox.transaction(async (trx, emit) => {
+      const counts = await this.work.run(by.initiator, async (change) => {
         const c = { created: 0, updated: 0, unchanged: 0, statusChanged: 0 };
         for (const row of batch) {
           let identifier: string;
           let from: ListStatus;
           if (row.existing === undefined) {
             // `imported` says how the list came to be, so a list this import creates is imported, whatever the entry says.
-            const created = await this.lists.createIn(trx, emit, { ...row.input, imported: true });
+            const created = await this.lists.createIn(change, { ...row.input, imported: true });
             identifier = created.identifier;
             from = 'created';
             c.created++;
@@ -215,17 +212,17 @@ export class ListImporter {
             identifier = row.existing.identifier;
             from = row.existing.status;
             const { school: _school, imported: _imported, ...patch } = row.input;
-            const { changed } = await this.lists.updateIn(trx, emit, identifier, patch);
+            const { changed } = await this.lists.updateIn(change, identifier, patch);
             if (changed) c.updated++;
             else c.unchanged++;
           }
           if (row.status !== undefined && row.status !== from) {
-            await this.lists.changeStatusIn(trx, emit, identifier, row.status);
+            await this.lists.changeStatusIn(change, identifier, row.status);
             c.statusChanged++;
           }
         }
         if (c.created + c.updated + c.statusChanged > 0)
-          await appendRecord(trx, this.clock.now(), by.initiator, 'lists.imported', by.file, {
+          change.record('lists.imported', by.file, {
             entries: { before: null, after: `${start + 1}-${start + batch.length} of ${rows.length}` },
             created: { before: null, after: c.created },
             updated: { before: null, after: c.updated },

@@ -1,15 +1,15 @@
 /**
- * Rules for learning-material lists: content, slugs and the status lifecycle. Every write runs inside
- * the transactional outbox, so the change and its list.* events commit together or not at all.
+ * Rules for learning-material lists: content, slugs and the status lifecycle. Every write is one unit
+ * of work (src/changes/), so the change, its list.* events and its audit record commit together or not at all.
  */
 import { listFields } from '../audit/fields.js';
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord, changesBetween } from '../audit/recorder.js';
+import { changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
-import type { Db, Executor } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { ListRow } from '../db/schema.js';
 import { events } from '../events/emitters.js';
-import type { Emit, Outbox } from '../events/outbox.js';
+import type { Emit, EventfulChange, EventfulWork } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { notFound, Problem } from '../problems/catalogue.js';
 import { type Page, toPage } from '../vocabulary/paging.js';
@@ -40,12 +40,15 @@ import { type ListWithSchool, listView } from './views.js';
 /** Attempts at a fresh slug before giving up; 32^6 slugs make even two attempts rare. */
 const SLUG_ATTEMPTS = 5;
 
+/** What a list's change writes with: its transaction and its event emitter. */
+type WithEvents = Pick<EventfulChange, 'trx' | 'emit'>;
+
 export class ListService {
   private readonly reader: ListStore;
 
   constructor(
     db: Db,
-    private readonly outbox: Outbox,
+    private readonly work: EventfulWork,
     private readonly clock: Clock,
     /** Injected so tests can force slug collisions. */
     private readonly mintSlug: () => string = ids.listSlug,
@@ -60,16 +63,9 @@ export class ListService {
     requiredText(input.name, 'name');
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.outbox.transaction(async (trx, emit) => {
-          const list = await this.createIn(trx, emit, input);
-          await appendRecord(
-            trx,
-            this.clock.now(),
-            by,
-            'list.created',
-            list.identifier,
-            changesBetween(null, listFields(list)),
-          );
+        return await this.work.run(by, async (change) => {
+          const list = await this.createIn(change, input);
+          change.record('list.created', list.identifier, changesBetween(null, listFields(list)));
           return list;
         });
       } catch (error) {
@@ -81,8 +77,8 @@ export class ListService {
     }
   }
 
-  /** create() inside a caller's outbox transaction (bulk import: many lists, one transaction per batch). */
-  async createIn(trx: Executor, emit: Emit, input: ListInput): Promise<ListView> {
+  /** create() as part of a caller's change (bulk import: many lists, one transaction per batch). */
+  async createIn({ trx, emit }: WithEvents, input: ListInput): Promise<ListView> {
     const tags = normaliseTags(input.tags ?? []);
     const items = normaliseItems(input.items ?? []);
     const name = requiredText(input.name, 'name');
@@ -113,18 +109,18 @@ export class ListService {
 
   /** Applies content changes; emits list.updated only when something really changes. */
   async update(identifier: string, patch: ListPatch, by: Initiator): Promise<ListView> {
-    const { list } = await this.outbox.transaction(async (trx, emit) => {
-      const before = await new ListStore(trx).find(identifier);
-      const update = await this.updateIn(trx, emit, identifier, patch);
+    const { list } = await this.work.run(by, async (change) => {
+      const before = await new ListStore(change.trx).find(identifier);
+      const update = await this.updateIn(change, identifier, patch);
       if (update.changed && before !== undefined)
-        await appendRecord(trx, this.clock.now(), by, 'list.updated', identifier, listChanges(before, update.list));
+        change.record('list.updated', identifier, listChanges(before, update.list));
       return update;
     });
     return list;
   }
 
-  /** update() inside a caller's outbox transaction; says whether anything changed. */
-  async updateIn(trx: Executor, emit: Emit, identifier: string, patch: ListPatch): Promise<ListUpdate> {
+  /** update() as part of a caller's change; says whether anything changed. */
+  async updateIn({ trx, emit }: WithEvents, identifier: string, patch: ListPatch): Promise<ListUpdate> {
     const store = new ListStore(trx);
     const current = await findOr404(store, identifier);
     const next: ListWithSchool = {
@@ -158,19 +154,19 @@ export class ListService {
   async changeStatus(identifier: string, word: string, by: Initiator): Promise<ListView> {
     const target = canonicalStatus(word);
     if (target === undefined) throw fieldProblem('/status', `must be one of ${LIST_STATUS_INPUTS.join(', ')}`);
-    return this.outbox.transaction(async (trx, emit) => {
-      const before = await new ListStore(trx).find(identifier);
-      const list = await this.changeStatusIn(trx, emit, identifier, target);
+    return this.work.run(by, async (change) => {
+      const before = await new ListStore(change.trx).find(identifier);
+      const list = await this.changeStatusIn(change, identifier, target);
       if (before !== undefined && before.status !== list.status)
-        await appendRecord(trx, this.clock.now(), by, 'list.status.changed', identifier, {
+        change.record('list.status.changed', identifier, {
           status: { before: before.status, after: list.status },
         });
       return list;
     });
   }
 
-  /** changeStatus() inside a caller's outbox transaction. */
-  async changeStatusIn(trx: Executor, emit: Emit, identifier: string, target: ListStatus): Promise<ListView> {
+  /** changeStatus() as part of a caller's change. */
+  async changeStatusIn({ trx, emit }: WithEvents, identifier: string, target: ListStatus): Promise<ListView> {
     const store = new ListStore(trx);
     const current = await findOr404(store, identifier);
     const from = storedStatus(current);

@@ -1,15 +1,15 @@
 /**
- * Rules for schools. Every write runs inside the transactional outbox, so the change and its
+ * Rules for schools. Every write is one unit of work (src/changes/), so the change and its
  * school.created / school.modified event commit together or not at all.
  */
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord, changesBetween } from '../audit/recorder.js';
+import { changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import { ChangeLogStore } from '../db/change-log.js';
 import type { Db } from '../db/database.js';
 import type { SchoolRow } from '../db/schema.js';
 import { events } from '../events/emitters.js';
-import type { Outbox } from '../events/outbox.js';
+import type { EventfulWork } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { notFound } from '../problems/catalogue.js';
 import { type Page, type PageQuery, toPage } from '../vocabulary/paging.js';
@@ -38,7 +38,7 @@ export class SchoolService {
 
   constructor(
     db: Db,
-    private readonly outbox: Outbox,
+    private readonly work: EventfulWork,
     private readonly clock: Clock,
   ) {
     this.reader = new SchoolStore(db.kysely);
@@ -56,10 +56,10 @@ export class SchoolService {
       created_at: now,
       updated_at: now,
     };
-    await this.outbox.transaction(async (trx, emit) => {
+    await this.work.run(by, async ({ trx, emit, record }) => {
       await new SchoolStore(trx).insert(row);
       emit(events.schoolCreated(row.identifier));
-      await appendRecord(trx, now, by, 'school.created', row.identifier, changesBetween(null, schoolFields(row)));
+      record('school.created', row.identifier, changesBetween(null, schoolFields(row)));
     });
     // Best effort, after the commit: a failed prune must not fail the create (the next one retries).
     // Wall-clock time, as the change log's triggers record it (not the injected clock).
@@ -69,7 +69,7 @@ export class SchoolService {
 
   /** Applies the given fields; emits school.modified only when a value really changes. */
   async update(identifier: string, patch: SchoolPatch, by: Initiator): Promise<SchoolView> {
-    return this.outbox.transaction(async (trx, emit) => {
+    return this.work.run(by, async ({ trx, emit, record }) => {
       const store = new SchoolStore(trx);
       const current = await findOr404(store, identifier);
       const next: SchoolRow = {
@@ -94,14 +94,7 @@ export class SchoolService {
         updated_at: next.updated_at,
       });
       emit(events.schoolModified(identifier));
-      await appendRecord(
-        trx,
-        next.updated_at,
-        by,
-        'school.updated',
-        identifier,
-        changesBetween(schoolFields(current), schoolFields(next)),
-      );
+      record('school.updated', identifier, changesBetween(schoolFields(current), schoolFields(next)));
       return schoolView(next);
     });
   }

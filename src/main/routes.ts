@@ -7,7 +7,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { adminAuditRoutes } from '../audit/audit.routes.js';
-import type { AuditLog } from '../audit/recorder.js';
+import type { AuditStore } from '../audit/store.js';
 import { adminClientRoutes } from '../auth/admin.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import type { ClientService } from '../auth/client-service.js';
@@ -65,8 +65,8 @@ import { subscriptionRoutes } from '../subscriptions/subscriptions.routes.js';
  * service graph (services.ts) is built to this shape, and the table sees no more of it.
  */
 export interface RouteServices {
-  /** The audit log's writer: every service that changes state records the change with it. */
-  audit: AuditLog;
+  /** The audit log as the operator reads it: its pages, the export, verification. */
+  audit: AuditStore;
   clients: ClientService;
   tokens: TokenService;
   /** The token endpoint's pipeline (parse → authenticate → scopes → issue). */
@@ -154,7 +154,7 @@ export async function registerRoutes(
       await admin.register(adminPortalRoutes, { webSessions: s.webSessions, publicBaseUrl: config.publicBaseUrl }); // /clients/:id/portal-link
       await admin.register(adminOverviewRoutes, { overview: s.overview }); //                   /overview, /subscription-health
       await admin.register(adminStorageRoutes, { storage: s.storage }); //                     /storage
-      await admin.register(adminAuditRoutes, { audit: s.audit.store }); //                     /audit
+      await admin.register(adminAuditRoutes, { audit: s.audit }); //                     /audit
       await admin.register(adminOperatorRoutes, { operators: s.operators }); //                /operators[/:sub/disable|enable]
     },
     { prefix: '/api/admin/v1' },

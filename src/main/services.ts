@@ -6,7 +6,7 @@
  * worker's part of it (createWorkerServices).
  */
 
-import { AuditLog } from '../audit/recorder.js';
+import { AuditStore } from '../audit/store.js';
 import { ClientService, type EndClientDependents } from '../auth/client-service.js';
 import { ClientStates } from '../auth/client-states.js';
 import { ClientStore } from '../auth/client-store.js';
@@ -14,6 +14,7 @@ import { SecretHasher } from '../auth/secret-hash.js';
 import { SigningKeys } from '../auth/signing-keys.js';
 import { TokenEndpoint } from '../auth/token-endpoint.js';
 import { TokenService } from '../auth/token-service.js';
+import { unitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { ChangeLogStore } from '../db/change-log.js';
@@ -26,7 +27,7 @@ import { DeliveryService } from '../delivery/service.js';
 import { createDeliveryWorkers, type DeliveryWorkers } from '../delivery/setup.js';
 import type { LookupFn } from '../delivery/ssrf.js';
 import { createEventFeed } from '../events/feed-setup.js';
-import { Outbox } from '../events/outbox.js';
+import { type EventfulWork, Outbox } from '../events/outbox.js';
 import { type AdminToken, bootstrapAdminToken } from '../identity/admin-token.js';
 import { WebSessionStore } from '../identity/session-store.js';
 import { WebSessions } from '../identity/sessions.js';
@@ -115,6 +116,8 @@ export function createWorkerServices(deps: Deps): WorkerServices & { wakeWorkers
  */
 export interface Services extends AdminToken, WorkerServices, RouteServices {
   outbox: Outbox;
+  /** The one way a change is written: its transaction, its events and its audit records (src/changes/). */
+  work: EventfulWork;
 }
 
 export async function createServices(deps: Deps): Promise<Services> {
@@ -123,10 +126,14 @@ export async function createServices(deps: Deps): Promise<Services> {
   const pepper = config.secretPepper ?? (await getOrCreateSetting(kysely, 'secret_pepper', secrets.pepper));
   const hasher = new SecretHasher(pepper);
 
-  const adminToken = await bootstrapAdminToken({ config, db: kysely, hasher, clock });
+  const { wakeWorkers, ...worker } = createWorkerServices(deps);
+  // A commit that created deliveries wakes this process's workers, so first attempts start at once.
+  const outbox = new Outbox(db, () => wakeWorkers('new'), config.testHoldEventsMs);
+  const work = unitOfWork(db, clock, outbox);
+  const adminToken = await bootstrapAdminToken({ config, db: kysely, hasher, clock, work });
 
   const clientStates = new ClientStates();
-  const audit = new AuditLog(db, clock);
+  const audit = new AuditStore(kysely);
   // A revoked client keeps nothing that acts for it: webhooks and portal access end in the revoke's transaction.
   const endClientDependents: EndClientDependents = async (trx, clientRef, now) => ({
     ...(await endClientWebhooks(trx, clientRef, now)),
@@ -138,22 +145,20 @@ export async function createServices(deps: Deps): Promise<Services> {
     clock,
     config,
     clientStates,
-    audit,
+    work,
     endClientDependents,
   );
   const signingKeys = new SigningKeys(kysely, clock, config.tokenTtlSeconds * 1000);
   const tokens = new TokenService(signingKeys, clients, clock, config, clientStates);
 
-  const { wakeWorkers, ...worker } = createWorkerServices(deps);
   const metrics = worker.metrics;
   installQueueGauges(metrics, db, clock);
   installWorkerGauges(metrics, db, clock, config);
-  // A commit that created deliveries wakes this process's workers, so first attempts start at once.
-  const outbox = new Outbox(db, clock, () => wakeWorkers('new'), config.testHoldEventsMs);
   const deliveryLog = new DeliveryQueryStore(db, (executor) => new SubscriptionStore(executor));
   // Test pings and "Retry now" are sent by the process asked, so the answer is the attempt's outcome.
   const manualAttempts = new ManualAttempts({
     db,
+    work,
     clock,
     config,
     metrics,
@@ -165,23 +170,23 @@ export async function createServices(deps: Deps): Promise<Services> {
       lookup: deps.dnsLookup,
     },
   });
-  const deliveries = new DeliveryService(deliveryLog, clock, wakeWorkers, manualAttempts);
+  const deliveries = new DeliveryService(deliveryLog, wakeWorkers, manualAttempts, work);
   const offerStore = new OfferStore(kysely);
   const offers = new OfferService(
     offerStore,
     clock,
     config,
     new OfferReadModel(offerStore, new ChangeLogStore(kysely, 'offer_changes'), config, db.engine),
-    outbox,
+    work,
   );
-  const subscriptions = new SubscriptionService(kysely, clock, config, deps.dnsLookup);
-  const schools = new SchoolService(db, outbox, clock);
-  const lists = new ListService(db, outbox, clock);
+  const subscriptions = new SubscriptionService(kysely, clock, config, work, deps.dnsLookup);
+  const schools = new SchoolService(db, work, clock);
+  const lists = new ListService(db, work, clock);
   const structure = new StructureService(db);
 
   const rateLimit = new RequestRateLimit(config, clock);
   const authFailures = new AuthFailureLimit(config, clock);
-  const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config, audit);
+  const webSessions = new WebSessions(new WebSessionStore(kysely), clients, clock, config, work);
   const overview = new OverviewService(db, clock, config);
   const recovery = new SubscriptionRecovery(subscriptions, deliveries, clock, config.webhookRetryScheduleSeconds);
   const subjects = new PortalSubjects(lists, { lists: new ListStore(kysely), schools: new SchoolStore(kysely) });
@@ -196,8 +201,9 @@ export async function createServices(deps: Deps): Promise<Services> {
     rateLimit,
     authFailures,
     outbox,
+    work,
     eventFeed: createEventFeed({ db, clock, config, eventDays: retentionSettings(config).eventDays, outbox }),
-    replays: new SubscriptionReplay(db, clock, () => wakeWorkers('new')),
+    replays: new SubscriptionReplay(db, () => wakeWorkers('new'), work),
     clock,
     offers,
     pricedLists: new PricedListService(new ListStore(kysely), offers.readModel),
@@ -210,7 +216,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     webSessions,
     portal,
     overview,
-    operators: createOperators({ config, db, clock, webSessions, audit, hasher }),
+    operators: createOperators({ config, db, clock, webSessions, work, hasher }),
     ...worker,
     ...adminToken,
   };

@@ -1,5 +1,5 @@
 /**
- * `offers import <file.csv>`: all or nothing, in ONE outbox transaction. Rows are validated as they
+ * `offers import <file.csv>`: all or nothing, in ONE transaction. Rows are validated as they
  * are read (import-csv.ts) and written in batches as they come, each batch with a few statements whose
  * text does not depend on its size (db/bulk-insert.ts); its offer.* events and their deliveries are
  * written with it (the outbox's flush). The first bad row stops the writing; the rest of the file is
@@ -11,10 +11,9 @@
  */
 
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Executor } from '../db/database.js';
-import type { Emit, Outbox } from '../events/outbox.js';
+import type { Emit, EventfulWork } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import { contentChanged } from './content.js';
 import { offerEvents, publishedAt } from './events.js';
@@ -48,7 +47,7 @@ async function* fromArray(rows: readonly OfferImportRow[]): AsyncGenerator<Check
 
 export class OfferImporter {
   constructor(
-    private readonly outbox: Outbox,
+    private readonly work: EventfulWork,
     private readonly clock: Clock,
   ) {}
 
@@ -76,7 +75,7 @@ export class OfferImporter {
     batchSize = IMPORT_BATCH_SIZE,
   ): Promise<{ imported: ImportSummary } | { errors: RowError[] }> {
     try {
-      const imported = await this.outbox.transaction(async (trx, emit, flush) => {
+      const imported = await this.work.run(by.initiator, async ({ trx, emit, flush, record }) => {
         const summary: ImportSummary = { rows: 0, created: 0, updated: 0, unchanged: 0 };
         const errors: RowError[] = [];
         let batch: OfferImportRow[] = [];
@@ -105,10 +104,10 @@ export class OfferImporter {
         await write();
         // PostgreSQL draws change-log ids as it writes: more than a reader follows while the import is
         // open, so the import's last entry tells every reader to forget everything (db/change-log.ts).
-        if (this.outbox.engine === 'postgres' && summary.created + summary.updated > batchSize)
+        if (this.work.engine === 'postgres' && summary.created + summary.updated > batchSize)
           await new ImportStore(trx, 'postgres').everyOfferChanged(this.clock.now());
         if (summary.created + summary.updated > 0)
-          await appendRecord(trx, this.clock.now(), by.initiator, 'offers.imported', by.file, {
+          record('offers.imported', by.file, {
             rows: { before: null, after: `1-${summary.rows} of ${summary.rows}` },
             created: { before: null, after: summary.created },
             updated: { before: null, after: summary.updated },
@@ -129,7 +128,7 @@ export class OfferImporter {
     emit: Emit,
   ): Promise<{ created: number; updated: number }> {
     if (batch.length === 0) return { created: 0, updated: 0 };
-    const store = new ImportStore(trx, this.outbox.engine);
+    const store = new ImportStore(trx, this.work.engine);
     const existing = await store.findByKeys(batch.map((row) => row.key));
     const now = this.clock.now();
     const fresh: NewImportedOffer[] = [];

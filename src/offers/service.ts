@@ -1,17 +1,17 @@
 /**
  * Rules for offers: buyers see published offers only, priced with the service fee; the operator
  * creates, changes and removes offers. Prices arrive in euros and are kept as exact integer cents.
- * Every write runs in the transactional outbox, so the change and its offer.* events (events.ts)
- * commit together or not at all.
+ * Every write is one unit of work (src/changes/), so the change, its offer.* events (events.ts) and
+ * its audit record commit together or not at all.
  */
 
 import { type Fields, scalarFields } from '../audit/fields.js';
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord, changesBetween } from '../audit/recorder.js';
+import { changesBetween } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { OfferRow } from '../db/schema.js';
-import type { Outbox } from '../events/outbox.js';
+import type { EventfulWork } from '../events/outbox.js';
 import { ids, isResourceIdentifier } from '../ids.js';
 import { notFound, Problem } from '../problems/catalogue.js';
 import { assertEan, parseEanList } from '../vocabulary/ean.js';
@@ -43,7 +43,7 @@ export class OfferService {
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'serviceFeeCents'>,
     readonly readModel: OfferReadModel,
-    private readonly outbox: Outbox,
+    private readonly work: EventfulWork,
   ) {}
 
   /**
@@ -76,7 +76,7 @@ export class OfferService {
   async create(input: CreateOfferInput, by: Initiator): Promise<AdminOffer> {
     const now = this.clock.now();
     const content = contentFromCreate(input);
-    const row = await this.outbox.transaction(async (trx, emit) => {
+    const row = await this.work.run(by, async ({ trx, emit, record }) => {
       const inserted = await new OfferStore(trx).insert({
         ...content,
         identifier: ids.resourceIdentifier(),
@@ -85,14 +85,7 @@ export class OfferService {
         updated_at: now,
       });
       for (const event of offerEvents(undefined, inserted)) emit(event);
-      await appendRecord(
-        trx,
-        now,
-        by,
-        'offer.created',
-        String(inserted.id),
-        changesBetween(null, this.auditFields(inserted)),
-      );
+      record('offer.created', String(inserted.id), changesBetween(null, this.auditFields(inserted)));
       return inserted;
     });
     this.readModel.invalidate([row.ean]);
@@ -125,10 +118,10 @@ export class OfferService {
     const row =
       id === undefined
         ? undefined
-        : await this.outbox.transaction(async (trx, emit) => {
+        : await this.work.run(by, async ({ trx, emit, record }) => {
             const store = new OfferStore(trx);
             // Read and changed in one transaction; the events compare the two.
-            const before = await store.findById(id, { forUpdate: this.outbox.engine === 'postgres' });
+            const before = await store.findById(id, { forUpdate: this.work.engine === 'postgres' });
             if (before === undefined) return undefined;
             const status = changes.status ?? before.status;
             const after = await store.update(id, {
@@ -138,7 +131,7 @@ export class OfferService {
             });
             for (const event of offerEvents(before, after)) emit(event);
             const fields = after === undefined ? {} : changesBetween(this.auditFields(before), this.auditFields(after));
-            if (Object.keys(fields).length > 0) await appendRecord(trx, now, by, 'offer.updated', String(id), fields);
+            if (Object.keys(fields).length > 0) record('offer.updated', String(id), fields);
             return after;
           });
     if (row === undefined) throw notFound(`offer ${rawId}`);
@@ -151,13 +144,12 @@ export class OfferService {
     const removed =
       id === undefined
         ? undefined
-        : await this.outbox.transaction(async (trx, emit) => {
+        : await this.work.run(by, async ({ trx, emit, record }) => {
             const store = new OfferStore(trx);
-            const before = await store.findById(id, { forUpdate: this.outbox.engine === 'postgres' });
+            const before = await store.findById(id, { forUpdate: this.work.engine === 'postgres' });
             if (before === undefined || !(await store.delete(id))) return undefined;
             for (const event of offerEvents(before, undefined)) emit(event);
-            const changes = changesBetween(this.auditFields(before), null);
-            await appendRecord(trx, this.clock.now(), by, 'offer.deleted', String(id), changes);
+            record('offer.deleted', String(id), changesBetween(this.auditFields(before), null));
             return before;
           });
     if (removed === undefined) throw notFound(`offer ${rawId}`);

@@ -7,7 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type Initiator, SYSTEM } from '../audit/initiator.js';
-import { recordPrune } from '../audit/retention.js';
+import { pruneRecord } from '../audit/retention.js';
+import { NO_EVENTS, type UnitOfWork, unitOfWork } from '../changes/unit-of-work.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { getSetting, putSetting } from '../db/settings.js';
@@ -76,8 +77,11 @@ export class RetentionService {
   readonly store: RetentionStore;
   private readonly lock: PruneLock;
   private readonly space: SqliteSpace | undefined;
+  /** The record of a prune is one change (it writes no events). */
+  private readonly work: UnitOfWork;
 
   constructor(private readonly deps: RetentionDeps) {
+    this.work = unitOfWork(deps.db, deps.clock, NO_EVENTS);
     this.settings = retentionSettings(deps.config);
     this.store = new RetentionStore(deps.db.engine);
     this.lock = deps.lock ?? pruneLock(deps.db, deps.clock);
@@ -155,7 +159,10 @@ export class RetentionService {
       await run.run();
       const rows = { ...noRows(), ...run.totals() };
       // The record of this prune by the system, or the operator (src/audit/retention.ts).
-      await recordPrune(held.db, clock.now(), rows, options.by ?? SYSTEM);
+      await this.work.run(options.by ?? SYSTEM, async ({ trx, record }) => {
+        const changes = await pruneRecord(trx, rows);
+        if (changes !== undefined) record('retention.pruned', 'prune', changes);
+      });
       const record: LastPrune = { startedAt, finishedAt: clock.now(), complete: run.complete, rows };
       await putSetting(held.db, LAST_PRUNE_SETTING, JSON.stringify(record));
       this.deps.onPruned?.(rows);

@@ -9,8 +9,7 @@
 
 import { sql } from 'kysely';
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord } from '../audit/recorder.js';
-import type { Clock } from '../clock.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import { isoTime } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { canonicalEvent } from '../events/catalogue.js';
@@ -64,9 +63,10 @@ export class SubscriptionReplay {
 
   constructor(
     private readonly db: Db,
-    private readonly clock: Clock,
     /** Wakes this process's delivery workers (other nodes: the NOTIFY of the replay's commit). */
     private readonly wakeWorkers: () => void,
+    /** A replay is one change, its audit record with it. */
+    private readonly work: UnitOfWork,
   ) {
     this.store = new ReplayStore(db.kysely, db.engine);
     this.feed = new FeedStore(db.kysely, db.engine);
@@ -108,8 +108,7 @@ export class SubscriptionReplay {
     await awaitFanOuts(this.db.kysely);
     const upTo = await this.feed.head();
     await this.bound(match, start, upTo);
-    const now = this.clock.now();
-    const queued = await this.db.kysely.transaction().execute(async (trx) => {
+    const queued = await this.work.run(by, async ({ trx, now, record }) => {
       const count = await this.store.queue(
         trx,
         { ...match, subscriptionId },
@@ -121,7 +120,7 @@ export class SubscriptionReplay {
       if (count > 0 && this.db.engine === 'postgres')
         await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
       if (count > 0)
-        await appendRecord(trx, now, by, 'subscription.replayed', subscriptionId, {
+        record('subscription.replayed', subscriptionId, {
           queued: { before: null, after: count },
           from: { before: null, after: 'since' in start ? isoTime(start.since) : `position ${start.after}` },
         });

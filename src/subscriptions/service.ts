@@ -4,7 +4,8 @@
  */
 import type { Changes, JsonValue } from '../audit/canonical.js';
 import type { Initiator } from '../audit/initiator.js';
-import { appendRecord, changesBetween } from '../audit/recorder.js';
+import { changesBetween } from '../audit/recorder.js';
+import type { UnitOfWork } from '../changes/unit-of-work.js';
 import { type Clock, isoTime } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
@@ -62,6 +63,8 @@ export class SubscriptionService {
     private readonly db: Executor,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'webhookAllowPrivate' | 'maxSubscriptionsPerClient'>,
+    /** Every change of a subscription runs in one, its audit record with it. */
+    private readonly work: UnitOfWork,
     /** DNS for the address policy; tests inject one so they never need the network. */
     private readonly lookup?: LookupFn,
   ) {
@@ -113,9 +116,9 @@ export class SubscriptionService {
         { limit: max },
       );
     }
-    const stored = await this.db.transaction().execute(async (trx) => {
+    const stored = await this.work.run(by, async ({ trx, record }) => {
       const kept = await new SubscriptionStore(trx).insertOrGet(row, filter.eans);
-      if (kept.id === row.id) await appendRecord(trx, now, by, 'subscription.created', row.id, auditFields(null, row));
+      if (kept.id === row.id) record('subscription.created', row.id, auditFields(null, row));
       return kept;
     });
     return { subscription: toView(sameFilter(stored, row)), created: stored.id === row.id };
@@ -136,10 +139,9 @@ export class SubscriptionService {
 
   async delete(clientRef: string, id: string, by: Initiator): Promise<void> {
     const before = await this.own(clientRef, id);
-    const now = this.clock.now();
-    await this.db.transaction().execute(async (trx) => {
+    await this.work.run(by, async ({ trx, record }) => {
       if (!(await new SubscriptionStore(trx).deleteForClient(clientRef, id))) throw notFound(`subscription ${id}`);
-      await appendRecord(trx, now, by, 'subscription.deleted', id, auditFields(before, null));
+      record('subscription.deleted', id, auditFields(before, null));
     });
   }
 
@@ -155,11 +157,10 @@ export class SubscriptionService {
     const before = await this.store.find(id);
     if (before === undefined) throw notFound(`subscription ${id}`);
     if (before.status === 'revoked') throw clientRevoked(`subscription ${id}`);
-    const now = this.clock.now();
-    await this.db.transaction().execute(async (trx) => {
+    await this.work.run(by, async ({ trx, now, record }) => {
       // Not enabled: its client was revoked since it was read (the row is never deleted under us here).
       if (!(await new SubscriptionStore(trx).enable(id, now))) throw clientRevoked(`subscription ${id}`);
-      await appendRecord(trx, now, by, 'subscription.reenabled', id, {
+      record('subscription.reenabled', id, {
         status: { before: before.status, after: 'active' },
         failingSince: { before: before.failing_since === null ? null : isoTime(before.failing_since), after: null },
       });

@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
-import { completeMany } from '../../src/delivery/queue/complete.js';
+import { DeliveryStore } from '../../src/delivery/store.js';
 import type { DomainEvent } from '../../src/events/catalogue.js';
 import { recordEventFor, recordEvents } from '../../src/events/outbox.js';
 import { ids } from '../../src/ids.js';
@@ -242,7 +242,7 @@ export async function recordAttempt(
     .returning(['subscription_id', 'attempt_count'])
     .executeTakeFirstOrThrow();
   const ok = outcome.statusCode >= 200 && outcome.statusCode < 300;
-  const [result] = await completeMany(db, [
+  const [result] = await new DeliveryStore(db).completeMany([
     {
       id: deliveryId,
       owner,

@@ -105,7 +105,7 @@ describeEachEngine('admin lists', (engine) => {
     const first = await createList(h, school.identifier);
     const { ListService } = await import('../../src/lml/list-service.js');
     const minted = [first.slug, first.slug, 'BLZZZZZZ'];
-    const service = new ListService(h.database.db, h.services.outbox, h.clock, () => minted.shift() ?? 'BLYYYYYY');
+    const service = new ListService(h.database.db, h.services.work, h.clock, () => minted.shift() ?? 'BLYYYYYY');
     const second = await service.create({ school: school.identifier, name: 'Tweede' }, SYSTEM);
     expect(second.slug).toBe('BLZZZZZZ');
     expect((await listsTable()).map((row) => row.slug).sort()).toEqual([first.slug, 'BLZZZZZZ'].sort());

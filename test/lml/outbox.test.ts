@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { SYSTEM } from '../../src/audit/initiator.js';
 import { ListStore } from '../../src/lml/list-store.js';
 import { SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -20,7 +21,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
   const repairEvents = () => sql`alter table events_unavailable rename to events`.execute(kysely());
 
   it('a transaction that fails after the change and its emit keeps neither (school insert)', async () => {
-    const failure = h.services.outbox.transaction(async (trx, emit) => {
+    const failure = h.services.work.run(SYSTEM, async ({ trx, emit }) => {
       await new SchoolStore(trx).insert({
         identifier: 'a'.repeat(32),
         name: 'X',
@@ -43,7 +44,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
     const list = await createList(h, school.identifier);
     await takeEvents(h);
     const before = await kysely().selectFrom('lists').selectAll().execute();
-    const failure = h.services.outbox.transaction(async (trx, emit) => {
+    const failure = h.services.work.run(SYSTEM, async ({ trx, emit }) => {
       await new ListStore(trx).update(list.identifier, { name: 'Changed', updated_at: 2 });
       emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: list.identifier });
       throw new Error('crash after the change');

@@ -191,7 +191,7 @@ describeEachEngine('offer events, end to end', (engine) => {
       ).join('\n')}\n`;
     const { rows, errors } = parseOffersCsv(csv((i) => `${5 + (i % 7)}.50`));
     expect(errors).toEqual([]);
-    const importer = new OfferImporter(h.services.outbox, h.clock);
+    const importer = new OfferImporter(h.services.work, h.clock);
     expect(await importer.import(rows, { initiator: SYSTEM, file: 'offers.csv' }, () => undefined, 500)).toEqual({
       rows: 1200,
       created: 1200,

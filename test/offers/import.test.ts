@@ -30,7 +30,7 @@ function csv(bad?: { row: number; price: string }): string {
 
 describeEachEngine('offers import, streamed', (engine) => {
   const h = useHarness(engine);
-  const importer = () => new OfferImporter(h.services.outbox, h.clock);
+  const importer = () => new OfferImporter(h.services.work, h.clock);
   const by = { initiator: SYSTEM, file: 'offers.csv' };
   const counts = async () => {
     const db = h.database.db.kysely;

@@ -47,9 +47,9 @@ describeEachEngine('the Storage view in the browser', (engine) => {
       });
     }
     // Two audit records older than AUDIT_RETENTION_DAYS (400), which the prune below removes.
-    const { audit } = h.services;
     h.clock.set(now - 401 * DAY);
-    for (const _ of [1, 2]) await audit.transaction((trx) => audit.record(trx, SYSTEM, 'retention.pruned', 'prune'));
+    for (const _ of [1, 2])
+      await h.services.work.run(SYSTEM, async ({ record }) => record('retention.pruned', 'prune'));
     h.clock.set(now);
     base = await h.listen();
     browser = await launchChromium({ width: 1280, height: 900 });

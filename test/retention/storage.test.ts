@@ -56,9 +56,9 @@ describeEachEngine('retention: the storage view', (engine) => {
   it('shows rows and the oldest row per table, the size, the settings and the last prune', async () => {
     const sqlite = engine === 'sqlite';
     // Two audit records older than AUDIT_RETENTION_DAYS (400).
-    const { audit } = h.services;
     h.clock.set(now - 401 * DAY);
-    for (const _ of [1, 2]) await audit.transaction((trx) => audit.record(trx, SYSTEM, 'retention.pruned', 'prune'));
+    for (const _ of [1, 2])
+      await h.services.work.run(SYSTEM, async ({ record }) => record('retention.pruned', 'prune'));
     h.clock.set(now);
     const expected = {
       engine,

@@ -44,7 +44,7 @@ export const importOffers: Command = {
     try {
       const expected = await dataLines(file);
       const progress = progressOf(context.io);
-      const result = await new OfferImporter(services.outbox, deps.clock).importChecked(
+      const result = await new OfferImporter(services.work, deps.clock).importChecked(
         checkedRows(createReadStream('', { fd: file, autoClose: false, start: 0 })),
         { initiator: cliInitiator(), file: basename(path) },
         progress,
@@ -118,7 +118,7 @@ export const importLists: Command = {
   async run(context) {
     const { services, deps } = context;
     return importFile(required(context.args[0], 'JSON file'), context, async (text, path, progress) => {
-      const importer = new ListImporter(deps.db, services.outbox, services.lists, deps.clock);
+      const importer = new ListImporter(deps.db, services.work, services.lists);
       const { rows, errors } = await importer.validate(text);
       if (errors.length > 0) {
         const entries = new Set(errors.map((error) => error.entry)).size;

@@ -4,15 +4,18 @@
  * answered 410 Gone) is disabled with its remaining deliveries failed; the client's other
  * subscriptions hear of it (delivery/subscription-health.ts).
  */
-import { SYSTEM } from '../../audit/initiator.js';
-import { appendRecord } from '../../audit/recorder.js';
+import type { Change } from '../../changes/unit-of-work.js';
 import { addConsecutiveFailures, addStats } from '../stats.js';
 import { announceHealth } from '../subscription-health.js';
 import { cancelIfRevoked } from './cancel.js';
 import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_RECORDED } from './types.js';
 
-/** One failed completion, inside the caller's transaction. */
-export async function completeFailed(trx: Executor, input: Completion): Promise<CompletionResult> {
+/** One failed completion, inside the caller's change (`record`: its audit record of a disabling). */
+export async function completeFailed(
+  trx: Executor,
+  input: Completion,
+  record: Change['record'],
+): Promise<CompletionResult> {
   const { id, owner, now, attempt } = input;
   const updated = await trx
     .updateTable('deliveries')
@@ -62,7 +65,7 @@ export async function completeFailed(trx: Executor, input: Completion): Promise<
   const { subscriptionId, noticeCutoff } = input;
   await announceHealth(trx, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
   if (disabled)
-    await appendRecord(trx, now, SYSTEM, 'subscription.disabled', subscriptionId, {
+    record('subscription.disabled', subscriptionId, {
       status: { before: 'active', after: 'disabled' },
       disabledReason: { before: null, after: reason },
     });

@@ -1,4 +1,6 @@
 /** Recording finished attempts: a batch of completions, successes and failures, written together. */
+import { SYSTEM } from '../../audit/initiator.js';
+import type { UnitOfWork } from '../../changes/unit-of-work.js';
 import type { Db } from '../../db/database.js';
 import { completeFailed } from './complete-failed.js';
 import { completeSucceeded, onPostgres } from './complete-succeeded.js';
@@ -8,9 +10,14 @@ import { bookkeeping, type Completion, type CompletionResult, NOT_RECORDED } fro
  * Records several completions in one transaction: a commit costs more than the statements in it, so a
  * busy worker writes the attempts that finished meanwhile together. Successes take one write for the
  * whole batch (complete-succeeded.ts); failures take the per-row path with its retry and disable
- * rules. Each completion checks its own lease, so one lost lease does not affect the others.
+ * rules, as one change of the system's (a disabled subscription is audited). Each completion checks its
+ * own lease, so one lost lease does not affect the others.
  */
-export async function completeMany(db: Db, inputs: readonly Completion[]): Promise<CompletionResult[]> {
+export async function completeMany(
+  db: Db,
+  work: UnitOfWork,
+  inputs: readonly Completion[],
+): Promise<CompletionResult[]> {
   if (inputs.length === 0) return [];
   const successes = inputs.filter((input) => input.status === 'succeeded');
   const outcome = (recorded: Set<string>, input: Completion): CompletionResult =>
@@ -24,10 +31,10 @@ export async function completeMany(db: Db, inputs: readonly Completion[]): Promi
         : await onPostgres(prepared, inputs, () => true);
     return inputs.map((input) => outcome(recorded, input));
   }
-  return db.kysely.transaction().execute(async (trx) => {
+  return work.run(SYSTEM, async ({ trx, record }) => {
     const results = new Map<Completion, CompletionResult>();
     for (const input of inputs) {
-      if (input.status !== 'succeeded') results.set(input, await completeFailed(trx, input));
+      if (input.status !== 'succeeded') results.set(input, await completeFailed(trx, input, record));
     }
     // A subscription's health follows its latest attempt in the batch: a later failure keeps it failing.
     const lastOutcome = new Map(inputs.map((input) => [input.subscriptionId, input.status]));
