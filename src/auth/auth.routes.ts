@@ -3,13 +3,20 @@
  * authorization-server metadata. Errors here use the RFC 6749 JSON shape, which OAuth clients parse.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import { issuerFor } from './issuer.js';
 import { OAuthError, type OAuthErrorBody } from './oauth-errors.js';
 import { SCOPES } from './scopes.js';
 import type { SigningKeys } from './signing-keys.js';
-import { basicCredentials, parseGrantRequest, type TokenEndpoint } from './token-endpoint.js';
+import {
+  authMethodOf,
+  basicCredentials,
+  type ClientAuthMethod,
+  parseGrantRequest,
+  type ScopeRequest,
+  type TokenEndpoint,
+} from './token-endpoint.js';
 import { tokenErrorHandler } from './token-error-handler.js';
 import {
   GRANT_TYPES,
@@ -38,67 +45,42 @@ const TOKEN_FAILURES = {
   503: oauthErrors[503],
 };
 
-/** A POST client sent its credentials in the body (client_secret_post). */
-function usedPost(request: FastifyRequest): boolean {
-  const body = request.body;
-  return (
-    request.method === 'POST' &&
-    typeof body === 'object' &&
-    body !== null &&
-    ('client_id' in body || 'client_secret' in body)
-  );
-}
-
-/** An OAuth refusal (RFC 6749 §5.2) as the answer; any other error goes on to the error handler. */
-function refusal(request: FastifyRequest, reply: FastifyReply, error: unknown): OAuthErrorBody {
-  if (!(error instanceof OAuthError)) throw error;
-  // RFC 6749 §5.2: challenge for the scheme the client used; client_secret_post gets none (a Basic
-  // challenge there makes clients such as openid-client hide the invalid_client description).
-  if (error.status === 401 && (request.headers.authorization !== undefined || !usedPost(request))) {
-    void reply.header('www-authenticate', 'Basic realm="shelfmark", charset="UTF-8"');
-  }
-  void reply.code(error.status).headers(error.headers);
-  return { error: error.code, error_description: error.description };
-}
-
 /**
- * Runs a step of the pipeline and renders its OAuth refusal with no-store caching. Synchronous when
- * the step is (the client's row and the signing key in memory): no promise on the hot path.
+ * Runs the token steps and renders an OAuth refusal (RFC 6749 §5.2), with no-store caching either
+ * way; any other error goes on to the error handler.
  */
-function respond<T>(
-  request: FastifyRequest,
+async function answer<T>(
   reply: FastifyReply,
-  run: () => T | Promise<T>,
-): T | OAuthErrorBody | Promise<T | OAuthErrorBody> {
+  method: ClientAuthMethod,
+  run: () => Promise<T>,
+): Promise<T | OAuthErrorBody> {
   void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   try {
-    const result = run();
-    return result instanceof Promise ? result.catch((error: unknown) => refusal(request, reply, error)) : result;
+    return await run();
   } catch (error) {
-    return refusal(request, reply, error);
+    if (!(error instanceof OAuthError)) throw error;
+    // Challenge for the scheme the client used; client_secret_post gets none (a Basic challenge there
+    // makes clients such as openid-client hide the invalid_client description).
+    if (error.status === 401 && method === 'client_secret_basic') {
+      void reply.header('www-authenticate', 'Basic realm="shelfmark", charset="UTF-8"');
+    }
+    void reply.code(error.status).headers(error.headers);
+    return { error: error.code, error_description: error.description };
   }
 }
 
 /** The GET answer: the token without its scope (the seed's shape). */
 const seedShape = ({ access_token, token_type, expires_in }: IssuedToken) => ({ access_token, token_type, expires_in });
 
-/** RFC 6749 §5.1: `scope` is required when the grant differs from the request, optional when identical (then left out). */
-function grant(token: IssuedToken, requested: string | undefined): IssuedToken | Omit<IssuedToken, 'scope'> {
-  const asked = [
-    ...new Set(
-      (requested ?? '')
-        .trim()
-        .split(/\s+/)
-        .filter((name) => name !== ''),
-    ),
-  ]
-    .sort()
-    .join(' ');
-  if (asked !== '' && asked === token.scope.split(' ').sort().join(' ')) {
-    const { scope: _granted, ...rest } = token;
-    return rest;
-  }
-  return token;
+/**
+ * RFC 6749 §5.1: `scope` is required when the grant differs from the request, optional when identical
+ * (then left out). The service grants exactly the scopes named or refuses, so the grant differs only
+ * when none were named.
+ */
+function grant(token: IssuedToken, requested: ScopeRequest | undefined): IssuedToken | Omit<IssuedToken, 'scope'> {
+  if (requested === undefined) return token;
+  const { scope: _granted, ...rest } = token;
+  return rest;
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
@@ -120,14 +102,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       },
     },
     (request, reply) =>
-      respond(request, reply, () => {
+      answer(reply, 'client_secret_basic', async () => {
         const credentials = basicCredentials(request.headers.authorization);
-        const issued = tokenEndpoint.issueToken(
+        const issued = await tokenEndpoint.issueToken(
           request.ip,
           { credentials, scope: undefined },
           issuerFor(config, request),
         );
-        return issued instanceof Promise ? issued.then(seedShape) : seedShape(issued);
+        return seedShape(issued);
       }),
   );
 
@@ -150,14 +132,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         response: { 200: GrantResponse, ...TOKEN_FAILURES },
       },
     },
-    (request, reply) =>
-      respond(request, reply, () => {
-        const parsed = parseGrantRequest(request.body, request.headers.authorization);
-        const issued = tokenEndpoint.issueToken(request.ip, parsed, issuerFor(config, request));
-        return issued instanceof Promise
-          ? issued.then((token) => grant(token, parsed.scope))
-          : grant(issued, parsed.scope);
-      }),
+    (request, reply) => {
+      const method = authMethodOf(request.body);
+      return answer(reply, method, async () => {
+        const parsed = parseGrantRequest(request.body, method, request.headers.authorization);
+        return grant(await tokenEndpoint.issueToken(request.ip, parsed, issuerFor(config, request)), parsed.scope);
+      });
+    },
   );
 
   app.get(

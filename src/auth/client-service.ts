@@ -125,17 +125,16 @@ export class ClientService {
    * Checks a clientId/clientSecret pair: the client, `revoked` when the pair is right but the client
    * was revoked (only the secret's holder learns that), or undefined when wrong or unknown (no hint which).
    * The row is the one read less than CLIENT_STATE_TTL_MS ago when there is one (client-states.ts),
-   * answered synchronously: the token endpoint's hot path then awaits no query.
+   * so the token endpoint's hot path runs no query.
    */
-  authenticate(clientId: string, clientSecret: string): Authentication | Promise<Authentication> {
+  async authenticate(clientId: string, clientSecret: string): Promise<Authentication> {
     const now = this.clock.now();
     const known = this.clientStates.rowOf(clientId, now);
     if (known !== undefined) return this.check(known.row, clientSecret);
     const seen = this.clientStates.changes;
-    return this.store.findByClientId(clientId).then((row) => {
-      this.clientStates.keepRow(clientId, row, now, seen);
-      return this.check(row, clientSecret);
-    });
+    const row = await this.store.findByClientId(clientId);
+    this.clientStates.keepRow(clientId, row, now, seen);
+    return this.check(row, clientSecret);
   }
 
   private check(row: ClientRow | undefined, clientSecret: string): Authentication {

@@ -35,7 +35,7 @@ export function requireScope(
       if (token === undefined) {
         throw request.headers.authorization === undefined ? tokenProblems.missing() : tokenProblems.invalid();
       }
-      found = tokens.authenticateNow(token);
+      found = tokens.authenticate(token);
       if (!(found instanceof Promise)) admit(request, reply, found);
     } catch (error) {
       done(error as Error);

@@ -71,28 +71,21 @@ export class TokenService {
     this.issuer = config.publicBaseUrl;
   }
 
-  /** `issuer` is the origin the request came in on; the configured issuer wins when set. */
-  async issue(client: ClientRow, requestedScopes?: Scope[], issuer?: string): Promise<IssuedToken> {
-    return this.issueNow(client, requestedScopes, issuer);
-  }
-
   /**
-   * issue(), synchronous while a loaded key signs (every call but the first of a key's life): the
-   * token endpoint's hot path awaits nothing. Its refusals are thrown, not returned as a rejection.
+   * Signs a token for an authenticated client. `issuer` is the origin the request came in on; the
+   * configured issuer wins when set. Awaits a key only at the first call of a key's life.
    */
-  issueNow(
+  async issue(
     client: ClientRow,
-    requestedScopes?: Scope[],
+    requestedScopes?: readonly Scope[],
     issuer = this.issuer ?? 'urn:shelfmark',
-  ): IssuedToken | Promise<IssuedToken> {
+  ): Promise<IssuedToken> {
     const allowed = parseScopes(client.scopes);
     // The client's allow-list is the rule for every caller of the service, not only the token endpoint.
     const excess = (requestedScopes ?? []).filter((scope) => !allowed.includes(scope));
     if (excess.length > 0) throw new InvalidScope(`the client may not request: ${excess.join(', ')}`);
-    const scopes = requestedScopes ?? allowed;
-    const key = this.keys.signingNow(this.clock.now());
-    if (key === undefined) return this.keys.active().then((active) => this.signed(client, scopes, issuer, active));
-    return this.signed(client, scopes, issuer, key);
+    const key = this.keys.signingNow(this.clock.now()) ?? (await this.keys.active());
+    return this.signed(client, requestedScopes ?? allowed, issuer, key);
   }
 
   private signed(client: ClientRow, scopes: readonly Scope[], issuer: string, key: SigningKey): IssuedToken {
@@ -123,17 +116,13 @@ export class TokenService {
     };
   }
 
-  /** Resolves a bearer token to its principal or throws the matching 401/403 problem. */
-  async authenticate(token: string): Promise<Principal> {
-    return this.authenticateNow(token);
-  }
-
   /**
-   * authenticate(), synchronous when this node verified the token before and its client's state is
-   * fresh (every request of a busy client but one each CLIENT_STATE_TTL_MS): the bearer guard then
-   * awaits nothing. Its refusals are thrown then, and rejected otherwise.
+   * Resolves a bearer token to its principal or refuses it with the matching 401/403 problem.
+   * Synchronous when this node verified the token before and its client's state is fresh (every
+   * request of a busy client but one each CLIENT_STATE_TTL_MS): the bearer guard then awaits nothing.
+   * Its refusals are thrown then, and rejected otherwise.
    */
-  authenticateNow(token: string): Principal | Promise<Principal> {
+  authenticate(token: string): Principal | Promise<Principal> {
     const now = this.clock.now();
     const entry = this.verified.get(token);
     return entry === undefined ? this.verifyAndAdmit(token, now) : this.admit(token, entry, now);

@@ -92,7 +92,10 @@ describeEachEngine('admin: clients', (engine) => {
     expect(row.secret_version).toBe(2);
     expect(row.tokens_valid_after).toBe(h.clock.now());
     const services = h.services;
-    await expect(services.tokens.authenticate(token)).rejects.toMatchObject({ code: 'invalid-token', status: 401 });
+    await expect(async () => services.tokens.authenticate(token)).rejects.toMatchObject({
+      code: 'invalid-token',
+      status: 401,
+    });
   });
 
   it('rotates the webhook secret and keeps the previous one for the overlap', async () => {
