@@ -36,12 +36,6 @@ export type EndClientDependents = (trx: Executor, clientRef: string, now: number
 /** A client's credentials checked: its row, `revoked` (right secret, revoked client), or undefined (wrong or unknown). */
 export type Authentication = ClientRow | 'revoked' | undefined;
 
-/** The secrets a webhook is signed with: the newest first, then the previous one while it overlaps. */
-export interface WebhookSigningSecrets {
-  current: string;
-  previous: string | undefined;
-}
-
 export class ClientService {
   constructor(
     private readonly store: ClientStore,
@@ -202,18 +196,6 @@ export class ClientService {
         });
       });
     this.clientStates.forget(row.client_id);
-  }
-
-  /** The secrets to sign a webhook for this client with, at this instant. */
-  static signingSecrets(row: ClientRow, now: number): WebhookSigningSecrets {
-    const previousValid =
-      row.previous_webhook_secret !== null &&
-      row.previous_webhook_secret_expires_at !== null &&
-      row.previous_webhook_secret_expires_at > now;
-    return {
-      current: row.webhook_secret,
-      previous: previousValid ? (row.previous_webhook_secret ?? undefined) : undefined,
-    };
   }
 
   private async require(id: string): Promise<ClientRow> {

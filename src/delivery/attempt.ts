@@ -2,14 +2,13 @@
  * One delivery attempt: sign, send, measure, and decide what happens next (success, a scheduled
  * retry, or failure). Returns the completion for the queue to record; writes nothing itself.
  */
-import { ClientService } from '../auth/client-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AttemptRecord, Completion, SendContext } from './queue/types.js';
 import { DISABLE_AFTER_FAILING_MS, decide, errorClassOf } from './retry.js';
 import type { SendResult, WebhookSender } from './sender.js';
-import { signedHeaders } from './signer.js';
+import { signedHeaders, signingSecrets } from './signer.js';
 
 /** The configuration an attempt reads: the retry schedule and when a failing subscription is announced. */
 export type AttemptSettings = Pick<Config, 'webhookRetryScheduleSeconds' | 'subscriptionFailingAfterSeconds'>;
@@ -34,7 +33,7 @@ export interface Sent {
 
 /** Signs and sends one attempt of a delivery (the worker's, a ping or "Retry now"), measured. */
 export async function signAndSend(
-  context: Pick<SendContext, 'id' | 'eventName' | 'payload' | 'notificationUrl' | 'client'> & { eventId?: string },
+  context: Pick<SendContext, 'id' | 'eventName' | 'payload' | 'notificationUrl' | 'secrets'> & { eventId?: string },
   deps: Pick<AttemptDeps, 'sender' | 'clock' | 'metrics'>,
 ): Promise<Sent> {
   const { clock, metrics, sender } = deps;
@@ -45,7 +44,7 @@ export async function signAndSend(
     eventId: context.eventId,
     body: context.payload,
     now: startedAt,
-    secrets: ClientService.signingSecrets(context.client, startedAt),
+    secrets: signingSecrets(context.secrets, startedAt),
   });
   metrics.deliveriesInFlight.inc();
   const started = performance.now();

@@ -5,19 +5,19 @@
  */
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
-import type { ClientRow } from '../db/schema.js';
 import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import type { AttemptRecord } from './queue/types.js';
+import type { WebhookSecrets } from './signer.js';
 import { addStats } from './stats.js';
 import { announceHealth } from './subscription-health.js';
 
-/** Where a subscription's webhooks go, and the client whose secrets sign them. */
+/** Where a subscription's webhooks go, and its client's secrets that sign them. */
 export interface ManualTarget {
   subscriptionId: string;
   subscriptionStatus: string;
   notificationUrl: string;
-  client: ClientRow;
+  secrets: WebhookSecrets;
 }
 
 /** A delivery leased for a manual attempt, with what is needed to send it. */
@@ -55,7 +55,7 @@ export class ManualAttemptStore {
     if (subscription === undefined) return undefined;
     const client = await this.db.kysely
       .selectFrom('clients')
-      .selectAll()
+      .select(['webhook_secret', 'previous_webhook_secret', 'previous_webhook_secret_expires_at'])
       .where('id', '=', subscription.client_ref)
       .executeTakeFirst();
     if (client === undefined) return undefined;
@@ -63,7 +63,11 @@ export class ManualAttemptStore {
       subscriptionId: subscription.id,
       subscriptionStatus: subscription.status,
       notificationUrl: subscription.notification_url,
-      client,
+      secrets: {
+        current: client.webhook_secret,
+        previous: client.previous_webhook_secret,
+        previousUntil: client.previous_webhook_secret_expires_at,
+      },
     };
   }
 

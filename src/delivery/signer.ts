@@ -9,10 +9,31 @@
  *   During a rotation overlap the previous secret signs too (space-separated `v1,` entries).
  */
 import { createHmac } from 'node:crypto';
-import type { WebhookSigningSecrets } from '../auth/client-service.js';
 
 export const USER_AGENT = 'Shelfmark-Webhooks/1.0';
 const SECRET_PREFIX = 'whsec_';
+
+/** A client's webhook secrets as stored: the newest, and the one before it until `previousUntil` (a rotation's overlap). */
+export interface WebhookSecrets {
+  current: string;
+  previous: string | null;
+  previousUntil: number | null;
+}
+
+/** The secrets a webhook is signed with: the newest first, then the previous one while it overlaps. */
+export interface WebhookSigningSecrets {
+  current: string;
+  previous: string | undefined;
+}
+
+/** The secrets that sign at `now`: the previous one only until its overlap ends. */
+export function signingSecrets(stored: WebhookSecrets, now: number): WebhookSigningSecrets {
+  const { current, previous, previousUntil } = stored;
+  return {
+    current,
+    previous: previous !== null && previousUntil !== null && previousUntil > now ? previous : undefined,
+  };
+}
 
 export interface SignInput {
   /** The delivery id: stable across retries, so receivers can de-duplicate. */

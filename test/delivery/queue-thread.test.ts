@@ -56,7 +56,8 @@ describe('the delivery queue on its own thread (SQLite file)', () => {
         subscriptionStatus: 'active',
         notificationUrl: 'https://hooks.example/in',
       });
-      expect(context.client.id).toBe(client.id);
+      // The client's own webhook secret, and nothing else of the client, crosses to the worker's thread.
+      expect(context.secrets).toEqual({ current: client.webhookSecret, previous: null, previousUntil: null });
     }
     expect((await deliveryRows(h.database.db)).map((row) => [row.lease_owner, row.lease_until])).toEqual(
       created.map(() => ['thread-worker', h.clock.now() + LEASE_MS]),

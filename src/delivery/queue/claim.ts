@@ -6,14 +6,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db, Engine } from '../../db/database.js';
 import { loadContexts } from './context.js';
-import {
-  bookkeeping,
-  type ClaimedBatch,
-  type ClaimedDelivery,
-  type ClaimOptions,
-  type Executor,
-  type SendContext,
-} from './types.js';
+import { bookkeeping, type ClaimedBatch, type ClaimedDelivery, type ClaimOptions, type Executor } from './types.js';
 
 /**
  * The claim as data-modifying CTEs ending in `claimed` (the leased rows). A subscription never holds
@@ -119,13 +112,16 @@ interface ClaimedRow {
   payload: string | null;
   subscription_status: string | null;
   notification_url: string | null;
-  client: SendContext['client'] | null;
+  /** Null when the client is gone. */
+  webhook_secret: string | null;
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_expires_at: number | null;
 }
 
 /**
  * Leases up to `limit` due deliveries of one lane with everything needed to send them. PostgreSQL:
- * one named prepared statement (the claim, then the event, subscription and client joined to the
- * leased rows). SQLite, which has no data-modifying CTEs: the claim and one read, in one transaction.
+ * one named prepared statement (the claim, then the event, subscription and client's webhook secrets
+ * joined to the leased rows). SQLite, which has no data-modifying CTEs: the claim and one read, in one transaction.
  */
 export async function claimToSend(db: Db, options: ClaimOptions): Promise<ClaimedBatch> {
   if (options.limit <= 0) return { contexts: [], orphans: [] };
@@ -143,7 +139,8 @@ export async function claimToSend(db: Db, options: ClaimOptions): Promise<Claime
   const compiled = sql`with ${busy(db.engine, options.held)},
     claimed as (${claimUpdate(db.engine, options, sql`id, event_id, subscription_id, attempt_count, created_at`)})
     select claimed.id, claimed.attempt_count, claimed.created_at, claimed.subscription_id, claimed.event_id, e.name as event_name, e.payload,
-           s.status as subscription_status, s.notification_url, to_jsonb(c) as client
+           s.status as subscription_status, s.notification_url,
+           c.webhook_secret, c.previous_webhook_secret, c.previous_webhook_secret_expires_at
     from claimed
     left join events e on e.id = claimed.event_id
     left join subscriptions s on s.id = claimed.subscription_id
@@ -155,14 +152,14 @@ export async function claimToSend(db: Db, options: ClaimOptions): Promise<Claime
   );
   const batch: ClaimedBatch = { contexts: [], orphans: [] };
   for (const row of rows) {
-    const { event_name, payload, subscription_status, notification_url, client } = row;
+    const { event_name, payload, subscription_status, notification_url, webhook_secret } = row;
     // Its event, subscription or client is gone: ended unsent by the worker.
     if (
       event_name === null ||
       payload === null ||
       subscription_status === null ||
       notification_url === null ||
-      client === null
+      webhook_secret === null
     ) {
       batch.orphans.push(row.id);
       continue;
@@ -176,7 +173,11 @@ export async function claimToSend(db: Db, options: ClaimOptions): Promise<Claime
       subscriptionId: row.subscription_id,
       subscriptionStatus: subscription_status,
       notificationUrl: notification_url,
-      client,
+      secrets: {
+        current: webhook_secret,
+        previous: row.previous_webhook_secret,
+        previousUntil: row.previous_webhook_secret_expires_at,
+      },
       createdAt: Number(row.created_at),
     });
   }

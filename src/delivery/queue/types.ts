@@ -1,8 +1,9 @@
 /** The shapes the delivery queue's operations read and write, shared by the worker and its tests. */
 import type { Db } from '../../db/database.js';
-import type { ClientRow, NewDeliveryAttempt } from '../../db/schema.js';
+import type { NewDeliveryAttempt } from '../../db/schema.js';
 import { ids } from '../../ids.js';
 import type { ErrorClass } from '../model.js';
+import type { WebhookSecrets } from '../signer.js';
 
 /** The query builder of a connection or of an open transaction. */
 export type Executor = Db['kysely'];
@@ -25,7 +26,8 @@ export interface SendContext {
   subscriptionId: string;
   subscriptionStatus: string;
   notificationUrl: string;
-  client: ClientRow;
+  /** Its client's webhook secrets, all of the client that crosses to the sender (no credentials, no row). */
+  secrets: WebhookSecrets;
   /** When the delivery was created (its event committed), for the end-to-end latency histogram. */
   createdAt: number;
 }
