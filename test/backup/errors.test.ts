@@ -138,7 +138,8 @@ describe.skipIf(!postgresAvailable && process.env.CI !== 'true')(
       const dir = join(root, 'pg');
       mkdirSync(dir);
       const file = join(dir, 'shelfmark.dump');
-      const schema = new URL(database.url).searchParams.get('options')?.replace('-c search_path=', '') ?? '';
+      // A test database of its own, in its default schema unless the URL names another.
+      const schema = new URL(database.url).searchParams.get('options')?.replace('-c search_path=', '') ?? 'public';
       const ran = await shelfmark(['backup', file], { DATABASE_URL: database.url, PATH: '/nonexistent' });
       expect(ran.code).toBe(1);
       expect(ran.stderr).toContain('backup failed, no backup made: pg_dump is not installed (or not on PATH)');

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/database.js';
 import { type Receiver, startReceiver } from '../delivery/support.js';
-import { freshDatabase, postgresAvailable, TEST_DATABASE_URL } from '../support/engines.js';
+import { freshDatabase, postgresAvailable, TEST_DATABASE_URL, withDatabase } from '../support/engines.js';
 import { basic } from '../support/harness.js';
 import { ensureBuilt, type ServerProcess, startServer } from '../support/process.js';
 import { until } from '../support/until.js';
@@ -61,11 +61,6 @@ async function sqliteDeployment(): Promise<Deployment> {
   };
 }
 
-const withDatabase = (url: string, name: string): string => {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-};
 const withSearchPath = (url: string, schema: string): string =>
   `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
@@ -113,7 +108,7 @@ async function postgresDeployment(): Promise<Deployment & { schema: string; inPl
     },
     // Restoring in place over the live schema, which took writes after the backup: they are undone.
     inPlace: async () => {
-      await pgRestore(TEST_DATABASE_URL, backupFile);
+      await pgRestore(live.url, backupFile);
       const row = await live.db.kysely
         .selectFrom('offers')
         .select((eb) => eb.fn.countAll<number>().as('n'))
