@@ -78,7 +78,7 @@ function migratedTemplate(): Promise<string> {
     try {
       await client.query('select pg_advisory_lock(hashtext($1))', ['shelfmark test template']);
       const { rows } = await client.query<{ datname: string }>(
-        "select datname from pg_database where datname like 'shelfmark\_template\_%'",
+        "select datname from pg_database where starts_with(datname, 'shelfmark_template_')",
       );
       if (!rows.some((row) => row.datname === name)) {
         for (const row of rows) await client.query(`drop database if exists "${row.datname}" with (force)`);
