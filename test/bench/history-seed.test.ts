@@ -80,7 +80,7 @@ describeEachEngine('bench history seed', (engine) => {
   });
 
   it('writes deliveries, attempts and counters as completions would have left them', async () => {
-    const events = 3000;
+    const events = 1000;
     const seeded = await seedHistory(runner, {
       events,
       subscriptionIds: subscriptions,
