@@ -3,35 +3,25 @@
  * its page), show times as the rest of the console does, and the Audit page pages 20 at a time.
  */
 import type { Page } from 'playwright-core';
-import { beforeEach, expect, it } from 'vitest';
-import {
-  operator,
-  publishedList,
-  section,
-  shoot,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-  type World,
-} from '../e2e/support.js';
+import { expect, it } from 'vitest';
+import { section, useBrowserWorldEachTest, type World } from '../e2e/support.js';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 
 describeEachEngine('console: the audit log in a browser', (engine) => {
-  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-  beforeEach(async () => {
-    w = await openWorldFor();
-  }, 60_000);
+  useBrowserWorldEachTest(engine, (world) => {
+    w = world;
+  });
 
   it.skipIf(skipBrowser)(
     'the Audit page lists who changed what and filters by action; a client page shows its History',
     async () => {
-      const client = await shop(w);
+      const client = await w.shop();
       expect((await w.h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`)).statusCode).toBe(200);
-      await publishedList(w, 'Erasmus Lyceum', 'vwo 4');
+      await w.publishedList('Erasmus Lyceum', 'vwo 4');
 
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Audit', 'Audit log');
       const rows = op.locator('main > section tbody tr');
       await expect.poll(() => rows.count()).toBe(5);
@@ -46,7 +36,7 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
         expect(text).toContain(action);
       expect(text).toContain('admin token (admin)');
       expect(text).toContain('clientSecret: rotated');
-      await shoot(w, op, 'audit-page');
+      await w.shoot(op, 'audit-page');
 
       await op.getByLabel('Action').selectOption('client.secret.reset');
       await op.getByRole('button', { name: 'Filter' }).click();
@@ -65,7 +55,7 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
       expect(await history.locator('tbody tr').count()).toBe(2); // newest first: the reset, then the creation
       const first = (await history.locator('tbody tr').first().textContent()) ?? '';
       expect(first).toContain('client.secret.reset');
-      await shoot(w, op, 'audit-client-history');
+      await w.shoot(op, 'audit-client-history');
     },
     90_000,
   );
@@ -76,16 +66,16 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
   it.skipIf(skipBrowser)(
     'records name the client, the school, the list and the partner, linked to their pages, with times as times',
     async () => {
-      const client = await shop(w);
-      const list = await publishedList(w, 'Erasmus Lyceum', 'vwo 4');
-      await subscribeReceivers(w, client);
+      const client = await w.shop();
+      const list = await w.publishedList('Erasmus Lyceum', 'vwo 4');
+      await w.subscribeReceivers(client);
       expect((await w.h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`)).statusCode).toBe(200);
       const subscription = (await w.h.asAdmin().get('/api/admin/v1/subscriptions', { query: { clientId: client.id } }))
         .json<{ data: { id: string; notificationUrl: string }[] }>()
         .data.find((s) => s.notificationUrl === w.ok.url);
       const name = `Boekhandel Noord ${engine}`;
 
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Audit', 'Audit log');
       const row = (action: string) => op.locator('main > section tbody tr', { hasText: action });
       const cell = (action: string, label: string) => row(action).first().locator(`td[data-label="${label}"]`);
@@ -118,7 +108,7 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
       expect(await validAfter.locator('time').count()).toBe(2);
       expect(await validAfter.locator('time').nth(1).textContent()).toMatch(/^(now|\d+ seconds? ago)$/);
       expect(await validAfter.locator('time').nth(1).getAttribute('title')).toMatch(/\(20\d\d-\d\d-\d\dT[\d:.]+Z\)$/);
-      await shoot(w, op, 'audit-named');
+      await w.shoot(op, 'audit-named');
 
       // The subscription's History names its client and links it.
       await op.goto(`${w.base}/dashboard/subscriptions/${subscription?.id}`);
@@ -141,7 +131,7 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
         expect(
           (await w.h.asAdmin().post('/api/admin/v1/schools', { name: `School ${i}`, type: 'VO' })).statusCode,
         ).toBe(201);
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Audit', 'Audit log');
       const pager = op.locator('main > section nav.pager');
       expect(await rowTexts(op)).toHaveLength(20);
@@ -160,7 +150,7 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
       await expect.poll(async () => (await rowTexts(op))[0]).toContain('School 5');
       expect(await rowTexts(op)).toHaveLength(5);
       expect(await pager.last().textContent()).toBe('← Newer records');
-      await shoot(w, op, 'audit-older-page');
+      await w.shoot(op, 'audit-older-page');
 
       await pager.last().getByRole('link', { name: '← Newer records' }).click();
       await op.waitForURL(/\/dashboard\/audit\?before=aud_/);
@@ -175,10 +165,10 @@ describeEachEngine('console: the audit log in a browser', (engine) => {
   it.skipIf(skipBrowser)(
     'a History panel shows the newest 20 records and leads to the older ones on the Audit page',
     async () => {
-      const client = await shop(w);
+      const client = await w.shop();
       for (let i = 0; i < 20; i++)
         expect((await w.h.asAdmin().post(`/api/admin/v1/clients/${client.id}/secret`)).statusCode).toBe(200);
-      const op = await operator(w);
+      const op = await w.operator();
       await op.goto(`${w.base}/dashboard/clients/${client.id}`);
       const history = op.getByRole('region', { name: 'History' });
       await history.locator('tbody tr').first().waitFor();

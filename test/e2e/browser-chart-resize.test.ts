@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
-import { DESKTOP, operator, publishedList, shop, subscribeReceivers, useBrowserWorlds, type World } from './support.js';
+import { DESKTOP, useBrowserWorlds, type World } from './support.js';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -51,10 +51,10 @@ describeEachEngine('the overview chart in a resized window', (engine) => {
 
   const withAttempts = async (): Promise<{ w: World; op: Page }> => {
     const w = await world();
-    await subscribeReceivers(w, await shop(w));
-    await publishedList(w);
+    await w.subscribeReceivers(await w.shop());
+    await w.publishedList();
     await w.ok.waitFor(1, 10_000);
-    return { w, op: await operator(w) };
+    return { w, op: await w.operator() };
   };
 
   it.skipIf(skipBrowser)(

@@ -8,43 +8,30 @@
  * what the page shows and the rows or API state that result.
  */
 import type { Page } from 'playwright-core';
-import { beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
-import {
-  expectingRefusals,
-  operator,
-  partner,
-  publishedList,
-  section,
-  setFlakyDelivery,
-  shoot,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-  type World,
-} from './support.js';
+import { section, useBrowserWorldEachTest, type World } from './support.js';
 
 const MATH = '9789001891442';
 const ENGLISH = '9780194837125';
 
 describeEachEngine('console actions', (engine) => {
-  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-  beforeEach(async () => {
-    w = await openWorldFor();
-  }, 60_000);
+  useBrowserWorldEachTest(engine, (world) => {
+    w = world;
+  });
 
   const db = () => w.h.database.db.kysely;
   const admin = () => w.h.asAdmin();
 
   /** The flaky receiver's first delivery has failed once and waits five minutes for its retry. */
   async function waitingDelivery(): Promise<{ id: string; next: number }> {
-    await subscribeReceivers(w, await shop(w));
-    await publishedList(w);
+    await w.subscribeReceivers(await w.shop());
+    await w.publishedList();
     await w.flaky.waitFor(1, 10_000);
     const next = w.h.clock.now() + 5 * 60_000;
-    const id = await setFlakyDelivery(w, { status: 'pending', nextAttemptAt: next });
+    const id = await w.setFlakyDelivery({ status: 'pending', nextAttemptAt: next });
     await db().updateTable('deliveries').set({ attempt_count: 1 }).where('id', '=', id).execute();
     return { id, next };
   }
@@ -60,7 +47,7 @@ describeEachEngine('console actions', (engine) => {
     'the console shows when a waiting delivery is retried next and Retry now sends it at once, same delivery',
     async () => {
       const { id, next } = await waitingDelivery();
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Deliveries', 'Delivery log');
       const row = op.locator('main tr', { hasText: w.flaky.url });
       const cell = row.locator('td[data-label="Outcome"]');
@@ -68,7 +55,7 @@ describeEachEngine('console actions', (engine) => {
       expect(await cell.locator('time.next-attempt').getAttribute('datetime')).toBe(new Date(next).toISOString());
       const retryNow = row.getByRole('button', { name: 'Retry now' });
       expect(await retryNow.isEnabled()).toBe(true);
-      await shoot(w, op, 'console-deliveries-retry-now');
+      await w.shoot(op, 'console-deliveries-retry-now');
 
       // The receiver is still down: the notice says how the attempt went, and the schedule stays.
       await retryNow.click();
@@ -107,18 +94,18 @@ describeEachEngine('console actions', (engine) => {
         .execute();
       expect(attempts.map((attempt) => attempt.status_code).sort()).toEqual([200, 500, 500]);
       expect(w.flaky.received.map((request) => request.headers['webhook-id'])).toEqual([id, id, id]);
-      await shoot(w, op, 'console-delivery-detail');
+      await w.shoot(op, 'console-delivery-detail');
     },
   );
 
   it.skipIf(skipBrowser)(
     'a disabled Retry says why, in the console and the portal alike (one shared control)',
     async () => {
-      const client = await shop(w);
-      await subscribeReceivers(w, client);
-      await publishedList(w);
+      const client = await w.shop();
+      await w.subscribeReceivers(client);
+      await w.publishedList();
       await w.flaky.waitFor(1, 10_000);
-      const id = await setFlakyDelivery(w, { status: 'failed' });
+      const id = await w.setFlakyDelivery({ status: 'failed' });
       await db()
         .updateTable('subscriptions')
         .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone' })
@@ -126,7 +113,7 @@ describeEachEngine('console actions', (engine) => {
         .execute();
       const why = 'the subscription is disabled: re-enable it first';
 
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Deliveries', 'Delivery log');
       const opRow = op.locator('main tr', { hasText: w.flaky.url });
       expect(await opRow.locator('.retry').textContent()).toBe(`Retry${why}`);
@@ -141,9 +128,9 @@ describeEachEngine('console actions', (engine) => {
       await opRow.getByRole('link', { name: 'Attempts' }).click();
       await op.waitForURL(`${w.base}/dashboard/deliveries/${id}`);
       expect(await op.locator('main dd .retry').textContent()).toBe(`Retry${why}`);
-      await shoot(w, op, 'console-delivery-retry-disabled');
+      await w.shoot(op, 'console-delivery-retry-disabled');
 
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Deliveries', 'Deliveries');
       const ptRow = pt.locator('main tr', { hasText: w.flaky.url });
       expect(await markup(ptRow)).toBe(opMarkup);
@@ -158,9 +145,9 @@ describeEachEngine('console actions', (engine) => {
   it.skipIf(skipBrowser)(
     "the operator subscribes a client with the portal's form, filters included; refusals show under their field",
     async () => {
-      const client = await shop(w, `Boekhandel West ${engine}`);
-      const op = await operator(w);
-      await shop(w, `Boekhandel Oost ${engine}`);
+      const client = await w.shop(`Boekhandel West ${engine}`);
+      const op = await w.operator();
+      await w.shop(`Boekhandel Oost ${engine}`);
       // From the client's row: the form opens with that client chosen, at an address of its own.
       await section(op, 'Clients', 'API clients');
       await op
@@ -170,7 +157,7 @@ describeEachEngine('console actions', (engine) => {
       await op.waitForURL(`${w.base}/dashboard/subscriptions?client=${client.id}`);
       const form = op.locator('form.subscription-form');
       expect(await form.getByLabel('Client').inputValue()).toBe(client.id);
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await form.getByLabel('Receiver URL').fill('ftp://files.example/hook');
         await form.getByRole('button', { name: 'Subscribe client' }).click();
         await form.locator('#error-url', { hasText: 'Receiver URL must use http or https, not ftp' }).waitFor();
@@ -182,7 +169,7 @@ describeEachEngine('console actions', (engine) => {
       await form.getByLabel('Which offers').selectOption('eans');
       await form.getByLabel('EANs (comma-separated)').fill(`${MATH}, ${ENGLISH}`);
       // The form as the operator fills it: the refusal still under its field, the offer filter open.
-      await shoot(w, op, 'console-subscriptions-new');
+      await w.shoot(op, 'console-subscriptions-new');
       await form.getByRole('button', { name: 'Subscribe client' }).click();
       await op.getByText(`Subscribed Boekhandel West ${engine} → ${w.ok.url}`).waitFor();
       const row = op.locator('main tr', { hasText: w.ok.url });
@@ -206,7 +193,7 @@ describeEachEngine('console actions', (engine) => {
         page.evaluate(
           `[...document.querySelectorAll('form.subscription-form label.field > span:first-child')].map((s) => s.textContent)`,
         ) as Promise<string[]>;
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Subscriptions', 'Subscriptions');
       expect(await labels(op)).toEqual(['Client', ...(await labels(pt))]);
     },
@@ -224,7 +211,7 @@ describeEachEngine('console actions', (engine) => {
           .json<{ items: { ean: string; title: string; mandatory: boolean }[] }>()
           .items.map((item) => [item.ean, item.title, item.mandatory]);
 
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Schools & lists', 'Schools & lists');
       await op.locator('.tree').getByRole('link', { name: 'vwo 4' }).click();
       await op.waitForURL(`${w.base}/dashboard/lists/${list}`);
@@ -238,7 +225,7 @@ describeEachEngine('console actions', (engine) => {
         await form.getByRole('button', { name: 'Add item' }).click();
       };
       // A wrong check digit: the server's own check, shown in the form, nothing saved.
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await add('9789001891443', 'Getal & Ruimte');
         await op
           .locator('form.add-item .field-error', { hasText: 'EAN 9789001891443: check digit should be 2' })
@@ -257,7 +244,7 @@ describeEachEngine('console actions', (engine) => {
         [ENGLISH, 'English File', true],
       ]);
       // The same EAN twice: refused by the list, said inline.
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await add(MATH, 'Getal & Ruimte again');
         await op.locator('form.add-item .field-error', { hasText: `EAN ${MATH} is already item 1` }).waitFor();
       });
@@ -274,7 +261,7 @@ describeEachEngine('console actions', (engine) => {
         'English File',
         'Getal & Ruimte',
       ]);
-      await shoot(w, op, 'console-list-detail');
+      await w.shoot(op, 'console-list-detail');
 
       await op.locator('main tr', { hasText: 'Getal & Ruimte' }).getByRole('button', { name: 'Remove' }).click();
       await op.getByText('Removed Getal & Ruimte. Events emitted: list.updated.').waitFor();
@@ -306,7 +293,7 @@ describeEachEngine('console actions', (engine) => {
         status: string;
       }>().status;
 
-    const op = await operator(w);
+    const op = await w.operator();
     await section(op, 'Schools & lists', 'Schools & lists');
     await op.locator('.tree .row', { hasText: 'Vol' }).getByRole('button', { name: 'Publish' }).click();
     await op.getByText('List Vol is now published.', { exact: false }).waitFor();
@@ -327,7 +314,7 @@ describeEachEngine('console actions', (engine) => {
       first.json<{ id: number; identifier: string }>(),
       second.json<{ id: number; identifier: string }>(),
     ];
-    const op = await operator(w);
+    const op = await w.operator();
     await section(op, 'Offers', 'Offers');
     expect(await op.locator('main td[data-label="Identifier"]').allTextContents()).toEqual([
       a.identifier,
@@ -346,7 +333,7 @@ describeEachEngine('console actions', (engine) => {
     await op.getByLabel(`New seller price of offer ${b.identifier} (EUR)`).fill('9.25');
     await op.getByRole('button', { name: 'Save price' }).click();
     await op.getByText(`Price of offer ${b.identifier.slice(0, 8)}… (EAN ${ENGLISH}) is now €9.25.`).waitFor();
-    await shoot(w, op, 'console-offers');
+    await w.shoot(op, 'console-offers');
 
     await row(b.identifier).getByRole('button', { name: 'Delete' }).click();
     await op.getByText(`Offer ${b.identifier.slice(0, 8)}… (EAN ${ENGLISH}) deleted.`).waitFor();

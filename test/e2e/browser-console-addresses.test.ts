@@ -5,27 +5,17 @@
  * when the session had ended. The server answers those paths with the page (test/ops/app-paths.test.ts).
  */
 import type { Page } from 'playwright-core';
-import { beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN } from '../support/harness.js';
-import {
-  operator,
-  partner,
-  publishedList,
-  section,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-  type World,
-} from './support.js';
+import { ADMIN_TOKEN, type TestClient } from '../support/harness.js';
+import { section, useBrowserWorldEachTest, type World } from './support.js';
 
 describeEachEngine('addresses of the sections', (engine) => {
-  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-  beforeEach(async () => {
-    w = await openWorldFor();
-  }, 60_000);
+  useBrowserWorldEachTest(engine, (world) => {
+    w = world;
+  });
 
   /** The heading of the section on screen, once the page has drawn the place its address names. */
   const heading = async (page: Page, text: string): Promise<string> => {
@@ -38,10 +28,10 @@ describeEachEngine('addresses of the sections', (engine) => {
   };
 
   /** A client whose two receivers got the list's publication (one of them failed): the list's identifier. */
-  async function deliveredList(): Promise<{ list: string; client: Awaited<ReturnType<typeof shop>> }> {
-    const client = await shop(w);
-    await subscribeReceivers(w, client);
-    const list = await publishedList(w, 'Erasmus Lyceum', 'vwo 4');
+  async function deliveredList(): Promise<{ list: string; client: TestClient }> {
+    const client = await w.shop();
+    await w.subscribeReceivers(client);
+    const list = await w.publishedList('Erasmus Lyceum', 'vwo 4');
     await w.ok.waitFor(1, 10_000);
     await w.flaky.waitFor(1, 10_000);
     return { list, client };
@@ -51,7 +41,7 @@ describeEachEngine('addresses of the sections', (engine) => {
     'console: each section has its address; Back and Forward move between them; reload keeps the section',
     async () => {
       await deliveredList();
-      const op = await operator(w);
+      const op = await w.operator();
       expect(path(op)).toBe('/dashboard');
       await section(op, 'Deliveries', 'Delivery log');
       expect(path(op)).toBe('/dashboard/deliveries');
@@ -80,7 +70,7 @@ describeEachEngine('addresses of the sections', (engine) => {
     "console: a delivery's and a list's page, and the log's filters, have addresses that survive a reload",
     async () => {
       const { list } = await deliveredList();
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Deliveries', 'Delivery log');
       await op.getByLabel('Status').selectOption('failed');
       await op.getByRole('button', { name: 'Filter' }).click();
@@ -120,7 +110,7 @@ describeEachEngine('addresses of the sections', (engine) => {
     const admin = w.h.asAdmin();
     for (const ean of ['9789001891442', '9780194837125'])
       expect((await admin.post('/api/admin/v1/offers', { ean, price: 10, condition: 'good' })).statusCode).toBe(201);
-    const op = await operator(w);
+    const op = await w.operator();
     await section(op, 'Offers', 'Offers');
     await op.getByLabel('Search by EAN/ISBN').fill('978-0-19-483712-5');
     await op.getByRole('button', { name: 'Search' }).click();
@@ -156,7 +146,7 @@ describeEachEngine('addresses of the sections', (engine) => {
     "portal: the log's filters and one subscription's log are in the address; reload and Back keep them",
     async () => {
       const { client } = await deliveredList();
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Deliveries', 'Deliveries');
       await pt.getByLabel('Status').selectOption('failed');
       await pt.getByRole('button', { name: 'Filter' }).click();
@@ -197,7 +187,7 @@ describeEachEngine('addresses of the sections', (engine) => {
     "portal: the sections and a delivery's attempts have addresses; Back, Forward and reload keep them",
     async () => {
       const { client } = await deliveredList();
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       expect(path(pt)).toBe('/portal');
       await section(pt, 'Subscriptions', 'Subscriptions');
       expect(path(pt)).toBe('/portal/subscriptions');

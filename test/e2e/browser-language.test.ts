@@ -15,17 +15,7 @@ import { SUBSCRIPTION_STATUSES } from '../../src/subscriptions/model.js';
 import { LIST_STATUSES } from '../../src/vocabulary/list-statuses.js';
 import { skipBrowser } from '../support/browser.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
-import {
-  expectingRefusals,
-  partner,
-  publishedList,
-  section,
-  shoot,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-  type World,
-} from './support.js';
+import { section, useBrowserWorlds, type World } from './support.js';
 
 /** The API's state words: shown as the API says them, beside their label ("failed · niet afgeleverd"). */
 const API_WORDS = [...DELIVERY_STATUSES, ...SUBSCRIPTION_STATUSES, ...LIST_STATUSES, ...OFFER_STATUSES];
@@ -94,9 +84,9 @@ async function open(page: Page, world: World, path: string, heading: string): Pr
 }
 
 async function story(w: World) {
-  const client = await shop(w, 'Boekhandel Noord');
-  await subscribeReceivers(w, client);
-  const list = await publishedList(w, 'Hogeschool Amstelland', 'Bedrijfskunde jaar 1');
+  const client = await w.shop('Boekhandel Noord');
+  await w.subscribeReceivers(client);
+  const list = await w.publishedList('Hogeschool Amstelland', 'Bedrijfskunde jaar 1');
   const offer = await w.h
     .asAdmin()
     .post('/api/admin/v1/offers', { ean: '9789001891442', price: 12.5, condition: 'good' });
@@ -162,7 +152,7 @@ describe('the pages in Dutch and English', () => {
       await op.getByLabel('Admin token').waitFor();
       await choose(op, 'nl');
       await allDutch(op, 'sign-in');
-      await shoot(w, op, 'lang-nl-signin');
+      await w.shoot(op, 'lang-nl-signin');
       await op.getByLabel('Beheertoken').fill(ADMIN_TOKEN);
       await op.getByRole('button', { name: 'Inloggen' }).click();
       await op.locator('main h1', { hasText: 'Overzicht' }).waitFor();
@@ -180,7 +170,7 @@ describe('the pages in Dutch and English', () => {
       for (const [button, heading, name] of sections) {
         await section(op, button, heading);
         await allDutch(op, name);
-        await shoot(w, op, `lang-nl-console-${name}`, () => section(op, button, heading));
+        await w.shoot(op, `lang-nl-console-${name}`, () => section(op, button, heading));
       }
       // The failing webhook: the banner and its click, in Dutch.
       await section(op, 'Abonnementen', 'Webhookabonnementen');
@@ -197,16 +187,16 @@ describe('the pages in Dutch and English', () => {
       for (const [path, heading, name] of pages) {
         await open(op, w, path, heading);
         await allDutch(op, name);
-        await shoot(w, op, `lang-nl-console-${name}`);
+        await w.shoot(op, `lang-nl-console-${name}`);
       }
       // A sign-in refused (no identity provider is configured here), and the home page.
-      await expectingRefusals(w, () => op.goto(`${w.base}/dashboard/login/oidc`));
+      await w.expectingRefusals(() => op.goto(`${w.base}/dashboard/login/oidc`));
       expect(await op.locator('h1').textContent()).toBe('Inloggen geweigerd');
       await allDutch(op, 'refusal');
-      await shoot(w, op, 'lang-nl-refusal');
+      await w.shoot(op, 'lang-nl-refusal');
       await op.goto(`${w.base}/`);
       await allDutch(op, 'home');
-      await shoot(w, op, 'lang-nl-home');
+      await w.shoot(op, 'lang-nl-home');
     },
     SLOW,
   );
@@ -216,22 +206,22 @@ describe('the pages in Dutch and English', () => {
     async () => {
       const w = await world();
       const { client } = await story(w);
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await choose(pt, 'nl');
       await pt.locator('main h1', { hasText: 'Toegangsgegevens' }).waitFor();
       await allDutch(pt, 'portal credentials');
-      await shoot(w, pt, 'lang-nl-portal-credentials');
+      await w.shoot(pt, 'lang-nl-portal-credentials');
       await section(pt, 'Abonnementen', 'Abonnementen');
       expect(await pt.locator('.banner.failing').textContent()).toContain('mislukte poging op rij');
       await pt.locator('tr', { hasText: w.ok.url }).getByRole('button', { name: 'Testping versturen' }).click();
       await expect.poll(() => pt.locator('#notice').textContent(), { timeout: 15_000 }).toContain('geslaagd');
       await allDutch(pt, 'portal subscriptions');
-      await shoot(w, pt, 'lang-nl-portal-subscriptions');
+      await w.shoot(pt, 'lang-nl-portal-subscriptions');
       await section(pt, 'Afleveringen', 'Afleveringen');
       await pt.locator('tr', { hasText: w.flaky.url }).first().getByRole('button', { name: 'Pogingen' }).click();
       await pt.locator('#delivery-detail td').first().waitFor();
       await allDutch(pt, 'portal deliveries');
-      await shoot(w, pt, 'lang-nl-portal-deliveries');
+      await w.shoot(pt, 'lang-nl-portal-deliveries');
     },
     SLOW,
   );
@@ -259,20 +249,20 @@ describe('the pages in Dutch and English', () => {
         ['Storage', 'Storage', 'storage'],
       ] as const) {
         await section(op, button, heading);
-        await shoot(w, op, `lang-en-console-${name}`, () => section(op, button, heading));
+        await w.shoot(op, `lang-en-console-${name}`, () => section(op, button, heading));
       }
       expect(await op.locator('td[data-label="Buyer pays"]').count()).toBe(0);
       await section(op, 'Offers', 'Offers');
       expect(await op.locator('td[data-label="Buyer pays"]').first().textContent()).toBe('€14.49');
       await open(op, w, `/dashboard/lists/${list}`, 'Bedrijfskunde jaar 1');
-      await shoot(w, op, 'lang-en-console-list');
+      await w.shoot(op, 'lang-en-console-list');
       // The Dutch console writes the same money the Dutch way.
       await choose(op, 'nl');
       await section(op, 'Aanbod', 'Aanbod');
       expect(await op.locator('td[data-label="Koper betaalt"]').first().textContent()).toBe('€\u00a014,49');
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Subscriptions', 'Subscriptions');
-      await shoot(w, pt, 'lang-en-portal-subscriptions');
+      await w.shoot(pt, 'lang-en-portal-subscriptions');
     },
     SLOW,
   );

@@ -10,15 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CONSOLE_COOKIE } from '../../src/identity/sessions.js';
 import type { Role } from '../../src/vocabulary/actor.js';
 import { skipBrowser } from '../support/browser.js';
-import {
-  publishedList,
-  setFlakyDelivery,
-  shoot,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-  type World,
-} from './support.js';
+import { useBrowserWorlds, type World } from './support.js';
 
 const MATH = '9789001891442';
 
@@ -49,11 +41,11 @@ describe('console controls by role', () => {
     // A failed delivery (the flaky receiver), its failing subscription, a client, a school with a
     // published list and an offer: every page has rows and their controls.
     w = await openWorldFor();
-    const client = await shop(w);
-    await subscribeReceivers(w, client);
-    const list = await publishedList(w, 'Het Baken', 'vwo 5');
+    const client = await w.shop();
+    await w.subscribeReceivers(client);
+    const list = await w.publishedList('Het Baken', 'vwo 5');
     await w.flaky.waitFor(1, 10_000);
-    const delivery = await setFlakyDelivery(w, { status: 'failed' });
+    const delivery = await w.setFlakyDelivery({ status: 'failed' });
     const offer = await w.h.asAdmin().post('/api/admin/v1/offers', { ean: MATH, price: 10, condition: 'good' });
     expect(offer.statusCode).toBe(201);
     const flakySubscription = () =>
@@ -156,7 +148,7 @@ describe('console controls by role', () => {
       expect(await replay.isDisabled()).toBe(true);
       expect(await replay.getAttribute('title')).toBe('Needs the support role; you are signed in as viewer.');
       expect(await page.locator('main input[name="replay-since"]').first().isDisabled()).toBe(true);
-      await shoot(w, page, 'console-subscriptions-viewer');
+      await w.shoot(page, 'console-subscriptions-viewer');
     },
     240_000,
   );
@@ -174,7 +166,7 @@ describe('console controls by role', () => {
         'Send again what failed: POST /api/admin/v1/subscriptions/{id}/recover-failed 200',
       ]);
       await open(page, 'clients');
-      await shoot(w, page, 'console-clients-support');
+      await w.shoot(page, 'console-clients-support');
     },
     240_000,
   );

@@ -9,18 +9,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
-import {
-  DESKTOP,
-  expectingRefusals,
-  operator,
-  partner,
-  publishedList,
-  section,
-  shoot,
-  shop,
-  useBrowserWorlds,
-  type World,
-} from './support.js';
+import { DESKTOP, section, useBrowserWorlds, type World } from './support.js';
 
 const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
@@ -46,16 +35,16 @@ describeEachEngine('wording in the console and the portal', (engine) => {
 
   it.skipIf(skipBrowser)('a failure reads "HTTP 500" or "connection refused", never "http (HTTP 500)"', async () => {
     const w = await world();
-    const client = await shop(w);
+    const client = await w.shop();
     for (const url of [w.flaky.url, 'http://127.0.0.1:9/closed']) {
       const created = await w.h
         .as(client)
         .post('/api/lml/v1/subscriptions', { notificationUrl: url, event: 'list.published' });
       expect(created.statusCode).toBe(201);
     }
-    await publishedList(w);
+    await w.publishedList();
     await settled(w, 'failed', 2);
-    const pt = await partner(w, client);
+    const pt = await w.partner(client);
     await section(pt, 'Deliveries', 'Deliveries');
     expect((await pt.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
       'failed · not delivered (HTTP 500)',
@@ -67,7 +56,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
       'failed · connection refused',
     );
     expect(await pt.locator('main').textContent()).not.toMatch(/\b(http|connect) \(/);
-    const op = await operator(w);
+    const op = await w.operator();
     await section(op, 'Deliveries', 'Delivery log');
     expect((await op.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
       'failed · not delivered (HTTP 500)',
@@ -79,7 +68,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
     'recovering says "1 failed delivery" and "2 failed deliveries"; an active failing subscription is offered "Send again what failed", never "Re-enable"',
     async () => {
       const w = await world();
-      const client = await shop(w);
+      const client = await w.shop();
       const subscribe = async (path: string) => {
         const created = await w.h
           .as(client)
@@ -88,10 +77,10 @@ describeEachEngine('wording in the console and the portal', (engine) => {
         return created.json<{ id: string }>().id;
       };
       const two = await subscribe('/two');
-      await publishedList(w, 'School A', 'List A');
+      await w.publishedList('School A', 'List A');
       await settled(w, 'failed', 1);
       const one = await subscribe('/one');
-      await publishedList(w, 'School B', 'List B');
+      await w.publishedList('School B', 'List B');
       await settled(w, 'failed', 3);
       // `two` has 2 failed deliveries and is disabled; `one` has 1 and is still active, failing.
       const db = w.h.database.db.kysely;
@@ -110,7 +99,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
         .where('id', '=', one)
         .execute();
 
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Subscriptions', 'Subscriptions');
       const disabled = pt.locator(`.banner[data-subscription="${two}"]`);
       const failing = pt.locator(`.banner[data-subscription="${one}"]`);
@@ -129,7 +118,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
           .getByRole('button', { name: 'Re-enable' })
           .count(),
       ).toBe(1);
-      await shoot(w, pt, 'portal-subscriptions-failing');
+      await w.shoot(pt, 'portal-subscriptions-failing');
 
       await disabled.getByRole('button', { name: 'Re-enable and recover what failed' }).click();
       await pt.locator('#notice', { hasText: 'queued again' }).waitFor();
@@ -149,7 +138,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
     "a new client's credentials say its secret was never reset; after a reset they name when",
     async () => {
       const w = await world();
-      const pt = await partner(w, await shop(w));
+      const pt = await w.partner(await w.shop());
       expect(await pt.locator('#tokens-valid-after').textContent()).toBe(
         'The client secret has not been reset since the client was created: every token minted with it is valid until it expires.',
       );
@@ -168,8 +157,8 @@ describeEachEngine('wording in the console and the portal', (engine) => {
     async () => {
       const w = await world();
       const name = `Boekhandel Noord ${engine}`;
-      const client = await shop(w, name);
-      const pt = await partner(w, client);
+      const client = await w.shop(name);
+      const pt = await w.partner(client);
       await pt.getByRole('button', { name: 'Rotate webhook secret' }).click();
       const note = pt.locator('#webhook-secret-output .secret p').last();
       await note.waitFor();
@@ -180,7 +169,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
       );
       expect(await note.locator('time').getAttribute('title')).toMatch(/^in \d+ hours? \(/);
 
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Clients', 'API clients');
       await op.locator('tr', { hasText: name }).getByRole('button', { name: 'Rotate webhook secret' }).click();
       const consoleNote = op.locator('.secret', { hasText: 'New webhook secret' }).locator('p').last();
@@ -202,8 +191,8 @@ describeEachEngine('wording in the console and the portal', (engine) => {
   it.skipIf(skipBrowser)('on a phone the partner\'s name has a line of its own, without a leading "·"', async () => {
     const w = await world();
     const name = `Boekhandel Noord ${engine}`;
-    const client = await shop(w, name);
-    const pt = await partner(w, client);
+    const client = await w.shop(name);
+    const pt = await w.partner(client);
     interface HeaderView {
       name: string;
       dot: string;
@@ -230,16 +219,16 @@ describeEachEngine('wording in the console and the portal', (engine) => {
     expect(phone?.lines.filter((line) => line.startsWith('·'))).toEqual([]);
     expect(phone?.lines).toContain(name);
     await pt.setViewportSize(DESKTOP);
-    await shoot(w, pt, 'portal-credentials-name');
+    await w.shoot(pt, 'portal-credentials-name');
   });
 
   it.skipIf(skipBrowser)(
     'the recovery date has a label, and a refused subscription is explained once, under its field, by its label',
     async () => {
       const w = await world();
-      const client = await shop(w);
+      const client = await w.shop();
       await w.h.as(client).post('/api/lml/v1/subscriptions', { notificationUrl: w.ok.url, event: 'list.published' });
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Subscriptions', 'Subscriptions');
       const since = pt.getByLabel('Recover failed deliveries since');
       expect(await since.count()).toBe(1);
@@ -255,7 +244,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
       ).toBe(true);
       await pt.setViewportSize(DESKTOP);
 
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
         await pt.getByRole('button', { name: 'Subscribe' }).click();
         await pt.locator('#error-url:not(:empty)').waitFor();
@@ -270,7 +259,7 @@ describeEachEngine('wording in the console and the portal', (engine) => {
       expect(await pt.locator('body').textContent()).not.toContain('notificationUrl');
       // The error shows once: under the field, not again in the notice or elsewhere.
       expect(await pt.getByText('must use http or https').count()).toBe(1);
-      await shoot(w, pt, 'portal-subscription-error');
+      await w.shoot(pt, 'portal-subscription-error');
 
       // A corrected URL clears it.
       await pt.getByLabel('Receiver URL').fill(`${w.ok.url}/second`);
@@ -284,12 +273,12 @@ describeEachEngine('wording in the console and the portal', (engine) => {
     'Archive is always the last status button; taking a published list back to validated says it un-publishes',
     async () => {
       const w = await world();
-      await publishedList(w, 'Erasmus Lyceum', 'vwo 4');
+      await w.publishedList('Erasmus Lyceum', 'vwo 4');
       const admin = w.h.asAdmin();
       const school = (await admin.get('/api/admin/v1/schools')).json<{ data: { identifier: string }[] }>().data[0];
       const draft = await admin.post('/api/admin/v1/lists', { school: school?.identifier, name: 'vwo 5', tags: [] });
       expect(draft.statusCode).toBe(201);
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Schools & lists', 'Schools & lists');
       const moves = (name: string) =>
         op.locator('.tree .row', { hasText: name }).locator('[data-move]').allTextContents();

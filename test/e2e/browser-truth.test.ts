@@ -11,19 +11,7 @@ import { expect, it } from 'vitest';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
-import {
-  DESKTOP,
-  expectingRefusals,
-  HOSTILE,
-  operator,
-  partner,
-  publishedList,
-  section,
-  shoot,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-} from './support.js';
+import { DESKTOP, HOSTILE, section, useBrowserWorlds } from './support.js';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -73,13 +61,13 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
     async () => {
       // Four quick attempts, then a long wait: failing, but no delivery has failed for good.
       const w = await world({ webhookRetryScheduleSeconds: [1, 1, 1, 3600] });
-      const client = await shop(w);
+      const client = await w.shop();
       const created = await w.h
         .as(client)
         .post('/api/lml/v1/subscriptions', { notificationUrl: w.flaky.url, event: 'list.published' });
       expect(created.statusCode).toBe(201);
       const subscription = created.json<{ id: string; notificationUrl: string }>();
-      await publishedList(w);
+      await w.publishedList();
       await w.flaky.waitFor(4, 20_000);
       await expect
         .poll(async () => (await w.h.asAdmin().get('/api/admin/v1/overview')).json<{ failedAttempts24h: number }>(), {
@@ -87,7 +75,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
         })
         .toMatchObject({ failedAttempts24h: 4, failedDeliveries24h: 0 });
 
-      const op = await operator(w);
+      const op = await w.operator();
       const tile = (label: string) => op.locator(`.card[data-tile="${label}"]`);
       expect(await tile('failed attempts, last 24 h').textContent()).toBe('4failed attempts, last 24 h');
       expect(await tile('failed attempts, last 24 h').getAttribute('class')).toBe('card bad');
@@ -117,10 +105,10 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
         /— Failing: every attempt has failed since (\d+ seconds ago|now) \(4 failed attempts in a row\)\. After 5 days of failures the subscription is disabled\.$/,
       );
 
-      await shoot(w, op, 'console-subscriptions-failing', () => section(op, 'Subscriptions', 'Webhook subscriptions'));
+      await w.shoot(op, 'console-subscriptions-failing', () => section(op, 'Subscriptions', 'Webhook subscriptions'));
 
       // The partner sees the same state, from the first failed attempt, with the same count.
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Subscriptions', 'Subscriptions');
       expect(await pt.locator(`.banner[data-subscription="${subscription.id}"] p`).textContent()).toMatch(
         /— Failing: every attempt has failed since (\d+ seconds ago|now) \(4 failed attempts in a row\)\. After 5 days/,
@@ -129,7 +117,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
         /^active · not received · failing since (\d+ seconds ago|now)$/,
       );
       await section(op, 'Overview', 'Overview');
-      await shoot(w, op, 'console-overview-failing', () => section(op, 'Overview', 'Overview'));
+      await w.shoot(op, 'console-overview-failing', () => section(op, 'Overview', 'Overview'));
     },
   );
 
@@ -137,10 +125,10 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
     'no overview tile sits alone on a row and the axis text is not larger than the body text, at 1280 and 390 px',
     async () => {
       const w = await world();
-      await subscribeReceivers(w, await shop(w));
-      await publishedList(w);
+      await w.subscribeReceivers(await w.shop());
+      await w.publishedList();
       await w.flaky.waitFor(1, 10_000);
-      const op = await operator(w);
+      const op = await w.operator();
       expect(await op.locator('main .cards > .card').count()).toBe(8);
       expect(await tileRows(op)).toEqual([4, 4]);
       const [axis, body] = await axisAndBody(op);
@@ -162,7 +150,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
       await section(op, 'Storage', 'Storage');
       expect(await tileRows(op)).toEqual([3, 3]);
       await section(op, 'Overview', 'Overview');
-      await shoot(w, op, 'console-overview', () => section(op, 'Overview', 'Overview'));
+      await w.shoot(op, 'console-overview', () => section(op, 'Overview', 'Overview'));
     },
   );
 
@@ -170,9 +158,9 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
     'a failed test ping is reported as failed, in red, in words; a good one in green; never "done"',
     async () => {
       const w = await world();
-      const client = await shop(w);
-      await subscribeReceivers(w, client);
-      const pt = await partner(w, client);
+      const client = await w.shop();
+      await w.subscribeReceivers(client);
+      const pt = await w.partner(client);
       await section(pt, 'Subscriptions', 'Subscriptions');
       const notices = await recordNotices(pt);
       const url = (await pt.locator('td[data-label="Receiver"]', { hasText: w.flaky.url }).textContent()) ?? '';
@@ -190,7 +178,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
       );
       expect(await pt.locator('#ping-result .badge').getAttribute('class')).toBe('badge failed');
       expect(await notices()).toEqual([`info: Test ping sent to ${url}; waiting for the answer…`, `error: ${failed}`]);
-      await shoot(w, pt, 'portal-ping-failed');
+      await w.shoot(pt, 'portal-ping-failed');
       // One failed ping does not make the subscription failing: no banner, the state unchanged.
       await section(pt, 'Subscriptions', 'Subscriptions');
       expect(await pt.locator('.banner').count()).toBe(0);
@@ -213,9 +201,9 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
 
   it.skipIf(skipBrowser)('console and portal use the API words, each with its label from one map', async () => {
     const w = await world();
-    const client = await shop(w);
-    await subscribeReceivers(w, client);
-    await publishedList(w);
+    const client = await w.shop();
+    await w.subscribeReceivers(client);
+    await w.publishedList();
     await w.ok.waitFor(1, 10_000);
     await w.flaky.waitFor(1, 10_000);
     await expect
@@ -227,7 +215,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
       )
       .toEqual(['failed', 'succeeded']);
 
-    const pt = await partner(w, client);
+    const pt = await w.partner(client);
     expect(await pt.locator('main .badge').textContent()).toBe('active · credentials work');
     await section(pt, 'Deliveries', 'Deliveries');
     expect((await pt.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
@@ -267,7 +255,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
       'active · receiving',
     ]);
 
-    const op = await operator(w);
+    const op = await w.operator();
     await section(op, 'Deliveries', 'Delivery log');
     expect((await op.locator('td[data-label="Outcome"]').allTextContents()).sort()).toEqual([
       'failed · not delivered (HTTP 500)',
@@ -280,9 +268,9 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
 
   it.skipIf(skipBrowser)("the portal's subscription form takes the offer filter: EANs or a list's items", async () => {
     const w = await world();
-    const client = await shop(w);
-    const list = await publishedList(w, 'Erasmus Lyceum', 'vwo 4');
-    const pt = await partner(w, client);
+    const client = await w.shop();
+    const list = await w.publishedList('Erasmus Lyceum', 'vwo 4');
+    const pt = await w.partner(client);
     await section(pt, 'Subscriptions', 'Subscriptions');
     // The filter is offered for offer events only.
     expect(await pt.getByLabel('Which offers').isVisible()).toBe(false);
@@ -328,7 +316,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
     ]);
 
     // A bad EAN is refused under the EANs field, in the field's words.
-    await expectingRefusals(w, async () => {
+    await w.expectingRefusals(async () => {
       await pt.getByLabel('Event').selectOption('offer.updated');
       await pt.getByLabel('Which offers').selectOption('eans');
       await pt.getByLabel('Receiver URL').fill(`${w.ok.url}/other`);
@@ -339,18 +327,18 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
     expect(await pt.locator('#error-eans').textContent()).toMatch(/^Invalid EAN code: 123 \(.+\)$/);
     expect(await pt.getByLabel('EANs (comma-separated)').getAttribute('aria-invalid')).toBe('true');
     expect(await pt.locator('#notice').textContent()).toBe('Subscription not created: see the form.');
-    await shoot(w, pt, 'portal-subscription-filter');
+    await w.shoot(pt, 'portal-subscription-filter');
   });
 
   it.skipIf(skipBrowser)(
     "the portal's delivery detail names the list and its school and shows what each attempt sent",
     async () => {
       const w = await world();
-      const client = await shop(w);
-      await subscribeReceivers(w, client);
-      await publishedList(w);
+      const client = await w.shop();
+      await w.subscribeReceivers(client);
+      await w.publishedList();
       await w.ok.waitFor(1, 10_000);
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       await section(pt, 'Deliveries', 'Deliveries');
       await expect
         .poll(async () => {
@@ -380,12 +368,12 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
       expect(await pt.locator('tr', { hasText: w.ok.url }).locator('td[data-label="About"]').textContent()).toBe(
         `ICT jaar 1 (${HOSTILE})`,
       );
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Deliveries', 'Delivery log');
       expect(
         await op.locator('tr', { hasText: w.ok.url }).locator('td[data-label="About"]').first().textContent(),
       ).toBe(`ICT jaar 1 (${HOSTILE})`);
-      await shoot(w, pt, 'portal-delivery-detail');
+      await w.shoot(pt, 'portal-delivery-detail');
     },
   );
 
@@ -408,7 +396,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
         await page.evaluate("getComputedStyle(document.querySelector('nav')).display"),
       ];
       expect(await hidden(op)).toEqual([false, false, 'none']);
-      await shoot(w, op, 'console-sign-in');
+      await w.shoot(op, 'console-sign-in');
 
       await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
       await op.getByRole('button', { name: 'Sign in' }).click();
@@ -421,7 +409,7 @@ describeEachEngine('the console and the portal tell the truth', (engine) => {
 
       // The portal's signed-out page as well.
       const pt = await w.page('partner');
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await pt.goto(`${w.base}/portal`);
         await pt.getByRole('heading', { name: 'Signed out' }).waitFor();
       });

@@ -7,14 +7,14 @@ import { expect, it } from 'vitest';
 import { addSubscription, emit } from '../delivery/support.js';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
-import { operator, section, shoot, shop, useBrowserWorlds, type World } from './support.js';
+import { section, useBrowserWorlds, type World } from './support.js';
 
 const MINUTE = 60_000;
 
 /** Three deliveries waiting (due tomorrow, so the world's running worker leaves them). */
 async function waiting(w: World): Promise<void> {
   const db = w.h.database.db;
-  const client = await shop(w);
+  const client = await w.shop();
   await addSubscription(db, client.id, w.ok.url, w.h.clock.now());
   await emit(db, w.h.clock.now(), 3);
   await db.kysely
@@ -32,7 +32,7 @@ describeEachEngine('the console notices a missing worker', (engine) => {
     async () => {
       const w = await world({ workerHeartbeatSeconds: 600 });
       await waiting(w);
-      const op = await operator(w);
+      const op = await w.operator();
       // The world's worker is alive: no warning.
       expect(await op.locator('[data-notice="no-worker"]').count()).toBe(0);
 
@@ -48,14 +48,14 @@ describeEachEngine('the console notices a missing worker', (engine) => {
       expect(await notice.textContent()).toBe(
         '3 deliveries waiting, no worker seen for 2 min. Only a worker process sends them: start one with npx shelfmark serve --role worker (a server started with --role all runs one too).',
       );
-      await shoot(w, op, 'console-overview-no-worker', () => section(op, 'Overview', 'Overview'));
+      await w.shoot(op, 'console-overview-no-worker', () => section(op, 'Overview', 'Overview'));
 
       await op.goto(`${w.base}/language/nl?back=/dashboard`);
       await op.locator('main h1', { hasText: 'Overzicht' }).waitFor();
       expect(await op.locator('[data-notice="no-worker"]').textContent()).toMatch(
         /^3 afleveringen wachten en al 2 min\.? is er geen worker gezien\. Alleen een workerproces verstuurt ze/,
       );
-      await shoot(w, op, 'console-overview-no-worker-nl', () => section(op, 'Overzicht', 'Overzicht'));
+      await w.shoot(op, 'console-overview-no-worker-nl', () => section(op, 'Overzicht', 'Overzicht'));
     },
   );
 });

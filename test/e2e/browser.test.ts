@@ -13,33 +13,18 @@
  * Chromium process is shared; every page lives in a browser context (a fresh profile) of its own.
  */
 import type { Page } from 'playwright-core';
-import { beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { addSubscription, emit } from '../delivery/support.js';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, basic } from '../support/harness.js';
-import {
-  expectingRefusals,
-  HOSTILE,
-  operator,
-  partner,
-  portalLink,
-  publishedList,
-  section,
-  setFlakyDelivery,
-  shoot,
-  shop,
-  subscribeReceivers,
-  useBrowserWorlds,
-  type World,
-} from './support.js';
+import { HOSTILE, section, useBrowserWorldEachTest, type World } from './support.js';
 
 describeEachEngine('browser end to end', (engine) => {
-  const openWorldFor = useBrowserWorlds(engine);
   let w: World;
-  beforeEach(async () => {
-    w = await openWorldFor();
-  }, 60_000);
+  useBrowserWorldEachTest(engine, (world) => {
+    w = world;
+  });
 
   it.skipIf(skipBrowser)(
     'the operator signs in with the admin token (refused when wrong) and lands on the overview',
@@ -47,7 +32,7 @@ describeEachEngine('browser end to end', (engine) => {
       const op = await w.page('operator');
       await op.goto(`${w.base}/dashboard`);
       await op.getByRole('heading', { name: 'Sign in' }).waitFor();
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await op.getByLabel('Admin token').fill('wrong-token-0123456789');
         await op.getByRole('button', { name: 'Sign in' }).click();
         await op.getByText('The admin token was refused.').waitFor();
@@ -74,7 +59,7 @@ describeEachEngine('browser end to end', (engine) => {
   );
 
   it.skipIf(skipBrowser)('creates a client (secrets shown once) and a portal link for it', async () => {
-    const op = await operator(w);
+    const op = await w.operator();
     const clientName = `Boekhandel Noord ${engine}`;
     await section(op, 'Clients', 'API clients');
     await op.getByText('No clients yet').waitFor();
@@ -92,14 +77,14 @@ describeEachEngine('browser end to end', (engine) => {
     const linkBox = op.locator('.secret', { hasText: 'Portal sign-in link' });
     const portalUrl = (await linkBox.locator('.secret-value').textContent()) ?? '';
     expect(portalUrl).toMatch(new RegExp(`^${w.base}/portal/sign-in#[A-Za-z0-9_-]{43}$`));
-    await shoot(w, op, 'console-clients');
+    await w.shoot(op, 'console-clients');
   });
 
   it.skipIf(skipBrowser)(
     'the partner opens the link in its own browser; a used link is refused afterwards',
     async () => {
-      const client = await shop(w);
-      const link = `${w.base}${await portalLink(w, client)}`;
+      const client = await w.shop();
+      const link = `${w.base}${await w.portalLink(client)}`;
       const pt = await w.page('partner');
       await pt.goto(link);
       await pt.locator('main h1', { hasText: 'Credentials' }).waitFor();
@@ -110,7 +95,7 @@ describeEachEngine('browser end to end', (engine) => {
       ]);
 
       const third = await w.page('third');
-      await expectingRefusals(w, async () => {
+      await w.expectingRefusals(async () => {
         await third.goto(link);
         await third.getByText('This sign-in link is invalid, already used or expired').waitFor();
       });
@@ -120,9 +105,9 @@ describeEachEngine('browser end to end', (engine) => {
   it.skipIf(skipBrowser)(
     'the partner resets its secret; a token minted with the old one is refused at once',
     async () => {
-      const client = await shop(w);
+      const client = await w.shop();
       const { clientId, clientSecret: firstSecret } = client;
-      const pt = await partner(w, client);
+      const pt = await w.partner(client);
       const minted = await fetch(`${w.base}/api/auth/token`, {
         headers: { authorization: basic(clientId, firstSecret) },
       });
@@ -146,14 +131,14 @@ describeEachEngine('browser end to end', (engine) => {
         fetch(`${w.base}/api/auth/token`, { headers: { authorization: basic(clientId, secret) } });
       expect((await token(firstSecret)).status).toBe(401);
       expect((await token(newSecret)).status).toBe(200);
-      await shoot(w, pt, 'portal-credentials');
+      await w.shoot(pt, 'portal-credentials');
     },
   );
 
   it.skipIf(skipBrowser)(
     'after a secret reset the "tokens minted before" line is current and each new secret shows under its own button',
     async () => {
-      const pt = await partner(w, await shop(w));
+      const pt = await w.partner(await w.shop());
       await pt.getByRole('button', { name: 'Reset client secret' }).click();
       await pt.getByText('New client secret issued; the old one no longer works.').waitFor();
       // The reset happened on this page: the line must show the new cut-off.
@@ -173,15 +158,15 @@ describeEachEngine('browser end to end', (engine) => {
       expect(await pt.evaluate("document.getElementById('rotate-webhook-secret').nextElementSibling.id")).toBe(
         'webhook-secret-output',
       );
-      await shoot(w, pt, 'portal-credentials-secrets');
+      await w.shoot(pt, 'portal-credentials-secrets');
     },
   );
 
   it.skipIf(skipBrowser)('the partner subscribes loopback receivers; bad input is reported inline', async () => {
-    const pt = await partner(w, await shop(w));
+    const pt = await w.partner(await w.shop());
     await section(pt, 'Subscriptions', 'Subscriptions');
     await pt.getByText('No subscriptions yet').waitFor();
-    await expectingRefusals(w, async () => {
+    await w.expectingRefusals(async () => {
       await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
       await pt.getByRole('button', { name: 'Subscribe' }).click();
       await pt.locator('.field-error', { hasText: /http/ }).waitFor();
@@ -192,13 +177,13 @@ describeEachEngine('browser end to end', (engine) => {
       await pt.locator('td', { hasText: url }).waitFor();
     }
     expect(await pt.locator('tbody tr').count()).toBe(2);
-    await shoot(w, pt, 'portal-subscriptions');
+    await w.shoot(pt, 'portal-subscriptions');
   });
 
   it.skipIf(skipBrowser)('an ftp:// receiver is refused with one clear sentence', async () => {
-    const pt = await partner(w, await shop(w));
+    const pt = await w.partner(await w.shop());
     await section(pt, 'Subscriptions', 'Subscriptions');
-    await expectingRefusals(w, async () => {
+    await w.expectingRefusals(async () => {
       await pt.getByLabel('Receiver URL').fill('ftp://files.example/hook');
       await pt.getByRole('button', { name: 'Subscribe' }).click();
       await pt.locator('.field-error', { hasText: /http/ }).waitFor();
@@ -211,7 +196,7 @@ describeEachEngine('browser end to end', (engine) => {
   it.skipIf(skipBrowser)(
     'a school with a hostile name renders as text; the operator publishes its list and sees the events',
     async () => {
-      const op = await operator(w);
+      const op = await w.operator();
       const school = await w.h
         .asAdmin()
         .post('/api/admin/v1/schools', { name: HOSTILE, type: 'HBO', location: 'Amsterdam' });
@@ -230,17 +215,17 @@ describeEachEngine('browser end to end', (engine) => {
       expect(await op.locator('.tree strong').allTextContents()).toContain(HOSTILE);
       expect(await op.locator(`option:text-is("${HOSTILE}")`).count()).toBe(1);
       expect(await op.locator('main img').count()).toBe(0);
-      await shoot(w, op, 'console-lists');
+      await w.shoot(op, 'console-lists');
     },
   );
 
   it.skipIf(skipBrowser)(
     'the partner sees the delivery and its attempt; retries the failed one from the portal',
     async () => {
-      const client = await shop(w);
-      await subscribeReceivers(w, client);
-      const pt = await partner(w, client);
-      await publishedList(w);
+      const client = await w.shop();
+      await w.subscribeReceivers(client);
+      const pt = await w.partner(client);
+      await w.publishedList();
       await w.ok.waitFor(1, 10_000);
       await w.flaky.waitFor(1, 10_000);
       await section(pt, 'Deliveries', 'Deliveries');
@@ -278,16 +263,16 @@ describeEachEngine('browser end to end', (engine) => {
         .toBe('succeeded · delivered');
       await pt.locator('tr', { hasText: w.flaky.url }).getByRole('button', { name: 'Attempts' }).click();
       await expect.poll(() => detail.locator('tbody tr').count()).toBe(2);
-      await shoot(w, pt, 'portal-deliveries');
+      await w.shoot(pt, 'portal-deliveries');
     },
   );
 
   /** A partner whose flaky receiver's delivery of a published list has failed once. */
   async function failedOnce(): Promise<Page> {
-    const client = await shop(w);
-    await subscribeReceivers(w, client);
-    const pt = await partner(w, client);
-    await publishedList(w);
+    const client = await w.shop();
+    await w.subscribeReceivers(client);
+    const pt = await w.partner(client);
+    await w.publishedList();
     await w.flaky.waitFor(1, 10_000);
     return pt;
   }
@@ -297,14 +282,14 @@ describeEachEngine('browser end to end', (engine) => {
     async () => {
       const pt = await failedOnce();
       const next = w.h.clock.now() + 5 * 60_000;
-      await setFlakyDelivery(w, { status: 'pending', nextAttemptAt: next });
+      await w.setFlakyDelivery({ status: 'pending', nextAttemptAt: next });
       await section(pt, 'Deliveries', 'Deliveries');
       const cell = pt.locator('tr', { hasText: w.flaky.url }).locator('td[data-label="Outcome"]');
       expect(await cell.textContent()).toMatch(/^pending · retrying · next attempt in [45] min$/);
       const iso = new Date(next).toISOString();
       expect(await cell.locator('time').getAttribute('datetime')).toBe(iso);
       expect(await cell.locator('time').getAttribute('title')).toContain(`(${iso})`);
-      await shoot(w, pt, 'portal-deliveries-retrying');
+      await w.shoot(pt, 'portal-deliveries-retrying');
     },
   );
 
@@ -316,7 +301,7 @@ describeEachEngine('browser end to end', (engine) => {
       const row = () => pt.locator('tr', { hasText: w.flaky.url });
       const detail = pt.locator('#delivery-detail');
       // Waiting for its next attempt: "Retry now" moves that attempt to now (same webhook-id).
-      const id = await setFlakyDelivery(w, { status: 'pending', nextAttemptAt: w.h.clock.now() + 5 * 60_000 });
+      const id = await w.setFlakyDelivery({ status: 'pending', nextAttemptAt: w.h.clock.now() + 5 * 60_000 });
       await section(pt, 'Deliveries', 'Deliveries');
       expect(await detail.textContent()).toBe('');
       await row().getByRole('button', { name: 'Retry now' }).click();
@@ -333,7 +318,7 @@ describeEachEngine('browser end to end', (engine) => {
         .toBe('succeeded · delivered');
 
       // A finished (failed) one: Retry, and again the attempts open.
-      await setFlakyDelivery(w, { status: 'failed' });
+      await w.setFlakyDelivery({ status: 'failed' });
       await section(pt, 'Deliveries', 'Deliveries');
       await row().getByRole('button', { name: 'Retry', exact: true }).click();
       await pt.getByText('Retry delivery: queued again; the worker sends it within seconds.').waitFor();
@@ -346,11 +331,11 @@ describeEachEngine('browser end to end', (engine) => {
     'the hostile school name stays text on every console page; every page renders without errors',
     async () => {
       w.flakyUp = true;
-      await subscribeReceivers(w, await shop(w));
-      await publishedList(w);
+      await w.subscribeReceivers(await w.shop());
+      await w.publishedList();
       await w.ok.waitFor(1, 10_000);
       await w.flaky.waitFor(1, 10_000);
-      const op = await operator(w);
+      const op = await w.operator();
       for (const [name, heading] of [
         ['Overview', 'Overview'],
         ['Clients', 'API clients'],
@@ -368,7 +353,7 @@ describeEachEngine('browser end to end', (engine) => {
             .count(),
           `${name} shows raw JSON`,
         ).toBe(0);
-        await shoot(w, op, `console-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, () => section(op, name, heading));
+        await w.shoot(op, `console-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, () => section(op, name, heading));
       }
       await section(op, 'Schools & lists', 'Schools & lists');
       expect(await op.getByText(HOSTILE, { exact: true }).count()).toBeGreaterThan(0);
@@ -379,10 +364,10 @@ describeEachEngine('browser end to end', (engine) => {
   );
 
   it.skipIf(skipBrowser)('the console delivery log names the list and its school an event was about', async () => {
-    await subscribeReceivers(w, await shop(w));
-    await publishedList(w);
+    await w.subscribeReceivers(await w.shop());
+    await w.publishedList();
     await w.ok.waitFor(1, 10_000);
-    const op = await operator(w);
+    const op = await w.operator();
     await section(op, 'Deliveries', 'Delivery log');
     const rows = op.locator('main tr', { hasText: 'List published' });
     await rows.first().waitFor();
@@ -403,7 +388,7 @@ describeEachEngine('browser end to end', (engine) => {
       const archived = await admin.post(`/api/admin/v1/lists/${list}/status`, { status: 'archived' });
       expect(archived.statusCode).toBe(200);
 
-      const op = await operator(w);
+      const op = await w.operator();
       await section(op, 'Schools & lists', 'Schools & lists');
       await op.locator('.tree').waitFor();
       expect(await op.locator('.tree', { hasText: 'Old list 2025' }).count()).toBe(0);
@@ -412,7 +397,7 @@ describeEachEngine('browser end to end', (engine) => {
       await row.waitFor();
       expect(await row.locator('.badge').getAttribute('data-state')).toBe('archived');
       expect(await row.getByRole('button').allTextContents()).toEqual(['Rename', 'Restore as draft']);
-      await shoot(w, op, 'console-lists-archived');
+      await w.shoot(op, 'console-lists-archived');
       await row.getByRole('button', { name: 'Restore as draft' }).click();
       await op.getByText('List Old list 2025 is now created. Events emitted: list.status.').waitFor();
       const restored = op.locator('.tree .row', { hasText: 'Old list 2025' });
@@ -423,9 +408,9 @@ describeEachEngine('browser end to end', (engine) => {
   );
 
   it.skipIf(skipBrowser)('state changes without the CSRF token are refused, from either page', async () => {
-    const op = await operator(w);
-    const pt = await partner(w, await shop(w));
-    const statuses = await expectingRefusals(w, async () => [
+    const op = await w.operator();
+    const pt = await w.partner(await w.shop());
+    const statuses = await w.expectingRefusals(async () => [
       await op.evaluate(
         async () =>
           (
@@ -447,7 +432,7 @@ describeEachEngine('browser end to end', (engine) => {
 
   it.skipIf(skipBrowser)("the partner cannot reach another client's subscription", async () => {
     const { h } = w;
-    const pt = await partner(w, await shop(w));
+    const pt = await w.partner(await w.shop());
     const other = await h.asAdmin().post('/api/admin/v1/clients', { name: 'Other shop' });
     const theirs = await addSubscription(
       h.database.db,
@@ -456,7 +441,7 @@ describeEachEngine('browser end to end', (engine) => {
       h.clock.now(),
     );
     await emit(h.database.db, h.clock.now());
-    const statuses = await expectingRefusals(w, () =>
+    const statuses = await w.expectingRefusals(() =>
       pt.evaluate(async (id) => {
         const { csrfToken } = (await (await fetch('/portal/api/session')).json()) as { csrfToken: string };
         const headers = { 'x-csrf-token': csrfToken };
@@ -480,8 +465,8 @@ describeEachEngine('browser end to end', (engine) => {
   });
 
   it.skipIf(skipBrowser)('an expired portal link is refused', async () => {
-    await shop(w, `Boekhandel Oost ${engine}`);
-    const op = await operator(w);
+    await w.shop(`Boekhandel Oost ${engine}`);
+    const op = await w.operator();
     await section(op, 'Clients', 'API clients');
     await op
       .locator('tr', { hasText: `Boekhandel Oost ${engine}` })
@@ -492,7 +477,7 @@ describeEachEngine('browser end to end', (engine) => {
     w.offset += 15 * 60 * 1000 + 1000;
     await new Promise((resolve) => setTimeout(resolve, 120));
     const late = await w.page('late');
-    await expectingRefusals(w, async () => {
+    await w.expectingRefusals(async () => {
       await late.goto(link);
       await late.getByText('This sign-in link is invalid, already used or expired').waitFor();
     });

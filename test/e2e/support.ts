@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, ConsoleMessage, Dialog, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { Engine } from '../../src/db/database.js';
 import { addStats, uncountFinished } from '../../src/delivery/stats.js';
@@ -46,7 +46,28 @@ export interface World {
   /** A page in a browser context of its own, watched for errors and dialogs. */
   page(who: string): Promise<Page>;
   close(): Promise<void>;
+  // The steps the tests share, on the world they act in.
+  /** The operator's console, signed in with the admin token, on the overview. */
+  operator(): Promise<Page>;
+  /** A client made through the admin API, with a token. */
+  shop(name?: string): Promise<TestClient>;
+  /** A one-time portal sign-in link for the client, made through the admin API: its path. */
+  portalLink(client: TestClient): Promise<string>;
+  /** The client's partner, signed in through a portal link in a browser of its own, on the credentials page. */
+  partner(client: TestClient): Promise<Page>;
+  /** Subscribes the client's two receivers (ok, flaky) to list.published through the API, as the portal does. */
+  subscribeReceivers(client: TestClient): Promise<void>;
+  /** A school named `school`, its list `name` published through the admin API: the list's identifier. */
+  publishedList(school?: string, name?: string): Promise<string>;
+  /** The flaky receiver's newest delivery, put into the state a test needs (as the worker would leave it). */
+  setFlakyDelivery(change: FlakyChange): Promise<string>;
+  /** Desktop and phone pictures; `rerender` draws the page again at the new width (the chart sizes itself when drawn). */
+  shoot(page: Page, name: string, rerender?: () => Promise<void>): Promise<void>;
+  /** Runs a step that is expected to make the browser log failed requests (401/403/404), then forgets them. */
+  expectingRefusals<T>(step: () => Promise<T>): Promise<T>;
 }
+
+type FlakyChange = { status: 'pending'; nextAttemptAt: number } | { status: 'failed' };
 
 /** `config` overrides the test configuration (e.g. a retry schedule; by default a failed delivery is final at once). */
 export async function openWorld(engine: Engine, browser: Browser, config: Partial<Config> = {}): Promise<World> {
@@ -79,6 +100,15 @@ export async function openWorld(engine: Engine, browser: Browser, config: Partia
       await world.flaky.close();
       await h.close();
     },
+    operator: () => operator(world),
+    shop: (name) => shop(world, name),
+    portalLink: (client) => portalLink(world, client),
+    partner: (client) => partner(world, client),
+    subscribeReceivers: (client) => subscribeReceivers(world, client),
+    publishedList: (school, name) => publishedList(world, school, name),
+    setFlakyDelivery: (change) => setFlakyDelivery(world, change),
+    shoot: (page, name, rerender) => shoot(world, page, name, rerender),
+    expectingRefusals: (step) => expectingRefusals(world, step),
   };
   // The app's clock follows the wall clock (plus `offset`), so the worker's schedule and the page's relative times agree.
   h.clock.set(Date.now());
@@ -145,15 +175,22 @@ export function useBrowserWorlds(engine: Engine): (config?: Partial<Config>) => 
   };
 }
 
-/** Runs a step that is expected to make the browser log failed requests (401/403/404), then forgets them. */
-export async function expectingRefusals<T>(world: World, step: () => Promise<T>): Promise<T> {
+/**
+ * useBrowserWorlds for a describe block whose every test works in the default world: opened before
+ * each test and handed to `take` (the block's `w`).
+ */
+export function useBrowserWorldEachTest(engine: Engine, take: (world: World) => void): void {
+  const open = useBrowserWorlds(engine);
+  beforeEach(async () => take(await open()), 60_000);
+}
+
+async function expectingRefusals<T>(world: World, step: () => Promise<T>): Promise<T> {
   const result = await step();
   world.problems.length = 0;
   return result;
 }
 
-/** Desktop and phone pictures; `rerender` draws the page again at the new width (the chart sizes itself when drawn). */
-export async function shoot(world: World, page: Page, name: string, rerender?: () => Promise<void>): Promise<void> {
+async function shoot(world: World, page: Page, name: string, rerender?: () => Promise<void>): Promise<void> {
   if (world.engine !== 'sqlite') return; // one set of pictures is enough
   await mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
@@ -179,8 +216,7 @@ export async function section(page: Page, name: string, heading: string): Promis
   await page.locator('main > section:not([data-stale]) h1', { hasText: heading }).waitFor();
 }
 
-/** The operator's console, signed in with the admin token, on the overview. */
-export async function operator(world: World): Promise<Page> {
+async function operator(world: World): Promise<Page> {
   const page = await world.page('operator');
   await page.goto(`${world.base}/dashboard`);
   await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
@@ -189,27 +225,23 @@ export async function operator(world: World): Promise<Page> {
   return page;
 }
 
-/** A client made through the admin API, with a token. */
-export const shop = (world: World, name = `Boekhandel Noord ${world.engine}`): Promise<TestClient> =>
+const shop = (world: World, name = `Boekhandel Noord ${world.engine}`): Promise<TestClient> =>
   createClientWithToken(world.h, name);
 
-/** A one-time portal sign-in link for the client, made through the admin API: its path. */
-export async function portalLink(world: World, client: TestClient): Promise<string> {
+async function portalLink(world: World, client: TestClient): Promise<string> {
   const link = await world.h.asAdmin().post(`/api/admin/v1/clients/${client.id}/portal-link`);
   expect(link.statusCode).toBe(201);
   return link.json<{ path: string }>().path;
 }
 
-/** The client's partner, signed in through a portal link in a browser of its own, on the credentials page. */
-export async function partner(world: World, client: TestClient): Promise<Page> {
+async function partner(world: World, client: TestClient): Promise<Page> {
   const page = await world.page('partner');
   await page.goto(`${world.base}${await portalLink(world, client)}`);
   await page.locator('main h1', { hasText: 'Credentials' }).waitFor();
   return page;
 }
 
-/** Subscribes the client's two receivers (ok, flaky) to list.published through the API, as the portal does. */
-export async function subscribeReceivers(world: World, client: TestClient): Promise<void> {
+async function subscribeReceivers(world: World, client: TestClient): Promise<void> {
   for (const receiver of [world.ok, world.flaky]) {
     const created = await world.h
       .as(client)
@@ -218,8 +250,7 @@ export async function subscribeReceivers(world: World, client: TestClient): Prom
   }
 }
 
-/** A school named `school`, its list `name` published through the admin API: the list's identifier. */
-export async function publishedList(world: World, school = HOSTILE, name = 'ICT jaar 1'): Promise<string> {
+async function publishedList(world: World, school = HOSTILE, name = 'ICT jaar 1'): Promise<string> {
   const admin = world.h.asAdmin();
   const created = await admin.post('/api/admin/v1/schools', { name: school, type: 'HBO', location: 'Amsterdam' });
   expect(created.statusCode).toBe(201);
@@ -231,11 +262,7 @@ export async function publishedList(world: World, school = HOSTILE, name = 'ICT 
   return id;
 }
 
-/** The flaky receiver's newest delivery, put into the state a test needs (as the worker would leave it). */
-export async function setFlakyDelivery(
-  world: World,
-  change: { status: 'pending'; nextAttemptAt: number } | { status: 'failed' },
-): Promise<string> {
+async function setFlakyDelivery(world: World, change: FlakyChange): Promise<string> {
   const { h, flaky } = world;
   const flakyDelivery = () =>
     h.database.db.kysely

@@ -4,7 +4,7 @@
  * one there, and the Subscriptions page points to it.
  */
 import { expect, it } from 'vitest';
-import { partner, section, shoot, shop, useBrowserWorlds } from '../e2e/support.js';
+import { section, useBrowserWorlds } from '../e2e/support.js';
 import { skipBrowser } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 
@@ -15,8 +15,8 @@ describeEachEngine('the portal says where the webhook secret is', (engine) => {
     'Credentials explains where the secret was shown, a rotation shows the new one, Subscriptions links there',
     async () => {
       const w = await world();
-      const client = await shop(w);
-      const pt = await partner(w, client);
+      const client = await w.shop();
+      const pt = await w.partner(client);
       expect(await pt.locator('#webhook-secret-where').textContent()).toBe(
         'Where to find it: the webhook secret starts with whsec_ and is shown only when it is issued — to your operator when your client was created, beside the client secret, and here after a rotation. It cannot be shown again: ask your operator for it, or rotate it below and give the new one to your receiver.',
       );
@@ -37,11 +37,11 @@ describeEachEngine('the portal says where the webhook secret is', (engine) => {
       expect(await pt.locator('#signed-with').textContent()).toBe(
         'Every webhook to these receivers is signed with your webhook secret, so your receiver can check it came from us. Where to find the secret: Credentials.',
       );
-      await shoot(w, pt, 'portal-subscriptions-secret-note');
+      await w.shoot(pt, 'portal-subscriptions-secret-note');
       await pt.locator('#signed-with').getByRole('link', { name: 'Credentials' }).click();
       await pt.locator('main > section h1', { hasText: 'Credentials' }).waitFor();
       expect(new URL(pt.url()).pathname).toBe('/portal/credentials');
-      await shoot(w, pt, 'portal-credentials-webhook-secret');
+      await w.shoot(pt, 'portal-credentials-webhook-secret');
     },
     90_000,
   );
