@@ -1,17 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configTable, withConfigTable } from '../../docs-tools/config-table.js';
 import { CONFIG_KEYS, fieldOf } from '../../src/config/load.js';
 import { ConfigError, configDefaults, loadConfig } from '../../src/config.js';
-
-const docs = join(import.meta.dirname, '../../docs/operating/configuration.md');
+import { itHoldsTheRenderedTable } from '../support/docs-table.js';
 
 describe('configuration: one schema', () => {
-  it('the table in docs/operating/configuration.md is the one the schema renders (npm run docs:config)', () => {
-    const text = readFileSync(docs, 'utf8');
-    expect(withConfigTable(text), 'run npm run docs:config').toBe(text);
-  });
+  itHoldsTheRenderedTable('docs/operating/configuration.md', 'the schema', withConfigTable, 'docs:config');
 
   it('names every variable of the schema in the table, once', () => {
     const table = configTable();

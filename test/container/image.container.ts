@@ -20,6 +20,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.js';
+import { readmeScript } from '../support/readme.js';
 import { until } from '../support/until.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -170,19 +171,7 @@ class Receiver {
 
 /** The README's "Try it" commands run against `origin`, verbatim otherwise; one parsed answer per command. */
 async function readmeExamples(origin: string): Promise<Record<string, unknown>[]> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = /## Try it[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-  const commands = block
-    .replaceAll('http://localhost:3000', origin)
-    .split('\n')
-    .reduce<string[]>((all, line) => {
-      if (line.startsWith('#') || line.trim() === '') return all;
-      const last = all.length - 1;
-      if (last >= 0 && (all[last] ?? '').endsWith('\\')) all[last] = `${(all[last] ?? '').slice(0, -1)} ${line.trim()}`;
-      else all.push(line);
-      return all;
-    }, []);
-  const shell = commands.map((command) => (/^[A-Z_]+=/.test(command) ? command : `${command}; echo`)).join('\n');
+  const shell = readmeScript(origin);
   const result = await run('bash', ['-euo', 'pipefail', '-c', shell], { timeoutMs: 60_000 });
   if (result.code !== 0) throw new Error(`the README's examples failed against ${origin}:\n${result.stderr}`);
   return result.stdout
@@ -334,17 +323,12 @@ describe('the container image', () => {
     });
     let token = '';
     let webhookSecret = '';
+    /** A one-off command of the image (migrate, seed) against the shared database. */
+    const oneOff = (command: string) =>
+      run('podman', ['run', '--rm', '--network=host', '-e', `DATABASE_URL=${databaseUrl}`, image, command]);
 
     beforeAll(async () => {
-      const migrate = await run('podman', [
-        'run',
-        '--rm',
-        '--network=host',
-        '-e',
-        `DATABASE_URL=${databaseUrl}`,
-        image,
-        'migrate',
-      ]);
+      const migrate = await oneOff('migrate');
       expect(migrate.code, migrate.stderr).toBe(0);
       expect(migrate.stderr).toContain('database migrated (postgres)');
       port = await freePort();
@@ -358,15 +342,7 @@ describe('the container image', () => {
 
     it("refuses the demo client's published secret beyond loopback", async () => {
       // Seeded by hand here (SEED=none), as `shelfmark seed` does for an operator who wants the demo data.
-      const seeded = await run('podman', [
-        'run',
-        '--rm',
-        '--network=host',
-        '-e',
-        `DATABASE_URL=${databaseUrl}`,
-        image,
-        'seed',
-      ]);
+      const seeded = await oneOff('seed');
       expect(seeded.code, seeded.stderr).toBe(0);
       const refused = await clientToken(origin, 'smc_demo', DEMO.split(':')[1] ?? '');
       expect(refused.status).toBe(401);

@@ -4,12 +4,13 @@
  * the test server's) so the README cannot drift from the product.
  */
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT } from '../../src/seed/demo.js';
 import { ensureBuilt } from '../support/process.js';
+import { readmeScript } from '../support/readme.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -90,20 +91,7 @@ describe('the server process', () => {
   });
 
   it("runs the README's curl examples verbatim", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const block = /## Try it[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(block).toBeDefined();
-    const script = (block ?? '').replaceAll('http://localhost:3000', first.url);
-    // Each command's output on a line of its own, so the results can be checked one by one.
-    const commands = script.split('\n').reduce<string[]>((all, line) => {
-      if (line.startsWith('#') || line.trim() === '') return all;
-      const last = all.length - 1;
-      if (last >= 0 && (all[last] ?? '').endsWith('\\')) all[last] = `${(all[last] ?? '').slice(0, -1)} ${line.trim()}`;
-      else all.push(line);
-      return all;
-    }, []);
-    // Variable assignments (TOKEN=…, LIST=…) print nothing; every other command prints one answer.
-    const shell = commands.map((command) => (/^[A-Z_]+=/.test(command) ? command : `${command}; echo`)).join('\n');
+    const shell = readmeScript(first.url);
     const out = execFileSync('bash', ['-euo', 'pipefail', '-c', shell], { encoding: 'utf8', timeout: 30_000 })
       .trim()
       .split('\n');

@@ -1,16 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventsTable, withEventsTable } from '../../docs-tools/events-table.js';
 import { EVENT_NAMES } from '../../src/events/catalogue.js';
-
-const docs = join(import.meta.dirname, '../../docs/webhooks.md');
+import { itHoldsTheRenderedTable } from '../support/docs-table.js';
 
 describe('events: one catalogue', () => {
-  it('the table in docs/webhooks.md is the one the event catalogue renders (npm run docs:events)', () => {
-    const text = readFileSync(docs, 'utf8');
-    expect(withEventsTable(text), 'run npm run docs:events').toBe(text);
-  });
+  itHoldsTheRenderedTable('docs/webhooks.md', 'the event catalogue', withEventsTable, 'docs:events');
 
   it('names every event once, in both spellings, with its payload type words and resource', () => {
     const rows = eventsTable().split('\n').slice(2);
