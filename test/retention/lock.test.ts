@@ -4,14 +4,14 @@
  * role's pruner that skips its turn when another node pruned within the interval.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ManualClock } from '../../src/clock.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { LEASE_MS, LEASE_SETTING } from '../../src/retention/lock.js';
 import { startPruner } from '../../src/retention/pruner.js';
 import { type PruneOutcome, RetentionService } from '../../src/retention/service.js';
 import { describeEachEngine, type TestDatabase } from '../support/engines.js';
-import { DAY, type History, historyFixture, NOW, rowCount } from './support.js';
+import { DAY, type History, NOW, rowCount, useHistoryFixture } from './support.js';
 
 const OLD = 100 * DAY;
 
@@ -20,10 +20,9 @@ describeEachEngine('retention: batches and the one-node lock', (engine) => {
   let clock: ManualClock;
   let history: History;
 
-  beforeEach(async () => {
-    ({ database, clock, history } = await historyFixture(engine));
+  useHistoryFixture(engine, (fixture) => {
+    ({ database, clock, history } = fixture);
   });
-  afterEach(async () => database.drop());
 
   const service = (pause: (heldMs: number) => Promise<void> = async () => undefined, overrides: Partial<Config> = {}) =>
     new RetentionService({

@@ -3,23 +3,30 @@
  * days, failed after 90 (counted from completion), events only once no kept delivery refers to them,
  * pending and retrying deliveries never, `0` = forever; and the bounds of the small tables.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ManualClock } from '../../src/clock.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { CHANGES_KEPT_MS } from '../../src/db/change-log.js';
 import { RetentionService } from '../../src/retention/service.js';
 import { describeEachEngine, type TestDatabase } from '../support/engines.js';
-import { column, DAY, type History, historyFixture, NOW, PRUNED_WITH_DEFAULTS } from './support.js';
+import {
+  column,
+  DAY,
+  type History,
+  NONE_FROM_THE_SMALL_TABLES,
+  NOW,
+  PRUNED_WITH_DEFAULTS,
+  useHistoryFixture,
+} from './support.js';
 
 describeEachEngine('retention: what a prune keeps', (engine) => {
   let database: TestDatabase;
   let clock: ManualClock;
   let history: History;
 
-  beforeEach(async () => {
-    ({ database, clock, history } = await historyFixture(engine));
+  useHistoryFixture(engine, (fixture) => {
+    ({ database, clock, history } = fixture);
   });
-  afterEach(async () => database.drop());
 
   const service = (overrides: Partial<Config> = {}) =>
     new RetentionService({
@@ -111,13 +118,7 @@ describeEachEngine('retention: what a prune keeps', (engine) => {
         delivery_attempts: 6,
         events: 2,
         response_bodies: 15,
-        delivery_stats: 0,
-        idempotency_keys: 0,
-        web_sessions: 0,
-        portal_links: 0,
-        offer_changes: 0,
-        school_changes: 0,
-        audit_records: 0,
+        ...NONE_FROM_THE_SMALL_TABLES,
       },
     });
     expect(outcome.items.filter((item) => item.rows > 0)).toEqual(PRUNED_WITH_DEFAULTS);

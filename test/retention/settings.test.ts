@@ -2,20 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { pauseAfter, retentionSettings } from '../../src/retention/policy.js';
+import { DEFAULT_RETENTION } from './support.js';
 
 const settings = (env: Record<string, string>) =>
   retentionSettings(loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }));
 
 describe('retention settings', () => {
   it('default to 30 / 90 days, events as long as the longer of the two, bodies 7 days, counters 90 days, audit 400 days', () => {
-    expect(settings({})).toEqual({
-      deliveryDays: 30,
-      failedDeliveryDays: 90,
-      eventDays: 90,
-      responseBodyDays: 7,
-      statsDays: 90,
-      auditDays: 400,
-    });
+    expect(settings({})).toEqual(DEFAULT_RETENTION);
     expect(settings({ AUDIT_RETENTION_DAYS: '0' }).auditDays).toBe(0);
   });
 

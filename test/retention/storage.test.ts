@@ -9,7 +9,7 @@ import { isoTime } from '../../src/clock.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
-import { DAY, History } from './support.js';
+import { DAY, DEFAULT_RETENTION, History } from './support.js';
 
 describeEachEngine('retention: the storage view', (engine) => {
   const h = useHarness(engine);
@@ -66,12 +66,7 @@ describeEachEngine('retention: the storage view', (engine) => {
       freeBytes: sqlite ? expect.any(Number) : null,
       autoVacuum: sqlite ? 'incremental' : null,
       retention: {
-        deliveryDays: 30,
-        failedDeliveryDays: 90,
-        eventDays: 90,
-        responseBodyDays: 7,
-        statsDays: 90,
-        auditDays: 400,
+        ...DEFAULT_RETENTION,
         pruneIntervalSeconds: 3600,
         pruneBatchSize: 1000,
         prunePauseMs: 100,

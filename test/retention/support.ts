@@ -4,6 +4,7 @@
  * any status with their attempts, and the small tables' rows.
  */
 import { sql } from 'kysely';
+import { afterEach, beforeEach } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Db, Engine } from '../../src/db/database.js';
 import { freshDatabase, type TestDatabase } from '../support/engines.js';
@@ -19,6 +20,41 @@ export async function historyFixture(
   const database = await freshDatabase(engine);
   return { database, clock: new ManualClock(NOW), history: await new History(database.db, NOW).setUp() };
 }
+
+/** A history fixture for each test of the calling describe block, handed to `take`; dropped after the test. */
+export function useHistoryFixture(
+  engine: Engine,
+  take: (fixture: { database: TestDatabase; clock: ManualClock; history: History }) => void,
+): void {
+  let database: TestDatabase | undefined;
+  beforeEach(async () => {
+    const fixture = await historyFixture(engine);
+    database = fixture.database;
+    take(fixture);
+  });
+  afterEach(async () => database?.drop());
+}
+
+/** The retention settings when the environment sets none: what the settings and the storage report both show. */
+export const DEFAULT_RETENTION = {
+  deliveryDays: 30,
+  failedDeliveryDays: 90,
+  eventDays: 90,
+  responseBodyDays: 7,
+  statsDays: 90,
+  auditDays: 400,
+};
+
+/** A prune record's counts for the tables the standard histories of the prune tests hold nothing to prune in. */
+export const NONE_FROM_THE_SMALL_TABLES = {
+  delivery_stats: 0,
+  idempotency_keys: 0,
+  web_sessions: 0,
+  portal_links: 0,
+  offer_changes: 0,
+  school_changes: 0,
+  audit_records: 0,
+};
 
 /** What a prune with the defaults takes from the standard history of the prune tests (rows > 0 only). */
 export const PRUNED_WITH_DEFAULTS = [
