@@ -10,6 +10,7 @@ import { createDnsHarness } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
+import { subscriptionWithDelivery } from './support.js';
 
 interface Detail {
   id: string;
@@ -110,22 +111,10 @@ describeEachEngine('portal delivery names', (engine) => {
   });
 
   it("answers 404 for another client's delivery", async () => {
-    const mine = await addSubscription(
-      h.database.db,
-      h.client.id,
-      'http://127.0.0.1:9/mine',
-      h.clock.now(),
-      'list.updated',
-    );
-    await emit(h.database.db, h.clock.now());
-    const delivery = await h.database.db.kysely
-      .selectFrom('deliveries')
-      .select('id')
-      .where('subscription_id', '=', mine)
-      .executeTakeFirstOrThrow();
+    const { delivery } = await subscriptionWithDelivery(h, h.client.id, 'http://127.0.0.1:9/mine');
     const other = await createClientWithToken(h, 'Other shop');
     const theirs = await signIn(other.id);
-    const response = await get(theirs, `/portal/api/deliveries/${delivery.id}`);
+    const response = await get(theirs, `/portal/api/deliveries/${delivery}`);
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('requestBody');
   });

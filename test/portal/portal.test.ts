@@ -10,6 +10,7 @@ import { createDnsHarness, type TestClient } from '../subscriptions/support.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
+import { subscriptionWithDelivery } from './support.js';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 interface Call {
@@ -253,23 +254,15 @@ describeEachEngine('partner portal', (engine) => {
 
   it("answers 404 for every route given another client's subscription or delivery", async () => {
     const session = await signIn(h.client.id);
-    const theirs = await addSubscription(
-      h.database.db,
+    const { subscription: theirs, delivery } = await subscriptionWithDelivery(
+      h,
       other.id,
       'https://hooks.shop.example/theirs',
-      h.clock.now(),
-      'list.updated',
     );
-    await emit(h.database.db, h.clock.now());
-    const delivery = await h.database.db.kysely
-      .selectFrom('deliveries')
-      .select('id')
-      .where('subscription_id', '=', theirs)
-      .executeTakeFirstOrThrow();
     await h.database.db.kysely
       .updateTable('deliveries')
       .set({ status: 'failed', completed_at: h.clock.now() })
-      .where('id', '=', delivery.id)
+      .where('id', '=', delivery)
       .execute();
 
     const cases = [
@@ -277,8 +270,8 @@ describeEachEngine('partner portal', (engine) => {
       ['POST', `/portal/api/subscriptions/${theirs}/ping`, undefined],
       ['POST', `/portal/api/subscriptions/${theirs}/enable`, undefined],
       ['POST', `/portal/api/subscriptions/${theirs}/recover`, { since: '2026-01-01T00:00:00Z' }],
-      ['GET', `/portal/api/deliveries/${delivery.id}`, undefined],
-      ['POST', `/portal/api/deliveries/${delivery.id}/retry`, undefined],
+      ['GET', `/portal/api/deliveries/${delivery}`, undefined],
+      ['POST', `/portal/api/deliveries/${delivery}/retry`, undefined],
       ['GET', `/portal/api/deliveries?subscriptionId=${theirs}`, undefined],
     ] as const;
     for (const [method, url, payload] of cases) {
@@ -291,7 +284,7 @@ describeEachEngine('partner portal', (engine) => {
     const rows = await h.database.db.kysely
       .selectFrom('deliveries')
       .select(['status'])
-      .where('id', '=', delivery.id)
+      .where('id', '=', delivery)
       .executeTakeFirstOrThrow();
     expect(rows.status).toBe('failed');
     expect(
