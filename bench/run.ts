@@ -7,7 +7,7 @@
  *
  *   npm run bench                         every scenario but history and writes, full length
  *   npm run bench -- --record             the same, recorded
- *   BENCH_QUICK=1 npm run bench           1 round, ~2 s per load, small counts (CI; never judged or recorded)
+ *   BENCH_QUICK=1 npm run bench           1 round, ~1 s per load, small counts (CI; never judged or recorded)
  *   npm run bench -- --only offers        one scenario: offers | catalogue | list-offers | token | delivery | scale-out |
  *                                         fanout | feed | latency | soak | history | writes (history and writes
  *                                         run only this way, time limit 2 h; quick with BENCH_QUICK=1)
@@ -94,13 +94,13 @@ function settingsFromEnv(postgres: boolean): Settings {
   return {
     quick,
     rounds: envNumber('BENCH_ROUNDS', quick ? 1 : 3),
-    seconds: envNumber('BENCH_SECONDS', quick ? 2 : 5),
+    seconds: envNumber('BENCH_SECONDS', quick ? 1 : 5),
     warmupSeconds: quick ? 0 : 1,
     deliveries: envNumber('BENCH_DELIVERIES', quick ? 500 : 5000),
     deliveryRounds: envNumber('BENCH_DELIVERY_ROUNDS', quick ? 1 : 5),
     deliveryWarm: envNumber('BENCH_DELIVERY_WARM', quick ? 1000 : 20_000),
     fanout: envNumber('BENCH_FANOUT', quick ? 1000 : 10_000),
-    latencySeconds: quick ? 2 : 5,
+    latencySeconds: quick ? 1 : 5,
     latencyRate: envNumber('BENCH_LATENCY_RATE', 200),
     postgres,
   };

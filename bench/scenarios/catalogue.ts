@@ -49,12 +49,12 @@ interface Sizes {
 }
 
 function sizes(settings: Settings): Sizes {
-  const offers = Number(process.env.BENCH_CATALOGUE_OFFERS ?? (settings.quick ? 20_000 : 200_000));
+  const offers = Number(process.env.BENCH_CATALOGUE_OFFERS ?? (settings.quick ? 10_000 : 200_000));
   return {
     offers,
     eans: Math.round(offers / 2),
     samples: settings.quick ? 50 : 300,
-    warmupSeconds: settings.quick ? 1 : 5,
+    warmupSeconds: settings.quick ? 0 : 5,
   };
 }
 

@@ -6,7 +6,7 @@
  * a quick run, after a third of the run), at the end, and the peak. Targets (reported, not enforced):
  * end ≤ 1.15× the after-warm-up figure; peak ≤ 200 MB.
  *
- * BENCH_SOAK_SECONDS overrides the length (300 full, 20 quick); BENCH_SOAK_ENGINES=sqlite,postgres
+ * BENCH_SOAK_SECONDS overrides the length (300 full, 8 quick); BENCH_SOAK_ENGINES=sqlite,postgres
  * picks the engines (default: SQLite only; PostgreSQL too when reachable and BENCH_SOAK_ENGINES says so).
  * BENCH_SOAK_SNAPSHOTS=1 writes a V8 heap snapshot after the warm-up and at the end (SIGUSR2, node
  * --heapsnapshot-signal; the snapshot collects garbage first) into bench/out/profiles/soak-*.heapsnapshot,
@@ -163,7 +163,7 @@ async function soakOnce(engine: Engine, seconds: number, log: (line: string) => 
 }
 
 export async function soakScenario(settings: Settings, log: (line: string) => void): Promise<ScenarioResult> {
-  const seconds = envSeconds('BENCH_SOAK_SECONDS', settings.quick ? 20 : 300);
+  const seconds = envSeconds('BENCH_SOAK_SECONDS', settings.quick ? 8 : 300);
   const wanted = (process.env.BENCH_SOAK_ENGINES ?? 'sqlite').split(',').map((name) => name.trim());
   const engines = (['sqlite', 'postgres'] as const).filter(
     (engine) => wanted.includes(engine) && (engine === 'sqlite' || settings.postgres),
