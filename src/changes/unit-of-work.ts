@@ -15,7 +15,7 @@ import type { AuditAction } from '../audit/catalogue.js';
 import type { Initiator } from '../audit/initiator.js';
 import { appendRecord, checkRecord } from '../audit/recorder.js';
 import type { Clock } from '../clock.js';
-import type { Db, Engine, Executor } from '../db/database.js';
+import type { Db, Dialect, Executor } from '../db/database.js';
 
 /** What the work of one change is given. `E` is the events it may emit (none for `never`). */
 export interface Change<E = never> {
@@ -31,8 +31,8 @@ export interface Change<E = never> {
 }
 
 export interface UnitOfWork<E = never> {
-  /** The engine the transactions run on (a read-then-write locks its row on PostgreSQL). */
-  readonly engine: Engine;
+  /** The dialect of the database the transactions run on (whether a read-then-write locks its row). */
+  readonly dialect: Dialect;
   run<T>(by: Initiator, work: (change: Change<E>) => Promise<T>): Promise<T>;
 }
 
@@ -58,7 +58,7 @@ export const NO_EVENTS: EventLedger<never> = {
 
 export function unitOfWork<E>(db: Db, clock: Clock, ledger: EventLedger<E>): UnitOfWork<E> {
   return {
-    engine: db.engine,
+    dialect: db.dialect,
     async run<T>(by: Initiator, work: (change: Change<E>) => Promise<T>): Promise<T> {
       const written = { events: 0, deliveries: 0 };
       const result = await db.kysely.transaction().execute(async (trx) => {

@@ -7,13 +7,10 @@
  * per cell (docs/performance.md#decisions).
  */
 import { sql } from 'kysely';
-import type { Engine, Executor } from './database.js';
+import type { Executor } from './database.js';
+import type { BulkColumn, Dialect } from './dialect.js';
 
-/** A column and its PostgreSQL type, which its JSON value is cast to. */
-export interface BulkColumn {
-  name: string;
-  pgType: 'text' | 'integer' | 'bigint';
-}
+export type { BulkColumn };
 
 /**
  * Inserts `rows` (each one value per column, in the columns' order) into `table` in one statement;
@@ -21,7 +18,7 @@ export interface BulkColumn {
  */
 export async function bulkInsert<Returned extends Record<string, unknown> = Record<string, never>>(
   db: Executor,
-  engine: Engine,
+  dialect: Dialect,
   table: string,
   columns: readonly BulkColumn[],
   rows: readonly (readonly unknown[])[],
@@ -30,17 +27,7 @@ export async function bulkInsert<Returned extends Record<string, unknown> = Reco
   if (rows.length === 0) return [];
   const names = sql.raw(columns.map((column) => column.name).join(', '));
   const answer = returning.length === 0 ? sql`` : sql.raw(` returning ${returning.join(', ')}`);
-  const batch = JSON.stringify(rows);
-  if (engine === 'sqlite') {
-    const values = sql.raw(columns.map((_column, index) => `value ->> ${index}`).join(', '));
-    const { rows: inserted } = await sql<Returned>`
-      insert into ${sql.table(table)} (${names}) select ${values} from jsonb_each(${batch})${answer}`.execute(db);
-    return inserted;
-  }
-  const values = sql.raw(columns.map((column, index) => `(v ->> ${index})::${column.pgType}`).join(', '));
   const { rows: inserted } = await sql<Returned>`
-    insert into ${sql.table(table)} (${names}) select ${values} from jsonb_array_elements(${batch}::jsonb) as v${answer}`.execute(
-    db,
-  );
+    insert into ${sql.table(table)} (${names}) ${dialect.jsonRows(columns, JSON.stringify(rows))}${answer}`.execute(db);
   return inserted;
 }

@@ -13,7 +13,7 @@
  * at every sync (docs/performance.md#decisions).
  */
 import { sql } from 'kysely';
-import type { Engine, Executor } from './database.js';
+import type { Dialect, Executor } from './database.js';
 
 /** A missing id is asked for this long after it was first missed (a commit this late is still seen). */
 export const LATE_COMMIT_WINDOW_MS = 30_000;
@@ -70,8 +70,8 @@ export class LogPosition {
    * A position from the log's newest ids as read now (ascending, the newest last): every id between the
    * oldest of them and the newest that is not among them is missing.
    */
-  static fromVisible(visible: readonly number[], engine: Engine, now: number): LogPosition {
-    const position = new LogPosition(visible.at(0) ?? 0, engine === 'postgres');
+  static fromVisible(visible: readonly number[], dialect: Dialect, now: number): LogPosition {
+    const position = new LogPosition(visible.at(0) ?? 0, !dialect.serialWriters);
     position.advance(visible, now);
     return position;
   }
@@ -125,13 +125,13 @@ export class ChangeLogStore {
    * commits. Pruning always keeps the newest entry (prune()), so an open transaction's id is never
    * below every entry left.
    */
-  async start(engine: Engine, now: number): Promise<LogPosition> {
+  async start(dialect: Dialect, now: number): Promise<LogPosition> {
     const table = sql.table(this.log);
     const { rows } = await sql<{ id: number }>`
       select id from ${table} where id >= (select max(id) from ${table}) - ${MAX_MISSING} order by id`.execute(this.db);
     return LogPosition.fromVisible(
       rows.map((row) => Number(row.id)),
-      engine,
+      dialect,
       now,
     );
   }

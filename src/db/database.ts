@@ -1,19 +1,27 @@
 /**
  * One query layer (Kysely) over two engines: better-sqlite3 for the embedded default and pg for
- * scale-out. Everything above this file is engine-agnostic except the few places that ask
- * `engine` (lease claiming uses FOR UPDATE SKIP LOCKED on PostgreSQL).
+ * scale-out. The engine is chosen here, once, from the URL; where the two differ (spellings, locks,
+ * notifications, sizes) the code above asks the handle's dialect (dialect.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { type Compilable, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { postgresDialect } from './dialect/postgres.js';
+import { sqliteDialect } from './dialect/sqlite.js';
+import type { Dialect, Engine } from './dialect.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite.js';
 
-export type Engine = 'sqlite' | 'postgres';
+export type { Dialect, Engine };
+
+/** Each engine's dialect, by name (a handle carries its own: `db.dialect`). */
+export const DIALECTS: Readonly<Record<Engine, Dialect>> = { sqlite: sqliteDialect, postgres: postgresDialect };
 
 export interface Db {
   readonly kysely: Kysely<Database>;
+  /** Which engine runs, for reports; what differs between the engines is asked of `dialect`. */
   readonly engine: Engine;
+  readonly dialect: Dialect;
   /**
    * SQLite only: the database file, for another connection to the same database (the delivery
    * queue's thread); undefined for an in-memory database, which no other connection can open.
@@ -77,15 +85,16 @@ export interface DatabaseOptions {
 export async function connectDatabase(url: string, options: DatabaseOptions = {}): Promise<Db> {
   if (url.startsWith('sqlite:')) {
     const { kysely, file } = openSqlite(url.slice('sqlite:'.length), options.sqliteCacheMib);
-    return file === undefined ? handle(kysely, 'sqlite') : { ...handle(kysely, 'sqlite'), sqliteFile: file };
+    return file === undefined ? handle(kysely, sqliteDialect) : { ...handle(kysely, sqliteDialect), sqliteFile: file };
   }
   return connectPostgres(url, options);
 }
 
-function handle(kysely: Kysely<Database>, engine: Engine): Db {
+function handle(kysely: Kysely<Database>, dialect: Dialect): Db {
   return {
     kysely,
-    engine,
+    engine: dialect.engine,
+    dialect,
     ping: async () => {
       try {
         await sql`select 1`.execute(kysely);
@@ -174,7 +183,7 @@ async function connectPostgres(url: string, options: DatabaseOptions): Promise<D
     const result = await (extraPool as pg.Pool).query<Row & pg.QueryResultRow>({ name, text, values: [...values] });
     return result.rows;
   };
-  const base = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  const base = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgresDialect);
   return {
     ...base,
     listen,

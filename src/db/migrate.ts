@@ -2,7 +2,7 @@
  * The migration runner: applies the pending migrations of src/db/migrations/ (one file each) in order.
  * Kept in code so the compiled build carries them; one list runs on both engines.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from './database.js';
 import { migrations } from './migrations/index.js';
 import type { UntypedDb } from './migrations/untyped.js';
@@ -23,9 +23,7 @@ export async function migrateToLatest(database: Db): Promise<void> {
   // Migrations describe tables that do not exist yet, so they see the database untyped.
   const db = database.kysely as unknown as Kysely<MigrationsDb>;
   await db.transaction().execute(async (trx) => {
-    if (database.engine === 'postgres') {
-      await sql`select pg_advisory_xact_lock(hashtext('shelfmark-migrations:' || current_schema()))`.execute(trx);
-    }
+    await database.dialect.lockMigrations(trx as unknown as Db['kysely']);
     await trx.schema
       .createTable(MIGRATIONS_TABLE)
       .ifNotExists()

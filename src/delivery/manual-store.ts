@@ -200,7 +200,9 @@ export class ManualAttemptStore {
       )
       .where('id', '=', subscriptionId)
       .execute();
-    const announced = ok ? 0 : await announceHealth(trx, { subscriptionId, now, disabled: false, noticeCutoff });
+    const announced = ok
+      ? 0
+      : await announceHealth(trx, this.db.dialect, { subscriptionId, now, disabled: false, noticeCutoff });
     return { nextAttemptAt: ok ? null : Number(updated.next_attempt_at), announced };
   }
 }

@@ -43,7 +43,7 @@ export class DeliveryStore implements DeliveryQueue {
    * own thread: queue-thread/client.ts).
    */
   get claimsOverlapSending(): boolean {
-    return this.db.engine === 'postgres';
+    return !this.db.dialect.blocksEventLoop;
   }
 
   /** Leases up to `limit` due deliveries of one lane (queue/claim.ts). */

@@ -5,7 +5,7 @@
  * disabled`: 5 days of failures or a 410 Gone). The event goes through the outbox to the same client's
  * other subscriptions to it — never to the subscription it is about, whose receiver is the one failing.
  */
-import type { Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import type { DomainEvent } from '../events/catalogue.js';
 import { events } from '../events/emitters.js';
 import { recordEventFor } from '../events/outbox.js';
@@ -21,7 +21,7 @@ export interface FailedCompletion {
 }
 
 /** Writes subscription.failing or .disabled when due; returns the deliveries it created. */
-export async function announceHealth(trx: Executor, completion: FailedCompletion): Promise<number> {
+export async function announceHealth(trx: Executor, dialect: Dialect, completion: FailedCompletion): Promise<number> {
   const { subscriptionId, now, noticeCutoff } = completion;
   const store = new HealthStore(trx);
   let event: DomainEvent;
@@ -29,5 +29,5 @@ export async function announceHealth(trx: Executor, completion: FailedCompletion
   else if (noticeCutoff !== undefined && (await store.markFailingNoticed(subscriptionId, now, noticeCutoff)))
     event = events.subscriptionFailing(subscriptionId);
   else return 0;
-  return recordEventFor(trx, now, event, await store.audience(subscriptionId, event.name));
+  return recordEventFor(trx, dialect, now, event, await store.audience(subscriptionId, event.name));
 }

@@ -8,9 +8,7 @@
  * A fan-out that starts later reads the subscription (a statement after the lock sees every commit
  * before it). SQLite needs none of it: one writer at a time.
  */
-import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
-import { onSqlite } from './feed-sequence.js';
+import type { Db, Dialect, Executor } from '../db/database.js';
 
 /**
  * An arbitrary constant of this service's advisory lock space ('SMFO'), with the schema's hash as the
@@ -20,15 +18,12 @@ import { onSqlite } from './feed-sequence.js';
 const FAN_OUT_FENCE = 0x534d464f;
 
 /** Writers, right before their fan-out (PostgreSQL). */
-export async function enterFanOut(trx: Executor): Promise<void> {
-  if (onSqlite(trx)) return;
-  await sql`select pg_advisory_xact_lock_shared(${FAN_OUT_FENCE}, hashtext(current_schema()))`.execute(trx);
+export async function enterFanOut(trx: Executor, dialect: Dialect): Promise<void> {
+  await dialect.transactionLock(trx, FAN_OUT_FENCE, 'shared');
 }
 
 /** A replay, after its subscription committed: waits for every fan-out in progress to commit. */
-export async function awaitFanOuts(db: Executor): Promise<void> {
-  if (onSqlite(db)) return;
-  await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${FAN_OUT_FENCE}, hashtext(current_schema()))`.execute(trx);
-  });
+export async function awaitFanOuts(db: Db): Promise<void> {
+  if (db.dialect.serialWriters) return;
+  await db.kysely.transaction().execute((trx) => db.dialect.transactionLock(trx, FAN_OUT_FENCE, 'exclusive'));
 }

@@ -7,7 +7,7 @@
  * Only the EANs of the batch are looked at, so the answer is at most subscriptions × batch EANs.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import type { DomainEvent } from './catalogue.js';
 
 interface Match {
@@ -17,11 +17,10 @@ interface Match {
   ean: string | null;
 }
 
-/** A list's item EANs as a table `j(ean)`, per engine. */
-export function listItemEans(engine: Engine): { from: RawBuilder<unknown>; ean: RawBuilder<unknown> } {
-  return engine === 'postgres'
-    ? { from: sql`jsonb_array_elements(l.items::jsonb) as j`, ean: sql`j.value ->> 'ean'` }
-    : { from: sql`json_each(l.items) as j`, ean: sql`json_extract(j.value, '$.ean')` };
+/** The item EANs of a list `l` as a table `j`: `from` joins it, `ean` is an item's EAN. */
+export function listItemEans(dialect: Dialect): { from: RawBuilder<unknown>; ean: RawBuilder<unknown> } {
+  const items = dialect.jsonElements('l.items', 'j');
+  return { from: items.from, ean: items.field('ean') };
 }
 
 /**
@@ -31,7 +30,7 @@ export function listItemEans(engine: Engine): { from: RawBuilder<unknown>; ean: 
 export async function matchingSubscriptions(
   trx: Executor,
   events: readonly DomainEvent[],
-  engine: Engine | undefined,
+  dialect: Dialect,
 ): Promise<(event: DomainEvent) => string[]> {
   const names = sql.join([...new Set(events.map((event) => event.name))]);
   const eanValues = [...new Set(events.flatMap((event) => (event.ean === undefined ? [] : [event.ean])))];
@@ -40,9 +39,8 @@ export async function matchingSubscriptions(
         where s.event in (${names}) and s.status = 'active' and s.filter is null`,
   ];
   if (eanValues.length > 0) {
-    if (engine === undefined) throw new Error('recordEvents needs the engine for events that carry EANs');
     const eans = sql.join(eanValues);
-    const items = listItemEans(engine);
+    const items = listItemEans(dialect);
     branches.push(
       sql`select s.id, s.event, f.ean from subscriptions s
           inner join subscription_filter_eans f on f.subscription_id = s.id

@@ -8,19 +8,16 @@
  *   committed events, and the next stamper waits for the lock, so positions become visible in order:
  *   an event that commits late gets a later position instead of a gap behind the readers.
  */
-import { SqliteAdapter, sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { sql } from 'kysely';
+import type { Dialect, Executor } from '../db/database.js';
 import { EVENTS_CHANNEL } from './channels.js';
 
-/** True when the executor talks to SQLite (the outbox's helpers are not told the engine). */
-export const onSqlite = (executor: Executor): boolean => executor.getExecutor().adapter instanceof SqliteAdapter;
-
 /**
- * Reserves `count` consecutive positions and answers the first, on SQLite; undefined on PostgreSQL,
- * where the sequencer stamps them after the commit.
+ * Reserves `count` consecutive positions and answers the first where writers are serial (SQLite);
+ * undefined where they are not (PostgreSQL): the sequencer stamps them after the commit.
  */
-export async function reservePositions(trx: Executor, count: number): Promise<number | undefined> {
-  if (count === 0 || !onSqlite(trx)) return undefined;
+export async function reservePositions(trx: Executor, dialect: Dialect, count: number): Promise<number | undefined> {
+  if (count === 0 || !dialect.serialWriters) return undefined;
   const { rows } = await sql<{ last: number }>`
     update event_sequence set last = last + ${count} where id = 1 returning last`.execute(trx);
   const last = rows[0]?.last;
@@ -35,16 +32,16 @@ const STAMP_BATCH = 5000;
  * PostgreSQL: gives the committed events without a position theirs, in insertion order, a batch per
  * transaction until none is left; answers how many. Notifies the feed's waiters of every node.
  */
-export async function stampCommitted(db: Executor): Promise<number> {
+export async function stampCommitted(db: Executor, dialect: Dialect): Promise<number> {
   let total = 0;
   for (;;) {
-    const stamped = await stampBatch(db);
+    const stamped = await stampBatch(db, dialect);
     total += stamped;
     if (stamped < STAMP_BATCH) return total;
   }
 }
 
-async function stampBatch(db: Executor): Promise<number> {
+async function stampBatch(db: Executor, dialect: Dialect): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ last: string }>`select last from event_sequence where id = 1 for update`.execute(trx);
     const last = Number(rows[0]?.last ?? 0);
@@ -57,7 +54,7 @@ async function stampBatch(db: Executor): Promise<number> {
     const count = stamped.rows.length;
     if (count === 0) return 0;
     await sql`update event_sequence set last = ${last + count} where id = 1`.execute(trx);
-    await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
+    await dialect.notify(trx, EVENTS_CHANNEL, '');
     return count;
   });
 }

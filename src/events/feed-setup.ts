@@ -22,12 +22,12 @@ export function createEventFeed(deps: {
   outbox: Outbox;
 }): EventFeedParts {
   const { db, clock, config, eventDays, outbox } = deps;
-  const store = new FeedStore(db.kysely, db.engine);
+  const store = new FeedStore(db.kysely, db.dialect);
   const waiters = new FeedWaiters(store, {
     maxWaitingPerClient: config.eventsMaxWaitingPerClient,
-    // PostgreSQL's notifications wake waiters at once, the poll only covers a lost one; SQLite's other
-    // processes (CLUSTER_WORKERS) can only be noticed by polling (a max(seq) look-up).
-    pollMs: db.engine === 'postgres' ? 1000 : 250,
+    // Notifications (LISTEN, PostgreSQL) wake waiters at once, the poll only covers a lost one; without
+    // them (SQLite) other processes (CLUSTER_WORKERS) can only be noticed by polling (a max(seq) look-up).
+    pollMs: db.listen === undefined ? 250 : 1000,
     // While nobody waits, the commits of this much time share one look-up (and on PostgreSQL one
     // stamping of their positions): a reader arriving meanwhile looks up and stamps itself.
     lookUpAfterMs: 200,

@@ -5,7 +5,7 @@
  * no position yet (the sequencer of the node that wrote it normally has, within milliseconds).
  */
 import { sql } from 'kysely';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import { stampCommitted } from './feed-sequence.js';
 
 export interface FeedRow {
@@ -29,18 +29,18 @@ export class FeedStore {
 
   constructor(
     private readonly db: Executor,
-    private readonly engine: Engine,
+    private readonly dialect: Dialect,
   ) {}
 
   /** The newest position given; on PostgreSQL after stamping the committed events that had none. */
   async head(): Promise<number> {
     const { rows } = await sql<{ last: string; unstamped: boolean | number }>`
-      select last, ${this.engine === 'postgres' ? sql`exists (select 1 from events where seq is null)` : sql`0`} as unstamped
+      select last, ${this.dialect.serialWriters ? sql`0` : sql`exists (select 1 from events where seq is null)`} as unstamped
       from event_sequence where id = 1`.execute(this.db);
     const row = rows[0];
     if (row === undefined) throw new Error('event_sequence has no row (migration 0016)');
     if (row.unstamped !== true) return Number(row.last);
-    this.stamping ??= stampCommitted(this.db).finally(() => {
+    this.stamping ??= stampCommitted(this.db, this.dialect).finally(() => {
       this.stamping = undefined;
     });
     await this.stamping;

@@ -3,10 +3,9 @@
  * row per matching active subscription are written in the change's own transaction. Either all of it
  * commits or none of it does, so a crash can never lose an event.
  */
-import { sql } from 'kysely';
 import type { Change, EventLedger, UnitOfWork } from '../changes/unit-of-work.js';
 import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
-import type { Db, Engine, Executor } from '../db/database.js';
+import type { Db, Dialect, Executor } from '../db/database.js';
 import type { DeliveriesTable } from '../db/delivery-tables.js';
 import { ids } from '../ids.js';
 import { type DomainEvent, webhookPayload } from './catalogue.js';
@@ -68,16 +67,17 @@ export class Outbox implements EventLedger<DomainEvent> {
   }
 
   write(trx: Executor, now: number, events: readonly DomainEvent[]): Promise<number> {
-    return recordEvents(trx, now, events, this.db.engine);
+    return recordEvents(trx, this.db.dialect, now, events);
   }
 
   async beforeCommit(trx: Executor, written: { deliveries: number }): Promise<void> {
     // Delivered to every listening node when (and only if) this transaction commits; this node's
     // listeners skip it (its origin), as the listeners below are called after the commit.
-    if (this.db.engine === 'postgres')
-      await sql`select pg_notify(${written.deliveries > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL}, ${this.db.origin ?? ''})`.execute(
-        trx,
-      );
+    await this.db.dialect.notify(
+      trx,
+      written.deliveries > 0 ? DELIVERIES_CHANNEL : EVENTS_CHANNEL,
+      this.db.origin ?? '',
+    );
     const hold = this.testHoldMs;
     if (hold !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.random() * hold));
   }
@@ -91,16 +91,16 @@ export class Outbox implements EventLedger<DomainEvent> {
 /**
  * Writes the events and their deliveries with the given executor (which must be a transaction): the
  * events in chunks, one look-up of the matching active subscriptions of all of them (filters joined
- * in SQL, see fan-out.ts), the deliveries in chunks. `engine` is needed once events carry EANs.
+ * in SQL, see fan-out.ts), the deliveries in chunks.
  */
 export async function recordEvents(
   trx: Executor,
+  dialect: Dialect,
   now: number,
   events: readonly DomainEvent[],
-  engine?: Engine,
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const first = await reservePositions(trx, events.length);
+  const first = await reservePositions(trx, dialect, events.length);
   const rows = events.map((event, index) => ({
     id: ids.event(),
     name: event.name,
@@ -111,11 +111,11 @@ export async function recordEvents(
     ean: event.ean ?? null,
     ...(first === undefined ? {} : { seq: first + index }),
   }));
-  if (engine !== undefined && rows.length >= BULK_FROM) {
+  if (rows.length >= BULK_FROM) {
     const columns = first === undefined ? EVENT_COLUMNS : [...EVENT_COLUMNS, SEQ_COLUMN];
     await bulkInsert(
       trx,
-      engine,
+      dialect,
       'events',
       columns,
       rows.map((row) => columns.map((column) => (row as Record<string, unknown>)[column.name] ?? null)),
@@ -126,8 +126,8 @@ export async function recordEvents(
         .insertInto('events')
         .values(rows.slice(i, i + INSERT_CHUNK))
         .execute();
-  await enterFanOut(trx);
-  const subscriptionsOf = await matchingSubscriptions(trx, events, engine);
+  await enterFanOut(trx, dialect);
+  const subscriptionsOf = await matchingSubscriptions(trx, events, dialect);
   const deliveries = rows.flatMap((row, index) =>
     subscriptionsOf(events[index] as DomainEvent).map((subscription) => newDelivery(row.id, subscription, now)),
   );
@@ -170,6 +170,7 @@ export function newDelivery(
  */
 export async function recordEventFor(
   trx: Executor,
+  dialect: Dialect,
   now: number,
   event: DomainEvent,
   subscriptionIds: readonly string[],
@@ -177,7 +178,7 @@ export async function recordEventFor(
   const id = ids.event();
   const payload = webhookPayload(event);
   const { name, resource, identifier } = event;
-  const seq = await reservePositions(trx, 1);
+  const seq = await reservePositions(trx, dialect, 1);
   await trx
     .insertInto('events')
     .values({ id, name, resource, identifier, payload, created_at: now, ...(seq === undefined ? {} : { seq }) })

@@ -8,7 +8,7 @@
  * node wrote it.
  */
 import { type ChangeLogStore, fellBehind, type LogPosition } from '../db/change-log.js';
-import type { Engine } from '../db/database.js';
+import type { Dialect } from '../db/database.js';
 import type { DirectoryEntry, SchoolStore } from './school-store.js';
 
 /** More changed schools than this since the last answer (a bulk import): load them all instead. */
@@ -29,7 +29,7 @@ export class SchoolDirectory {
   constructor(
     private readonly store: SchoolStore,
     private readonly log: ChangeLogStore,
-    private readonly engine: Engine,
+    private readonly dialect: Dialect,
     private readonly compare: (a: DirectoryEntry, b: DirectoryEntry) => number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -84,7 +84,7 @@ export class SchoolDirectory {
   private async load(now: number): Promise<void> {
     // The log first, then the rows: every change visible now is in the rows read next, and one that
     // commits later comes after the position (or is among its missing ids) at a later catch-up.
-    const position = await this.log.start(this.engine, now);
+    const position = await this.log.start(this.dialect, now);
     const rows = await this.store.directory();
     this.entries = new Map(rows.map((row) => [row.identifier, row]));
     this.sorted = undefined;

@@ -44,7 +44,7 @@ export class StructureService {
     this.directory = new SchoolDirectory(
       this.schools,
       new ChangeLogStore(db.kysely, 'school_changes'),
-      db.engine,
+      db.dialect,
       (a, b) => byName({ name: a.name, id: a.identifier }, { name: b.name, id: b.identifier }),
     );
   }

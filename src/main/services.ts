@@ -176,7 +176,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     offerStore,
     clock,
     config,
-    new OfferReadModel(offerStore, new ChangeLogStore(kysely, 'offer_changes'), config, db.engine),
+    new OfferReadModel(offerStore, new ChangeLogStore(kysely, 'offer_changes'), config, db.dialect),
     work,
   );
   const subscriptions = new SubscriptionService(kysely, clock, config, work, deps.dnsLookup);

@@ -5,7 +5,7 @@
 
 import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
 import { EVERY_KEY } from '../db/change-log.js';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import type { NewOffer, OfferRow, OfferUpdate } from '../db/schema.js';
 
 /** A new offer and the import key it is recorded under. */
@@ -35,7 +35,7 @@ const KEY_COLUMNS: readonly BulkColumn[] = [
 export class ImportStore {
   constructor(
     private readonly db: Executor,
-    private readonly engine: Engine,
+    private readonly dialect: Dialect,
   ) {}
 
   /** The offers of earlier imports with these keys, by key. */
@@ -68,7 +68,7 @@ export class ImportStore {
     if (fresh.length === 0) return;
     const inserted = await bulkInsert<{ id: number; identifier: string }>(
       this.db,
-      this.engine,
+      this.dialect,
       'offers',
       OFFER_COLUMNS,
       fresh.map(({ offer }) => OFFER_COLUMNS.map((column) => offer[column.name])),
@@ -77,7 +77,7 @@ export class ImportStore {
     const idOf = new Map(inserted.map((row) => [row.identifier, Number(row.id)]));
     await bulkInsert(
       this.db,
-      this.engine,
+      this.dialect,
       'offer_import_keys',
       KEY_COLUMNS,
       fresh.map(({ key, offer }) => [key, idOf.get(offer.identifier)]),

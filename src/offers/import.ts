@@ -102,10 +102,11 @@ export class OfferImporter {
         }
         if (errors.length > 0) throw new Refused(errors);
         await write();
-        // PostgreSQL draws change-log ids as it writes: more than a reader follows while the import is
-        // open, so the import's last entry tells every reader to forget everything (db/change-log.ts).
-        if (this.work.engine === 'postgres' && summary.created + summary.updated > batchSize)
-          await new ImportStore(trx, 'postgres').everyOfferChanged(this.clock.now());
+        // Where writers run side by side (PostgreSQL), change-log ids drawn while the import is open are
+        // more than a reader follows, so its last entry tells every reader to forget everything
+        // (db/change-log.ts).
+        if (!this.work.dialect.serialWriters && summary.created + summary.updated > batchSize)
+          await new ImportStore(trx, this.work.dialect).everyOfferChanged(this.clock.now());
         if (summary.created + summary.updated > 0)
           record('offers.imported', by.file, {
             rows: { before: null, after: `1-${summary.rows} of ${summary.rows}` },
@@ -128,7 +129,7 @@ export class OfferImporter {
     emit: Emit,
   ): Promise<{ created: number; updated: number }> {
     if (batch.length === 0) return { created: 0, updated: 0 };
-    const store = new ImportStore(trx, this.work.engine);
+    const store = new ImportStore(trx, this.work.dialect);
     const existing = await store.findByKeys(batch.map((row) => row.key));
     const now = this.clock.now();
     const fresh: NewImportedOffer[] = [];

@@ -15,7 +15,7 @@
  */
 import type { Config } from '../config.js';
 import { type ChangeLogStore, EVERY_KEY, fellBehind, type LogPosition } from '../db/change-log.js';
-import type { Engine } from '../db/database.js';
+import type { Dialect } from '../db/database.js';
 import { parseEanList } from '../vocabulary/ean.js';
 import { AnswerMemo } from './answer-memo.js';
 import { type Fragment, fragmentsFromRows, joined, NO_OFFERS, type PublishedOffers } from './fragment.js';
@@ -53,7 +53,7 @@ export class OfferReadModel {
     private readonly store: OfferStore,
     private readonly log: ChangeLogStore,
     private readonly config: Pick<Config, 'serviceFeeCents' | 'offersCacheEans' | 'offersSyncIntervalMs'>,
-    private readonly engine: Engine,
+    private readonly dialect: Dialect,
     private readonly now: () => number = Date.now,
   ) {
     this.catalogue = new WholeCatalogue(store, config.serviceFeeCents, config.offersCacheEans, (ean, fragment) => {
@@ -164,7 +164,7 @@ export class OfferReadModel {
   start(listen?: (channel: string, onNotify: () => void) => Promise<() => Promise<void>>): Promise<void> {
     this.starting ??= (async () => {
       this.lastRead = this.now();
-      this.position = await this.log.start(this.engine, this.lastRead);
+      this.position = await this.log.start(this.dialect, this.lastRead);
       this.timer = setInterval(() => void this.sync().catch(() => this.clear()), this.config.offersSyncIntervalMs);
       this.timer.unref();
       if (listen !== undefined) {
@@ -243,7 +243,7 @@ export class OfferReadModel {
     ) {
       // More ids missing than are followed: forget everything and follow the log from its end.
       this.clear();
-      this.position = await this.log.start(this.engine, now);
+      this.position = await this.log.start(this.dialect, now);
     }
     await this.log.pruneIfDue(now);
   }

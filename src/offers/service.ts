@@ -121,7 +121,7 @@ export class OfferService {
         : await this.work.run(by, async ({ trx, emit, record }) => {
             const store = new OfferStore(trx);
             // Read and changed in one transaction; the events compare the two.
-            const before = await store.findById(id, { forUpdate: this.work.engine === 'postgres' });
+            const before = await store.findById(id, { forUpdate: !this.work.dialect.serialWriters });
             if (before === undefined) return undefined;
             const status = changes.status ?? before.status;
             const after = await store.update(id, {
@@ -146,7 +146,7 @@ export class OfferService {
         ? undefined
         : await this.work.run(by, async ({ trx, emit, record }) => {
             const store = new OfferStore(trx);
-            const before = await store.findById(id, { forUpdate: this.work.engine === 'postgres' });
+            const before = await store.findById(id, { forUpdate: !this.work.dialect.serialWriters });
             if (before === undefined || !(await store.delete(id))) return undefined;
             for (const event of offerEvents(before, undefined)) emit(event);
             record('offer.deleted', String(id), changesBetween(this.auditFields(before), null));

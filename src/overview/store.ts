@@ -153,15 +153,7 @@ export class OverviewStore {
     const sample = sql`select completed_at - created_at as latency from deliveries
       where status = 'succeeded' and status <> 'pending' and created_at >= ${since}
       order by created_at desc, id desc limit ${cap}`;
-    const ranked =
-      this.db.engine === 'postgres'
-        ? sql<{ p: number | string | null }>`
-            select percentile_disc(0.95) within group (order by latency) as p from (${sample}) s`
-        : sql<{ p: number | string | null }>`
-            select latency as p from (
-              select latency, row_number() over (order by latency) as rn, count(*) over () as n from (${sample}) s
-            ) r where rn = (95 * n + 99) / 100`;
-    const p = (await ranked.execute(this.db.kysely)).rows[0]?.p;
+    const p = (await this.db.dialect.percentile(95, 'latency', sample).execute(this.db.kysely)).rows[0]?.p;
     return p === null || p === undefined ? null : Number(p);
   }
 

@@ -13,9 +13,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db, Executor } from '../db/database.js';
+import type { SessionLock } from '../db/dialect.js';
 import { getSetting } from '../db/settings.js';
 
 export const LEASE_SETTING = 'retention.prune_lease';
@@ -37,23 +37,20 @@ export interface PruneLock {
 }
 
 export function pruneLock(db: Db, clock: Clock): PruneLock {
-  return db.engine === 'postgres' ? advisoryLock(db) : leaseLock(db, clock);
+  const session = db.dialect.sessionLock;
+  return session === undefined ? leaseLock(db, clock) : advisoryLock(db, session);
 }
 
-function advisoryLock(db: Db): PruneLock {
+function advisoryLock(db: Db, session: SessionLock): PruneLock {
   return {
     withLock: (work) =>
       db.kysely.connection().execute(async (connection) => {
-        const key = sql`${ADVISORY_CLASS}, hashtext(current_schema())`;
-        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`.execute(
-          connection,
-        );
-        if (rows[0]?.locked !== true) return undefined;
+        if (!(await session.tryLock(connection, ADVISORY_CLASS))) return undefined;
         try {
           return await work({ db: connection, renew: async () => true });
         } finally {
           // A broken connection cannot unlock, but the server has released its locks already.
-          await sql`select pg_advisory_unlock(${key})`.execute(connection).catch(() => undefined);
+          await session.unlock(connection, ADVISORY_CLASS).catch(() => undefined);
         }
       }),
   };

@@ -10,7 +10,7 @@
  * same (docs/decisions/0003-paced-prune.md).
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import { finishedBefore } from './store.js';
 
 /** Deliveries deleted per transaction of a paced prune. */
@@ -35,11 +35,10 @@ export function stillFinished(
   ids: readonly string[],
   status: string,
   cutoff: number,
-  engine: Engine,
+  dialect: Dialect,
 ): RawBuilder<unknown> {
-  const lock = engine === 'postgres' ? sql` for update skip locked` : sql``;
   return sql`select id from deliveries where id in (${sql.join([...ids])}) and (status || '') = ${status}
-    and ${finishedBefore('deliveries', cutoff)}${lock}`;
+    and ${finishedBefore('deliveries', cutoff)} ${dialect.skipLocked}`;
 }
 
 /**
@@ -52,11 +51,11 @@ export async function deleteStillFinished(
   ids: readonly string[],
   status: string,
   cutoff: number,
-  engine: Engine,
+  dialect: Dialect,
 ): Promise<{ deliveries: number; attempts: number }> {
   if (ids.length === 0) return { deliveries: 0, attempts: 0 };
   // The attempts' statement locks the deliveries it keeps (PostgreSQL), so the second finds the same ones.
-  const still = stillFinished(ids, status, cutoff, engine);
+  const still = stillFinished(ids, status, cutoff, dialect);
   const attempts = await sql`delete from delivery_attempts where delivery_id in (${still})`.execute(trx);
   const deliveries = await sql`delete from deliveries where id in (${still})`.execute(trx);
   return { deliveries: Number(deliveries.numAffectedRows ?? 0), attempts: Number(attempts.numAffectedRows ?? 0) };

@@ -137,7 +137,7 @@ export class PruneRun {
         const chunks = deleteChunks(batch.ids, this.options.deleteChunk ?? this.options.batchSize);
         for (const [index, chunk] of chunks.entries()) {
           if (index > 0) await this.between();
-          count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff, this.store.engine)));
+          count(await this.transaction((trx) => deleteStillFinished(trx, chunk, status, cutoff, this.store.dialect)));
         }
         return batch;
       });

@@ -5,7 +5,6 @@
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { type Initiator, SYSTEM } from '../audit/initiator.js';
 import { pruneRecord } from '../audit/retention.js';
 import { NO_EVENTS, type UnitOfWork, unitOfWork } from '../changes/unit-of-work.js';
@@ -83,9 +82,9 @@ export class RetentionService {
   constructor(private readonly deps: RetentionDeps) {
     this.work = unitOfWork(deps.db, deps.clock, NO_EVENTS);
     this.settings = retentionSettings(deps.config);
-    this.store = new RetentionStore(deps.db.engine);
+    this.store = new RetentionStore(deps.db.dialect);
     this.lock = deps.lock ?? pruneLock(deps.db, deps.clock);
-    this.space = deps.db.engine === 'sqlite' ? new SqliteSpace(deps.db) : undefined;
+    this.space = deps.db.dialect.keepsFreePages ? new SqliteSpace(deps.db) : undefined;
   }
 
   /** The reason each target's rows go, in words, under the settings in force. */
@@ -187,7 +186,7 @@ export class RetentionService {
         // SQLite: the batch's deletes are checkpointed here, by the prune, in its own pause; left to the
         // WAL's automatic checkpoint they would be copied back by whichever commit crossed the threshold
         // next, most often the delivery path's. PASSIVE: it never waits for, nor blocks, a writer.
-        if (db.engine === 'sqlite') await sql`pragma wal_checkpoint(passive)`.execute(db.kysely);
+        await db.dialect.checkpoint(db.kysely, 'passive');
         await sleep(ms);
       })
     );

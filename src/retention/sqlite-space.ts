@@ -11,7 +11,8 @@
  */
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { Db, Executor } from '../db/database.js';
+import type { Db } from '../db/database.js';
+import { type Pages, sqlitePages } from '../db/dialect/sqlite.js';
 
 /**
  * Pages returned per step: 1,000 pages (4 MiB at the default page size), a step short enough that the
@@ -29,21 +30,6 @@ export interface SpaceReport {
   bytesAfter: number;
   /** Free pages left inside the file, reused by new rows. */
   freeBytes: number;
-}
-
-export interface Pages {
-  pages: number;
-  free: number;
-  size: number;
-}
-
-/** The file's pages, its free pages and the page size. */
-export async function sqlitePages(db: Executor): Promise<Pages> {
-  const { rows } = await sql<Pages>`
-    select p.page_count as pages, f.freelist_count as free, s.page_size as size
-    from pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`.execute(db);
-  const row = rows[0];
-  return { pages: Number(row?.pages ?? 0), free: Number(row?.free ?? 0), size: Number(row?.size ?? 0) };
 }
 
 export class SqliteSpace {

@@ -3,9 +3,8 @@
  * and the database's size.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import type { BoundedTable } from './policy.js';
-import { sqlitePages } from './sqlite-space.js';
 
 /** Tables PostgreSQL estimates below this many rows are counted exactly (cheap at that size). */
 export const EXACT_BELOW = 100_000;
@@ -13,7 +12,7 @@ export const EXACT_BELOW = 100_000;
 const count = (rows: readonly { n: number | string | bigint }[]): number => Number(rows[0]?.n ?? 0);
 
 export class StorageStore {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly dialect: Dialect) {}
 
   /**
    * Rows per table. SQLite counts exactly (a scan of the table's smallest index, growing with the table
@@ -26,15 +25,7 @@ export class StorageStore {
     tables: readonly BoundedTable[],
   ): Promise<Map<BoundedTable, { rows: number; exact: boolean }>> {
     const result = new Map<BoundedTable, { rows: number; exact: boolean }>();
-    const estimates = new Map<string, number>();
-    if (this.engine === 'postgres') {
-      const { rows } = await sql<{ relname: string; reltuples: number }>`
-        select relname, reltuples from pg_class
-        where relkind = 'r' and relnamespace = current_schema()::regnamespace and relname in (${sql.join([...tables])})`.execute(
-        db,
-      );
-      for (const row of rows) estimates.set(row.relname, Number(row.reltuples));
-    }
+    const estimates = await this.dialect.rowEstimates(db, tables);
     for (const table of tables) {
       const estimate = estimates.get(table);
       if (estimate !== undefined && estimate >= EXACT_BELOW) {
@@ -78,16 +69,7 @@ export class StorageStore {
   }
 
   /** The database's size in bytes (PostgreSQL: its schema's tables with their indexes), and (SQLite) the bytes of free pages inside the file. */
-  async size(db: Executor): Promise<{ bytes: number; freeBytes: number | null }> {
-    if (this.engine === 'postgres') {
-      // Shelfmark's own schema, not the whole database: it may share one (DATABASE_URL's search_path),
-      // and pg_database_size() stats every file of every schema, slow where there are many.
-      const { rows } = await sql<{ bytes: number }>`
-        select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
-        where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'm')`.execute(db);
-      return { bytes: Number(rows[0]?.bytes ?? 0), freeBytes: null };
-    }
-    const { pages, free, size } = await sqlitePages(db);
-    return { bytes: pages * size, freeBytes: free * size };
+  size(db: Executor): Promise<{ bytes: number; freeBytes: number | null }> {
+    return this.dialect.size(db);
   }
 }

@@ -20,7 +20,7 @@ export class StorageService {
     private readonly retention: RetentionService,
     private readonly deps: { db: Db; config: RetentionConfig; clock: Clock },
   ) {
-    this.store = new StorageStore(deps.db.engine);
+    this.store = new StorageStore(deps.db.dialect);
   }
 
   async view(): Promise<StorageView> {

@@ -11,7 +11,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { ChangeLogName } from '../db/change-log.js';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import { type Cursor, keysetCondition } from '../vocabulary/paging.js';
 import type { BoundedTable } from './policy.js';
 
@@ -48,7 +48,7 @@ export function prunableDelivery(alias: string, classes: readonly PrunableClass[
 }
 
 export class RetentionStore {
-  constructor(readonly engine: Engine) {}
+  constructor(readonly dialect: Dialect) {}
 
   // ---- batches (inside the caller's transaction) ----
 
@@ -215,10 +215,9 @@ export class RetentionStore {
     return count(rows);
   }
 
-  /** PostgreSQL: refreshes the planner's statistics (and the storage view's estimates) of tables that lost many rows. */
+  /** Refreshes the planner's statistics (and the storage view's estimates) of tables that lost many rows. */
   async analyze(db: Executor, tables: readonly BoundedTable[]): Promise<void> {
-    if (this.engine !== 'postgres' || tables.length === 0) return;
-    await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);
+    await this.dialect.analyze(db, tables);
   }
 }
 

@@ -5,7 +5,7 @@
  * subscriptions; then their deliveries, queued as the outbox queues them.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { Engine, Executor } from '../db/database.js';
+import type { Dialect, Executor } from '../db/database.js';
 import { listItemEans } from '../events/fan-out.js';
 import { newDelivery } from '../events/outbox.js';
 import { ids } from '../ids.js';
@@ -28,7 +28,7 @@ const INSERT_CHUNK = 500;
 export class ReplayStore {
   constructor(
     private readonly db: Executor,
-    private readonly engine: Engine,
+    private readonly dialect: Dialect,
   ) {}
 
   /**
@@ -105,7 +105,7 @@ export class ReplayStore {
     const parts = [sql`e.name = ${match.event}`, from, sql`e.seq <= ${upTo}`];
     if (match.eans.length > 0) parts.push(sql`e.ean in (${sql.join([...match.eans])})`);
     if (match.list !== null) {
-      const items = listItemEans(this.engine);
+      const items = listItemEans(this.dialect);
       parts.push(
         sql`e.ean in (select ${items.ean} from lists l cross join ${items.from} where l.identifier = ${match.list})`,
       );

@@ -7,7 +7,6 @@
  * already has pending or received live.
  */
 
-import { sql } from 'kysely';
 import type { Initiator } from '../audit/initiator.js';
 import type { UnitOfWork } from '../changes/unit-of-work.js';
 import { isoTime } from '../clock.js';
@@ -68,8 +67,8 @@ export class SubscriptionReplay {
     /** A replay is one change, its audit record with it. */
     private readonly work: UnitOfWork,
   ) {
-    this.store = new ReplayStore(db.kysely, db.engine);
-    this.feed = new FeedStore(db.kysely, db.engine);
+    this.store = new ReplayStore(db.kysely, db.dialect);
+    this.feed = new FeedStore(db.kysely, db.dialect);
   }
 
   /**
@@ -105,7 +104,7 @@ export class SubscriptionReplay {
     if (match === undefined) throw notFound(`subscription ${subscriptionId}`);
     if (match.status === 'revoked') throw clientRevoked(`subscription ${subscriptionId}`);
     // Every fan-out that read the subscriptions before this one existed has committed after this.
-    await awaitFanOuts(this.db.kysely);
+    await awaitFanOuts(this.db);
     const upTo = await this.feed.head();
     await this.bound(match, start, upTo);
     const queued = await this.work.run(by, async ({ trx, now, record }) => {
@@ -117,13 +116,12 @@ export class SubscriptionReplay {
         created ? 'with-delivery' : 'with-pending-delivery',
         now,
       );
-      if (count > 0 && this.db.engine === 'postgres')
-        await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
-      if (count > 0)
-        record('subscription.replayed', subscriptionId, {
-          queued: { before: null, after: count },
-          from: { before: null, after: 'since' in start ? isoTime(start.since) : `position ${start.after}` },
-        });
+      if (count === 0) return count;
+      await this.db.dialect.notify(trx, DELIVERIES_CHANNEL, '');
+      record('subscription.replayed', subscriptionId, {
+        queued: { before: null, after: count },
+        from: { before: null, after: 'since' in start ? isoTime(start.since) : `position ${start.after}` },
+      });
       return count;
     });
     if (queued > 0) this.wakeWorkers();

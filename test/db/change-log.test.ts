@@ -4,12 +4,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeLogStore, LATE_COMMIT_WINDOW_MS, LogPosition, MAX_MISSING } from '../../src/db/change-log.js';
+import { DIALECTS } from '../../src/db/database.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { openTransaction } from '../support/open-transaction.js';
 
 describe('LogPosition', () => {
   it('on SQLite, whose entries appear in id order, is only the newest id', () => {
-    const position = LogPosition.fromVisible([3, 5, 9], 'sqlite', 0);
+    const position = LogPosition.fromVisible([3, 5, 9], DIALECTS.sqlite, 0);
     expect(position.after).toBe(9);
     expect(position.missing).toEqual([]);
     expect(position.advance([12, 15], 1)).toBe(true);
@@ -17,7 +18,7 @@ describe('LogPosition', () => {
   });
 
   it('on PostgreSQL follows the ids missing below the newest until they appear', () => {
-    const position = LogPosition.fromVisible([3, 5, 6, 9], 'postgres', 0);
+    const position = LogPosition.fromVisible([3, 5, 6, 9], DIALECTS.postgres, 0);
     expect(position.after).toBe(9);
     expect(position.missing).toEqual([4, 7, 8]);
     // A read returns a late commit (7) and a new entry past a new gap (11).
@@ -27,7 +28,7 @@ describe('LogPosition', () => {
   });
 
   it('stops following a missing id once the late-commit window has passed since it was missed', () => {
-    const position = LogPosition.fromVisible([1, 3], 'postgres', 0);
+    const position = LogPosition.fromVisible([1, 3], DIALECTS.postgres, 0);
     expect(position.advance([6], 20_000)).toBe(true);
     expect(position.missing).toEqual([2, 4, 5]);
     expect(position.advance([], LATE_COMMIT_WINDOW_MS + 1)).toBe(true);
@@ -38,7 +39,7 @@ describe('LogPosition', () => {
   });
 
   it('with more missing ids than it follows, says so (the reader starts afresh)', () => {
-    const position = LogPosition.fromVisible([1], 'postgres', 0);
+    const position = LogPosition.fromVisible([1], DIALECTS.postgres, 0);
     expect(position.advance([MAX_MISSING + 2], 1)).toBe(true);
     expect(position.missing).toHaveLength(MAX_MISSING);
     expect(position.advance([MAX_MISSING + 4], 2)).toBe(false);
@@ -60,7 +61,7 @@ describeEachEngine('ChangeLogStore', (engine) => {
   it('a fresh position starts after the newest entry; a read returns only the entries after it, once', async () => {
     await record('a', 1);
     await record('b', 2);
-    const position = await log.start(engine, 10);
+    const position = await log.start(DIALECTS[engine], 10);
     expect(position.after).toBeGreaterThan(0);
     expect(await log.read(position)).toEqual([]);
     await record('c', 3);
@@ -77,7 +78,7 @@ describeEachEngine('ChangeLogStore', (engine) => {
   });
 
   it('an empty log starts at 0 and reads everything written after', async () => {
-    const position = await log.start(engine, 0);
+    const position = await log.start(DIALECTS[engine], 0);
     expect(position.after).toBe(0);
     await record('a', 1);
     expect((await log.read(position)).map((change) => change.key)).toEqual(['a']);
@@ -101,7 +102,7 @@ describeEachEngine('ChangeLogStore', (engine) => {
         trx.insertInto('school_changes').values({ identifier: 'late', changed_at: 2 }).execute(),
       );
       await record('after', 3);
-      const position = await log.start(engine, 0);
+      const position = await log.start(DIALECTS[engine], 0);
       expect(position.missing).toHaveLength(1);
       expect(await log.read(position)).toEqual([]);
       await late.commit();

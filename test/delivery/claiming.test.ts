@@ -146,7 +146,7 @@ describeEachEngine('claiming deliveries', (engine) => {
     const fresh = await addSubscription(db, h.client.id, 'http://127.0.0.1:9/fresh', h.clock.now(), 'list.published');
     await db.kysely.transaction().execute(async (trx) => {
       const { recordEvents } = await import('../../src/events/outbox.js');
-      await recordEvents(trx, h.clock.now(), [
+      await recordEvents(trx, db.dialect, h.clock.now(), [
         { name: 'list.published', type: 'published', resource: 'list', identifier: 'f'.repeat(32) },
       ]);
     });
@@ -173,7 +173,7 @@ describeEachEngine('claiming deliveries', (engine) => {
     );
     await h.database.db.kysely.transaction().execute(async (trx) => {
       const { recordEvents } = await import('../../src/events/outbox.js');
-      await recordEvents(trx, h.clock.now(), [
+      await recordEvents(trx, h.database.db.dialect, h.clock.now(), [
         { name: 'list.published', type: 'published', resource: 'list', identifier: 'b'.repeat(32) },
       ]);
     });
@@ -244,7 +244,7 @@ describeEachEngine('claiming deliveries', (engine) => {
       await addSubscription(h.database.db, h.client.id, fast.url, h.clock.now(), 'list.published');
       await h.database.db.kysely.transaction().execute(async (trx) => {
         const { recordEvents } = await import('../../src/events/outbox.js');
-        await recordEvents(trx, h.clock.now(), [
+        await recordEvents(trx, h.database.db.dialect, h.clock.now(), [
           { name: 'list.published', type: 'published', resource: 'list', identifier: 'a'.repeat(32) },
         ]);
       });

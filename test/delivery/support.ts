@@ -150,7 +150,7 @@ export const listUpdated = (): DomainEvent => ({
 /** Records `count` list.updated events (one delivery per matching subscription) in one transaction. */
 export async function emit(db: Db, now: number, count = 1): Promise<DomainEvent[]> {
   const events = Array.from({ length: count }, listUpdated);
-  await db.kysely.transaction().execute((trx) => recordEvents(trx, now, events));
+  await db.kysely.transaction().execute((trx) => recordEvents(trx, db.dialect, now, events));
   return events;
 }
 
@@ -164,7 +164,7 @@ export async function addFailedDelivery(
   at: number,
   set: Updateable<Database['deliveries']> = {},
 ): Promise<string> {
-  await db.kysely.transaction().execute((trx) => recordEventFor(trx, at, listUpdated(), [subscriptionId]));
+  await db.kysely.transaction().execute((trx) => recordEventFor(trx, db.dialect, at, listUpdated(), [subscriptionId]));
   const row = await db.kysely
     .updateTable('deliveries')
     .set({ status: 'failed', completed_at: at, ...set })

@@ -121,7 +121,7 @@ describe.skipIf(!postgresAvailable && !required)('event feed on three nodes [pos
       for (let i = 0; writing; i++) {
         const event = emit.schoolCreated(hex(1_000_000 + i));
         const open = await openTransaction(database.db.kysely, (trx) =>
-          recordEvents(trx, Date.now(), [event], 'postgres'),
+          recordEvents(trx, database.db.dialect, Date.now(), [event]),
         );
         await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 300));
         if (i % 2 === 0) await open.commit();

@@ -103,7 +103,7 @@ describeEachEngine('replay into a subscription', (engine) => {
       // A writer that fanned out before the subscription existed, and commits after it was created.
       const late = emit.schoolCreated('0123456789abcdef0123456789abcdef');
       const open = await openTransaction(h.database.db.kysely, (trx) =>
-        recordEvents(trx, h.clock.now(), [late], engine),
+        recordEvents(trx, h.database.db.dialect, h.clock.now(), [late]),
       );
       const creating = h.as(client).post(SUBSCRIPTIONS, {
         notificationUrl: receiver.url,
@@ -155,7 +155,9 @@ describeEachEngine('replay into a subscription', (engine) => {
       const many = Array.from({ length: MAX_REPLAY_EVENTS + 1 }, (_, i) =>
         emit.schoolCreated(i.toString(16).padStart(32, '0')),
       );
-      await h.database.db.kysely.transaction().execute((trx) => recordEvents(trx, h.clock.now(), many, engine));
+      await h.database.db.kysely
+        .transaction()
+        .execute((trx) => recordEvents(trx, h.database.db.dialect, h.clock.now(), many));
       const refused = await h.as(client).post(SUBSCRIPTIONS, {
         notificationUrl: receiver.url,
         event: 'school.created',

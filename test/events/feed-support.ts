@@ -71,7 +71,9 @@ export async function publishOffer(h: Harness, ean: string, price = 12.5): Promi
 export async function recordFailing(h: Harness, subscriptionId: string): Promise<void> {
   await h.database.db.kysely
     .transaction()
-    .execute((trx) => recordEventFor(trx, h.clock.now(), emit.subscriptionFailing(subscriptionId), []));
+    .execute((trx) =>
+      recordEventFor(trx, h.database.db.dialect, h.clock.now(), emit.subscriptionFailing(subscriptionId), []),
+    );
 }
 
 /** A subscription row of `client`, written directly (its URL never called). */

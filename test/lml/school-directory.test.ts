@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { ChangeLogStore } from '../../src/db/change-log.js';
+import { DIALECTS } from '../../src/db/database.js';
 import { SchoolDirectory } from '../../src/lml/school-directory.js';
 import { type DirectoryEntry, SchoolStore } from '../../src/lml/school-store.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -58,7 +59,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
       reads.log++;
       return read(position);
     };
-    const directory = new SchoolDirectory(new SchoolStore(h.database.db.kysely), log, engine, byName);
+    const directory = new SchoolDirectory(new SchoolStore(h.database.db.kysely), log, DIALECTS[engine], byName);
     await insertBySql('b'.repeat(32), 'Fontys');
     expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Fontys']);
     reads.log = 0; // the first call loaded the whole directory (on PostgreSQL noting the recent log)
@@ -80,7 +81,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
       returned.push(changes.length);
       return changes;
     };
-    const directory = new SchoolDirectory(new SchoolStore(h.database.db.kysely), log, engine, byName);
+    const directory = new SchoolDirectory(new SchoolStore(h.database.db.kysely), log, DIALECTS[engine], byName);
     await directory.schools(); // the load
     for (const letter of ['1', '2', '3']) await insertBySql(letter.repeat(32), `School ${letter}`);
     expect((await directory.schools()).map((entry) => entry.name)).toEqual(['School 1', 'School 2', 'School 3']);
@@ -92,7 +93,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
 
   it('a catch-up that fails to read the changed schools reads them again at the next call', async () => {
     const store = new SchoolStore(h.database.db.kysely);
-    const directory = new SchoolDirectory(store, changeLog(), engine, byName);
+    const directory = new SchoolDirectory(store, changeLog(), DIALECTS[engine], byName);
     expect(await directory.schools()).toEqual([]);
     const directoryEntries = store.directoryEntries.bind(store);
     let failures = 1;
@@ -113,7 +114,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
       lookups.push(identifiers.length);
       return directoryEntries(identifiers);
     };
-    const directory = new SchoolDirectory(store, changeLog(), engine, byName);
+    const directory = new SchoolDirectory(store, changeLog(), DIALECTS[engine], byName);
     expect(await directory.schools()).toEqual([]);
     const rows = Array.from({ length: 1001 }, (_, i) => ({
       identifier: i.toString(16).padStart(32, '0'),
@@ -141,7 +142,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
   it('after not reading the change log for half the time it is kept, loads every school afresh', async () => {
     let now = Date.now();
     const store = new SchoolStore(h.database.db.kysely);
-    const directory = new SchoolDirectory(store, changeLog(), engine, byName, () => now);
+    const directory = new SchoolDirectory(store, changeLog(), DIALECTS[engine], byName, () => now);
     await insertBySql('d'.repeat(32), 'Windesheim');
     expect((await directory.schools()).map((entry) => entry.name)).toEqual(['Windesheim']);
     // Meanwhile the log was pruned past this node's position: the change below is no longer in it.
@@ -164,7 +165,7 @@ describeEachEngine('school directory (the structure tree’s first level)', (eng
   if (engine === 'postgres')
     it('a change that commits after a later one is still applied (PostgreSQL assigns log ids before commit)', async () => {
       const store = new SchoolStore(h.database.db.kysely);
-      const directory = new SchoolDirectory(store, changeLog(), engine, byName);
+      const directory = new SchoolDirectory(store, changeLog(), DIALECTS[engine], byName);
       expect(await directory.schools()).toEqual([]);
       // The slow transaction takes the lower change id, then waits.
       const slow = await openTransaction(h.database.db.kysely, (trx) =>

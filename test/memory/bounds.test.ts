@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type ChangeLogStore, LogPosition } from '../../src/db/change-log.js';
+import { DIALECTS } from '../../src/db/database.js';
 import { AuthFailureLimit } from '../../src/limits/auth-failures.js';
 import { TokenBuckets } from '../../src/limits/token-bucket.js';
 import { NO_OFFERS } from '../../src/offers/fragment.js';
@@ -71,7 +72,7 @@ describe('OfferReadModel under many made-up EANs', () => {
     findPublishedByEans: async () => [],
   } as unknown as OfferStore;
   const log = {
-    start: async () => LogPosition.fromVisible([], 'sqlite', 0),
+    start: async () => LogPosition.fromVisible([], DIALECTS.sqlite, 0),
     read: async () => [],
     pruneIfDue: async () => undefined,
   } as unknown as ChangeLogStore;
@@ -81,7 +82,7 @@ describe('OfferReadModel under many made-up EANs', () => {
       store,
       log,
       { serviceFeeCents: 0, offersCacheEans: 1000, offersSyncIntervalMs: 60_000 },
-      'sqlite',
+      DIALECTS.sqlite,
     );
     try {
       for (let batch = 0; batch < 50; batch++) {

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
 import { ChangeLogStore } from '../../src/db/change-log.js';
+import { DIALECTS } from '../../src/db/database.js';
 import { OfferImporter } from '../../src/offers/import.js';
 import { checkedRows } from '../../src/offers/import-csv.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
@@ -76,7 +77,7 @@ describeEachEngine('offers import, streamed', (engine) => {
       new OfferStore(h.database.db.kysely),
       new ChangeLogStore(h.database.db.kysely, 'offer_changes'),
       { serviceFeeCents: 0, offersCacheEans: 100_000, offersSyncIntervalMs: 60_000 },
-      engine,
+      DIALECTS[engine],
     );
     await other.start();
     const probe = [eanOf(500_000), eanOf(500_000 + EANS - 1)];

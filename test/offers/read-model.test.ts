@@ -10,7 +10,7 @@ import { SYSTEM } from '../../src/audit/initiator.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import { ChangeLogStore } from '../../src/db/change-log.js';
-import { connectDatabase, type Db } from '../../src/db/database.js';
+import { connectDatabase, type Db, DIALECTS } from '../../src/db/database.js';
 import { type App, buildApp } from '../../src/main/app.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { ANSWER_MEMO_ENTRIES, ANSWER_MEMO_MAX_CHARS, AnswerMemo } from '../../src/offers/answer-memo.js';
@@ -274,7 +274,7 @@ describeEachEngine('offers read model', (engine) => {
         new OfferStore(database.db.kysely),
         new ChangeLogStore(database.db.kysely, 'offer_changes'),
         { serviceFeeCents: 0, offersCacheEans: 100, offersSyncIntervalMs: 60_000 },
-        engine,
+        DIALECTS[engine],
       );
       await model.start();
       const [early, late] = [EANS[0] ?? '', EANS[1] ?? ''];

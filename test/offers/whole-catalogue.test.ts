@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ChangeLogStore } from '../../src/db/change-log.js';
+import { DIALECTS } from '../../src/db/database.js';
 import { OfferReadModel } from '../../src/offers/read-model.js';
 import type { PublicOfferRow } from '../../src/offers/schemas.js';
 import { OfferStore } from '../../src/offers/store.js';
@@ -53,7 +54,7 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
       store,
       new ChangeLogStore(db, 'offer_changes'),
       { serviceFeeCents: 0, offersCacheEans: 1000, offersSyncIntervalMs: 60_000 },
-      engine,
+      DIALECTS[engine],
     );
     await model.start();
     await until(() => model.stats().eans === 1, 'the whole catalogue read');
@@ -85,7 +86,7 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
       store,
       new ChangeLogStore(db, 'offer_changes'),
       { serviceFeeCents: 0, offersCacheEans: 1, offersSyncIntervalMs: 60_000 },
-      engine,
+      DIALECTS[engine],
     );
     await model.start();
     expect(await model.publishedJson([eanOf(700_013)])).toBe('[]');

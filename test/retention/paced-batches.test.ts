@@ -10,6 +10,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
+import { DIALECTS } from '../../src/db/database.js';
 import {
   deleteChunks,
   deleteStillFinished,
@@ -69,7 +70,7 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
       .execute();
     const deleted = await db.kysely
       .transaction()
-      .execute((trx) => deleteStillFinished(trx, batch, 'succeeded', NOW - 30 * DAY, engine));
+      .execute((trx) => deleteStillFinished(trx, batch, 'succeeded', NOW - 30 * DAY, DIALECTS[engine]));
     expect(deleted).toEqual({ deliveries: 2, attempts: 2 });
     expect(await column(db, 'deliveries')).toEqual(['dlv_b', 'dlv_young']);
     expect(await column(db, 'delivery_attempts')).toEqual(['dlv_b_a1', 'dlv_young_a1']);
@@ -82,7 +83,9 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
     async () => {
       const db = database.db;
       if (engine === 'sqlite') {
-        expect(stillFinished(['dlv_a'], 'succeeded', NOW, engine).compile(db.kysely).sql).not.toMatch(/for update/);
+        expect(stillFinished(['dlv_a'], 'succeeded', NOW, DIALECTS[engine]).compile(db.kysely).sql).not.toMatch(
+          /for update/,
+        );
         return;
       }
       let release = (): void => undefined;
@@ -102,7 +105,9 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
       try {
         const deleted = await db.kysely
           .transaction()
-          .execute((trx) => deleteStillFinished(trx, ['dlv_a', 'dlv_c'], 'succeeded', NOW - 30 * DAY, engine));
+          .execute((trx) =>
+            deleteStillFinished(trx, ['dlv_a', 'dlv_c'], 'succeeded', NOW - 30 * DAY, DIALECTS[engine]),
+          );
         expect(deleted).toEqual({ deliveries: 1, attempts: 1 });
       } finally {
         release();
@@ -114,7 +119,7 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
   );
 
   it('looks the batch up by key, never down the index of its status', async () => {
-    const query = stillFinished(['dlv_a', 'dlv_c'], 'succeeded', NOW, engine);
+    const query = stillFinished(['dlv_a', 'dlv_c'], 'succeeded', NOW, DIALECTS[engine]);
     if (engine === 'sqlite') {
       const plan = await sql<{ detail: string }>`explain query plan ${query}`.execute(database.db.kysely);
       expect(plan.rows.map((row) => row.detail)).toEqual([
@@ -166,11 +171,13 @@ describeEachEngine('retention: deleting a batch read before its transaction', (e
 
   it('deletes nothing for an empty batch or a status the rows no longer have', async () => {
     const db = database.db;
-    const none = await db.kysely.transaction().execute((trx) => deleteStillFinished(trx, [], 'succeeded', NOW, engine));
+    const none = await db.kysely
+      .transaction()
+      .execute((trx) => deleteStillFinished(trx, [], 'succeeded', NOW, DIALECTS[engine]));
     expect(none).toEqual({ deliveries: 0, attempts: 0 });
     const other = await db.kysely
       .transaction()
-      .execute((trx) => deleteStillFinished(trx, ['dlv_a', 'dlv_c'], 'failed', NOW, engine));
+      .execute((trx) => deleteStillFinished(trx, ['dlv_a', 'dlv_c'], 'failed', NOW, DIALECTS[engine]));
     expect(other).toEqual({ deliveries: 0, attempts: 0 });
     expect(await column(db, 'deliveries')).toEqual(['dlv_a', 'dlv_b', 'dlv_c', 'dlv_young']);
   });

@@ -114,7 +114,7 @@ describe('retention: SQLite space after a prune', () => {
     await seed(db, EVENTS, EVENTS / 2, () => NOW);
     await sql`pragma wal_checkpoint(truncate)`.execute(db.kysely);
     expect(statSync(file).size).toBe(before);
-    const { freeBytes } = await new StorageStore('sqlite').size(db.kysely);
+    const { freeBytes } = await new StorageStore(db.dialect).size(db.kysely);
     expect(freeBytes).toBeLessThan(free);
 
     const vacuumed = await service.vacuum();

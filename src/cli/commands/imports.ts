@@ -7,7 +7,6 @@
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { sql } from 'kysely';
 import { cliInitiator } from '../../audit/initiator.js';
 import { ListImporter } from '../../lml/import.js';
 import { OfferImporter } from '../../offers/import.js';
@@ -52,8 +51,7 @@ export const importOffers: Command = {
       );
       // The whole import was one transaction: on SQLite its pages sit in the WAL until a checkpoint,
       // which the server's next write would otherwise do, stalling its requests while it copies them.
-      if ('imported' in result && deps.db.engine === 'sqlite')
-        await sql`pragma wal_checkpoint(truncate)`.execute(deps.db.kysely);
+      if ('imported' in result) await deps.db.dialect.checkpoint(deps.db.kysely, 'truncate');
       if ('errors' in result) {
         const { errors } = result;
         return report(context, {

@@ -4,7 +4,7 @@
  * is the whole crash recovery.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { Db, Engine } from '../../db/database.js';
+import type { Db, Dialect } from '../../db/database.js';
 import { loadContexts } from './context.js';
 import { bookkeeping, type ClaimedBatch, type ClaimedDelivery, type ClaimOptions, type Executor } from './types.js';
 
@@ -21,10 +21,10 @@ import { bookkeeping, type ClaimedBatch, type ClaimedDelivery, type ClaimOptions
  * On PostgreSQL the rows are locked with SKIP LOCKED and re-checked, so concurrent claimers split
  * the work; SQLite runs the statement under its single write lock. The claim sets only unindexed
  * columns, which makes it a HOT update on PostgreSQL (migration 0011).
- * The SQL text depends only on the lane, the reach and the engine (values are parameters), so it
+ * The SQL text depends only on the lane, the reach and the dialect (values are parameters), so it
  * can be prepared once.
  */
-function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilder<unknown>): RawBuilder<unknown> {
+function claimUpdate(dialect: Dialect, options: ClaimOptions, returning: RawBuilder<unknown>): RawBuilder<unknown> {
   const { owner, now, leaseMs, limit, perSubscription } = options;
   const pastCapped = (options.reach ?? 'past-capped') === 'past-capped';
   // The window is four rows per row wanted: enough to reach past a few capped subscriptions, and what
@@ -36,23 +36,15 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
     ? sql`and subscription_id not in (select subscription_id from busy where n >= ${perSubscription})`
     : sql``;
   const lane: RawBuilder<unknown> = options.lane === 'first' ? sql`attempt_count = 0` : sql`attempt_count > 0`;
-  const lock = engine === 'postgres' ? sql`for update skip locked` : sql``;
-  // The re-check looks the few ranked ids up by key; on SQLite a bare `status = 'pending'` made the
-  // planner walk every pending row through the status index instead, a claim costing more the deeper
-  // the backlog (a unary plus keeps a column out of SQLite's index choice).
-  const pending = engine === 'postgres' ? sql`status = 'pending'` : sql`+status = 'pending'`;
-  // PostgreSQL: `= some(array(...))` makes the picked ids an init plan looked up by key; as `in (...)`
-  // the generic plan hash-joined them against a scan of the whole table, which grows with the table.
-  const [open, close] = engine === 'postgres' ? [sql`= some(array(`, sql`))`] : [sql`in (`, sql`)`];
-  // Rows due at the same time go in insertion order on SQLite, whose due indexes end with the rowid
-  // (migration 0012): a fan-out's deliveries share their due time and millisecond, and in id order a
-  // claim picked rows all over it, each on a page of its own that the commit then wrote. Side by side,
-  // a claim and a group commit write fewer WAL pages and take less time and CPU a delivery (measured
-  // with bench/db-costs.ts; docs/performance.md#decisions).
-  const seq = engine === 'postgres' ? sql`id` : sql`rowid`;
-  return sql`
-    update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
-    where id ${open}
+  // The re-check looks the few ranked ids up by key, not every pending row through the status index,
+  // which would make a claim cost more the deeper the backlog.
+  const pending = dialect.unindexed('status');
+  // Rows due at the same time go in the order the due indexes end with: in id order a claim picked a
+  // fan-out's deliveries (sharing their due millisecond) all over it on SQLite, each on a page of its
+  // own that the commit then wrote; in insertion order a claim and a group commit write fewer WAL
+  // pages and take less time and CPU a delivery (bench/db-costs.ts; docs/performance.md#decisions).
+  const seq = dialect.deliveriesDueOrder;
+  const picked = sql`
       select id from deliveries
       where id in (
         select id from (
@@ -71,33 +63,28 @@ function claimUpdate(engine: Engine, options: ClaimOptions, returning: RawBuilde
         order by next_attempt_at, seq
         limit ${limit}
       )
-      and ${pending} and (lease_until is null or lease_until < ${now})
-      ${lock}
-    ${close}
+      and ${pending} = 'pending' and (lease_until is null or lease_until < ${now})
+      ${dialect.skipLocked}`;
+  return sql`
+    update deliveries set lease_owner = ${owner}, lease_until = ${now + leaseMs}, updated_at = ${now}
+    where id ${dialect.inSubquery(picked)}
     returning ${returning}`;
 }
 
-/**
- * The claimer's own leases per subscription, bound as parameters (one array per column on PostgreSQL,
- * one JSON text on SQLite) so the statement's text is the same whatever they hold.
- */
-function busy(engine: Engine, held: ReadonlyMap<string, number> = new Map()): RawBuilder<unknown> {
-  if (engine === 'postgres')
-    return sql`busy as (select * from unnest(${[...held.keys()]}::text[], ${[...held.values()]}::integer[]) as busy (subscription_id, n))`;
-  // Materialised: otherwise SQLite parses the JSON again for every due row it joins, so a claim costs
-  // more the more leases are held (bench/db-costs.ts; docs/performance.md#decisions).
-  return sql`busy as materialized (select value ->> 0 as subscription_id, value ->> 1 as n from json_each(${JSON.stringify([...held])}))`;
+/** The claimer's own leases per subscription, as the CTE `busy (subscription_id, n)`. */
+function busy(dialect: Dialect, held: ReadonlyMap<string, number> = new Map()): RawBuilder<unknown> {
+  return dialect.keyCounts('busy', ['subscription_id', 'n'], held);
 }
 
 /** Leases up to `limit` due deliveries of one lane. */
 export function claim(db: Db, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  return claimOn(bookkeeping(db), db.engine, options);
+  return claimOn(bookkeeping(db), db.dialect, options);
 }
 
-async function claimOn(executor: Executor, engine: Engine, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+async function claimOn(executor: Executor, dialect: Dialect, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
-  const query = sql<ClaimedDelivery>`with ${busy(engine, options.held)}
-    ${claimUpdate(engine, options, sql`id, event_id, subscription_id, attempt_count`)}`;
+  const query = sql<ClaimedDelivery>`with ${busy(dialect, options.held)}
+    ${claimUpdate(dialect, options, sql`id, event_id, subscription_id, attempt_count`)}`;
   const result = await query.execute(executor);
   return result.rows.map((row) => ({ ...row, attempt_count: Number(row.attempt_count) }));
 }
@@ -119,15 +106,16 @@ interface ClaimedRow {
 }
 
 /**
- * Leases up to `limit` due deliveries of one lane with everything needed to send them. PostgreSQL:
- * one named prepared statement (the claim, then the event, subscription and client's webhook secrets
- * joined to the leased rows). SQLite, which has no data-modifying CTEs: the claim and one read, in one transaction.
+ * Leases up to `limit` due deliveries of one lane with everything needed to send them. With
+ * data-modifying CTEs and prepared statements (PostgreSQL): one named prepared statement (the claim,
+ * then the event, subscription and client's webhook secrets joined to the leased rows). Without
+ * (SQLite): the claim and one read, in one transaction.
  */
 export async function claimToSend(db: Db, options: ClaimOptions): Promise<ClaimedBatch> {
   if (options.limit <= 0) return { contexts: [], orphans: [] };
-  if (db.engine !== 'postgres' || db.prepared === undefined) {
+  if (!db.dialect.writableCtes || db.prepared === undefined) {
     return db.kysely.transaction().execute(async (trx) => {
-      const claimed = await claimOn(trx, db.engine, options);
+      const claimed = await claimOn(trx, db.dialect, options);
       const contexts = await loadContexts(
         trx,
         claimed.map((row) => row.id),
@@ -136,8 +124,8 @@ export async function claimToSend(db: Db, options: ClaimOptions): Promise<Claime
       return { contexts, orphans: claimed.filter((row) => !found.has(row.id)).map((row) => row.id) };
     });
   }
-  const compiled = sql`with ${busy(db.engine, options.held)},
-    claimed as (${claimUpdate(db.engine, options, sql`id, event_id, subscription_id, attempt_count, created_at`)})
+  const compiled = sql`with ${busy(db.dialect, options.held)},
+    claimed as (${claimUpdate(db.dialect, options, sql`id, event_id, subscription_id, attempt_count, created_at`)})
     select claimed.id, claimed.attempt_count, claimed.created_at, claimed.subscription_id, claimed.event_id, e.name as event_name, e.payload,
            s.status as subscription_status, s.notification_url,
            c.webhook_secret, c.previous_webhook_secret, c.previous_webhook_secret_expires_at

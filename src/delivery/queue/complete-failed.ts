@@ -5,6 +5,7 @@
  * subscriptions hear of it (delivery/subscription-health.ts).
  */
 import type { Change } from '../../changes/unit-of-work.js';
+import type { Dialect } from '../../db/database.js';
 import { addConsecutiveFailures, addStats } from '../stats.js';
 import { announceHealth } from '../subscription-health.js';
 import { cancelIfRevoked } from './cancel.js';
@@ -13,6 +14,7 @@ import { attemptRow, type Completion, type CompletionResult, type Executor, NOT_
 /** One failed completion, inside the caller's change (`record`: its audit record of a disabling). */
 export async function completeFailed(
   trx: Executor,
+  dialect: Dialect,
   input: Completion,
   record: Change['record'],
 ): Promise<CompletionResult> {
@@ -63,7 +65,7 @@ export async function completeFailed(
   // The subscription's health counts failed attempts from the first one (a success resets it).
   await addConsecutiveFailures(trx, input.subscriptionId, 1);
   const { subscriptionId, noticeCutoff } = input;
-  await announceHealth(trx, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
+  await announceHealth(trx, dialect, { subscriptionId, now, disabled, noticeCutoff }); // subscription.failing / .disabled
   if (disabled)
     record('subscription.disabled', subscriptionId, {
       status: { before: 'active', after: 'disabled' },

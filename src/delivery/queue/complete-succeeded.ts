@@ -2,10 +2,11 @@
  * Recording successful attempts, the common case, for a whole batch at once: the deliveries whose
  * lease still holds are completed, their attempts inserted and their subscriptions marked healthy.
  * Each completion checks its own lease (the owner travels with its row), so one lost lease does not
- * affect the others. One statement on PostgreSQL, three on SQLite (which has no data-modifying CTEs).
+ * affect the others. One statement where data-modifying CTEs are at hand (PostgreSQL), else one per
+ * table (SQLite).
  */
 import { CompiledQuery, sql } from 'kysely';
-import type { Engine } from '../../db/database.js';
+import type { Dialect } from '../../db/database.js';
 import { addStats, HOUR_MS, STATS_SHARD } from '../stats.js';
 import { attemptRow, type Completion, type Executor } from './types.js';
 
@@ -15,12 +16,12 @@ export const LAST_SUCCESS_RESOLUTION_MS = 60_000;
 /** Returns the ids of the deliveries recorded; `healthy` says which subscriptions to mark healthy. */
 export async function completeSucceeded(
   db: Executor,
-  engine: Engine,
+  dialect: Dialect,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,
 ): Promise<Set<string>> {
   if (inputs.length === 0) return new Set();
-  return engine === 'postgres' ? onPostgres(runOn(db), inputs, healthy) : onSqlite(db, inputs, healthy);
+  return dialect.writableCtes ? inOneStatement(runOn(db), inputs, healthy) : perTable(db, inputs, healthy);
 }
 
 /**
@@ -84,7 +85,7 @@ export function runOn(db: Executor): Run {
     (await db.executeQuery<{ id: string }>(CompiledQuery.raw(text, [...values]))).rows;
 }
 
-export async function onPostgres(
+export async function inOneStatement(
   run: Run,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,
@@ -118,7 +119,7 @@ export async function onPostgres(
  * parsed: with `json_each` every `->>` parsed the row's text again, once per column of every row
  * (docs/performance.md#decisions).
  */
-async function onSqlite(
+async function perTable(
   db: Executor,
   inputs: readonly Completion[],
   healthy: (subscriptionId: string) => boolean,

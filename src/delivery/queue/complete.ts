@@ -3,7 +3,7 @@ import { SYSTEM } from '../../audit/initiator.js';
 import type { UnitOfWork } from '../../changes/unit-of-work.js';
 import type { Db } from '../../db/database.js';
 import { completeFailed } from './complete-failed.js';
-import { completeSucceeded, onPostgres } from './complete-succeeded.js';
+import { completeSucceeded, inOneStatement } from './complete-succeeded.js';
 import { bookkeeping, type Completion, type CompletionResult, NOT_RECORDED } from './types.js';
 
 /**
@@ -22,25 +22,25 @@ export async function completeMany(
   const successes = inputs.filter((input) => input.status === 'succeeded');
   const outcome = (recorded: Set<string>, input: Completion): CompletionResult =>
     recorded.has(input.id) ? { recorded: true, failed: 0, subscriptionDisabled: false } : NOT_RECORDED;
-  if (db.engine === 'postgres' && successes.length === inputs.length) {
+  if (db.dialect.writableCtes && successes.length === inputs.length) {
     // The common case on PostgreSQL: a single prepared statement, without waiting for the WAL flush.
     const { prepared } = db;
     const recorded =
       prepared === undefined
-        ? await completeSucceeded(bookkeeping(db), db.engine, inputs, () => true)
-        : await onPostgres(prepared, inputs, () => true);
+        ? await completeSucceeded(bookkeeping(db), db.dialect, inputs, () => true)
+        : await inOneStatement(prepared, inputs, () => true);
     return inputs.map((input) => outcome(recorded, input));
   }
   return work.run(SYSTEM, async ({ trx, record }) => {
     const results = new Map<Completion, CompletionResult>();
     for (const input of inputs) {
-      if (input.status !== 'succeeded') results.set(input, await completeFailed(trx, input, record));
+      if (input.status !== 'succeeded') results.set(input, await completeFailed(trx, db.dialect, input, record));
     }
     // A subscription's health follows its latest attempt in the batch: a later failure keeps it failing.
     const lastOutcome = new Map(inputs.map((input) => [input.subscriptionId, input.status]));
     const recorded = await completeSucceeded(
       trx,
-      db.engine,
+      db.dialect,
       successes,
       (subscriptionId) => lastOutcome.get(subscriptionId) === 'succeeded',
     );
