@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { basic } from '../support/harness.js';
+import { problem } from '../support/problem.js';
 import { emptyTables, useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('admin: clients', (engine) => {
@@ -133,12 +134,8 @@ describeEachEngine('admin: clients', (engine) => {
     const response = await h.asAdmin().request(method, url);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({
-      type: '/problems/not-found',
-      title: 'Resource not found',
-      status: 404,
-      detail: 'client cli_unknown was not found',
+      ...problem('not-found', 404, 'Resource not found', 'client cli_unknown was not found'),
       instance: response.headers['x-request-id'],
-      code: 'not-found',
     });
   });
 
