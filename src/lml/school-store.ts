@@ -1,4 +1,4 @@
-/** SQL for schools. Works with the root connection or an open outbox transaction. */
+/** SQL for schools. Works with the root connection or a change's transaction. */
 import type { Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { SchoolRow, SchoolsTable } from '../db/schema.js';
