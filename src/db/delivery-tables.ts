@@ -15,7 +15,7 @@ export interface EventsTable {
   payload: string;
   created_at: number;
   /** Offer events: the offer's EAN, for a replay's filter (migration 0016); null for other events. */
-  ean?: string | null;
+  ean: Generated<string | null>;
   /**
    * The event's place in the feed (migration 0016), given once it is visible: by the writer on SQLite,
    * by the feed's sequencer after the commit on PostgreSQL (src/events/feed-sequence.ts).
@@ -31,7 +31,7 @@ export interface DeliveriesTable {
   /** Scheduled attempts made: the position on the retry schedule. */
   attempt_count: number;
   /** Attempts made by hand ("Retry now", migration 0018); they take no step of the schedule. */
-  manual_attempts?: number;
+  manual_attempts: Generated<number>;
   next_attempt_at: number;
   lease_owner: string | null;
   lease_until: number | null;

@@ -1,7 +1,9 @@
 /**
  * Table shapes as Kysely sees them. Times are epoch milliseconds (bigint in PostgreSQL, parsed to
  * number), booleans are 0/1 integers and structured values are JSON text, so one set of queries
- * runs unchanged on SQLite and PostgreSQL.
+ * runs unchanged on SQLite and PostgreSQL. Each table is an interface `<Name>Table`, here or in its
+ * area's `*-tables.ts`; a column an insert may leave out (a default, NULL, a generated id) is
+ * `Generated`, so a row read back has every column.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { AuditChainTable, AuditRecordsTable } from './audit-tables.js';
@@ -180,13 +182,13 @@ export interface WebSessionsTable {
   created_at: number;
   last_seen_at: number;
   /** The console session's operator (migration 0015); null when it was opened with the admin token. */
-  operator_issuer?: string | null;
-  operator_sub?: string | null;
-  operator_email?: string | null;
-  operator_name?: string | null;
-  operator_role?: string | null;
+  operator_issuer: Generated<string | null>;
+  operator_sub: Generated<string | null>;
+  operator_email: Generated<string | null>;
+  operator_name: Generated<string | null>;
+  operator_role: Generated<string | null>;
   /** The provider's ID token, the hint its logout endpoint takes. */
-  id_token?: string | null;
+  id_token: Generated<string | null>;
 }
 
 /** Set by `offers import`: a row's stable key, so a second run updates instead of duplicating. */
@@ -226,6 +228,7 @@ export interface Database {
 export type ClientRow = Selectable<ClientsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;
+export type NewDelivery = Insertable<DeliveriesTable>;
 export type NewDeliveryAttempt = Insertable<DeliveryAttemptsTable>;
 export type OfferUpdate = Updateable<OffersTable>;
 export type SchoolRow = Selectable<SchoolsTable>;

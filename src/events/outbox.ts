@@ -6,7 +6,7 @@
 import type { Change, EventLedger, UnitOfWork } from '../changes/unit-of-work.js';
 import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
 import type { Db, Dialect, Executor } from '../db/database.js';
-import type { DeliveriesTable } from '../db/delivery-tables.js';
+import type { NewDelivery } from '../db/schema.js';
 import { ids } from '../ids.js';
 import { type DomainEvent, webhookPayload } from './catalogue.js';
 import { DELIVERIES_CHANNEL, EVENTS_CHANNEL } from './channels.js';
@@ -146,7 +146,7 @@ export function newDelivery(
   subscriptionId: string,
   now: number,
   id: string = ids.delivery(),
-): DeliveriesTable {
+): NewDelivery {
   return {
     id,
     event_id: eventId,

@@ -9,8 +9,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
-import type { Db } from '../../src/db/database.js';
-import { DIALECTS } from '../../src/db/database.js';
+import { type Db, DIALECTS } from '../../src/db/database.js';
 import {
   deleteChunks,
   deleteStillFinished,
