@@ -3,10 +3,10 @@
  * naming the allowed values, never "must be equal to constant" once per literal; in the query, in a
  * JSON body, nested in an array; and the CLI's `deliveries list --status` the same.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cli, cliEnvironment } from '../support/cli.js';
+import { expect, it } from 'vitest';
+import { cli, useCliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.js';
+import { ADMIN_TOKEN } from '../support/harness.js';
 import { useSharedHarness } from '../support/use-harness.js';
 
 describeEachEngine('validation problems of enums', (engine) => {
@@ -48,16 +48,8 @@ describeEachEngine('validation problems of enums', (engine) => {
 });
 
 describeEachEngine('deliveries list --status', (engine) => {
-  let h: Harness;
-  let restore: () => void;
-  beforeAll(async () => {
-    h = await createHarness(engine, {}, { file: true });
-    restore = cliEnvironment(h, ADMIN_TOKEN);
-  });
-  afterAll(async () => {
-    restore();
-    await h.close();
-  });
+  const h = useSharedHarness(engine, { options: { file: true } });
+  useCliEnvironment(h, ADMIN_TOKEN);
 
   it('`deliveries list --status bogus` exits 2 and lists the allowed values', async () => {
     const result = await cli(['deliveries', 'list', '--status', 'bogus']);

@@ -3,22 +3,15 @@
  * a token once; it acts on the admin API with its role (actor type `api-token` in the audit log), is
  * kept only as a keyed hash, and is refused once revoked. Both engines.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { cli, cliEnvironment } from '../support/cli.js';
+import { expect, it } from 'vitest';
+import { cli, useCliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
-import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.js';
+import { ADMIN_TOKEN } from '../support/harness.js';
+import { useHarness } from '../support/use-harness.js';
 
 describeEachEngine('named API tokens', (engine) => {
-  let h: Harness;
-  let restore: () => void;
-  beforeEach(async () => {
-    h = await createHarness(engine, {}, { file: true });
-    restore = cliEnvironment(h, ADMIN_TOKEN);
-  });
-  afterEach(async () => {
-    restore();
-    await h.close();
-  });
+  const h = useHarness(engine, { options: { file: true } });
+  useCliEnvironment(h, ADMIN_TOKEN);
 
   const as = (token: string) => ({ authorization: `Bearer ${token}` });
 

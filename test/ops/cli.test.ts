@@ -10,6 +10,7 @@ import { CLIENT_STATE_TTL_MS } from '../../src/auth/client-states.js';
 import { testConfig } from '../../src/config.js';
 import type * as CliModule from '../../src/main/cli.js';
 import { createServices } from '../../src/main/services.js';
+import { cli as inProcess } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic, createHarness, type Harness } from '../support/harness.js';
 import { ensureBuilt, ROOT } from '../support/process.js';
@@ -72,17 +73,9 @@ describeEachEngine('shelfmark CLI', (engine) => {
     const { runCli } = await compiledCli();
     const saved = process.env;
     process.env = environment(env);
-    let stdout = '';
-    let stderr = '';
     try {
-      const outcome = await runCli(args, {
-        out: (line) => (stdout += `${line}\n`),
-        err: (line) => (stderr += `${line}\n`),
-        errWrite: (text) => (stderr += text),
-        outTty: false,
-        errTty: false,
-      });
-      return { code: outcome === 'running' ? -1 : outcome, stdout, stderr };
+      const { code, stdout, stderr } = await inProcess(args, false, runCli);
+      return { code: code === 'running' ? -1 : code, stdout, stderr };
     } finally {
       process.env = saved;
     }

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { runCli } from '../../src/main/cli.js';
 import type { Harness } from './harness.js';
 
@@ -7,11 +8,14 @@ export interface Captured {
   stderr: string;
 }
 
-/** `shelfmark <args>` in-process through runCli, its output captured; `tty`: whether stdout and stderr are terminals. */
-export async function cli(args: string[], tty = false): Promise<Captured> {
+/**
+ * `shelfmark <args>` in-process through runCli, its output captured; `tty`: whether stdout and stderr
+ * are terminals; `run`: another build's runCli (the compiled one), the source's by default.
+ */
+export async function cli(args: string[], tty = false, run: typeof runCli = runCli): Promise<Captured> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, {
+  const code = await run(args, {
     out: (line) => (stdout += `${line}\n`),
     err: (line) => (stderr += `${line}\n`),
     errWrite: (text) => (stderr += text),
@@ -35,4 +39,19 @@ export function cliEnvironment(h: Harness, adminToken: string, extra: Record<str
   return () => {
     process.env = saved;
   };
+}
+
+/**
+ * cliEnvironment for each test of the calling block, pointed at its harness `h` (from useHarness or
+ * useSharedHarness, registered first so that it exists by then) and put back after the test.
+ */
+export function useCliEnvironment(h: Harness, adminToken: string, extra: Record<string, string> = {}): void {
+  let restore: (() => void) | undefined;
+  beforeEach(() => {
+    restore = cliEnvironment(h, adminToken, extra);
+  });
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+  });
 }
