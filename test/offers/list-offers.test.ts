@@ -18,13 +18,10 @@ import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
+import { ENGLISH, HISTORY, MATH, PHYSICS } from './support.js';
 
 const _ROUTE = '/api/v1/lists/:identifier/offers';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-const MATH = '9789001891442';
-const ENGLISH = '9780194837125';
-const PHYSICS = '9789034523716';
-const HISTORY = '9789001774363';
 
 /** The public shape of an offer under the default €1.99 fee. */
 const pub = (offer: AdminOffer) => ({

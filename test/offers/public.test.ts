@@ -6,10 +6,8 @@ import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { createClientWithToken } from '../support/harness.js';
 import { freshHarness, useHarness } from '../support/use-harness.js';
+import { ENGLISH, MATH, PHYSICS } from './support.js';
 
-const MATH = '9789001891442';
-const ENGLISH = '9780194837125';
-const PHYSICS = '9789034523716';
 const UNKNOWN = '9780306406157';
 const EAN8 = '96385074';
 const GTIN14 = '10012345000017';
