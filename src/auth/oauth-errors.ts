@@ -3,6 +3,8 @@
  * `{error, error_description}` with their status (and headers), which every OAuth client parses;
  * the rest of the API answers with problem documents instead.
  */
+import { TOO_MANY_ATTEMPTS } from '../limits/auth-failures.js';
+
 export abstract class OAuthError extends Error {
   abstract readonly status: number;
   abstract readonly code: string;
@@ -45,7 +47,7 @@ export class UnsupportedGrantType extends OAuthError {
 /** The brute-force limit (limits/auth-failures.ts): not an RFC 6749 code, but shaped like one. */
 export class TooManyAttempts extends OAuthError {
   readonly status = 429;
-  readonly code = 'too_many_attempts';
+  readonly code = TOO_MANY_ATTEMPTS;
 
   constructor(retryAfterSeconds: number) {
     super(`too many failed authentications for this client from this address; retry after ${retryAfterSeconds} s`, {

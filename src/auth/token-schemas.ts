@@ -1,6 +1,7 @@
 /** The token endpoint's and the key documents' schemas: the seed's token answer, RFC 6749's, and its errors. */
 import { Type } from '@sinclair/typebox';
 import { documentedAs } from '../http/documented.js';
+import { TOO_MANY_ATTEMPTS } from '../limits/auth-failures.js';
 import { SCOPES } from './scopes.js';
 import { TOKEN_AUDIENCE } from './token-service.js';
 
@@ -34,7 +35,7 @@ export const OAuthErrorSchema = Type.Object(
         'invalid_client',
         'invalid_scope',
         'unsupported_grant_type',
-        'too_many_attempts',
+        TOO_MANY_ATTEMPTS,
         'server_error',
         'temporarily_unavailable',
       ],

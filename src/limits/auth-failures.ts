@@ -15,6 +15,9 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { TokenBuckets } from './token-bucket.js';
 
+/** The token endpoint's error word for a caller over this limit: not an RFC 6749 code, but shaped like one. */
+export const TOO_MANY_ATTEMPTS = 'too_many_attempts';
+
 export class AuthFailureLimit {
   private readonly perPair: TokenBuckets;
   private readonly perAddress: TokenBuckets;

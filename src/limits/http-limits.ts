@@ -15,6 +15,9 @@ import { PROBLEMS, type ProblemCode, problemType } from '../problems/catalogue.j
  */
 export const MAX_PATH_SEGMENT = 255;
 
+/** The largest token request form: a client id, a secret and a scope need far less. */
+export const TOKEN_FORM_LIMIT_BYTES = 16 * 1024;
+
 interface RawAnswer {
   full: string;
   /** The same head without the body, for a HEAD request (whose answer never has one). */

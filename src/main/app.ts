@@ -10,7 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import { buildSharedSerializer } from '../http/compiled-schemas.js';
 import { registerHttpFeatures } from '../http/index.js';
 import { buildValidatorPerPart, type FastifyValidatorFactory } from '../http/validation.js';
-import { clientErrorHandler, MAX_PATH_SEGMENT } from '../limits/http-limits.js';
+import { clientErrorHandler, MAX_PATH_SEGMENT, TOKEN_FORM_LIMIT_BYTES } from '../limits/http-limits.js';
 import { AccessLog } from '../observability/access-log.js';
 import { instrumentApp } from '../observability/instrument.js';
 import { logDestination, loggerOptions } from '../observability/logging.js';
@@ -132,7 +132,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     parseJson(request, text, done);
   });
   await registerHttpFeatures(app, deps, routeGuards(services));
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(formbody, { bodyLimit: TOKEN_FORM_LIMIT_BYTES });
   await app.register(swagger, {
     transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route) ?? schema, url }),
     transformObject: (built) => ('openapiObject' in built ? documentObject(built.openapiObject) : built.swaggerObject),
