@@ -4,9 +4,8 @@
  * its status from the problem catalogue. `npm run docs:limits` rewrites it; test/limits/limits-doc.test.ts
  * fails on drift.
  */
-import type { EnvMeta } from '../src/config/fields.js';
 import { fieldOf } from '../src/config/load.js';
-import { LIMITS, type LimitAmount, type LimitAnswer, type LimitUnit } from '../src/limits/catalogue.js';
+import { amountOf, defaultOf, LIMITS, type LimitAmount, type LimitAnswer } from '../src/limits/catalogue.js';
 import { PROBLEMS } from '../src/problems/catalogue.js';
 import { markdownTable, replaceBetween } from './markdown-table.js';
 
@@ -16,48 +15,12 @@ export const LIMITS_END = '<!-- limits:table:end -->';
 
 const code = (word: string | number): string => `\`${word}\``;
 
-function evenly(value: number, steps: readonly (readonly [number, string])[], fallback: string): string {
-  for (const [size, name] of steps) if (value >= size && value % size === 0) return `${value / size} ${name}`;
-  return `${value} ${fallback}`;
-}
-
-export function amountOf(value: number, unit: LimitUnit): string {
-  switch (unit) {
-    case 'bytes':
-      return evenly(
-        value,
-        [
-          [1024 * 1024, 'MiB'],
-          [1024, 'KiB'],
-        ],
-        'bytes',
-      );
-    case 'seconds':
-      return evenly(
-        value,
-        [
-          [3600, 'h'],
-          [60, 'min'],
-        ],
-        's',
-      );
-    case 'per second':
-      return `${value} /s`;
-    case 'count':
-      return String(value);
-    default:
-      return `${value} ${unit}`;
-  }
-}
-
 function amountCell(amount: LimitAmount): string {
   if ('words' in amount) return amount.words;
   if ('fixed' in amount) {
     return `${amountOf(amount.fixed, amount.unit)} (fixed${amount.why === undefined ? '' : `, ${amount.why}`})`;
   }
-  const meta = fieldOf(amount.setting) as EnvMeta & { default?: unknown };
-  const value = meta.shown ?? amountOf(Number(meta.default), amount.unit);
-  return `${code(meta.env)} = ${value}`;
+  return `${code(fieldOf(amount.setting).env)} = ${defaultOf(amount.setting, amount.unit)}`;
 }
 
 function answerCell(answer: LimitAnswer): string {

@@ -4,6 +4,7 @@
  * the problem catalogue and the vocabulary, so it can name their values instead of copying them; the
  * numbers stay with the code that enforces them. docs/operating/limits.md renders its table from here.
  */
+import { fieldOf } from '../config/load.js';
 import type { ConfigKey } from '../config/types.js';
 import type { ProblemCode } from '../problems/catalogue.js';
 import { MAX_EANS_PER_QUERY } from '../vocabulary/ean.js';
@@ -137,3 +138,44 @@ export const LIMITS: readonly Limit[] = [
     answer: { problem: 'malformed-body' },
   },
 ];
+
+function evenly(value: number, steps: readonly (readonly [number, string])[], fallback: string): string {
+  for (const [size, name] of steps) if (value >= size && value % size === 0) return `${value / size} ${name}`;
+  return `${value} ${fallback}`;
+}
+
+/** A number of a limit as the docs and the problem pages state it. */
+export function amountOf(value: number, unit: LimitUnit): string {
+  switch (unit) {
+    case 'bytes':
+      return evenly(
+        value,
+        [
+          [1024 * 1024, 'MiB'],
+          [1024, 'KiB'],
+        ],
+        'bytes',
+      );
+    case 'seconds':
+      return evenly(
+        value,
+        [
+          [3600, 'h'],
+          [60, 'min'],
+        ],
+        's',
+      );
+    case 'per second':
+      return `${value} /s`;
+    case 'count':
+      return String(value);
+    default:
+      return `${value} ${unit}`;
+  }
+}
+
+/** A setting's default as a reader sees it: the `shown` text of its field, or its value in its unit. */
+export function defaultOf(setting: ConfigKey, unit: LimitUnit): string {
+  const field = fieldOf(setting) as ReturnType<typeof fieldOf> & { default?: unknown };
+  return field.shown ?? amountOf(Number(field.default), unit);
+}

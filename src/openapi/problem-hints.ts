@@ -2,7 +2,14 @@
  * One sentence per problem code for the /problems pages: what usually causes it and what to do.
  * Partial on purpose: a code added to the catalogue still gets a page (with a generic sentence).
  */
+import { fieldOf } from '../config/load.js';
+import type { ConfigKey } from '../config/types.js';
+import { defaultOf } from '../limits/catalogue.js';
+import { MAX_PATH_SEGMENT } from '../limits/http-limits.js';
 import type { ProblemCode } from '../problems/catalogue.js';
+
+/** A size setting as the page names it: its variable and its default, read from the configuration. */
+const sizeSetting = (key: ConfigKey): string => `${fieldOf(key).env}, ${defaultOf(key, 'bytes')} by default`;
 
 export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   'validation-failed':
@@ -28,11 +35,9 @@ export const PROBLEM_HINTS: Partial<Record<ProblemCode, string>> = {
   conflict: 'The request conflicts with the current state of the resource; fetch it again and retry.',
   'illegal-transition':
     'This status change is not allowed from the current status (lists: created → validated → published → archived).',
-  'body-too-large':
-    'The request body exceeds the size limit (BODY_LIMIT_BYTES, 256 KiB by default; 16 KiB for token forms).',
-  'uri-too-long':
-    'The URL (path and query) exceeds MAX_URL_LENGTH (8 KiB by default). Send fewer or shorter parameters.',
-  'headers-too-large': 'The request line and headers exceed MAX_HEADER_BYTES (16 KiB by default).',
+  'body-too-large': `The request body exceeds the size limit (${sizeSetting('bodyLimitBytes')}).`,
+  'uri-too-long': `The URL (path and query) exceeds its limit (${sizeSetting('maxUrlLength')}), or one path segment exceeds ${MAX_PATH_SEGMENT} characters. Send fewer or shorter parameters.`,
+  'headers-too-large': `The request line and headers exceed their limit (${sizeSetting('maxHeaderBytes')}).`,
   'malformed-request':
     'The bytes received are not a valid HTTP/1.1 request, the URL is not valid percent-encoded UTF-8, or it contains a NUL character (%00).',
   'request-timeout': 'The request headers or body did not arrive in time.',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { amountOf, limitsTable, withLimitsTable } from '../../docs-tools/limits-table.js';
+import { limitsTable, withLimitsTable } from '../../docs-tools/limits-table.js';
 import { InvalidRequest, TooManyAttempts } from '../../src/auth/oauth-errors.js';
 import { LIMIT_FIELDS } from '../../src/config/limit-fields.js';
-import { LIMITS } from '../../src/limits/catalogue.js';
+import { amountOf, LIMITS } from '../../src/limits/catalogue.js';
 import { itHoldsTheRenderedTable } from '../support/docs-table.js';
 
 const cells = (row: string | undefined) => row?.split('|').map((cell) => cell.trim());
