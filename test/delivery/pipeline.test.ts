@@ -44,18 +44,24 @@ class GatedStore extends DeliveryStore {
 describeEachEngine('the pipelined delivery worker', (engine) => {
   const h = useHarness(engine, { config: { webhookAllowPrivate: true } });
 
+  /** A worker started over a gated store (nothing commits until the test opens the gate) and a counting sender. */
+  const startGated = (owner: string, concurrency: number, completionBacklog: number) => {
+    const store = new GatedStore(h.database.db);
+    const sender = new CountingSender();
+    const worker = new DeliveryWorker(
+      { store, sender, clock: h.clock, config: h.config, metrics: new Metrics() },
+      { owner, concurrency, completionBacklog, perSubscription: 100 },
+    );
+    worker.start();
+    return { store, sender, worker };
+  };
+
   it('sends on while completions wait, but never more than in flight + backlog unrecorded', async () => {
     const client = await createClientWithToken(h);
     for (let i = 0; i < 4; i++)
       await addSubscription(h.database.db, client.id, `http://127.0.0.1:9/${i}`, h.clock.now());
     await emit(h.database.db, h.clock.now(), 10);
-    const store = new GatedStore(h.database.db);
-    const sender = new CountingSender();
-    const worker = new DeliveryWorker(
-      { store, sender, clock: h.clock, config: h.config, metrics: new Metrics() },
-      { owner: 'pipelined', concurrency: 4, completionBacklog: 3, perSubscription: 100 },
-    );
-    worker.start();
+    const { store, sender, worker } = startGated('pipelined', 4, 3);
     // The database records nothing: the worker stops at concurrency + backlog attempts sent.
     await until(() => sender.sent >= 7, 'the sender to have sent >= 7', 5000, 5);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -76,13 +82,7 @@ describeEachEngine('the pipelined delivery worker', (engine) => {
     const client = await createClientWithToken(h);
     await addSubscription(h.database.db, client.id, 'http://127.0.0.1:9/a', h.clock.now());
     await emit(h.database.db, h.clock.now(), 6);
-    const store = new GatedStore(h.database.db);
-    const sender = new CountingSender();
-    const worker = new DeliveryWorker(
-      { store, sender, clock: h.clock, config: h.config, metrics: new Metrics() },
-      { owner: 'draining', concurrency: 2, completionBacklog: 2, perSubscription: 100 },
-    );
-    worker.start();
+    const { store, sender, worker } = startGated('draining', 2, 2);
     await until(() => sender.sent >= 4, 'the sender to have sent >= 4', 5000, 5);
     const stopped = worker.stop();
     setTimeout(() => store.openGate(), 50);

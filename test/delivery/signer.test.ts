@@ -10,15 +10,12 @@ describe('webhook signer', () => {
   const current = secrets.webhookSecret();
   const previous = secrets.webhookSecret();
   const now = Date.now();
+  /** The headers of one list.published delivery of `body`, signed with the secrets given. */
+  const headersOf = (deliveryId: string, withPrevious: string | undefined) =>
+    signedHeaders({ deliveryId, eventName: 'list.published', body, now, secrets: { current, previous: withPrevious } });
 
   it('x-hook-signature is base64 HMAC-SHA256 of the raw body keyed with the secret string as issued', () => {
-    const headers = signedHeaders({
-      deliveryId: 'dlv_1',
-      eventName: 'list.published',
-      body,
-      now,
-      secrets: { current, previous: undefined },
-    });
+    const headers = headersOf('dlv_1', undefined);
     const expected = createHmac('sha256', Buffer.from(current, 'utf8')).update(body).digest('base64');
     expect(headers['x-hook-signature']).toBe(expected);
     expect(hookSignature(body, current)).toBe(expected);
@@ -33,13 +30,7 @@ describe('webhook signer', () => {
   });
 
   it('webhook-signature verifies with the standardwebhooks package', () => {
-    const headers = signedHeaders({
-      deliveryId: 'dlv_2',
-      eventName: 'list.published',
-      body,
-      now,
-      secrets: { current, previous: undefined },
-    });
+    const headers = headersOf('dlv_2', undefined);
     expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(previous).verify(body, headers)).toThrow();
     expect(() => new Webhook(current).verify(body.replace('published', 'created'), headers)).toThrow();
@@ -51,13 +42,7 @@ describe('webhook signer', () => {
   });
 
   it('during a rotation overlap both the current and the previous secret verify', () => {
-    const headers = signedHeaders({
-      deliveryId: 'dlv_3',
-      eventName: 'list.published',
-      body,
-      now,
-      secrets: { current, previous },
-    });
+    const headers = headersOf('dlv_3', previous);
     expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
     expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));

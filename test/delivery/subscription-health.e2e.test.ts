@@ -57,6 +57,22 @@ describeEachEngine('subscription.failing and subscription.disabled', (engine) =>
   const subscribe = (client: Client, url: string, event: string) =>
     addSubscription(db(), client.id, url, h.clock.now(), event);
   const runOnce = () => worker?.runOnce() ?? Promise.resolve(0);
+  /**
+   * A shop's list.updated subscription at a receiver answering `respond`; the shop's watcher, told of
+   * `toldOf` and listening to `alsoListening` as well; another client's stranger, also told of `toldOf`.
+   */
+  const watchedSubject = async (respond: () => Reply, toldOf: string, alsoListening: string) => {
+    const subjectReceiver = await receiver(respond);
+    const watcher = await receiver();
+    const stranger = await receiver();
+    const shop = await createClientWithToken(h, 'Shop');
+    const other = await createClientWithToken(h, 'Other shop');
+    const subject = await subscribe(shop, subjectReceiver.url, 'list.updated');
+    const told = await subscribe(shop, watcher.url, toldOf);
+    await subscribe(shop, watcher.url, alsoListening);
+    await subscribe(other, stranger.url, toldOf);
+    return { subjectReceiver, watcher, stranger, shop, subject, told };
+  };
   /** Advances the test clock and runs the worker once per step. */
   const every = async (stepMs: number, steps: number): Promise<void> => {
     for (let i = 0; i < steps; i++) {
@@ -83,15 +99,14 @@ describeEachEngine('subscription.failing and subscription.disabled', (engine) =>
   it('failing after the threshold, once per failing period, and again after a success and new failures', async () => {
     await setup();
     let healthy = false;
-    const failing = await receiver(() => ({ status: healthy ? 200 : 500 }));
-    const watcher = await receiver();
-    const stranger = await receiver();
-    const shop = await createClientWithToken(h, 'Shop');
-    const other = await createClientWithToken(h, 'Other shop');
-    const subject = await subscribe(shop, failing.url, 'list.updated');
-    const told = await subscribe(shop, watcher.url, 'subscription.failing');
-    await subscribe(shop, watcher.url, 'subscription.disabled');
-    await subscribe(other, stranger.url, 'subscription.failing');
+    const {
+      subjectReceiver: failing,
+      watcher,
+      stranger,
+      shop,
+      subject,
+      told,
+    } = await watchedSubject(() => ({ status: healthy ? 200 : 500 }), 'subscription.failing', 'subscription.disabled');
 
     await emit(db(), h.clock.now());
     await runOnce(); // the first failure: failing since now
@@ -168,15 +183,11 @@ describeEachEngine('subscription.failing and subscription.disabled', (engine) =>
 
   it('disabled on a 410, told to the other subscriptions with the reason on the record', async () => {
     await setup();
-    const gone = await receiver(() => ({ status: 410 }));
-    const watcher = await receiver();
-    const stranger = await receiver();
-    const shop = await createClientWithToken(h, 'Shop');
-    const other = await createClientWithToken(h, 'Other shop');
-    const subject = await subscribe(shop, gone.url, 'list.updated');
-    const told = await subscribe(shop, watcher.url, 'subscription.disabled');
-    await subscribe(shop, watcher.url, 'subscription.failing');
-    await subscribe(other, stranger.url, 'subscription.disabled');
+    const { watcher, stranger, shop, subject, told } = await watchedSubject(
+      () => ({ status: 410 }),
+      'subscription.disabled',
+      'subscription.failing',
+    );
 
     await emit(db(), h.clock.now());
     await runOnce();
