@@ -13,6 +13,7 @@ import { buildApp } from '../../src/main/app.js';
 import { describeEachEngine } from '../support/engines.js';
 import { basic } from '../support/harness.js';
 import { freshHarness, useHarness } from '../support/use-harness.js';
+import { oauth4webapiGrant } from './support.js';
 
 interface Metadata {
   issuer: string;
@@ -118,12 +119,8 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
       await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }),
     );
     expect(as.issuer).toBe(base);
-    const oauthClient: oauth.Client = { client_id: creds.clientId };
     for (const auth of [oauth.ClientSecretBasic(creds.clientSecret), oauth.ClientSecretPost(creds.clientSecret)]) {
-      const response = await oauth.clientCredentialsGrantRequest(as, oauthClient, auth, new URLSearchParams(), {
-        [oauth.allowInsecureRequests]: true,
-      });
-      const result = await oauth.processClientCredentialsResponse(as, oauthClient, response);
+      const result = await oauth4webapiGrant(as, creds.clientId, auth, { [oauth.allowInsecureRequests]: true });
       expect(result.scope).toBe('offers:read lml:read');
       const { payload } = await jose.jwtVerify(
         result.access_token,
@@ -168,15 +165,9 @@ describeEachEngine('OAuth ecosystem clients', (engine) => {
       issuer,
       await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.customFetch]: viaProxy }),
     );
-    const oauthClient: oauth.Client = { client_id: creds.clientId };
-    const response = await oauth.clientCredentialsGrantRequest(
-      as,
-      oauthClient,
-      oauth.ClientSecretPost(creds.clientSecret),
-      new URLSearchParams(),
-      { [oauth.customFetch]: viaProxy },
-    );
-    const other = await oauth.processClientCredentialsResponse(as, oauthClient, response);
+    const other = await oauth4webapiGrant(as, creds.clientId, oauth.ClientSecretPost(creds.clientSecret), {
+      [oauth.customFetch]: viaProxy,
+    });
 
     const jwks = jose.createRemoteJWKSet(new URL(metadata.jwks_uri), { [jose.customFetch]: viaProxy });
     for (const token of [tokens.access_token, other.access_token]) {

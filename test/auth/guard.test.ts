@@ -22,13 +22,16 @@ describeEachEngine('bearer guard', (engine) => {
     JSON.parse(new TextDecoder().decode(base64url.decode(parts(token)[1]))) as Record<string, unknown>;
   const encode = (value: object) => base64url.encode(JSON.stringify(value));
 
+  /** A refusal in the problem shape, with its status and the Bearer challenge it answers with. */
+  function expectRefused(response: Awaited<ReturnType<typeof call>>, status: number, challenge: string): void {
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
+    expect(response.headers['www-authenticate']).toBe(challenge);
+  }
+
   async function expectInvalid(token: string): Promise<void> {
     const response = await withToken(token);
-    expect(response.statusCode).toBe(401);
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(response.headers['www-authenticate']).toBe(
-      'Bearer realm="shelfmark", error="invalid_token", error_description="invalid token"',
-    );
+    expectRefused(response, 401, 'Bearer realm="shelfmark", error="invalid_token", error_description="invalid token"');
     expect(response.json()).toMatchObject({
       code: 'invalid-token',
       status: 401,
@@ -47,9 +50,7 @@ describeEachEngine('bearer guard', (engine) => {
 
   it('no Authorization header → 401 unauthenticated with a Bearer challenge, in the full problem shape', async () => {
     const response = await call({ 'x-request-id': 'guard-test-1' });
-    expect(response.statusCode).toBe(401);
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(response.headers['www-authenticate']).toBe('Bearer realm="shelfmark"');
+    expectRefused(response, 401, 'Bearer realm="shelfmark"');
     expect(response.headers['x-request-id']).toBe('guard-test-1');
     expect(response.json()).toEqual({
       type: '/problems/unauthenticated',
@@ -106,12 +107,12 @@ describeEachEngine('bearer guard', (engine) => {
     h.clock.advance((h.config.tokenTtlSeconds + 1) * 1000);
     for (const token of [h.client.token, unseen]) {
       const response = await withToken(token);
-      expect(response.statusCode).toBe(403);
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-      expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
-      expect(response.headers['www-authenticate']).toBe(
+      expectRefused(
+        response,
+        403,
         'Bearer realm="shelfmark", error="invalid_token", error_description="token expired"',
       );
+      expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
       expect(response.json()).toMatchObject({ type: '/problems/token-expired', status: 403, code: 'token-expired' });
     }
   });
@@ -198,11 +199,7 @@ describeEachEngine('bearer guard', (engine) => {
     });
     expect(issued.statusCode).toBe(200);
     const response = await withToken(issued.json().access_token);
-    expect(response.statusCode).toBe(403);
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-    expect(response.headers['www-authenticate']).toBe(
-      'Bearer realm="shelfmark", error="insufficient_scope", scope="offers:read"',
-    );
+    expectRefused(response, 403, 'Bearer realm="shelfmark", error="insufficient_scope", scope="offers:read"');
     expect(response.json()).toEqual({
       type: '/problems/insufficient-scope',
       title: 'The access token lacks the required scope',

@@ -3,6 +3,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { basic } from '../support/harness.js';
 import { useSharedHarness } from '../support/use-harness.js';
+import { oauth4webapiGrant } from './support.js';
 
 describeEachEngine('token endpoint', (engine) => {
   // One instance for the block: each test has a client of its own and the clock where it started.
@@ -148,29 +149,19 @@ describeEachEngine('token endpoint', (engine) => {
   it('a standard OAuth client (oauth4webapi) obtains a token unmodified over a real socket', async () => {
     const base = await h.listen();
     const as: oauth.AuthorizationServer = { issuer: 'urn:shelfmark', token_endpoint: `${base}/api/auth/token` };
-    const oauthClient: oauth.Client = { client_id: client.clientId };
-    const response = await oauth.clientCredentialsGrantRequest(
-      as,
-      oauthClient,
-      oauth.ClientSecretBasic(client.clientSecret),
-      new URLSearchParams(),
-      {
-        [oauth.allowInsecureRequests]: true,
-      },
-    );
-    const result = await oauth.processClientCredentialsResponse(as, oauthClient, response);
+    const result = await oauth4webapiGrant(as, client.clientId, oauth.ClientSecretBasic(client.clientSecret), {
+      [oauth.allowInsecureRequests]: true,
+    });
     expect(result.token_type).toBe('bearer');
     expect(result.expires_in).toBe(3600);
     expect(typeof result.access_token).toBe('string');
-    const viaPost = await oauth.clientCredentialsGrantRequest(
+    const viaPost = await oauth4webapiGrant(
       as,
-      oauthClient,
+      client.clientId,
       oauth.ClientSecretPost(client.clientSecret),
+      { [oauth.allowInsecureRequests]: true },
       new URLSearchParams({ scope: 'lml:read' }),
-      {
-        [oauth.allowInsecureRequests]: true,
-      },
     );
-    expect((await oauth.processClientCredentialsResponse(as, oauthClient, viaPost)).scope).toBeUndefined();
+    expect(viaPost.scope).toBeUndefined();
   });
 });
