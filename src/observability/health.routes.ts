@@ -61,7 +61,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
         documentedResponses: {
           200: {
             description: 'Prometheus text exposition format 0.0.4',
-            content: { 'text/plain': { schema: { type: 'string' } } },
+            content: {
+              'text/plain': {
+                schema: { type: 'string' },
+                example:
+                  '# HELP shelfmark_workers_alive Delivery worker processes (role worker or all) whose heartbeat was seen within three WORKER_HEARTBEAT_SECONDS\n# TYPE shelfmark_workers_alive gauge\nshelfmark_workers_alive 1\n',
+              },
+            },
           },
         },
         tags: ['operations'],

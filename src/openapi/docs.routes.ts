@@ -88,7 +88,12 @@ export const docsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         documentedResponses: {
           200: {
             description: 'A page explaining the problem type',
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: {
+              'text/html': {
+                schema: { type: 'string' },
+                example: '<!doctype html><title>invalid-ean</title><h1>invalid-ean</h1><p>…</p>',
+              },
+            },
           },
         },
         tags: ['operations'],

@@ -1682,6 +1682,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP shelfmark_workers_alive Delivery worker processes (role worker or all) whose heartbeat was seen within three WORKER_HEARTBEAT_SECONDS
+                     *     # TYPE shelfmark_workers_alive gauge
+                     *     shelfmark_workers_alive 1
+                     */
                     "text/plain": string;
                 };
             };
@@ -1768,6 +1773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><title>invalid-ean</title><h1>invalid-ean</h1><p>…</p> */
                     "text/html": string;
                 };
             };
