@@ -14,7 +14,15 @@ import { cli, cliEnvironment } from '../support/cli.js';
 import { describeEachEngine } from '../support/engines.js';
 import { ADMIN_TOKEN, createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
-import { ADMIN_TOKEN_ACTOR, AUDIT_ID, allRecords, HASH, lastRecord, portalSession } from './support.js';
+import {
+  ADMIN_TOKEN_ACTOR,
+  AUDIT_ID,
+  allRecords,
+  HASH,
+  lastRecord,
+  partnerWithSubscription,
+  portalSession,
+} from './support.js';
 
 const AT = '2026-09-01T08:00:00.000Z';
 const origin = { ip: '127.0.0.1', userAgent: 'lightMyRequest' };
@@ -116,12 +124,10 @@ describeEachEngine('audit: records', (engine) => {
       hash: HASH,
     });
 
-    const fresh = await createClientWithToken(h, 'Shop 2', ['webhooks:manage']);
-    const subscribed = await h
-      .as(fresh)
-      .post('/api/lml/v1/subscriptions', { notificationUrl: 'https://127.0.0.1:9/hook', event: 'list.updated' });
-    expect(subscribed.statusCode).toBe(201);
-    const subscriptionId = subscribed.json<{ id: string }>().id;
+    const { shop: fresh, subscription: subscriptionId } = await partnerWithSubscription(h, 'Shop 2', {
+      notificationUrl: 'https://127.0.0.1:9/hook',
+      event: 'list.updated',
+    });
     const record = await lastRecord(h);
     expect(record).toMatchObject({
       actor: { type: 'partner', id: fresh.id, name: null },

@@ -7,9 +7,8 @@ import { expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/canonical.js';
 import type { AuditSubject } from '../../src/audit/schemas.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
-import { allRecords } from './support.js';
+import { allRecords, partnerWithSubscription } from './support.js';
 
 interface AuditPage {
   has_more: boolean;
@@ -34,12 +33,10 @@ describeEachEngine('audit: the subjects of a page, and paging both ways', (engin
     }>().identifier;
     const list = (await admin.post('/api/admin/v1/lists', { school, name: 'vwo 4' })).json<{ identifier: string }>()
       .identifier;
-    const shop = await createClientWithToken(h, 'Boekhandel Noord', ['webhooks:manage']);
-    const created = await h
-      .as(shop)
-      .post('/api/lml/v1/subscriptions', { notificationUrl: 'http://127.0.0.1:9/hooks', event: 'list-published' });
-    expect(created.statusCode).toBe(201);
-    const subscription = created.json<{ id: string }>().id;
+    const { shop, subscription } = await partnerWithSubscription(h, 'Boekhandel Noord', {
+      notificationUrl: 'http://127.0.0.1:9/hooks',
+      event: 'list-published',
+    });
     // Renamed after the records were made: the page names it as it is now.
     expect((await admin.patch(`/api/admin/v1/schools/${school}`, { name: 'Erasmus College' })).statusCode).toBe(200);
     return { school, list, shop, subscription };

@@ -1,7 +1,10 @@
-/** Shared helpers of the audit tests: the records as the API shows them, a partner's portal session, the rows as stored. */
+/**
+ * Shared helpers of the audit tests: the records as the API shows them, a partner's portal session and
+ * its subscription made through the partner API, the rows as stored.
+ */
 import { expect } from 'vitest';
 import type { AuditRecord } from '../../src/audit/canonical.js';
-import type { Harness } from '../support/harness.js';
+import { createClientWithToken, type Harness } from '../support/harness.js';
 import type { Requester } from '../support/requests.js';
 
 /** Every record, oldest first (chain order), through the export. */
@@ -40,6 +43,18 @@ export async function portalSession(h: Harness, clientRef: string): Promise<Requ
   const csrf = signIn.json<{ csrfToken: string }>().csrfToken;
   const { requester } = await import('../support/requests.js');
   return { ...requester(h.app, { cookie, 'x-csrf-token': csrf }), cookie };
+}
+
+/** A new partner with webhooks:manage that registers one subscription through the partner API. */
+export async function partnerWithSubscription(
+  h: Harness,
+  name: string,
+  subscription: { notificationUrl: string; event: string },
+): Promise<{ shop: Awaited<ReturnType<typeof createClientWithToken>>; subscription: string }> {
+  const shop = await createClientWithToken(h, name, ['webhooks:manage']);
+  const created = await h.as(shop).post('/api/lml/v1/subscriptions', subscription);
+  expect(created.statusCode).toBe(201);
+  return { shop, subscription: created.json<{ id: string }>().id };
 }
 
 export const HASH = expect.stringMatching(/^[0-9a-f]{64}$/);
