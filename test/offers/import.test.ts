@@ -6,15 +6,12 @@
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
-import { ChangeLogStore } from '../../src/db/change-log.js';
-import { DIALECTS } from '../../src/db/database.js';
 import { OfferImporter } from '../../src/offers/import.js';
 import { checkedRows } from '../../src/offers/import-csv.js';
-import { OfferReadModel } from '../../src/offers/read-model.js';
-import { OfferStore } from '../../src/offers/store.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
 import { useHarness } from '../support/use-harness.js';
+import { readModelOver } from './support.js';
 
 const ROWS = 6000;
 const EANS = 1500;
@@ -73,12 +70,7 @@ describeEachEngine('offers import, streamed', (engine) => {
   });
 
   it('a large file streams in whole, a second run changes nothing, and another node serves what it wrote', async () => {
-    const other = new OfferReadModel(
-      new OfferStore(h.database.db.kysely),
-      new ChangeLogStore(h.database.db.kysely, 'offer_changes'),
-      { serviceFeeCents: 0, offersCacheEans: 100_000, offersSyncIntervalMs: 60_000 },
-      DIALECTS[engine],
-    );
+    const other = readModelOver(h.database.db, 100_000);
     await other.start();
     const probe = [eanOf(500_000), eanOf(500_000 + EANS - 1)];
     expect(await other.publishedJson(probe)).toBe('[]');

@@ -9,19 +9,17 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
 import { systemClock } from '../../src/clock.js';
 import { testConfig } from '../../src/config.js';
-import { ChangeLogStore } from '../../src/db/change-log.js';
-import { connectDatabase, type Db, DIALECTS } from '../../src/db/database.js';
+import { connectDatabase, type Db } from '../../src/db/database.js';
 import { type App, buildApp } from '../../src/main/app.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { ANSWER_MEMO_ENTRIES, ANSWER_MEMO_MAX_CHARS, AnswerMemo } from '../../src/offers/answer-memo.js';
 import { OFFER_STATUSES } from '../../src/offers/model.js';
-import { OfferReadModel } from '../../src/offers/read-model.js';
-import { OfferStore } from '../../src/offers/store.js';
 import { eanCheckDigit } from '../../src/vocabulary/ean.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { ADMIN_TOKEN } from '../support/harness.js';
 import { openTransaction } from '../support/open-transaction.js';
 import { requester } from '../support/requests.js';
+import { publishedOfferRow, readModelOver } from './support.js';
 
 const EANS = ['9789001891442', '9780194837125', '9781108740623', '96385074'];
 const ALL = EANS.join(',');
@@ -270,25 +268,10 @@ describeEachEngine('offers read model', (engine) => {
 
   if (engine === 'postgres')
     it('an offer change that commits after a later one is read, and a change read once is not forgotten again', async () => {
-      const model = new OfferReadModel(
-        new OfferStore(database.db.kysely),
-        new ChangeLogStore(database.db.kysely, 'offer_changes'),
-        { serviceFeeCents: 0, offersCacheEans: 100, offersSyncIntervalMs: 60_000 },
-        DIALECTS[engine],
-      );
+      const model = readModelOver(database.db, 100);
       await model.start();
       const [early, late] = [EANS[0] ?? '', EANS[1] ?? ''];
-      const offer = (ean: string, identifier: string) => ({
-        identifier,
-        ean,
-        price_cents: 700,
-        condition: 'good',
-        remarks: null,
-        status: 'published',
-        published_at: 1,
-        created_at: 1,
-        updated_at: 1,
-      });
+      const offer = (ean: string, identifier: string) => publishedOfferRow(ean, identifier, 700);
       // The slow transaction draws the lower change id, then waits.
       const slow = await openTransaction(database.db.kysely, (trx) =>
         trx

@@ -3,14 +3,12 @@
  * asks the database for every EAN that changed since it read the catalogue.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ChangeLogStore } from '../../src/db/change-log.js';
-import { DIALECTS } from '../../src/db/database.js';
-import { OfferReadModel } from '../../src/offers/read-model.js';
 import type { PublicOfferRow } from '../../src/offers/schemas.js';
 import { OfferStore } from '../../src/offers/store.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { until } from '../support/until.js';
+import { publishedOfferRow, readModelOver } from './support.js';
 
 /** The offers store, counting the queries of EANs asked for (the whole catalogue's reads are not counted). */
 class CountingStore extends OfferStore {
@@ -20,18 +18,6 @@ class CountingStore extends OfferStore {
     return super.findPublishedByEans(eans);
   }
 }
-
-const offer = (ean: string, identifier: string, price: number) => ({
-  identifier,
-  ean,
-  price_cents: price,
-  condition: 'good',
-  remarks: null,
-  status: 'published',
-  published_at: 1,
-  created_at: 1,
-  updated_at: 1,
-});
 
 describeEachEngine('the read model holding the whole catalogue', (engine) => {
   let database: TestDatabase;
@@ -47,15 +33,10 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
     const db = database.db.kysely;
     await db
       .insertInto('offers')
-      .values([offer(known, 'a'.repeat(32), 900), offer(known, 'b'.repeat(32), 700)])
+      .values([publishedOfferRow(known, 'a'.repeat(32), 900), publishedOfferRow(known, 'b'.repeat(32), 700)])
       .execute();
     const store = new CountingStore(db);
-    const model = new OfferReadModel(
-      store,
-      new ChangeLogStore(db, 'offer_changes'),
-      { serviceFeeCents: 0, offersCacheEans: 1000, offersSyncIntervalMs: 60_000 },
-      DIALECTS[engine],
-    );
+    const model = readModelOver(database.db, 1000, store);
     await model.start();
     await until(() => model.stats().eans === 1, 'the whole catalogue read');
     const prices = async (eans: string[]) =>
@@ -65,7 +46,7 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
 
     await db
       .insertInto('offers')
-      .values(offer(later, 'c'.repeat(32), 500))
+      .values(publishedOfferRow(later, 'c'.repeat(32), 500))
       .execute();
     await model.sync();
     expect(await prices([later, unknown])).toEqual([5]);
@@ -79,15 +60,13 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
     const db = database.db.kysely;
     await db
       .insertInto('offers')
-      .values([offer(eanOf(700_011), 'd'.repeat(32), 100), offer(eanOf(700_012), 'e'.repeat(32), 200)])
+      .values([
+        publishedOfferRow(eanOf(700_011), 'd'.repeat(32), 100),
+        publishedOfferRow(eanOf(700_012), 'e'.repeat(32), 200),
+      ])
       .execute();
     const store = new CountingStore(db);
-    const model = new OfferReadModel(
-      store,
-      new ChangeLogStore(db, 'offer_changes'),
-      { serviceFeeCents: 0, offersCacheEans: 1, offersSyncIntervalMs: 60_000 },
-      DIALECTS[engine],
-    );
+    const model = readModelOver(database.db, 1, store);
     await model.start();
     expect(await model.publishedJson([eanOf(700_013)])).toBe('[]');
     expect(store.asked).toEqual([[eanOf(700_013)]]);
