@@ -19,6 +19,14 @@ describeEachEngine('LML events through the outbox', (engine) => {
   /** Makes recording events fail, as a crash or a full disk between change and event would. */
   const breakEvents = () => sql`alter table events rename to events_unavailable`.execute(kysely());
   const repairEvents = () => sql`alter table events_unavailable rename to events`.execute(kysely());
+  /** A school with one list, their events already taken: the two, and the lists as stored. */
+  const listWithEventsTaken = async () => {
+    const school = await createSchool(h);
+    const list = await createList(h, school.identifier);
+    await takeEvents(h);
+    const before = await kysely().selectFrom('lists').selectAll().execute();
+    return { school, list, before };
+  };
 
   it('a transaction that fails after the change and its emit keeps neither (school insert)', async () => {
     const failure = h.services.work.run(SYSTEM, async ({ trx, emit }) => {
@@ -40,10 +48,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
   });
 
   it('a transaction that fails after a list update and its emit keeps neither', async () => {
-    const school = await createSchool(h);
-    const list = await createList(h, school.identifier);
-    await takeEvents(h);
-    const before = await kysely().selectFrom('lists').selectAll().execute();
+    const { list, before } = await listWithEventsTaken();
     const failure = h.services.work.run(SYSTEM, async ({ trx, emit }) => {
       await new ListStore(trx).update(list.identifier, { name: 'Changed', updated_at: 2 });
       emit({ name: 'list.updated', type: 'updated', resource: 'list', identifier: list.identifier });
@@ -66,10 +71,7 @@ describeEachEngine('LML events through the outbox', (engine) => {
   });
 
   it('when the events cannot be written, list create, patch and status change leave the list as it was', async () => {
-    const school = await createSchool(h);
-    const list = await createList(h, school.identifier);
-    await takeEvents(h);
-    const before = await kysely().selectFrom('lists').selectAll().execute();
+    const { school, list, before } = await listWithEventsTaken();
     await breakEvents();
     h.clock.advance(1000);
     const attempts = [
