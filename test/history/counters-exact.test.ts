@@ -10,19 +10,16 @@ import { beforeEach, expect, it } from 'vitest';
 import type { Completion, SendContext } from '../../src/delivery/queue/types.js';
 import { hourStart, STATS_SHARD } from '../../src/delivery/stats.js';
 import { DeliveryStore } from '../../src/delivery/store.js';
-import { addSubscription, emit } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
+import { subscriptionWithPending } from './support.js';
 
 describeEachEngine('history counters are exact across failed commits', (engine) => {
   const h = useHarness(engine);
   let store: DeliveryStore;
   let claimed: SendContext[];
   beforeEach(async () => {
-    const shop = await createClientWithToken(h, 'Shop');
-    await addSubscription(h.database.db, shop.id, 'http://127.0.0.1:9/a', h.clock.now());
-    await emit(h.database.db, h.clock.now(), 3);
+    await subscriptionWithPending(h, 3);
     store = new DeliveryStore(h.database.db);
     const batch = await store.claimToSend({
       owner: 'w1',

@@ -6,19 +6,17 @@
 import { beforeEach, expect, it } from 'vitest';
 import { abandon } from '../../src/delivery/queue/abandon.js';
 import { HOUR_MS, hourStart, STATS_SHARD, STATS_SHARDS } from '../../src/delivery/stats.js';
-import { addSubscription, emit, recordAttempt } from '../delivery/support.js';
+import { emit, recordAttempt } from '../delivery/support.js';
 import { describeEachEngine } from '../support/engines.js';
-import { createClientWithToken } from '../support/harness.js';
 import { useHarness } from '../support/use-harness.js';
+import { subscriptionWithPending } from './support.js';
 
 describeEachEngine('history counters', (engine) => {
   const h = useHarness(engine);
   let subscription: string;
   let deliveries: string[];
   beforeEach(async () => {
-    const shop = await createClientWithToken(h, 'Shop');
-    subscription = await addSubscription(h.database.db, shop.id, 'http://127.0.0.1:9/a', h.clock.now());
-    await emit(h.database.db, h.clock.now(), 3);
+    subscription = await subscriptionWithPending(h, 3);
     deliveries = (
       await h.database.db.kysely.selectFrom('deliveries').select('id').orderBy('created_at').orderBy('id').execute()
     ).map((row) => row.id);
