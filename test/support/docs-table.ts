@@ -19,3 +19,21 @@ export function itHoldsTheRenderedTable(
     expect(withTable(text), `run npm run ${script}`).toBe(text);
   });
 }
+
+/**
+ * A generated table has one row per entry of its catalogue (below its header and divider rows), and
+ * the row at `index` reads `cells`, the empty first and last being the table's outer pipes.
+ */
+export function itHasARowPerEntry(
+  name: string,
+  table: () => string,
+  entries: number,
+  index: number,
+  cells: readonly string[],
+): void {
+  it(name, () => {
+    const rows = table().split('\n').slice(2);
+    expect(rows).toHaveLength(entries);
+    expect(rows[index]?.split('|').map((cell) => cell.trim())).toEqual(cells);
+  });
+}
