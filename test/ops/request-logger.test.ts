@@ -3,6 +3,7 @@
  * LOG_LEVEL=warn a successful request makes none, a failing one writes the same line as before, with
  * its request id and without credentials.
  */
+import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
@@ -42,10 +43,16 @@ async function appAt(level: 'warn' | 'info'): Promise<{ lines: string[]; childre
   return { lines, children: () => made };
 }
 
-it('at warn, a successful request makes no logger and writes nothing', async () => {
-  const { lines, children } = await appAt('warn');
+/** One request to an app at `level`: its response, the lines written, and the loggers made until just before it. */
+async function requestAt(level: 'warn' | 'info', request: InjectOptions) {
+  const { lines, children } = await appAt(level);
   const before = children();
-  const response = await app?.inject({
+  const response = await app?.inject(request);
+  return { lines, children, before, response };
+}
+
+it('at warn, a successful request makes no logger and writes nothing', async () => {
+  const { lines, children, before, response } = await requestAt('warn', {
     method: 'GET',
     url: '/.well-known/jwks.json?access_token=secret-value',
     headers: { authorization: 'Bearer secret-value' },
@@ -56,9 +63,7 @@ it('at warn, a successful request makes no logger and writes nothing', async () 
 });
 
 it('at warn, a failing request writes its error line with its request id, and no credentials', async () => {
-  const { lines, children } = await appAt('warn');
-  const before = children();
-  const response = await app?.inject({
+  const { lines, children, before, response } = await requestAt('warn', {
     method: 'GET',
     url: '/test-failure?access_token=secret-value',
     headers: { 'x-request-id': 'fails-1', authorization: 'Bearer secret-value' },
@@ -72,9 +77,11 @@ it('at warn, a failing request writes its error line with its request id, and no
 });
 
 it('at info, every request gets its logger and both access lines, as before', async () => {
-  const { lines, children } = await appAt('info');
-  const before = children();
-  await app?.inject({ method: 'GET', url: '/api/v1/offers?eans=9789001891442', headers: { 'x-request-id': 'a-1' } });
+  const { lines, children, before } = await requestAt('info', {
+    method: 'GET',
+    url: '/api/v1/offers?eans=9789001891442',
+    headers: { 'x-request-id': 'a-1' },
+  });
   expect(children()).toBe(before + 1);
   const written = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(written.filter((line) => line.reqId === 'a-1').map((line) => line.msg)).toEqual([
