@@ -52,6 +52,10 @@ export const importOffers: Command = {
       // The whole import was one transaction: on SQLite its pages sit in the WAL until a checkpoint,
       // which the server's next write would otherwise do, stalling its requests while it copies them.
       if ('imported' in result) await deps.db.dialect.checkpoint(deps.db.kysely, 'truncate');
+      // On PostgreSQL the planner would plan the next reads (a server reading the whole catalogue
+      // page by page) from the table's size before the import until autovacuum caught up: sorting
+      // the whole table for every page instead of reading the index (docs/performance.md#decisions).
+      if ('imported' in result) await deps.db.dialect.analyze(deps.db.kysely, ['offers', 'offer_import_keys']);
       if ('errors' in result) {
         const { errors } = result;
         return report(context, {
