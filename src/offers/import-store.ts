@@ -3,6 +3,7 @@
  * and a batch of new offers with their keys in two bulk statements (db/bulk-insert.ts).
  */
 
+import { sql } from 'kysely';
 import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
 import { EVERY_KEY } from '../db/change-log.js';
 import type { Dialect, Executor } from '../db/database.js';
@@ -46,7 +47,13 @@ export class ImportStore {
       .innerJoin('offers as o', 'o.id', 'k.offer_id')
       .selectAll('o')
       .select('k.import_key')
-      .where('k.import_key', 'in', keys)
+      // One JSON parameter whatever the batch's size: a placeholder per key made PostgreSQL plan a
+      // list as long as the batch for every batch (docs/performance.md#decisions).
+      .where(
+        'k.import_key',
+        'in',
+        sql<string>`(${this.dialect.jsonRows(KEY_COLUMNS.slice(0, 1), JSON.stringify(keys.map((key) => [key])))})`,
+      )
       .execute();
     return new Map(rows.map(({ import_key, ...offer }) => [import_key, offer]));
   }

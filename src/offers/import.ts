@@ -12,6 +12,7 @@
 
 import type { Initiator } from '../audit/initiator.js';
 import type { Clock } from '../clock.js';
+import { MAX_MISSING } from '../db/change-log.js';
 import type { Executor } from '../db/database.js';
 import type { Emit, EventfulWork } from '../events/outbox.js';
 import { ids } from '../ids.js';
@@ -22,7 +23,11 @@ import { ImportStore, type NewImportedOffer } from './import-store.js';
 
 export { type OfferImportRow, parseOffersCsv, type RowError } from './import-csv.js';
 
-export const IMPORT_BATCH_SIZE = 500;
+/**
+ * Rows a batch: per-statement costs (planning, the fan-out's look-up, the change-log trigger's NOTIFY,
+ * a round trip) paid once for this many; 5,000 saved no more (docs/performance.md#decisions).
+ */
+export const IMPORT_BATCH_SIZE = 2000;
 
 export interface ImportSummary {
   rows: number;
@@ -79,15 +84,29 @@ export class OfferImporter {
         const summary: ImportSummary = { rows: 0, created: 0, updated: 0, unchanged: 0 };
         const errors: RowError[] = [];
         let batch: OfferImportRow[] = [];
-        const write = async (): Promise<void> => {
-          if (batch.length === 0) return;
-          const counts = await this.writeBatch(trx, batch, emit);
+        // The batch being written. The next one is read and checked meanwhile, so parsing overlaps the
+        // database's work where queries do not hold the event loop (PostgreSQL); one write at a time,
+        // in file order, on the transaction's connection.
+        let writing: Promise<void> = Promise.resolve();
+        let written = 0;
+        const write = async (rows: readonly OfferImportRow[]): Promise<void> => {
+          const counts = await this.writeBatch(trx, rows, emit);
           await flush();
           summary.created += counts.created;
           summary.updated += counts.updated;
-          summary.unchanged += batch.length - counts.created - counts.updated;
+          summary.unchanged += rows.length - counts.created - counts.updated;
+          written += rows.length;
+          onProgress(written, Math.max(expected, summary.rows));
+        };
+        const startWrite = async (): Promise<void> => {
+          if (batch.length === 0) return;
+          const rows = batch;
           batch = [];
-          onProgress(summary.rows, Math.max(expected, summary.rows));
+          await writing;
+          writing = write(rows);
+          // Awaited before the next write and at the end; handled here so a failure is not reported
+          // as unhandled while the file is still being read.
+          writing.catch(() => undefined);
         };
         for await (const checked of rows) {
           if ('error' in checked) {
@@ -98,14 +117,16 @@ export class OfferImporter {
           // After a bad row nothing more is written: the rest is only checked, to report every bad row.
           if (errors.length > 0) continue;
           batch.push(checked.row);
-          if (batch.length >= batchSize) await write();
+          if (batch.length >= batchSize) await startWrite();
         }
+        await writing;
         if (errors.length > 0) throw new Refused(errors);
-        await write();
+        await startWrite();
+        await writing;
         // Where writers run side by side (PostgreSQL), change-log ids drawn while the import is open are
         // more than a reader follows, so its last entry tells every reader to forget everything
-        // (db/change-log.ts).
-        if (!this.work.dialect.serialWriters && summary.created + summary.updated > batchSize)
+        // (db/change-log.ts). An update whose EAN changes draws two.
+        if (!this.work.dialect.serialWriters && summary.created + summary.updated > MAX_MISSING / 2)
           await new ImportStore(trx, this.work.dialect).everyOfferChanged(this.clock.now());
         if (summary.created + summary.updated > 0)
           record('offers.imported', by.file, {

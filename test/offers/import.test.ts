@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
-import { OfferImporter } from '../../src/offers/import.js';
+import { IMPORT_BATCH_SIZE, OfferImporter } from '../../src/offers/import.js';
 import { checkedRows } from '../../src/offers/import-csv.js';
 import { eanOf } from '../support/ean.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -82,7 +82,7 @@ describeEachEngine('offers import, streamed', (engine) => {
       ROWS,
     );
     expect(first).toEqual({ imported: { rows: ROWS, created: ROWS, updated: 0, unchanged: 0 } });
-    expect(progress).toEqual(Array.from({ length: ROWS / 500 }, (_, i) => (i + 1) * 500));
+    expect(progress).toEqual(Array.from({ length: ROWS / IMPORT_BATCH_SIZE }, (_, i) => (i + 1) * IMPORT_BATCH_SIZE));
     const written = await counts();
     expect(written).toMatchObject({ offers: ROWS, keys: ROWS, events: 2 * ROWS });
 
