@@ -28,6 +28,9 @@ const OFFER_COLUMNS = [
 ] as const satisfies readonly BulkColumn[];
 type OfferColumn = (typeof OFFER_COLUMNS)[number]['name'];
 
+/** An offer's columns and its import key, as one statement writes both where a WITH may write. */
+const KEYED_COLUMNS: readonly BulkColumn[] = [...OFFER_COLUMNS, { name: 'import_key', pgType: 'text' }];
+
 const KEY_COLUMNS: readonly BulkColumn[] = [
   { name: 'import_key', pgType: 'text' },
   { name: 'offer_id', pgType: 'integer' },
@@ -69,16 +72,34 @@ export class ImportStore {
 
   /**
    * Inserts the offers, then records their keys. Each inserted row's id is found by its identifier
-   * (unique, minted here), whatever order RETURNING lists the rows in.
+   * (unique, minted here), whatever order RETURNING lists the rows in. Where a WITH may write, both
+   * are one statement: the ids never travel to this process and back (docs/performance.md#decisions).
    */
   async insert(fresh: readonly NewImportedOffer[]): Promise<void> {
     if (fresh.length === 0) return;
+    const rows = fresh.map(({ offer }) => OFFER_COLUMNS.map((column) => offer[column.name]));
+    if (this.dialect.writableCtes) {
+      const keyed = fresh.map(({ key }, index) => [...(rows[index] ?? []), key]);
+      await sql`
+        with batch (${sql.raw(KEYED_COLUMNS.map((column) => column.name).join(', '))}) as (
+          ${this.dialect.jsonRows(KEYED_COLUMNS, JSON.stringify(keyed))}
+        ), inserted as (
+          insert into offers (${sql.raw(OFFER_COLUMNS.map((column) => column.name).join(', '))})
+          select ${sql.raw(OFFER_COLUMNS.map((column) => column.name).join(', '))} from batch
+          returning id, identifier
+        )
+        insert into offer_import_keys (import_key, offer_id)
+        select batch.import_key, inserted.id from inserted inner join batch on batch.identifier = inserted.identifier`.execute(
+        this.db,
+      );
+      return;
+    }
     const inserted = await bulkInsert<{ id: number; identifier: string }>(
       this.db,
       this.dialect,
       'offers',
       OFFER_COLUMNS,
-      fresh.map(({ offer }) => OFFER_COLUMNS.map((column) => offer[column.name])),
+      rows,
       ['id', 'identifier'],
     );
     const idOf = new Map(inserted.map((row) => [row.identifier, Number(row.id)]));
