@@ -16,12 +16,6 @@ export class ClientStore {
     await this.db.insertInto('clients').values(row).execute();
   }
 
-  /** The clients with these ids (those that exist), in no particular order. */
-  findByIds(ids: readonly string[]): Promise<ClientRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('clients').selectAll().where('id', 'in', ids).execute();
-  }
-
   /** How many clients are not revoked (the operator's overview). */
   async countActive(): Promise<number> {
     const row = await this.db

@@ -80,12 +80,13 @@ export class ImportStore {
     const rows = fresh.map(({ offer }) => OFFER_COLUMNS.map((column) => offer[column.name]));
     if (this.dialect.writableCtes) {
       const keyed = fresh.map(({ key }, index) => [...(rows[index] ?? []), key]);
+      const offerColumns = sql.raw(OFFER_COLUMNS.map((column) => column.name).join(', '));
       await sql`
         with batch (${sql.raw(KEYED_COLUMNS.map((column) => column.name).join(', '))}) as (
           ${this.dialect.jsonRows(KEYED_COLUMNS, JSON.stringify(keyed))}
         ), inserted as (
-          insert into offers (${sql.raw(OFFER_COLUMNS.map((column) => column.name).join(', '))})
-          select ${sql.raw(OFFER_COLUMNS.map((column) => column.name).join(', '))} from batch
+          insert into offers (${offerColumns})
+          select ${offerColumns} from batch
           returning id, identifier
         )
         insert into offer_import_keys (import_key, offer_id)
