@@ -51,7 +51,7 @@ RUN mkdir /data && chown node:node /data && ln -s /app/bin/shelfmark.js /usr/loc
 VOLUME /data
 USER node
 EXPOSE 3000
-# Readiness: the database answers (`/readyz`). A `serve --role worker` container serves no HTTP:
+# Readiness: the database answers and the offers are in memory (`/readyz`). A `serve --role worker` container serves no HTTP:
 # turn the check off for it (compose.yaml does).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -134,8 +134,13 @@ export async function baselineParty(name: string, kind: 'plain' | 'memory', db: 
   return { name, kind, headers: {}, running: await start(), start };
 }
 
-/** Stops the party and starts it again on the same data; answers when it takes requests. */
-export async function restart(party: CatalogueParty): Promise<void> {
+/**
+ * Stops the party and starts it again on the same data; answers when it is ready (Shelfmark: /readyz,
+ * the baselines: their READY line), with the seconds from the start of the process to then.
+ */
+export async function restart(party: CatalogueParty): Promise<number> {
   await party.running.stop();
+  const started = performance.now();
   party.running = await party.start();
+  return (performance.now() - started) / 1000;
 }

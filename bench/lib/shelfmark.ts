@@ -136,23 +136,25 @@ export async function startServer(db: Database, options: ServerOptions = {}): Pr
     await child.line('Shelfmark worker', 30_000);
   } else {
     await child.line('Shelfmark listening', 30_000);
-    await waitHealthy(url, 10_000);
+    // As a proxy routing by readiness would: ready once the offers read model has read the catalogue
+    // (it answers warming for at most WARM_UP_MAX_MS).
+    await waitReady(url, 75_000);
   }
   return { child, url, port, stop: () => child.stop('SIGTERM', 15_000) };
 }
 
-async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
+async function waitReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return;
     } catch {
       // not yet listening
     }
     await sleep(50);
   }
-  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
 }
 
 /** A JSON call with a bounded time; throws with the body on an unexpected status. */

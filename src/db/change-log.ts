@@ -42,6 +42,9 @@ export const MAX_MISSING = 1000;
  */
 export const EVERY_KEY = '*';
 
+/** Where PostgreSQL tells the offers read models that `offer_changes` grew (migration 0003's NOTIFY). */
+export const OFFER_CHANGES_CHANNEL = 'shelfmark_offers';
+
 export type ChangeLogName = 'offer_changes' | 'school_changes';
 
 /** Each log's key column: what changed. */

@@ -52,6 +52,12 @@ export interface Dialect {
   readonly sessionLock: SessionLock | undefined;
   /** Tells every listening node on `channel` when the transaction commits; nothing without LISTEN. */
   notify(trx: Executor, channel: string, payload: string): Promise<void>;
+  /**
+   * Leaves the offers change log to this transaction for its remaining statements: the triggers write
+   * no entries for it, and it must record its changes itself. False where the triggers always write
+   * them (SQLite's row triggers, whose entries cost little there).
+   */
+  recordOfferChangesByWriter(trx: Executor): Promise<boolean>;
 
   /** `column`, kept out of the planner's choice of index where it would pick a worse one. */
   unindexed(column: string): RawBuilder<unknown>;

@@ -114,7 +114,7 @@ export async function registerRoutes(
   await app.register(cookie); // request.cookies for the browser sessions (portal, console)
   await app.register(homeRoutes, { provider: s.operators.oidc?.issuerName }); // / (a page naming the service and its entry points)
   await app.register(languageRoutes); // /language/nl|en (the pages' NL | EN switch: a cookie, then back)
-  await app.register(healthRoutes, { metrics: s.metrics, db }); //                /healthz /readyz /metrics
+  await app.register(healthRoutes, { metrics: s.metrics, db, offers: s.offers.readModel }); // /healthz /readyz /metrics
   await app.register(docsRoutes); //                                                /openapi.json /docs /problems/:code
   await app.register(consolePageRoutes); // /dashboard[/<section>], /dashboard/app.js|css
   await app.register(consoleSessionRoutes, {

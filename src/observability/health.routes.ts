@@ -12,9 +12,21 @@ export interface HealthRoutesOptions {
   metrics: Metrics;
   /** Readiness pings the database. */
   db: Pick<Db, 'ping'>;
+  /** Readiness waits for the offers read model's first reading of the catalogue. */
+  offers: { readonly warm: boolean };
 }
 
-export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, { metrics, db }) => {
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('warming'), Type.Literal('unavailable')]),
+  database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+  offers: Type.Union([Type.Literal('warm'), Type.Literal('warming')], {
+    description:
+      'warming while a starting node reads the catalogue into memory (at most a minute): a proxy that ' +
+      'routes by /readyz sends requests to warm nodes only',
+  }),
+});
+
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, { metrics, db, offers }) => {
   app.get(
     '/healthz',
     {
@@ -39,17 +51,22 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
       schema: {
         operationId: 'getReadiness',
         tags: ['operations'],
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers and the offers are in memory',
         response: {
-          200: Type.Object({ status: Type.String(), database: Type.String() }),
-          503: Type.Object({ status: Type.String(), database: Type.String() }),
+          200: { ...Readiness, examples: [{ status: 'ready', database: 'up', offers: 'warm' }] },
+          503: { ...Readiness, examples: [{ status: 'warming', database: 'up', offers: 'warming' }] },
         },
       },
     },
     async (_request, reply) => {
       const up = await db.ping();
-      void reply.code(up ? 200 : 503);
-      return { status: up ? 'ready' : 'unavailable', database: up ? 'up' : 'down' };
+      const warm = offers.warm;
+      void reply.code(up && warm ? 200 : 503);
+      return {
+        status: !up ? ('unavailable' as const) : warm ? ('ready' as const) : ('warming' as const),
+        database: up ? ('up' as const) : ('down' as const),
+        offers: warm ? ('warm' as const) : ('warming' as const),
+      };
     },
   );
   app.get(

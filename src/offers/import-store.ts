@@ -5,9 +5,33 @@
 
 import { sql } from 'kysely';
 import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
-import { EVERY_KEY } from '../db/change-log.js';
+import { EVERY_KEY, MAX_MISSING, OFFER_CHANGES_CHANNEL } from '../db/change-log.js';
 import type { Dialect, Executor } from '../db/database.js';
 import type { NewOffer, OfferRow, OfferUpdate } from '../db/schema.js';
+
+/**
+ * The EANs an import changed, for its own change-log entries. Past MAX_MISSING / 2 of them a reader
+ * could not follow entries drawn by one open transaction (db/change-log.ts), so the import records
+ * EVERY_KEY instead and stops collecting.
+ */
+export class ChangedEans {
+  private readonly eans = new Set<string>();
+  private many = false;
+
+  add(ean: string): this {
+    if (this.many) return this;
+    this.eans.add(ean);
+    if (this.eans.size > MAX_MISSING / 2) {
+      this.many = true;
+      this.eans.clear();
+    }
+    return this;
+  }
+
+  entries(): ReadonlySet<string> | typeof EVERY_KEY {
+    return this.many ? EVERY_KEY : this.eans;
+  }
+}
 
 /** A new offer and the import key it is recorded under. */
 export interface NewImportedOffer {
@@ -61,9 +85,19 @@ export class ImportStore {
     return new Map(rows.map(({ import_key, ...offer }) => [import_key, offer]));
   }
 
-  /** One change-log entry that makes every reader forget every EAN (db/change-log.ts, EVERY_KEY). */
-  async everyOfferChanged(now: number): Promise<void> {
-    await this.db.insertInto('offer_changes').values({ ean: EVERY_KEY, changed_at: now }).execute();
+  /**
+   * The import's own change-log entries, where it records them itself (Dialect.recordOfferChangesByWriter):
+   * one per EAN it changed, or the one that makes every reader forget every EAN (db/change-log.ts,
+   * EVERY_KEY), and the NOTIFY that wakes the readers at commit.
+   */
+  async recordChanges(eans: ReadonlySet<string> | typeof EVERY_KEY, now: number): Promise<void> {
+    const keys = eans === EVERY_KEY ? [EVERY_KEY] : [...eans];
+    if (keys.length === 0) return;
+    await this.db
+      .insertInto('offer_changes')
+      .values(keys.map((ean) => ({ ean, changed_at: now })))
+      .execute();
+    await this.dialect.notify(this.db, OFFER_CHANGES_CHANNEL, '');
   }
 
   async update(id: number, changes: OfferUpdate): Promise<void> {

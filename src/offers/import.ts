@@ -12,14 +12,13 @@
 
 import type { Initiator } from '../audit/initiator.js';
 import type { Clock } from '../clock.js';
-import { MAX_MISSING } from '../db/change-log.js';
 import type { Executor } from '../db/database.js';
 import type { Emit, EventfulWork } from '../events/outbox.js';
 import { ids } from '../ids.js';
 import { contentChanged } from './content.js';
 import { offerEvents, publishedAt } from './events.js';
 import type { CheckedRow, OfferImportRow, RowError } from './import-csv.js';
-import { ImportStore, type NewImportedOffer } from './import-store.js';
+import { ChangedEans, ImportStore, type NewImportedOffer } from './import-store.js';
 
 export { type OfferImportRow, parseOffersCsv, type RowError } from './import-csv.js';
 
@@ -82,6 +81,9 @@ export class OfferImporter {
     try {
       const imported = await this.work.run(by.initiator, async ({ trx, emit, flush, record }) => {
         const summary: ImportSummary = { rows: 0, created: 0, updated: 0, unchanged: 0 };
+        // Where the triggers can leave the change log to the import (PostgreSQL), it records its
+        // changes at its end: one entry per EAN changed, or one for everything when there are many.
+        const changed = (await this.work.dialect.recordOfferChangesByWriter(trx)) ? new ChangedEans() : undefined;
         const errors: RowError[] = [];
         let batch: OfferImportRow[] = [];
         // The batch being written. The next one is read and checked meanwhile, so parsing overlaps the
@@ -90,7 +92,7 @@ export class OfferImporter {
         let writing: Promise<void> = Promise.resolve();
         let written = 0;
         const write = async (rows: readonly OfferImportRow[]): Promise<void> => {
-          const counts = await this.writeBatch(trx, rows, emit);
+          const counts = await this.writeBatch(trx, rows, emit, changed);
           await flush();
           summary.created += counts.created;
           summary.updated += counts.updated;
@@ -123,11 +125,8 @@ export class OfferImporter {
         if (errors.length > 0) throw new Refused(errors);
         await startWrite();
         await writing;
-        // Where writers run side by side (PostgreSQL), change-log ids drawn while the import is open are
-        // more than a reader follows, so its last entry tells every reader to forget everything
-        // (db/change-log.ts). An update whose EAN changes draws two.
-        if (!this.work.dialect.serialWriters && summary.created + summary.updated > MAX_MISSING / 2)
-          await new ImportStore(trx, this.work.dialect).everyOfferChanged(this.clock.now());
+        if (changed !== undefined)
+          await new ImportStore(trx, this.work.dialect).recordChanges(changed.entries(), this.clock.now());
         if (summary.created + summary.updated > 0)
           record('offers.imported', by.file, {
             rows: { before: null, after: `1-${summary.rows} of ${summary.rows}` },
@@ -148,6 +147,7 @@ export class OfferImporter {
     trx: Executor,
     batch: readonly OfferImportRow[],
     emit: Emit,
+    changed: ChangedEans | undefined,
   ): Promise<{ created: number; updated: number }> {
     if (batch.length === 0) return { created: 0, updated: 0 };
     const store = new ImportStore(trx, this.work.dialect);
@@ -166,10 +166,12 @@ export class OfferImporter {
           updated_at: now,
         };
         fresh.push({ key: row.key, offer });
+        changed?.add(offer.ean);
         for (const event of offerEvents(undefined, offer)) emit(event);
       } else if (contentChanged(found, row.content)) {
         const changes = { ...row.content, published_at: publishedAt(found, row.content.status, now) };
         await store.update(found.id, { ...changes, updated_at: now });
+        changed?.add(found.ean).add(changes.ean);
         for (const event of offerEvents(found, { ...found, ...changes })) emit(event);
         updated++;
       }

@@ -14,7 +14,13 @@
  *   query can never put back what a change just removed.
  */
 import type { Config } from '../config.js';
-import { type ChangeLogStore, EVERY_KEY, fellBehind, type LogPosition } from '../db/change-log.js';
+import {
+  type ChangeLogStore,
+  EVERY_KEY,
+  fellBehind,
+  type LogPosition,
+  OFFER_CHANGES_CHANNEL,
+} from '../db/change-log.js';
 import type { Dialect } from '../db/database.js';
 import { parseEanList } from '../vocabulary/ean.js';
 import { AnswerMemo } from './answer-memo.js';
@@ -122,11 +128,6 @@ export class OfferReadModel {
     });
   }
 
-  /** The JSON text alone (see published()). */
-  async publishedJson(eans: readonly string[]): Promise<string> {
-    return (await this.published(eans)).json;
-  }
-
   /** Forget these EANs now (the writing node, right after its commit). */
   invalidate(eans: Iterable<string>): void {
     this.epoch++;
@@ -169,11 +170,11 @@ export class OfferReadModel {
       this.timer.unref();
       if (listen !== undefined) {
         // Without the listener the poll still bounds staleness; it only costs promptness.
-        this.unlisten = await listen('shelfmark_offers', () => void this.sync().catch(() => this.clear())).catch(
+        this.unlisten = await listen(OFFER_CHANGES_CHANNEL, () => void this.sync().catch(() => this.clear())).catch(
           () => undefined,
         );
       }
-      void this.catalogue.load(); // in the background: requests are served (filling on demand) meanwhile
+      this.catalogue.warmUp(); // in the background: requests are served (filling on demand) meanwhile
     })();
     return this.starting;
   }
@@ -184,6 +185,11 @@ export class OfferReadModel {
     await this.catalogue.stop();
     await this.unlisten?.();
     this.unlisten = undefined;
+  }
+
+  /** Whether the first reading of the catalogue has ended: readiness waits for it (whole-catalogue.ts). */
+  get warm(): boolean {
+    return this.catalogue.warm;
   }
 
   /** How many answers are remembered (answer-memo.ts); tests check its bound. */

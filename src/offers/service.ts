@@ -50,8 +50,8 @@ export class OfferService {
    * The public query: `eans` as the client sent it, answered as a JSON array from the read model
    * (the same bytes the query below would serialise to; the property tests hold the two together).
    */
-  findPublishedJson(eansParameter: string | undefined): Promise<string> {
-    return this.readModel.publishedJson(parseEanList(eansParameter));
+  async findPublishedJson(eansParameter: string | undefined): Promise<string> {
+    return (await this.readModel.published(parseEanList(eansParameter))).json;
   }
 
   /** The same JSON with its entity tag, for the HTTP route; synchronous when the read model remembers it. */

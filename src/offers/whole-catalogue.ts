@@ -20,6 +20,12 @@ const CHUNK_ROWS = 4000;
 /** After the whole-catalogue state ends, the next reading waits this long (a bulk change comes in bursts). */
 const RELOAD_AFTER_MS = 1000;
 
+/**
+ * Longest a starting node reports itself warming (/readyz 503) while its first reading runs: a slow
+ * database or a bound raised far beyond the default must not keep it out of rotation for good.
+ */
+export const WARM_UP_MAX_MS = 60_000;
+
 export class WholeCatalogue {
   private whole = false;
   private loading: Promise<void> | undefined;
@@ -28,6 +34,8 @@ export class WholeCatalogue {
   /** Bumped whenever the state ends: a load still running for an older generation stops. */
   private generation = 0;
   private readonly dirty = new Set<string>();
+  /** The reading begun at start has ended, however it ended (or took longer than WARM_UP_MAX_MS). */
+  private warmedUp = false;
 
   constructor(
     private readonly store: OfferStore,
@@ -37,6 +45,26 @@ export class WholeCatalogue {
     /** Stores a fragment read, unless the model holds that EAN already. */
     private readonly keep: (ean: string, fragment: Fragment) => void,
   ) {}
+
+  /**
+   * The first reading, begun when the node starts. Until it ends the node reports itself warming, so
+   * a proxy sends its traffic elsewhere instead of to a node whose every request would be a miss.
+   */
+  warmUp(): void {
+    const cap = setTimeout(() => {
+      this.warmedUp = true;
+    }, WARM_UP_MAX_MS);
+    cap.unref();
+    void this.load().finally(() => {
+      this.warmedUp = true;
+      clearTimeout(cap);
+    });
+  }
+
+  /** Whether the first reading has ended (see warmUp()). */
+  get warm(): boolean {
+    return this.warmedUp;
+  }
 
   /** True when this EAN, not held by the model, is known to have no published offers. */
   knownEmpty(ean: string): boolean {

@@ -29,6 +29,7 @@ const NAMES = [
   '0018_manual_attempts',
   '0019_worker_heartbeats',
   '0020_offer_changes_per_statement',
+  '0021_offer_changes_recorded_by_writer',
 ];
 
 describeEachEngine('migrations', (engine) => {

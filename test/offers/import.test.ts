@@ -17,11 +17,11 @@ const ROWS = 6000;
 const EANS = 1500;
 
 /** A CSV of ROWS offers over EANS EANs; `bad` replaces the price of the row at that index. */
-function csv(bad?: { row: number; price: string }): string {
+function csv(bad?: { row: number; price: string }, remarks = 'copy'): string {
   const lines = ['ean,price,condition,status,remarks'];
   for (let i = 0; i < ROWS; i++) {
     const price = bad?.row === i ? bad.price : `${5 + (i % 40)}.50`;
-    lines.push(`${eanOf(500_000 + (i % EANS))},${price},good,published,copy ${i}`);
+    lines.push(`${eanOf(500_000 + (i % EANS))},${price},good,published,${remarks} ${i}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -73,7 +73,7 @@ describeEachEngine('offers import, streamed', (engine) => {
     const other = readModelOver(h.database.db, 100_000);
     await other.start();
     const probe = [eanOf(500_000), eanOf(500_000 + EANS - 1)];
-    expect(await other.publishedJson(probe)).toBe('[]');
+    expect((await other.published(probe)).json).toBe('[]');
     const progress: number[] = [];
     const first = await importer().importChecked(
       checkedRows(Readable.from([csv()])),
@@ -87,7 +87,7 @@ describeEachEngine('offers import, streamed', (engine) => {
     expect(written).toMatchObject({ offers: ROWS, keys: ROWS, events: 2 * ROWS });
 
     await other.sync();
-    const json = JSON.parse(await other.publishedJson(probe)) as { ean: string }[];
+    const json = JSON.parse((await other.published(probe)).json) as { ean: string }[];
     expect(json).toHaveLength((2 * ROWS) / EANS);
     expect(json.map((offer) => offer.ean)).toEqual(
       expect.arrayContaining(probe.flatMap((ean) => Array<string>(ROWS / EANS).fill(ean))),
@@ -97,5 +97,36 @@ describeEachEngine('offers import, streamed', (engine) => {
     const second = await importer().importChecked(checkedRows(Readable.from([csv()])), by);
     expect(second).toEqual({ imported: { rows: ROWS, created: 0, updated: 0, unchanged: ROWS } });
     expect(await counts()).toEqual(written);
+  });
+
+  it('the change log names each EAN a small import changed, once; a large import tells readers to forget everything', async () => {
+    // The app's read model prunes entries older than it keeps, and the import dates its own entries by
+    // the harness's fixed clock: stopped, it leaves every entry for this test to read.
+    await h.services.offers.readModel.stop();
+    const db = h.database.db.kysely;
+    const entries = async () =>
+      (await db.selectFrom('offer_changes').select('ean').orderBy('id').execute()).map((entry) => entry.ean);
+    const [one, two] = [eanOf(520_001), eanOf(520_002)];
+    const small = [
+      'ean,price,condition,status,remarks',
+      `${one},5.50,good,published,a`,
+      `${one},6.50,good,published,b`,
+      `${two},7.50,good,published,c`,
+    ].join('\n');
+    const before = (await entries()).length;
+    await importer().importChecked(checkedRows(Readable.from([small])), by);
+    const smallEntries = (await entries()).slice(before);
+    // PostgreSQL: the import writes its own entries at its end; SQLite: the row triggers write one a row.
+    expect(smallEntries).toEqual(engine === 'postgres' ? [one, two] : [one, one, two]);
+
+    // New offers or changed ones, whichever earlier tests left: each of the ROWS rows is a change.
+    await importer().importChecked(checkedRows(Readable.from([csv(undefined, 'changed copy')])), by);
+    const largeEntries = (await entries()).slice(before + smallEntries.length);
+    if (engine === 'postgres') expect(largeEntries).toEqual(['*']);
+    else expect(largeEntries).toHaveLength(ROWS);
+
+    // The import's setting ended with its transaction: any other write is logged by the triggers again.
+    await db.updateTable('offers').set({ price_cents: 999 }).where('ean', '=', two).execute();
+    expect((await entries()).slice(-1)).toEqual([two]);
   });
 });

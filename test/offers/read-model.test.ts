@@ -279,21 +279,21 @@ describeEachEngine('offers read model', (engine) => {
           .values(offer(late, 'a'.repeat(32)))
           .execute(),
       );
-      expect(await model.publishedJson([late])).toBe('[]');
+      expect((await model.published([late])).json).toBe('[]');
       await database.db.kysely
         .insertInto('offers')
         .values(offer(early, 'b'.repeat(32)))
         .execute();
       await model.sync();
-      expect(await model.publishedJson([early])).toContain('b'.repeat(32));
+      expect((await model.published([early])).json).toContain('b'.repeat(32));
       await slow.commit();
       await model.sync();
-      expect(await model.publishedJson([late])).toContain('a'.repeat(32));
+      expect((await model.published([late])).json).toContain('a'.repeat(32));
       // Both changes were read: later syncs forget nothing, so both EANs stay answered from memory.
       const misses = model.stats().misses;
       await model.sync();
       await model.sync();
-      await model.publishedJson([early, late]);
+      await model.published([early, late]);
       expect(model.stats().misses).toBe(misses);
       await model.stop();
     });

@@ -48,7 +48,7 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
     await until(() => store.readToTheEnd, 'the whole catalogue read');
     expect(model.stats().eans).toBe(1);
     const prices = async (eans: string[]) =>
-      (JSON.parse(await model.publishedJson(eans)) as { price: number }[]).map((found) => found.price);
+      (JSON.parse((await model.published(eans)).json) as { price: number }[]).map((found) => found.price);
     expect(await prices([known, unknown, later])).toEqual([7, 9]);
     expect(store.asked).toEqual([]);
 
@@ -76,7 +76,7 @@ describeEachEngine('the read model holding the whole catalogue', (engine) => {
     const store = new CountingStore(db);
     const model = readModelOver(database.db, 1, store);
     await model.start();
-    expect(await model.publishedJson([eanOf(700_013)])).toBe('[]');
+    expect((await model.published([eanOf(700_013)])).json).toBe('[]');
     expect(store.asked).toEqual([[eanOf(700_013)]]);
     await model.stop();
   });

@@ -73,10 +73,10 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it('/readyz answers 200 while the database is up', async () => {
+  it('/readyz answers 200 while the database is up and the offers are in memory', async () => {
     const response = await h.anonymous().get('/readyz');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ready', database: 'up' });
+    expect(response.json()).toEqual({ status: 'ready', database: 'up', offers: 'warm' });
   });
 
   it('/metrics exposes the request histogram after a request', async () => {
@@ -161,7 +161,7 @@ describeEachEngine('admin API authentication and the HTTP edge', (engine) => {
     await h.database.db.close();
     const response = await h.anonymous().get('/readyz');
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ status: 'unavailable', database: 'down' });
+    expect(response.json()).toEqual({ status: 'unavailable', database: 'down', offers: 'warm' });
     expect((await h.anonymous().get('/healthz')).statusCode).toBe(200);
     // A failing database is an internal error: generic body, request id to quote, no stack or SQL.
     const failing = await h.asAdmin().get('/api/admin/v1/clients');

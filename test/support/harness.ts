@@ -13,6 +13,7 @@ import { createServices, type Deps, type Services } from '../../src/main/service
 import { watchContract } from './contract.js';
 import { freshDatabase, type TestDatabase } from './engines.js';
 import { type Bearer, bearerHeaders, type Requester, requester } from './requests.js';
+import { until } from './until.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -63,6 +64,8 @@ export async function createHarness(
   );
   const violations = watchContract(app);
   await app.ready();
+  // As a proxy routing by /readyz would: the read model's first reading of the catalogue has ended.
+  await until(() => services.offers.readModel.warm, 'the offers read model to warm up');
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
     app,

@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../dialect.js';
+import { OFFER_CHANGES_SETTING, RECORDED_BY_WRITER } from '../migrations/0021_offer_changes_recorded_by_writer.js';
 import type { Database } from '../schema.js';
 
 type Executor = Kysely<Database>;
@@ -39,6 +40,10 @@ export const postgresDialect: Dialect = {
   },
   notify: async (trx, channel, payload) => {
     await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
+  },
+  recordOfferChangesByWriter: async (trx) => {
+    await sql`select set_config(${OFFER_CHANGES_SETTING}, ${RECORDED_BY_WRITER}, true)`.execute(trx);
+    return true;
   },
 
   unindexed: (column) => sql.raw(column),

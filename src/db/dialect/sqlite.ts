@@ -38,6 +38,7 @@ export const sqliteDialect: Dialect = {
   lockMigrations: nothing,
   sessionLock: undefined,
   notify: nothing,
+  recordOfferChangesByWriter: async () => false,
 
   // A unary plus keeps a column out of SQLite's index choice: on a bare `status = 'pending'` the
   // planner walked every pending row through the status index instead of looking a few ids up by key.

@@ -25,6 +25,7 @@ import { completionKeepsSubscriptionIndex } from './0017_completion_keeps_subscr
 import { manualAttempts } from './0018_manual_attempts.js';
 import { workerHeartbeats } from './0019_worker_heartbeats.js';
 import { offerChangesPerStatement } from './0020_offer_changes_per_statement.js';
+import { offerChangesRecordedByWriter } from './0021_offer_changes_recorded_by_writer.js';
 
 /** Every migration in the order it applies, by the name recorded for it. */
 export function migrations(engine: Engine): [string, Migration][] {
@@ -49,5 +50,6 @@ export function migrations(engine: Engine): [string, Migration][] {
     ['0018_manual_attempts', manualAttempts],
     ['0019_worker_heartbeats', workerHeartbeats],
     ['0020_offer_changes_per_statement', offerChangesPerStatement(engine)],
+    ['0021_offer_changes_recorded_by_writer', offerChangesRecordedByWriter(engine)],
   ];
 }

@@ -27,7 +27,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and the offers are in memory */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -1580,13 +1580,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "text",
-                     *       "database": "text"
+                     *       "status": "ready",
+                     *       "database": "up",
+                     *       "offers": "warm"
                      *     }
                      */
                     "application/json": {
-                        status: string;
-                        database: string;
+                        status: "ready" | "warming" | "unavailable";
+                        database: "up" | "down";
+                        /** @description warming while a starting node reads the catalogue into memory (at most a minute): a proxy that routes by /readyz sends requests to warm nodes only */
+                        offers: "warm" | "warming";
                     };
                 };
             };
@@ -1659,9 +1662,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "warming",
+                     *       "database": "up",
+                     *       "offers": "warming"
+                     *     }
+                     */
                     "application/json": {
-                        status: string;
-                        database: string;
+                        status: "ready" | "warming" | "unavailable";
+                        database: "up" | "down";
+                        /** @description warming while a starting node reads the catalogue into memory (at most a minute): a proxy that routes by /readyz sends requests to warm nodes only */
+                        offers: "warm" | "warming";
                     };
                 };
             };
