@@ -80,6 +80,11 @@ export interface Dialect {
   size(db: Executor): Promise<{ bytes: number; freeBytes: number | null }>;
   /** Refreshes the planner's statistics of tables that lost many rows; nothing where none are kept. */
   analyze(db: Executor, tables: readonly string[]): Promise<void>;
+  /**
+   * Gives this connection's page cache room for a bulk write, for as long as the connection lives (a
+   * command's): nothing where the server's shared buffers serve every connection.
+   */
+  roomForBulkWrite(db: Executor): Promise<void>;
   /** Copies the write-ahead log into the database file (SQLite); nothing where the server does it. */
   checkpoint(db: Executor, mode: 'passive' | 'truncate'): Promise<void>;
 }

@@ -43,6 +43,7 @@ export const importOffers: Command = {
     try {
       const expected = await dataLines(file);
       const progress = progressOf(context.io);
+      await deps.db.dialect.roomForBulkWrite(deps.db.kysely);
       const result = await new OfferImporter(services.work, deps.clock).importChecked(
         checkedRows(createReadStream('', { fd: file, autoClose: false, start: 0 })),
         { initiator: cliInitiator(), file: basename(path) },

@@ -80,6 +80,7 @@ export const postgresDialect: Dialect = {
         where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'm')`.execute(db);
     return { bytes: Number(rows[0]?.bytes ?? 0), freeBytes: null };
   },
+  roomForBulkWrite: async () => undefined,
   analyze: async (db, tables) => {
     if (tables.length === 0) return;
     await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(db);

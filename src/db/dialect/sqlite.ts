@@ -7,6 +7,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 
+/** The page cache of a connection that writes in bulk (the offers import command). */
+const BULK_WRITE_CACHE_MIB = 64;
+
 type Executor = Kysely<Database>;
 
 export interface Pages {
@@ -74,6 +77,11 @@ export const sqliteDialect: Dialect = {
     return { bytes: pages * size, freeBytes: free * size };
   },
   analyze: nothing,
+  // Index pages of a large import evicted from the small default cache were read back for the next
+  // batch (docs/performance.md#decisions). A negative cache_size is in KiB.
+  roomForBulkWrite: async (db) => {
+    await sql`pragma cache_size = ${sql.raw(String(-BULK_WRITE_CACHE_MIB * 1024))}`.execute(db);
+  },
   checkpoint: async (db, mode) => {
     await sql`pragma wal_checkpoint(${sql.raw(mode)})`.execute(db);
   },
