@@ -43,6 +43,7 @@ import { StructureService } from '../lml/structure.js';
 import { Metrics } from '../observability/metrics.js';
 import { PricedListService } from '../offers/priced-list.js';
 import { OfferReadModel } from '../offers/read-model.js';
+import { installReadModelGauges } from '../offers/read-model-gauges.js';
 import { OfferService } from '../offers/service.js';
 import { OfferStore } from '../offers/store.js';
 import { installQueueGauges } from '../overview/queue-gauges.js';
@@ -179,6 +180,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     new OfferReadModel(offerStore, new ChangeLogStore(kysely, 'offer_changes'), config, db.dialect),
     work,
   );
+  installReadModelGauges(metrics, offers.readModel);
   const subscriptions = new SubscriptionService(kysely, clock, config, work, deps.dnsLookup);
   const schools = new SchoolService(db, work, clock);
   const lists = new ListService(db, work, clock);

@@ -11,8 +11,11 @@ import { type App, buildApp } from '../../src/main/app.js';
 import { createServices, type Services } from '../../src/main/services.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import { addSubscription, emit, type Receiver, startReceiver } from '../delivery/support.js';
+import { publishedOfferRow } from '../offers/support.js';
+import { eanOf } from '../support/ean.js';
 import { describeEachEngine, freshDatabase, type TestDatabase } from '../support/engines.js';
 import { requester } from '../support/requests.js';
+import { until } from '../support/until.js';
 
 interface Family {
   type: string;
@@ -107,6 +110,24 @@ describeEachEngine('metrics names and delivery gauges', (engine) => {
     const missing = [...used].filter((name) => !families.has(name) && !families.has(name.replace(/_total$/, '')));
     expect(missing).toEqual([]);
     expect(used.size).toBeGreaterThan(8);
+  });
+
+  it("reports the offers read model's EANs and its look-ups by result", async () => {
+    const model = services.offers.readModel;
+    await until(() => model.warm, 'the read model to warm up');
+    const ean = eanOf(730_001);
+    await database.db.kysely
+      .insertInto('offers')
+      .values(publishedOfferRow(ean, 'a'.repeat(32), 900))
+      .execute();
+    await model.sync();
+    await model.published([ean]); // changed since the catalogue was read: asked of the database
+    await model.published([ean]); // held since
+    const families = await scrape();
+    expect(families.get('shelfmark_offers_read_model_eans')?.type).toBe('gauge');
+    expect(value(families, 'shelfmark_offers_read_model_eans')).toBe(1);
+    expect(value(families, 'shelfmark_offers_read_model_lookups_total', { result: 'miss' })).toBe(1);
+    expect(value(families, 'shelfmark_offers_read_model_lookups_total', { result: 'hit' })).toBe(1);
   });
 
   it('reports every delivery status at 0 on an empty database, and the queue as empty', async () => {
