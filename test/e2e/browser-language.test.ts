@@ -74,7 +74,8 @@ async function allDutch(page: Page, where: string): Promise<void> {
 /** Clicks the header's switch and waits for the page to come back in that language. */
 async function choose(page: Page, lang: 'nl' | 'en'): Promise<void> {
   await page.locator(`header a[data-lang="${lang}"]`).click();
-  await page.waitForFunction(`document.documentElement.lang === '${lang}'`);
+  // Asked while the switch navigates, the page may have no document element for a moment.
+  await page.waitForFunction(`document.documentElement?.lang === '${lang}'`);
 }
 
 /** A page reached by its address, drawn once its heading shows. */
