@@ -65,7 +65,7 @@ export async function createHarness(
   const violations = watchContract(app);
   await app.ready();
   // As a proxy routing by /readyz would: the read model's first reading of the catalogue has ended.
-  await until(() => services.offers.readModel.warm, 'the offers read model to warm up');
+  await until(() => services.offers.readModel.warm, 'the offers read model to warm up', 20_000, 1);
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
     app,
