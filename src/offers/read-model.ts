@@ -5,7 +5,8 @@
  *
  * Freshness, by construction rather than by expiry:
  * - every write path changes `offers`, and triggers record the EAN in `offer_changes` in the same
- *   transaction (migration 0003), so no write can escape the log;
+ *   transaction (migration 0003; the offers import on PostgreSQL writes its own entries instead,
+ *   0021), so no write can escape the log;
  * - the node that writes through OfferService drops the EAN at once, before answering the write, so
  *   it never serves an offer that a committed write withdrew;
  * - every node reads the log every `offersSyncIntervalMs` (and on PostgreSQL at once, woken by the
@@ -29,11 +30,7 @@ import { ownedKey } from './fragment-memory.js';
 import type { OfferStore } from './store.js';
 import { WholeCatalogue } from './whole-catalogue.js';
 
-export interface ReadModelStats {
-  eans: number;
-  hits: number;
-  misses: number;
-}
+export type ReadModelStats = { eans: number; hits: number; misses: number };
 
 export class OfferReadModel {
   /** EAN → its published offers as JSON (joined by commas, '' when none) and a tag of that text. Insertion order = age. */
