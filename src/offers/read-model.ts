@@ -5,8 +5,7 @@
  *
  * Freshness, by construction rather than by expiry:
  * - every write path changes `offers`, and triggers record the EAN in `offer_changes` in the same
- *   transaction (migration 0003; the offers import on PostgreSQL writes its own entries instead,
- *   0021), so no write can escape the log;
+ *   transaction (0003; the offers import on PostgreSQL writes its own, 0021): no write escapes the log;
  * - the node that writes through OfferService drops the EAN at once, before answering the write, so
  *   it never serves an offer that a committed write withdrew;
  * - every node reads the log every `offersSyncIntervalMs` (and on PostgreSQL at once, woken by the
@@ -67,17 +66,15 @@ export class OfferReadModel {
 
   /**
    * The JSON array of published offers for these (valid, distinct) EANs, by EAN, price, id, with a
-   * strong entity tag. The tag is derived from the fragments' own tags, made once per fill, so a
-   * request hashes a few dozen bytes instead of the whole body (docs/decisions/0001-offers-read-model.md).
+   * strong entity tag made from the fragments' own tags (docs/decisions/0001-offers-read-model.md).
    */
   async published(eans: readonly string[]): Promise<PublishedOffers> {
     return this.assemble(eans);
   }
 
   /**
-   * The answer to the `eans` query value as the client sent it (parsed and checked by parseEanList,
-   * whose problems it throws). Synchronous when the answer is remembered or every EAN is: the hot
-   * path awaits nothing.
+   * The answer to the `eans` query value as sent (parseEanList throws its problems); synchronous when
+   * the answer or every EAN is remembered, so the hot path awaits nothing.
    */
   answer(query: string | undefined): PublishedOffers | Promise<PublishedOffers> {
     const remembered = query === undefined ? undefined : this.answers.get(query);
