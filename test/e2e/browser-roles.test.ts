@@ -5,7 +5,7 @@
  * 403 and no notice reports a failure. The role check is the page's (the API refuses the rest
  * anyway, test/operators/roles.test.ts); the engine under it plays no part, so one engine serves.
  */
-import type { Page, Response } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CONSOLE_COOKIE } from '../../src/identity/sessions.js';
 import type { Role } from '../../src/vocabulary/actor.js';
@@ -31,6 +31,43 @@ const silentlyDisabled = (page: Page) =>
   page.evaluate(`[...document.querySelectorAll('main button[disabled]')]
     .filter((b) => !b.title && !document.getElementById(b.getAttribute('aria-describedby') || '')?.textContent)
     .map((b) => b.textContent.trim())`) as Promise<string[]>;
+
+/**
+ * Clicks, then waits until every API request the click started has been answered and none has started
+ * for a moment (a re-render after the change, the notice after it): the answers to those requests.
+ * A load state cannot serve here: the page reached "network idle" before the click, and stays there.
+ */
+async function clickAndSettle(page: Page, click: () => Promise<void>): Promise<Response[]> {
+  const inFlight = new Set<Request>();
+  const answers: Response[] = [];
+  let lastChange = Date.now();
+  const started = (request: Request) => {
+    if (!request.url().includes('/api/')) return;
+    inFlight.add(request);
+    lastChange = Date.now();
+  };
+  const ended = async (request: Request) => {
+    if (!inFlight.has(request)) return;
+    const answer = await request.response();
+    if (answer) answers.push(answer);
+    inFlight.delete(request);
+    lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  try {
+    await click();
+    await expect
+      .poll(() => inFlight.size === 0 && Date.now() - lastChange >= 300, { timeout: 15_000, interval: 50 })
+      .toBe(true);
+  } finally {
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
+  }
+  return answers;
+}
 
 describe('console controls by role', () => {
   const openWorldFor = useBrowserWorlds('sqlite');
@@ -116,14 +153,7 @@ describe('console controls by role', () => {
           has: page.locator(`xpath=self::*[normalize-space(.)=${JSON.stringify(label)}]`),
         });
         if ((await control.count()) <= n) continue; // an earlier click changed what the page offers
-        const answers: Response[] = [];
-        const record = (response: Response) => {
-          if (response.url().includes('/api/')) answers.push(response);
-        };
-        page.on('response', record);
-        await control.nth(n).click();
-        await page.waitForLoadState('networkidle');
-        page.off('response', record);
+        const answers = await clickAndSettle(page, () => control.nth(n).click());
         for (const answer of answers) {
           const request = answer.request();
           const where = `${request.method()} ${new URL(answer.url()).pathname}`;
