@@ -1,8 +1,8 @@
 /**
  * `offers import <file.csv>`: all or nothing, in ONE transaction. Rows are validated as they
- * are read (import-csv.ts) and written in batches as they come, each batch with a few statements whose
- * text does not depend on its size (db/bulk-insert.ts); its offer.* events and their deliveries are
- * written with it (the outbox's flush). The first bad row stops the writing; the rest of the file is
+ * are read (import-csv.ts) and written in batches as they come, two at a time, each batch with a few
+ * statements whose text does not depend on its size (db/bulk-insert.ts); its offer.* events and their
+ * deliveries are written with it (the outbox's flush). The first bad row stops the writing; the rest of the file is
  * still read, so every bad row is reported, and the transaction is rolled back: nothing is imported.
  *
  * Each row has a stable key (import-csv.ts). A second run of the same file finds its offers by these
@@ -27,6 +27,9 @@ export { type OfferImportRow, parseOffersCsv, type RowError } from './import-csv
  * a round trip) paid once for this many; 5,000 saved no more (docs/performance.md#decisions).
  */
 export const IMPORT_BATCH_SIZE = 2000;
+
+/** Batches written at once: the next one is built while this one is in the database. */
+const WRITES_IN_FLIGHT = 2;
 
 export interface ImportSummary {
   rows: number;
@@ -86,10 +89,13 @@ export class OfferImporter {
         const changed = (await this.work.dialect.recordOfferChangesByWriter(trx)) ? new ChangedEans() : undefined;
         const errors: RowError[] = [];
         let batch: OfferImportRow[] = [];
-        // The batch being written. The next one is read and checked meanwhile, so parsing overlaps the
-        // database's work where queries do not hold the event loop (PostgreSQL); one write at a time,
-        // in file order, on the transaction's connection.
-        let writing: Promise<void> = Promise.resolve();
+        // Up to WRITES_IN_FLIGHT batches are written at once, their statements queued in file order on
+        // the transaction's connection: a batch's rows and events are built while the one before it is
+        // still in the database, and the next one is read and checked meanwhile. Keys are unique in a
+        // file (import-csv.ts), so no batch depends on another's writes.
+        const inFlight: Promise<void>[] = [];
+        // The first failure in time is the cause; on PostgreSQL the other batch then fails as well.
+        let failure: { error: unknown } | undefined;
         let written = 0;
         const write = async (rows: readonly OfferImportRow[]): Promise<void> => {
           const counts = await this.writeBatch(trx, rows, emit, changed);
@@ -101,30 +107,37 @@ export class OfferImporter {
           onProgress(written, Math.max(expected, summary.rows));
         };
         const startWrite = async (): Promise<void> => {
+          if (failure !== undefined) throw failure.error;
           if (batch.length === 0) return;
           const rows = batch;
           batch = [];
-          await writing;
-          writing = write(rows);
-          // Awaited before the next write and at the end; handled here so a failure is not reported
-          // as unhandled while the file is still being read.
-          writing.catch(() => undefined);
+          if (inFlight.length >= WRITES_IN_FLIGHT) await inFlight.shift();
+          const writing = write(rows);
+          writing.catch((error: unknown) => {
+            failure ??= { error };
+          });
+          inFlight.push(writing);
         };
-        for await (const checked of rows) {
-          if ('error' in checked) {
-            errors.push(checked.error);
-            continue;
+        try {
+          for await (const checked of rows) {
+            if ('error' in checked) {
+              errors.push(checked.error);
+              continue;
+            }
+            summary.rows++;
+            // After a bad row nothing more is written: the rest is only checked, to report every bad row.
+            if (errors.length > 0) continue;
+            batch.push(checked.row);
+            if (batch.length >= batchSize) await startWrite();
           }
-          summary.rows++;
-          // After a bad row nothing more is written: the rest is only checked, to report every bad row.
-          if (errors.length > 0) continue;
-          batch.push(checked.row);
-          if (batch.length >= batchSize) await startWrite();
+          if (errors.length === 0) await startWrite();
+        } catch (error) {
+          failure ??= { error };
         }
-        await writing;
+        // Every statement has ended before the transaction commits or rolls back: none may run after it.
+        await Promise.allSettled(inFlight.splice(0));
+        if (failure !== undefined) throw failure.error;
         if (errors.length > 0) throw new Refused(errors);
-        await startWrite();
-        await writing;
         if (changed !== undefined)
           await new ImportStore(trx, this.work.dialect).recordChanges(changed.entries(), this.clock.now());
         if (summary.created + summary.updated > 0)

@@ -4,6 +4,7 @@
  * what it wrote.
  */
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { SYSTEM } from '../../src/audit/initiator.js';
 import { IMPORT_BATCH_SIZE, OfferImporter } from '../../src/offers/import.js';
@@ -67,6 +68,34 @@ describeEachEngine('offers import, streamed', (engine) => {
     expect(late).toEqual({ errors: [{ line: ROWS + 1, reason: 'price must have at most 2 decimals, got 1.234' }] });
     // Nothing of the batches written before the bad row is left: offers, keys, events, changes, audit.
     expect(await counts()).toEqual(before);
+  });
+
+  it('a batch the database refuses while the one before it is still being written imports nothing', async () => {
+    // Batches are written two at a time: the refusal must roll back the batches before it, and no
+    // statement of the other batch in flight may run after the rollback.
+    const db = h.database.db.kysely;
+    const refused = eanOf(500_000 + ((IMPORT_BATCH_SIZE + 5) % EANS));
+    if (engine === 'postgres') {
+      await sql`create function refuse_offer() returns trigger language plpgsql as $$
+        begin raise exception 'refused by the test'; end $$`.execute(db);
+      await sql`create trigger refuse_offer before insert on offers for each row
+        when (new.ean = ${sql.lit(refused)} and new.remarks = ${sql.lit(`copy ${IMPORT_BATCH_SIZE + 5}`)})
+        execute function refuse_offer()`.execute(db);
+    } else {
+      await sql`create trigger refuse_offer before insert on offers for each row
+        when new.ean = ${sql.lit(refused)} and new.remarks = ${sql.lit(`copy ${IMPORT_BATCH_SIZE + 5}`)}
+        begin select raise(abort, 'refused by the test'); end`.execute(db);
+    }
+    try {
+      const before = await counts();
+      await expect(importer().importChecked(checkedRows(Readable.from([csv()])), by)).rejects.toThrow(
+        'refused by the test',
+      );
+      expect(await counts()).toEqual(before);
+    } finally {
+      await sql`drop trigger refuse_offer${sql.raw(engine === 'postgres' ? ' on offers' : '')}`.execute(db);
+      if (engine === 'postgres') await sql`drop function refuse_offer()`.execute(db);
+    }
   });
 
   it('a large file streams in whole, a second run changes nothing, and another node serves what it wrote', async () => {
