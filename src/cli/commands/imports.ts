@@ -4,13 +4,12 @@
  * lists are validated whole first (see importFile for the shared shape).
  */
 
-import { createReadStream } from 'node:fs';
 import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { cliInitiator } from '../../audit/initiator.js';
 import { ListImporter } from '../../lml/import.js';
 import { OfferImporter } from '../../offers/import.js';
-import { checkedRows } from '../../offers/import-csv.js';
+import { checkedRowsOnThread } from '../../offers/import-reader.js';
 import { type Command, type Context, type Io, required, UsageError } from '../command.js';
 import { counted } from '../nouns.js';
 import { progressReporter } from '../progress.js';
@@ -45,7 +44,7 @@ export const importOffers: Command = {
       const progress = progressOf(context.io);
       await deps.db.dialect.roomForBulkWrite(deps.db.kysely);
       const result = await new OfferImporter(services.work, deps.clock).importChecked(
-        checkedRows(createReadStream('', { fd: file, autoClose: false, start: 0 })),
+        checkedRowsOnThread(path),
         { initiator: cliInitiator(), file: basename(path) },
         progress,
         expected,

@@ -6,25 +6,13 @@
  * logs it, the leases expire and the deliveries are claimed again).
  */
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../../threads.js';
 import type { DeliveryQueue } from '../store.js';
 import type { QueueHostData, QueueOperation, QueueReply, QueueRequest } from './protocol.js';
 
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-}
-
-/**
- * Compiled, the host is the .js beside this file. Run from the TypeScript sources (tests, `tsx`), a
- * thread cannot load the .ts host by itself: a small bootstrap registers tsx's loader in the thread
- * first (a worker's `execArgv` does not carry `--import`).
- */
-function hostEntry(): URL {
-  if (!import.meta.url.endsWith('.ts')) return new URL('./host.js', import.meta.url);
-  const host = new URL('./host.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(host)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
 /** A running host thread and the calls waiting on it (each thread answers only its own). */
@@ -97,7 +85,10 @@ export class ThreadedDeliveryQueue implements DeliveryQueue {
 
   private running(): Host {
     if (this.host !== undefined) return this.host;
-    const host: Host = { thread: new Worker(hostEntry(), { workerData: this.data }), pending: new Map() };
+    const host: Host = {
+      thread: new Worker(threadEntry(import.meta.url, 'host'), { workerData: this.data }),
+      pending: new Map(),
+    };
     const { thread, pending } = host;
     thread.on('message', (reply: QueueReply) => {
       const entry = pending.get(reply.id);
