@@ -2,8 +2,9 @@
  * `offers import <file.csv>`: all or nothing, in ONE transaction. Rows are validated as they
  * are read (import-csv.ts) and written in batches as they come, two at a time, each batch with a few
  * statements whose text does not depend on its size (db/bulk-insert.ts); its offer.* events and their
- * deliveries are written with it (the outbox's flush). The first bad row stops the writing; the rest of the file is
- * still read, so every bad row is reported, and the transaction is rolled back: nothing is imported.
+ * deliveries are written with it (the outbox's flush). The first bad row stops the writing; the rest
+ * of the file is still read, so every bad row is reported, and the transaction is rolled back:
+ * nothing is imported.
  *
  * Each row has a stable key (import-csv.ts). A second run of the same file finds its offers by these
  * keys and updates them (or leaves them unchanged) instead of adding duplicates.
