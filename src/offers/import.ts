@@ -19,7 +19,7 @@ import { ids } from '../ids.js';
 import { contentChanged } from './content.js';
 import { offerEvents, publishedAt } from './events.js';
 import type { CheckedRow, OfferImportRow, RowError } from './import-csv.js';
-import { ChangedEans, ImportStore, type NewImportedOffer } from './import-store.js';
+import { ChangedEans, ImportStore, type NewImportedOffer, newOfferRow } from './import-store.js';
 
 export { type OfferImportRow, parseOffersCsv, type RowError } from './import-csv.js';
 
@@ -172,13 +172,8 @@ export class OfferImporter {
     for (const row of batch) {
       const found = existing.get(row.key);
       if (found === undefined) {
-        const offer = {
-          ...row.content,
-          identifier: ids.resourceIdentifier(),
-          published_at: publishedAt(undefined, row.content.status, now),
-          created_at: now,
-          updated_at: now,
-        };
+        const { content } = row;
+        const offer = newOfferRow(content, ids.resourceIdentifier(), publishedAt(undefined, content.status, now), now);
         fresh.push({ key: row.key, offer });
         changed?.add(offer.ean);
         for (const event of offerEvents(undefined, offer)) emit(event);
