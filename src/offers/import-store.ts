@@ -59,7 +59,7 @@ void CONTENT_WRITTEN;
 
 /**
  * A new offer's row: its content and what the import adds. Written out field by field, as spreading
- * the content into a new object cost about a tenth of an import's CPU (docs/performance.md#decisions).
+ * the content into a new object cost about 7 % of the importing thread's CPU (docs/performance.md#decisions).
  */
 export function newOfferRow(
   content: OfferContent,
