@@ -7,6 +7,7 @@
  * thread's own end message ends them: a thread that stops before it, for whatever reason, fails the
  * import rather than ending it short.
  */
+import { on } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../threads.js';
 import type { CheckedRow } from './import-csv.js';
@@ -25,37 +26,15 @@ const MESSAGES_AHEAD = 8;
 export async function* checkedRowsOnThread(path: string): AsyncGenerator<CheckedRow> {
   const data: ReaderData = { path, rowsPerMessage: ROWS_PER_MESSAGE, messagesAhead: MESSAGES_AHEAD };
   const thread = new Worker(threadEntry(import.meta.url, 'import-reader-thread'), { workerData: data });
-  const arrived: CheckedRow[][] = [];
-  let ended = false;
-  let failure: { error: unknown } | undefined;
-  let wake: (() => void) | undefined;
-  const woken = (): void => {
-    wake?.();
-    wake = undefined;
-  };
-  thread.on('message', (message: ReaderMessage) => {
-    if ('rows' in message) arrived.push(message.rows);
-    else ended = true;
-    woken();
-  });
-  thread.on('error', (error) => {
-    failure ??= { error };
-    woken();
-  });
-  thread.on('exit', (code) => {
-    if (!ended) failure ??= { error: new Error(`the thread reading ${path} stopped (exit code ${code})`) };
-    woken();
-  });
   try {
-    for (;;) {
-      const rows = arrived.shift();
-      if (rows !== undefined) {
-        thread.postMessage('more');
-        yield* rows;
-      } else if (failure !== undefined) throw failure.error;
-      else if (ended) return;
-      else await new Promise<void>((resolve) => (wake = resolve));
+    // Messages are kept until read; the thread's 'error' is thrown here; its exit ends the messages.
+    const messages = on(thread, 'message', { close: ['exit'] }) as AsyncIterable<[ReaderMessage]>;
+    for await (const [message] of messages) {
+      if ('end' in message) return;
+      thread.postMessage('more');
+      yield* message.rows;
     }
+    throw new Error(`the thread reading ${path} stopped before the end of the file`);
   } finally {
     await thread.terminate();
   }
